@@ -1,0 +1,28 @@
+#!/usr/bin/env node
+// The build: TypeScript to dist/, JSON Schemas compiled to standalone validators (so start-up never
+// compiles a schema; CommonJS, because ajv's standalone output requires its runtime), then the oclif manifest. `npm run build` runs this; `npm ci` runs it via prepare.
+import {execFileSync} from 'node:child_process'
+import {mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
+import {dirname, join} from 'node:path'
+import {fileURLToPath} from 'node:url'
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..')
+const run = (cmd, args) => execFileSync(cmd, args, {cwd: root, stdio: 'inherit'})
+const bin = (name) => join(root, 'node_modules', '.bin', name)
+
+rmSync(join(root, 'dist'), {recursive: true, force: true})
+run(bin('tsc'), ['-p', 'tsconfig.json'])
+
+const {default: Ajv} = await import('ajv')
+const {default: standaloneCode} = await import('ajv/dist/standalone/index.js')
+const schemasDir = join(root, 'registry', 'schemas')
+const outDir = join(root, 'dist', 'schemas')
+mkdirSync(outDir, {recursive: true})
+for (const file of readdirSync(schemasDir).filter((f) => f.endsWith('.schema.json'))) {
+  const schema = JSON.parse(readFileSync(join(schemasDir, file), 'utf8'))
+  const ajv = new Ajv({allErrors: true, strict: false, code: {source: true}})
+  const validate = ajv.compile(schema)
+  writeFileSync(join(outDir, file.replace('.schema.json', '.cjs')), standaloneCode(ajv, validate))
+}
+
+run(bin('oclif'), ['manifest'])

@@ -1,0 +1,28 @@
+import {Args} from '@oclif/core'
+import {SCOPES, resolveScope} from '../../core/scope.js'
+import {skillInfo, type SkillInfo} from '../../core/skills/info.js'
+import {inventorySkills} from '../../core/skills/list.js'
+import {loadOwnership} from '../../core/state/records.js'
+import {LoadoutCommand} from '../../ui/base-command.js'
+import {agentFlag, scopeFlag} from '../../ui/flags.js'
+import {renderSkillInfo} from '../../ui/render/skills.js'
+import {targetsForRead} from '../../ui/select-targets.js'
+
+export default class SkillsInfo extends LoadoutCommand {
+  static override summary = 'Show a skill: frontmatter, size, files, where it lives for each agent, problems'
+  static override examples = ['<%= config.bin %> skills info pdf-tools', '<%= config.bin %> skills info pdf-tools --agent codex --json']
+  static override args = {name: Args.string({required: true, description: 'skill name'})}
+  static override flags = {agent: agentFlag, scope: scopeFlag}
+
+  async run(): Promise<SkillInfo> {
+    const {args, flags} = await this.parse(SkillsInfo)
+    const env = this.environment()
+    const context = resolveScope(flags.scope, env)
+    const targets = await targetsForRead({agent: flags.agent, env, section: 'skills'})
+    const scopes = flags.scope === undefined ? [...SCOPES] : [context.scope]
+    const inventory = inventorySkills({targets, env, context, scopes, ownership: loadOwnership(env, context.projectRoot)})
+    const info = skillInfo(args.name, inventory)
+    this.log(renderSkillInfo(info))
+    return info
+  }
+}

@@ -1,0 +1,54 @@
+import {homedir} from 'node:os'
+import {join, resolve} from 'node:path'
+
+/**
+ * Everything loadout reads from the process (variables, home, working directory, terminal) comes in
+ * through one Environment, so the library is testable against a temporary HOME.
+ */
+export interface Environment {
+  vars: Readonly<Record<string, string | undefined>>
+  home: string
+  cwd: string
+  platform: NodeJS.Platform
+  interactive: boolean
+}
+
+export const environmentFromProcess = (): Environment => ({
+  vars: process.env,
+  home: process.env.HOME || homedir(),
+  cwd: process.cwd(),
+  platform: process.platform,
+  interactive: Boolean(process.stdin.isTTY && process.stdout.isTTY) && process.env.CI !== 'true',
+})
+
+const nonEmpty = (value: string | undefined): string | undefined => (value && value.trim() ? value : undefined)
+
+/** Expands a leading `~` against the environment's home; leaves other paths alone. */
+export const expandHome = (path: string, env: Environment): string =>
+  path === '~' ? env.home : path.startsWith('~/') ? join(env.home, path.slice(2)) : path
+
+export interface LoadoutPaths {
+  /** loadout's own config and user-scope state */
+  config: string
+  /** git mirrors, downloads, extracted trees */
+  cache: string
+  /** installed plugin roots and per-plugin data */
+  data: string
+}
+
+export const loadoutPaths = (env: Environment): LoadoutPaths => {
+  const v = env.vars
+  const abs = (p: string) => resolve(env.cwd, expandHome(p, env))
+  const config = nonEmpty(v.LOADOUT_HOME)
+    ? abs(v.LOADOUT_HOME!)
+    : join(abs(nonEmpty(v.XDG_CONFIG_HOME) ?? '~/.config'), 'loadout')
+  const cache = nonEmpty(v.LOADOUT_CACHE_DIR)
+    ? abs(v.LOADOUT_CACHE_DIR!)
+    : join(abs(nonEmpty(v.XDG_CACHE_HOME) ?? '~/.cache'), 'loadout')
+  const data = nonEmpty(v.LOADOUT_DATA_DIR)
+    ? abs(v.LOADOUT_DATA_DIR!)
+    : nonEmpty(v.LOADOUT_HOME)
+      ? join(config, 'data')
+      : join(abs(nonEmpty(v.XDG_DATA_HOME) ?? '~/.local/share'), 'loadout')
+  return {config, cache, data}
+}

@@ -1,0 +1,82 @@
+/**
+ * Every failure a user can see is a LoadoutError: a stable code, a documented exit status and
+ * suggestions for what to do next. The table below is the README's exit-code table.
+ */
+export const EXIT = {
+  ok: 0,
+  unexpected: 1,
+  usage: 2,
+  notFound: 3,
+  validation: 4,
+  conflict: 5,
+  network: 6,
+  integrity: 7,
+  needsConsent: 8,
+  locked: 9,
+} as const
+
+export type ExitStatus = (typeof EXIT)[keyof typeof EXIT]
+
+export const EXIT_DESCRIPTIONS: Record<ExitStatus, string> = {
+  0: 'success',
+  1: 'unexpected internal error (a bug: please report it with DEBUG=loadout* output)',
+  2: 'usage error: a bad argument, flag, name or source string',
+  3: 'not found: no such skill, agent, plugin, marketplace or file',
+  4: 'validation failed: a skill, manifest or catalog broke a rule',
+  5: 'conflict: something already exists or is owned by someone else',
+  6: 'network or fetch failed',
+  7: 'integrity failed: a hash, signature or recorded file does not match',
+  8: 'needs consent: run on a terminal to answer, or pass --yes',
+  9: 'locked: another loadout process holds the lock',
+}
+
+export interface LoadoutErrorOptions {
+  suggestions?: string[]
+  details?: unknown
+  cause?: unknown
+}
+
+export class LoadoutError extends Error {
+  readonly code: string
+  readonly exitStatus: ExitStatus
+  readonly suggestions: string[]
+  readonly details?: unknown
+
+  constructor(code: string, exitStatus: ExitStatus, message: string, options: LoadoutErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : {cause: options.cause})
+    this.name = 'LoadoutError'
+    this.code = code
+    this.exitStatus = exitStatus
+    this.suggestions = options.suggestions ?? []
+    this.details = options.details
+  }
+
+  toJSON(): {code: string; exitStatus: number; message: string; suggestions: string[]; details?: unknown} {
+    return {
+      code: this.code,
+      exitStatus: this.exitStatus,
+      message: this.message,
+      suggestions: this.suggestions,
+      ...(this.details === undefined ? {} : {details: this.details}),
+    }
+  }
+}
+
+export const usageError = (code: string, message: string, options?: LoadoutErrorOptions) =>
+  new LoadoutError(code, EXIT.usage, message, options)
+export const notFound = (code: string, message: string, options?: LoadoutErrorOptions) =>
+  new LoadoutError(code, EXIT.notFound, message, options)
+export const validationFailed = (code: string, message: string, options?: LoadoutErrorOptions) =>
+  new LoadoutError(code, EXIT.validation, message, options)
+export const conflict = (code: string, message: string, options?: LoadoutErrorOptions) =>
+  new LoadoutError(code, EXIT.conflict, message, options)
+export const needsConsent = (code: string, message: string, options?: LoadoutErrorOptions) =>
+  new LoadoutError(code, EXIT.needsConsent, message, options)
+
+export const isLoadoutError = (value: unknown): value is LoadoutError => value instanceof LoadoutError
+
+/** Node's errno code of a thrown value, if it has one. */
+export const errnoCode = (error: unknown): string | undefined =>
+  typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string'
+    ? error.code
+    : undefined

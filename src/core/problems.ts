@@ -1,0 +1,28 @@
+/**
+ * Lenient parsers return a value together with the problems they found, instead of throwing on the
+ * first one. A problem names its file and, where it has one, the JSON path inside it.
+ */
+export type Severity = 'error' | 'warning'
+
+export interface Problem {
+  severity: Severity
+  code: string
+  message: string
+  file?: string
+  path?: string
+}
+
+export const problem = (
+  severity: Severity,
+  code: string,
+  message: string,
+  where: {file?: string; path?: string} = {},
+): Problem => ({severity, code, message, ...where})
+
+export const hasErrors = (problems: readonly Problem[], strict = false): boolean =>
+  problems.some((p) => p.severity === 'error' || (strict && p.severity === 'warning'))
+
+export const formatProblem = (p: Problem): string => {
+  const where = [p.file, p.path].filter(Boolean).join(' ')
+  return `${p.severity} ${p.code}${where ? ` ${where}` : ''}: ${p.message}`
+}

@@ -1,0 +1,87 @@
+import {lstatSync, readdirSync, statSync} from 'node:fs'
+import {basename, dirname, join, resolve} from 'node:path'
+import {hasErrors, problem, type Problem} from '../problems.js'
+import type {SkillDialect} from '../targets/types.js'
+import {readSkillDir, SKILL_FILE} from './read.js'
+
+export interface ValidatedSkill {
+  path: string
+  name?: string
+  valid: boolean
+  problems: Problem[]
+}
+
+export interface SkillsValidation {
+  strict: boolean
+  valid: boolean
+  errors: number
+  warnings: number
+  skills: ValidatedSkill[]
+  problems: Problem[]
+}
+
+/** A path names one skill (its folder or its SKILL.md) or a folder of skills. */
+const skillDirsAt = (path: string): {dirs: string[]; problem?: Problem} => {
+  let stat
+  try {
+    stat = lstatSync(path)
+  } catch {
+    return {dirs: [], problem: problem('error', 'path-not-found', `${path} does not exist`, {file: path})}
+  }
+  if (stat.isFile() || (stat.isSymbolicLink() && basename(path) === SKILL_FILE)) return {dirs: [dirname(path)]}
+  let isDir = stat.isDirectory()
+  if (stat.isSymbolicLink()) {
+    try {
+      isDir = statSync(path).isDirectory()
+    } catch {
+      return {dirs: [], problem: problem('error', 'path-dangling-link', `${path} is a symbolic link to nothing`, {file: path})}
+    }
+  }
+  if (!isDir) return {dirs: [], problem: problem('error', 'path-not-skill', `${path} is neither a folder nor a SKILL.md`, {file: path})}
+  try {
+    lstatSync(join(path, SKILL_FILE))
+    return {dirs: [path]}
+  } catch {
+    // not a skill folder itself: a folder of skills?
+  }
+  const children = readdirSync(path, {withFileTypes: true})
+    .filter((e) => !e.name.startsWith('.') && (e.isDirectory() || e.isSymbolicLink()))
+    .map((e) => join(path, e.name))
+    .filter((dir) => {
+      try {
+        lstatSync(join(dir, SKILL_FILE))
+        return true
+      } catch {
+        return false
+      }
+    })
+    .sort()
+  if (children.length === 0) return {dirs: [], problem: problem('error', 'no-skill-found', `no ${SKILL_FILE} in ${path} or in its subfolders`, {file: path})}
+  return {dirs: children}
+}
+
+export const validateSkillPaths = (paths: readonly string[], cwd: string, dialect: SkillDialect, strict: boolean): SkillsValidation => {
+  const problems: Problem[] = []
+  const skills: ValidatedSkill[] = []
+  const seen = new Map<string, string>()
+  const visited = new Set<string>()
+  for (const raw of paths) {
+    const found = skillDirsAt(resolve(cwd, raw))
+    if (found.problem) problems.push(found.problem)
+    for (const dir of found.dirs) {
+      if (visited.has(dir)) continue
+      visited.add(dir)
+      const skill = readSkillDir(dir, dialect)
+      const name = skill.name ?? basename(dir)
+      const skillProblems = [...skill.problems]
+      const first = seen.get(name)
+      if (first) skillProblems.push(problem('warning', 'duplicate-name', `another skill named "${name}" is at ${first}; an agent loads only one of them`, {file: skill.file}))
+      else seen.set(name, dir)
+      skills.push({path: dir, ...(skill.name === undefined ? {} : {name: skill.name}), valid: !hasErrors(skillProblems, strict), problems: skillProblems})
+    }
+  }
+  const all = [...problems, ...skills.flatMap((s) => s.problems)]
+  const errors = all.filter((p) => p.severity === 'error').length
+  const warnings = all.length - errors
+  return {strict, valid: !hasErrors(all, strict), errors, warnings, skills, problems}
+}

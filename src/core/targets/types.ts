@@ -1,0 +1,74 @@
+import type {Scope} from '../scope.js'
+
+export type Confidence = 'confirmed' | 'unconfirmed'
+
+export interface BaseCandidate {
+  env?: string
+  join?: string
+  path?: string
+  platform?: NodeJS.Platform
+}
+
+export interface Location {
+  scope: Scope
+  /** `~/…` or `{base}/…` for user scope; relative to the project root for project scope */
+  path: string
+  key?: string
+  requiresTrust?: boolean
+  confidence?: Confidence
+  note?: string
+}
+
+interface Section<F extends string> {
+  format: F
+  confidence?: Confidence
+  note?: string
+  locations: Location[]
+}
+
+export type SkillFormat = 'agent-skills' | 'characteroid-yaml'
+export type SkillDialect = 'spec' | 'cst-agent'
+
+export interface SkillsSection extends Section<SkillFormat> {
+  dialect?: SkillDialect
+  /** which scope wins when two skills share a name; the first listed wins */
+  precedence: [Scope, Scope]
+}
+
+export type SubagentFormat =
+  | 'claude-agent-md'
+  | 'codex-agent-toml'
+  | 'copilot-agent-md'
+  | 'cst-agent-md'
+  | 'cursor-agent-md'
+  | 'deepagents-agents-md'
+  | 'opencode-agent-md'
+
+export interface McpSection extends Section<'codex-toml' | 'json-key'> {
+  key: string
+  shape: 'characteroid' | 'codex' | 'cst-agent' | 'gemini' | 'mcp-servers' | 'opencode' | 'vscode'
+}
+
+export interface HooksSection extends Section<'json-key'> {
+  key: string
+  shape: 'claude' | 'codex' | 'cursor' | 'gemini'
+}
+
+export interface AgentTarget {
+  id: string
+  name: string
+  description?: string
+  confidence: Confidence
+  installs?: boolean
+  notes?: string[]
+  bases: Record<string, BaseCandidate[]>
+  detect: string[]
+  skills?: SkillsSection
+  subagents?: Section<SubagentFormat>
+  mcp?: McpSection
+  hooks?: HooksSection
+  plugins?: Section<'cst-agent-plugin'>
+}
+
+export type SectionName = 'hooks' | 'mcp' | 'plugins' | 'skills' | 'subagents'
+export const SECTION_NAMES: readonly SectionName[] = ['skills', 'subagents', 'mcp', 'hooks', 'plugins']

@@ -1,0 +1,51 @@
+import {Command, Errors} from '@oclif/core'
+import {environmentFromProcess, type Environment} from '../core/environment.js'
+import {EXIT, isLoadoutError, LoadoutError} from '../core/errors.js'
+import {red} from './style.js'
+
+const debugging = () => /(^|,)\s*loadout(\*|:|,|$)/.test(process.env.DEBUG ?? '') || process.env.DEBUG === '*'
+
+/** Maps anything thrown to a LoadoutError: oclif's parse failures are usage errors. */
+export const toLoadoutError = (error: unknown): LoadoutError => {
+  if (isLoadoutError(error)) return error
+  if (error instanceof Errors.CLIError) {
+    const first = error.message.split('\n')[0] ?? error.message
+    return new LoadoutError('usage', EXIT.usage, first, {suggestions: ['see: loadout --help, or loadout <command> --help']})
+  }
+  const message = error instanceof Error ? error.message : String(error)
+  return new LoadoutError('unexpected', EXIT.unexpected, `unexpected: ${message}`, {
+    suggestions: ['run again with DEBUG=loadout* for details, and report it if it persists'],
+    cause: error,
+  })
+}
+
+/**
+ * Every loadout command: `--json` prints the typed result (or `{error}`), and a failure is one line
+ * plus suggestions on stderr with a documented exit status, without a stack unless DEBUG=loadout*.
+ */
+export abstract class LoadoutCommand extends Command {
+  static override enableJsonFlag = true
+
+  protected environment(): Environment {
+    return environmentFromProcess()
+  }
+
+  override async catch(thrown: Error & {exitCode?: number}): Promise<unknown> {
+    if (thrown instanceof Errors.ExitError) throw thrown
+    const error = toLoadoutError(thrown)
+    process.exitCode = error.exitStatus
+    if (debugging()) process.stderr.write(`${(thrown as Error).stack ?? String(thrown)}\n`)
+    if (this.jsonEnabled()) {
+      this.logJson({error: error.toJSON()})
+      return undefined
+    }
+    const lines = [`${red('error', process.stderr)}: ${error.message}`, ...error.suggestions.map((s) => `  ${s}`)]
+    process.stderr.write(`${lines.join('\n')}\n`)
+    return undefined
+  }
+
+  /** A note for people; suppressed under --json, where the result carries it. */
+  protected note(message: string): void {
+    if (!this.jsonEnabled()) process.stderr.write(`${message}\n`)
+  }
+}

@@ -1,0 +1,19 @@
+import {Flags} from '@oclif/core'
+
+export const agentFlag = Flags.string({
+  char: 'a',
+  description: 'comma-separated agent ids (see `loadout targets`); default: the agents detected on this machine',
+  helpValue: 'a,b',
+})
+
+export const scopeFlag = Flags.string({
+  char: 's',
+  description: 'user or project; default: project inside a git work tree, else user',
+  options: ['user', 'project'],
+})
+
+export const yesFlag = Flags.boolean({char: 'y', description: 'answer yes to every question (needed when not on a terminal)'})
+
+export const dryRunFlag = Flags.boolean({description: 'show what would change without changing anything'})
+
+export const strictFlag = Flags.boolean({description: 'treat warnings as errors'})
