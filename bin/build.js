@@ -2,7 +2,7 @@
 // The build: TypeScript to dist/, JSON Schemas compiled to standalone validators (so start-up never
 // compiles a schema; CommonJS, because ajv's standalone output requires its runtime), then the oclif manifest. `npm run build` runs this; `npm ci` runs it via prepare.
 import {execFileSync} from 'node:child_process'
-import {mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
+import {mkdirSync, readdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {dirname, join} from 'node:path'
 import {fileURLToPath} from 'node:url'
 
@@ -10,7 +10,6 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const run = (cmd, args) => execFileSync(cmd, args, {cwd: root, stdio: 'inherit'})
 const bin = (name) => join(root, 'node_modules', '.bin', name)
 
-rmSync(join(root, 'dist'), {recursive: true, force: true})
 run(bin('tsc'), ['-p', 'tsconfig.json'])
 
 const {default: Ajv} = await import('ajv')
