@@ -23,6 +23,9 @@ export const environmentFromProcess = (): Environment => ({
 
 const nonEmpty = (value: string | undefined): string | undefined => (value && value.trim() ? value : undefined)
 
+/** XDG base-directory variables count only when absolute (the specification says to ignore others). */
+const xdg = (value: string | undefined): string | undefined => (nonEmpty(value) && value!.startsWith('/') ? value : undefined)
+
 /** Expands a leading `~` against the environment's home; leaves other paths alone. */
 export const expandHome = (path: string, env: Environment): string =>
   path === '~' ? env.home : path.startsWith('~/') ? join(env.home, path.slice(2)) : path
@@ -41,14 +44,14 @@ export const loadoutPaths = (env: Environment): LoadoutPaths => {
   const abs = (p: string) => resolve(env.cwd, expandHome(p, env))
   const config = nonEmpty(v.LOADOUT_HOME)
     ? abs(v.LOADOUT_HOME!)
-    : join(abs(nonEmpty(v.XDG_CONFIG_HOME) ?? '~/.config'), 'loadout')
+    : join(abs(xdg(v.XDG_CONFIG_HOME) ?? '~/.config'), 'loadout')
   const cache = nonEmpty(v.LOADOUT_CACHE_DIR)
     ? abs(v.LOADOUT_CACHE_DIR!)
-    : join(abs(nonEmpty(v.XDG_CACHE_HOME) ?? '~/.cache'), 'loadout')
+    : join(abs(xdg(v.XDG_CACHE_HOME) ?? '~/.cache'), 'loadout')
   const data = nonEmpty(v.LOADOUT_DATA_DIR)
     ? abs(v.LOADOUT_DATA_DIR!)
     : nonEmpty(v.LOADOUT_HOME)
       ? join(config, 'data')
-      : join(abs(nonEmpty(v.XDG_DATA_HOME) ?? '~/.local/share'), 'loadout')
+      : join(abs(xdg(v.XDG_DATA_HOME) ?? '~/.local/share'), 'loadout')
   return {config, cache, data}
 }

@@ -17,3 +17,7 @@ export const yesFlag = Flags.boolean({char: 'y', description: 'answer yes to eve
 export const dryRunFlag = Flags.boolean({description: 'show what would change without changing anything'})
 
 export const strictFlag = Flags.boolean({description: 'treat warnings as errors'})
+
+export const offlineFlag = Flags.boolean({description: 'use only what is cached (also LOADOUT_OFFLINE=1)'})
+
+export const isOffline = (flag: boolean | undefined): boolean => Boolean(flag) || process.env.LOADOUT_OFFLINE === '1'

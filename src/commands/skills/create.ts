@@ -43,8 +43,8 @@ export default class SkillsCreate extends LoadoutCommand {
       env,
       context,
       ownership: loadOwnership(env, context.projectRoot),
-      force: flags.force,
-      dryRun: flags['dry-run'],
+      force: flags.force === true,
+      dryRun: flags['dry-run'] === true,
     })
     this.log(renderCreated(created))
     return created

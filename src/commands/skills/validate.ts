@@ -19,7 +19,7 @@ export default class SkillsValidate extends LoadoutCommand {
     const {argv, flags} = await this.parse(SkillsValidate)
     const env = this.environment()
     const paths = (argv as string[]).length > 0 ? (argv as string[]) : ['.']
-    const result = validateSkillPaths(paths, env.cwd, flags.dialect as 'spec' | 'cst-agent', flags.strict)
+    const result = validateSkillPaths(paths, env.cwd, flags.dialect as 'spec' | 'cst-agent', flags.strict === true)
     if (!result.valid) {
       if (!this.jsonEnabled()) process.stderr.write(`${renderValidation(result)}\n`)
       throw new LoadoutError('validation-failed', EXIT.validation, `${result.errors} error(s)${flags.strict ? `, ${result.warnings} warning(s) (strict)` : ''} in ${paths.join(' ')}`, {

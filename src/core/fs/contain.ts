@@ -1,5 +1,5 @@
 import {lstatSync, realpathSync} from 'node:fs'
-import {isAbsolute, join, relative, resolve, sep} from 'node:path'
+import {dirname, isAbsolute, join, relative, resolve, sep} from 'node:path'
 import {errnoCode, EXIT, LoadoutError} from '../errors.js'
 
 /** True when `path` is `root` or lies below it (lexically; no links are followed). */
@@ -27,6 +27,7 @@ export const assertNoLinksBelow = (root: string, path: string): void => {
       isLink = lstatSync(current).isSymbolicLink()
     } catch (error) {
       if (errnoCode(error) === 'ENOENT') return
+      if (errnoCode(error) === 'ENOTDIR') throw unsafePath(`${dirname(current)} is not a folder`, 'move that file away, or choose another --scope or --agent')
       throw error
     }
     if (isLink) {

@@ -1,6 +1,7 @@
 import {randomBytes} from 'node:crypto'
 import {mkdirSync, renameSync, rmSync, writeFileSync} from 'node:fs'
 import {basename, dirname, join} from 'node:path'
+import {errnoCode, EXIT, LoadoutError} from '../errors.js'
 import {assertNoLinksBelow} from './contain.js'
 
 const tmpName = (path: string, tag: string) => join(dirname(path), `.${basename(path)}.loadout-${tag}-${randomBytes(4).toString('hex')}`)
@@ -59,4 +60,18 @@ export const removeDirectory = (path: string): void => {
   const aside = tmpName(path, 'del')
   renameSync(path, aside)
   rmSync(aside, {recursive: true, force: true})
+}
+
+/**
+ * A folder the user may not change is theirs to fix, not a bug in loadout: EACCES, EPERM and EROFS
+ * become an error naming the path. Anything else passes through unchanged.
+ */
+export const explainWriteError = (error: unknown): unknown => {
+  const code = errnoCode(error)
+  if (code !== 'EACCES' && code !== 'EPERM' && code !== 'EROFS') return error
+  const path = typeof error === 'object' && error !== null && 'path' in error && typeof error.path === 'string' ? error.path : 'a folder'
+  const why = code === 'EROFS' ? 'the file system is read-only' : 'permission denied'
+  return new LoadoutError('permission-denied', EXIT.conflict, `cannot change ${path}: ${why}`, {
+    suggestions: ['check the owner and permissions of that folder, or choose another --scope or --agent'],
+  })
 }

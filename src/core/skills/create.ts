@@ -3,7 +3,7 @@ import {dirname, join} from 'node:path'
 import type {Environment} from '../environment.js'
 import {conflict, usageError, validationFailed} from '../errors.js'
 import {assertNoLinksBelow} from '../fs/contain.js'
-import {ensureDirBelow, stagingDirFor, swapDirectoryIn} from '../fs/write.js'
+import {ensureDirBelow, explainWriteError, stagingDirFor, swapDirectoryIn} from '../fs/write.js'
 import {formatProblem, hasErrors} from '../problems.js'
 import type {Scope, ScopeContext} from '../scope.js'
 import type {Ownership} from '../state/records.js'
@@ -80,12 +80,13 @@ const checkExtras = (extras: readonly string[]): SkillExtra[] => {
  */
 export const createSkill = (input: CreateSkillInput): CreatedSkill => {
   const {name, env, context} = input
-  const broken = checkSkillName(name)
+  const broken = checkSkillName(name) ?? (name === name.normalize('NFKC') ? undefined : {code: 'name-not-normalized', message: `name "${name}" is not in Unicode normal form NFKC`})
   if (broken) throw usageError(broken.code, `invalid skill name: ${broken.message}`, {suggestions: ['use 1-64 lowercase letters, digits and single hyphens, e.g. pdf-tools']})
   const description = input.description ?? defaultDescription(name)
   if (description.trim().length === 0) throw usageError('description-empty', 'the description is empty')
-  if (description.length > MAX_DESCRIPTION) {
-    throw usageError('description-too-long', `the description is ${description.length} characters; the limit is ${MAX_DESCRIPTION}`)
+  const length = [...description].length
+  if (length > MAX_DESCRIPTION) {
+    throw usageError('description-too-long', `the description is ${length} characters; the limit is ${MAX_DESCRIPTION}`)
   }
   const extras = checkExtras(input.extras)
 
@@ -138,20 +139,28 @@ export const createSkill = (input: CreateSkillInput): CreatedSkill => {
   if (input.dryRun) return result
 
   for (const dest of byPath.values()) {
-    ensureDirBelow(dest.root, dirname(dest.path))
-    const staging = stagingDirFor(dest.path)
     try {
-      for (const [rel, text] of files) {
-        const full = join(staging, rel)
-        mkdirSync(dirname(full), {recursive: true})
-        writeFileSync(full, text, {flag: 'wx'})
-      }
-      assertNoLinksBelow(dest.root, dest.path)
-      swapDirectoryIn(staging, dest.path, dest.replaced)
+      writeCopy(dest, files)
     } catch (error) {
-      rmSync(staging, {recursive: true, force: true})
-      throw error
+      throw explainWriteError(error)
     }
   }
   return result
+}
+
+const writeCopy = (dest: SkillDestination & {root: string}, files: ReadonlyMap<string, string>): void => {
+  ensureDirBelow(dest.root, dirname(dest.path))
+  const staging = stagingDirFor(dest.path)
+  try {
+    for (const [rel, text] of files) {
+      const full = join(staging, rel)
+      mkdirSync(dirname(full), {recursive: true})
+      writeFileSync(full, text, {flag: 'wx'})
+    }
+    assertNoLinksBelow(dest.root, dest.path)
+    swapDirectoryIn(staging, dest.path, dest.replaced)
+  } catch (error) {
+    rmSync(staging, {recursive: true, force: true})
+    throw error
+  }
 }

@@ -3,7 +3,7 @@ import {basename, dirname, join} from 'node:path'
 import type {Environment} from '../environment.js'
 import {conflict, notFound, usageError} from '../errors.js'
 import {assertNoLinksBelow, resolvesInside, unsafePath} from '../fs/contain.js'
-import {removeDirectory} from '../fs/write.js'
+import {explainWriteError, removeDirectory} from '../fs/write.js'
 import type {Scope, ScopeContext} from '../scope.js'
 import type {Ownership} from '../state/records.js'
 import {sectionLocations} from '../targets/resolve.js'
@@ -43,6 +43,14 @@ const isLink = (path: string): boolean => {
   }
 }
 
+const isDirectory = (path: string): boolean => {
+  try {
+    return lstatSync(path).isDirectory()
+  } catch {
+    return false
+  }
+}
+
 const exists = (path: string): boolean => {
   try {
     lstatSync(path)
@@ -59,6 +67,9 @@ const checkRemovable = (removal: SkillRemoval, ownership: Ownership): void => {
     throw unsafePath(`refusing to delete ${removal.path}: it is a symbolic link, not a skill folder`, 'remove the link yourself if you meant to')
   }
   assertNoLinksBelow(removal.root, removal.path)
+  if (!isDirectory(removal.path)) {
+    throw unsafePath(`refusing to delete ${removal.path}: it is not a folder, so not a skill`, 'remove the file yourself if you meant to')
+  }
   if (!resolvesInside(folder, removal.path)) {
     throw unsafePath(`refusing to delete ${removal.path}: it resolves outside the skills folder ${folder}`)
   }
@@ -102,6 +113,10 @@ export const applySkillDelete = (plan: SkillDeletePlan, ownership: Ownership): v
   for (const removal of plan.removals) {
     if (!exists(removal.path)) continue
     checkRemovable(removal, ownership)
-    removeDirectory(removal.path)
+    try {
+      removeDirectory(removal.path)
+    } catch (error) {
+      throw explainWriteError(error)
+    }
   }
 }

@@ -34,7 +34,13 @@ export const parseYamlMapping = (yaml: string): YamlResult => {
   if (doc.errors.length > 0) {
     return {ok: false, code: 'frontmatter-yaml-invalid', message: `frontmatter is not valid YAML: ${doc.errors[0]!.message.split('\n')[0]}`}
   }
-  const value: unknown = doc.toJS({maxAliasCount: 50})
+  let value: unknown
+  try {
+    value = doc.toJS({maxAliasCount: 50})
+  } catch (error) {
+    // an alias expanding too far (a "billion laughs" document) is refused here, not thrown
+    return {ok: false, code: 'frontmatter-yaml-invalid', message: `frontmatter is not valid YAML: ${error instanceof Error ? error.message : String(error)}`}
+  }
   if (value === null || value === undefined) return {ok: false, code: 'frontmatter-empty', message: 'frontmatter is empty'}
   if (typeof value !== 'object' || Array.isArray(value)) {
     return {ok: false, code: 'frontmatter-not-mapping', message: `frontmatter must be a YAML mapping, not ${Array.isArray(value) ? 'a list' : typeof value}`}

@@ -33,12 +33,14 @@ export const skillInfo = (name: string, inventory: SkillsInventory): SkillInfo =
   const skill = inventory.details.get(chosen.path)!
   const {files, truncated} = listSkillFiles(chosen.path)
   const body = skill.body
+  // A final newline ends the last line; it does not start another one (as `wc -l` and editors count).
+  const lines = body.length === 0 ? 0 : body.split('\n').length - (body.endsWith('\n') ? 1 : 0)
   return {
     name,
     ...(skill.description === undefined ? {} : {description: skill.description}),
     ...(skill.frontmatter ? {frontmatter: skill.frontmatter} : {}),
     path: chosen.path,
-    body: {lines: body.length === 0 ? 0 : body.split('\n').length, bytes: Buffer.byteLength(body), estimatedTokens: estimateTokens(body)},
+    body: {lines, bytes: Buffer.byteLength(body), estimatedTokens: estimateTokens(body)},
     files,
     filesTruncated: truncated,
     locations,

@@ -1,5 +1,6 @@
 import {lstatSync, readdirSync, statSync} from 'node:fs'
 import {basename, dirname, join, resolve} from 'node:path'
+import {errnoCode} from '../errors.js'
 import {hasErrors, problem, type Problem} from '../problems.js'
 import type {SkillDialect} from '../targets/types.js'
 import {readSkillDir, SKILL_FILE} from './read.js'
@@ -20,6 +21,16 @@ export interface SkillsValidation {
   problems: Problem[]
 }
 
+/** True when `dir` has a SKILL.md, or may have one that cannot be seen: readSkillDir then reports why. */
+const mayHoldSkillFile = (dir: string): boolean => {
+  try {
+    lstatSync(join(dir, SKILL_FILE))
+    return true
+  } catch (error) {
+    return errnoCode(error) !== 'ENOENT' && errnoCode(error) !== 'ENOTDIR'
+  }
+}
+
 /** A path names one skill (its folder or its SKILL.md) or a folder of skills. */
 const skillDirsAt = (path: string): {dirs: string[]; problem?: Problem} => {
   let stat
@@ -28,7 +39,7 @@ const skillDirsAt = (path: string): {dirs: string[]; problem?: Problem} => {
   } catch {
     return {dirs: [], problem: problem('error', 'path-not-found', `${path} does not exist`, {file: path})}
   }
-  if (stat.isFile() || (stat.isSymbolicLink() && basename(path) === SKILL_FILE)) return {dirs: [dirname(path)]}
+  if (basename(path) === SKILL_FILE && (stat.isFile() || stat.isSymbolicLink())) return {dirs: [dirname(path)]}
   let isDir = stat.isDirectory()
   if (stat.isSymbolicLink()) {
     try {
@@ -38,23 +49,20 @@ const skillDirsAt = (path: string): {dirs: string[]; problem?: Problem} => {
     }
   }
   if (!isDir) return {dirs: [], problem: problem('error', 'path-not-skill', `${path} is neither a folder nor a SKILL.md`, {file: path})}
+  // not a skill folder itself: a folder of skills?
+  if (mayHoldSkillFile(path)) return {dirs: [path]}
+  let entries
   try {
-    lstatSync(join(path, SKILL_FILE))
-    return {dirs: [path]}
-  } catch {
-    // not a skill folder itself: a folder of skills?
+    entries = readdirSync(path, {withFileTypes: true})
+  } catch (error) {
+    const code = errnoCode(error)
+    const why = code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (code ?? String(error))
+    return {dirs: [], problem: problem('error', 'path-unreadable', `cannot read ${path}: ${why}`, {file: path})}
   }
-  const children = readdirSync(path, {withFileTypes: true})
+  const children = entries
     .filter((e) => !e.name.startsWith('.') && (e.isDirectory() || e.isSymbolicLink()))
     .map((e) => join(path, e.name))
-    .filter((dir) => {
-      try {
-        lstatSync(join(dir, SKILL_FILE))
-        return true
-      } catch {
-        return false
-      }
-    })
+    .filter(mayHoldSkillFile)
     .sort()
   if (children.length === 0) return {dirs: [], problem: problem('error', 'no-skill-found', `no ${SKILL_FILE} in ${path} or in its subfolders`, {file: path})}
   return {dirs: children}

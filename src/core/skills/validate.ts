@@ -25,6 +25,9 @@ const firstProseLine = (text: string): string | undefined =>
     .map((l) => l.trim())
     .find((l) => l.length > 0 && !l.startsWith('#'))
 
+/** Length in characters (code points), as the specification counts, not UTF-16 code units. */
+const charCount = (text: string): number => [...text].length
+
 const typeName = (value: unknown): string => (value === null ? 'null' : Array.isArray(value) ? 'a list' : typeof value)
 
 /**
@@ -79,15 +82,16 @@ export const parseSkillText = (text: string, folder: string, file: string, diale
   else if (fm.description.trim().length === 0) err('description-empty', '"description" is empty')
   else {
     result.description = fm.description
-    if (fm.description.length > MAX_DESCRIPTION) {
-      err('description-too-long', `"description" is ${fm.description.length} characters; the limit is ${MAX_DESCRIPTION}`)
+    const length = charCount(fm.description)
+    if (length > MAX_DESCRIPTION) {
+      err('description-too-long', `"description" is ${length} characters; the limit is ${MAX_DESCRIPTION}`)
     }
   }
 
   if ('compatibility' in fm) {
     if (typeof fm.compatibility !== 'string') err('compatibility-not-string', `"compatibility" must be a string, not ${typeName(fm.compatibility)}`)
-    else if (fm.compatibility.length > MAX_COMPATIBILITY) {
-      err('compatibility-too-long', `"compatibility" is ${fm.compatibility.length} characters; the limit is ${MAX_COMPATIBILITY}`)
+    else if (charCount(fm.compatibility) > MAX_COMPATIBILITY) {
+      err('compatibility-too-long', `"compatibility" is ${charCount(fm.compatibility)} characters; the limit is ${MAX_COMPATIBILITY}`)
     }
   }
   if ('license' in fm && typeof fm.license !== 'string') err('license-not-string', `"license" must be a string, not ${typeName(fm.license)}`)

@@ -20,13 +20,19 @@ const readTargets = async (dir: string): Promise<AgentTarget[]> => {
   const validate = await loadValidator('agent-target')
   const targets: AgentTarget[] = []
   for (const file of readdirSync(dir).filter((f) => f.endsWith('.json')).sort()) {
-    const data: unknown = JSON.parse(readFileSync(join(dir, file), 'utf8'))
+    const shown = dir === AGENTS_DIR ? `registry/agents/${file}` : join(dir, file)
+    let data: unknown
+    try {
+      data = JSON.parse(readFileSync(join(dir, file), 'utf8'))
+    } catch (error) {
+      throw new LoadoutError('registry-invalid', EXIT.unexpected, `${shown} is not valid JSON: ${error instanceof Error ? error.message : String(error)}`)
+    }
     if (!validate(data)) {
-      throw new LoadoutError('registry-invalid', EXIT.unexpected, `registry/agents/${file} is invalid: ${describeSchemaErrors(validate).join('; ')}`)
+      throw new LoadoutError('registry-invalid', EXIT.unexpected, `${shown} is invalid: ${describeSchemaErrors(validate).join('; ')}`)
     }
     const target = data as AgentTarget
     if (`${target.id}.json` !== file) {
-      throw new LoadoutError('registry-invalid', EXIT.unexpected, `registry/agents/${file} has id "${target.id}"`)
+      throw new LoadoutError('registry-invalid', EXIT.unexpected, `${shown} has id "${target.id}"`)
     }
     targets.push(target)
   }

@@ -16,6 +16,8 @@ const candidateValue = (candidate: BaseCandidate, env: Environment): string | un
   if (candidate.env) {
     const value = env.vars[candidate.env]
     if (!value || !value.trim()) return undefined
+    // XDG base-directory variables count only when absolute, as their specification says.
+    if (candidate.env.startsWith('XDG_') && !value.startsWith('/')) return undefined
     return candidate.join ? join(value, candidate.join) : value
   }
   return candidate.path

@@ -20,7 +20,8 @@ export const renderCreated = (created: CreatedSkill): string => {
 export const renderSkillList = (result: SkillsListResult): string => {
   if (result.skills.length === 0) {
     const looked = result.folders.map((f) => `  ${f.agent} ${f.scope} ${f.path}${f.exists ? '' : dim(' (missing)')}`)
-    return [`no skills found for ${result.agents.join(', ')}`, dim('looked in:'), ...looked].join('\n')
+    const problems = result.folders.flatMap((f) => f.problems).map(problemLine)
+    return [`no skills found for ${result.agents.join(', ')}`, dim('looked in:'), ...looked, ...problems].join('\n')
   }
   const rows = result.skills.map((s) => [
     s.agent,

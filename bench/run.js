@@ -1,0 +1,347 @@
+#!/usr/bin/env node
+// The benchmark runner: `npm run bench [-- --runs N --warmup N --only a,b --list]`.
+// Times whole processes (process.hrtime.bigint around spawnSync), runs each scenario's command and
+// its baseline interleaved in the same run, prints a compact table and writes every figure to
+// bench/results/latest.json. Benchmarks are not tests: nothing here asserts a time.
+import {execFileSync, spawnSync} from 'node:child_process'
+import {existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync} from 'node:fs'
+import {cpus, platform, arch, release, totalmem} from 'node:os'
+import {basename, dirname, join, relative} from 'node:path'
+import {fileURLToPath, pathToFileURL} from 'node:url'
+import {parseArgs} from 'node:util'
+import {cleanupAll, makeTempHome} from './fixtures.js'
+import {scenarios as allScenarios} from './scenarios.js'
+
+export {makeTempHome} from './fixtures.js'
+
+export const REPO = join(dirname(fileURLToPath(import.meta.url)), '..')
+export const BIN = join(REPO, 'bin', 'run.js')
+export const RESULTS = join(REPO, 'bench', 'results', 'latest.json')
+export const DEFAULTS = {runs: 15, warmup: 2}
+
+// ---------------------------------------------------------------------------------------------
+// Statistics
+
+/** The q-quantile (0..1) of numbers, linearly interpolated between closest ranks. */
+export const quantile = (values, q) => {
+  if (values.length === 0) return Number.NaN
+  const sorted = [...values].sort((a, b) => a - b)
+  const pos = (sorted.length - 1) * q
+  const lo = Math.floor(pos)
+  const hi = Math.ceil(pos)
+  return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo)
+}
+
+export const median = (values) => quantile(values, 0.5)
+export const p90 = (values) => quantile(values, 0.9)
+
+const round = (n, digits = 2) => Math.round(n * 10 ** digits) / 10 ** digits
+
+/** {runs, samples, min, median, p90, max, mean, stdev}, all in ms, rounded to 0.01 ms. */
+export const summarize = (samples) => {
+  const n = samples.length
+  const mean = samples.reduce((a, b) => a + b, 0) / n
+  const stdev = n > 1 ? Math.sqrt(samples.reduce((a, b) => a + (b - mean) ** 2, 0) / (n - 1)) : 0
+  return {
+    runs: n,
+    samples: samples.map((s) => round(s)),
+    min: round(Math.min(...samples)),
+    median: round(median(samples)),
+    p90: round(p90(samples)),
+    max: round(Math.max(...samples)),
+    mean: round(mean),
+    stdev: round(stdev),
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Timing
+
+/** Thrown when a timed child was interrupted: the bench stops (temp folders are still removed). */
+export class Interrupted extends Error {
+  constructor(signal) {
+    super(`interrupted (${signal})`)
+    this.name = 'Interrupted'
+  }
+}
+
+const asSteps = (stepOrSteps) => (Array.isArray(stepOrSteps) ? stepOrSteps : [stepOrSteps])
+
+/**
+ * Runs steps (one {cmd, args, cwd?, env?} or a list) in order, each as a whole process, and
+ * returns {ms, outputs}. `defaults` supplies cwd and env for steps that give none. A step that
+ * exits non-zero (or dies by a signal) throws unless it says `allowFailure: true`.
+ */
+export const timeSteps = (stepOrSteps, defaults = {}) => {
+  const outputs = []
+  let total = 0n
+  for (const s of asSteps(stepOrSteps)) {
+    const options = {
+      cwd: s.cwd ?? defaults.cwd,
+      env: s.env ?? defaults.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      encoding: 'utf8',
+      maxBuffer: 512 * 1024 * 1024,
+    }
+    const start = process.hrtime.bigint()
+    const r = spawnSync(s.cmd, s.args ?? [], options)
+    total += process.hrtime.bigint() - start
+    if (r.error) throw new Error(`${describeStep(s)}: ${r.error.message}`)
+    // Ctrl-C in a terminal reaches the child too; stop the whole bench rather than the scenario.
+    if (r.signal === 'SIGINT' || r.signal === 'SIGTERM') throw new Interrupted(r.signal)
+    const out = {status: r.status, signal: r.signal, stdout: r.stdout ?? '', stderr: r.stderr ?? ''}
+    if ((r.status !== 0 || r.signal) && !s.allowFailure) {
+      const why = r.signal ? `killed by ${r.signal}` : `exit ${r.status}`
+      throw new Error(`${describeStep(s)} failed (${why}): ${out.stderr.trim().split('\n').slice(0, 3).join(' | ')}`)
+    }
+    outputs.push(out)
+  }
+  return {ms: Number(total) / 1e6, outputs}
+}
+
+/**
+ * Times one side on its own: `warmup` untimed runs, then `runs` timed ones.
+ * Returns {samples, first} (first: outputs of the first run, for checks).
+ * `beforeEach(index)` runs untimed before every run, warm-ups included.
+ */
+export const timeRuns = (stepOrSteps, {runs = DEFAULTS.runs, warmup = DEFAULTS.warmup, beforeEach, defaults} = {}) => {
+  const samples = []
+  let first
+  for (let i = 0; i < warmup + runs; i++) {
+    beforeEach?.(i)
+    const {ms, outputs} = timeSteps(stepOrSteps, defaults)
+    first ??= outputs
+    if (i >= warmup) samples.push(ms)
+  }
+  return {samples, first}
+}
+
+/**
+ * Times two sides interleaved (A B, B A, A B, …) so that drift in machine load hits both alike.
+ * Returns {command: samples, baseline: samples, first: {command, baseline}}.
+ */
+export const timeInterleaved = (command, baseline, {runs = DEFAULTS.runs, warmup = DEFAULTS.warmup, beforeEach, defaults} = {}) => {
+  const sides = {command, baseline}
+  const samples = {command: [], baseline: []}
+  const first = {}
+  for (let i = 0; i < warmup + runs; i++) {
+    const order = i % 2 === 0 ? ['command', 'baseline'] : ['baseline', 'command']
+    for (const kind of order) {
+      beforeEach?.(kind, i)
+      const {ms, outputs} = timeSteps(sides[kind], defaults)
+      first[kind] ??= outputs
+      if (i >= warmup) samples[kind].push(ms)
+    }
+  }
+  return {...samples, first}
+}
+
+const shortPath = (p) => {
+  if (p === process.execPath) return 'node'
+  if (p === BIN) return 'loadout'
+  const rel = relative(REPO, p)
+  return rel.startsWith('..') ? p : rel
+}
+
+/** A short human label of a step or list of steps ("loadout --version", "git clone … + cp -r …"). */
+export const describeStep = (stepOrSteps) =>
+  asSteps(stepOrSteps)
+    .map((s) => {
+      const isLoadout = s.cmd === process.execPath && s.args?.[0] === BIN
+      const args = (isLoadout ? s.args.slice(1) : s.args ?? []).map((a) => (a.length > 40 || a.includes('\n') ? '…' : shortPath(a)))
+      return [isLoadout ? 'loadout' : basename(shortPath(s.cmd)), ...args].join(' ')
+    })
+    .join(' + ')
+
+// ---------------------------------------------------------------------------------------------
+// Scenarios
+
+/** The context a scenario's functions receive. */
+export const makeContext = (scenario) => {
+  const temp = makeTempHome(scenario.name)
+  return {repo: REPO, bin: BIN, node: process.execPath, temp, env: temp.env, home: temp.home, project: temp.project}
+}
+
+/** Runs one scenario: setup, check of the first outputs, interleaved timing, teardown. */
+export const runScenario = (scenario, {runs = DEFAULTS.runs, warmup = DEFAULTS.warmup, log = () => {}} = {}) => {
+  const ctx = makeContext(scenario)
+  try {
+    const t0 = process.hrtime.bigint()
+    scenario.setup?.(ctx)
+    const setupMs = Number(process.hrtime.bigint() - t0) / 1e6
+    const command = scenario.command(ctx)
+    const baseline = scenario.baseline(ctx)
+    const defaults = {cwd: ctx.temp.project, env: ctx.temp.env}
+    // One untimed round first, checked, so a broken command fails fast instead of being timed.
+    const probe = {}
+    for (const kind of ['command', 'baseline']) {
+      scenario.beforeEach?.(ctx, {kind, index: -1})
+      probe[kind] = timeSteps(kind === 'command' ? command : baseline, defaults).outputs.at(-1)
+    }
+    scenario.check?.(ctx, probe)
+    log(`  setup ${setupMs.toFixed(0)} ms, checked; timing ${warmup} warm-up + ${runs} runs of each side…`)
+    const timed = timeInterleaved(command, baseline, {
+      runs,
+      warmup,
+      defaults,
+      beforeEach: scenario.beforeEach && ((kind, index) => scenario.beforeEach(ctx, {kind, index})),
+    })
+    const c = summarize(timed.command)
+    const b = summarize(timed.baseline)
+    return {
+      name: scenario.name,
+      description: scenario.description ?? '',
+      command: describeStep(command),
+      baselineCommand: scenario.baselineLabel ?? describeStep(baseline),
+      warmup,
+      setupMs: round(setupMs),
+      ...c,
+      baseline: b,
+      ratio: round(c.median / b.median, 2),
+    }
+  } finally {
+    try {
+      scenario.teardown?.(ctx)
+    } finally {
+      ctx.temp.cleanup()
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Report
+
+const fmt = (n) => (Number.isFinite(n) ? n.toFixed(1) : '-')
+
+export const formatTable = (results) => {
+  const rows = [['scenario', 'min', 'median', 'p90', 'baseline', 'b.median', 'b.p90', 'ratio']]
+  for (const r of results) {
+    if (r.error) {
+      rows.push([r.name, 'FAILED', '', '', r.error.slice(0, 60), '', '', ''])
+      continue
+    }
+    rows.push([r.name, fmt(r.min), fmt(r.median), fmt(r.p90), r.baselineCommand, fmt(r.baseline.median), fmt(r.baseline.p90), `${r.ratio.toFixed(2)}x`])
+  }
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((row) => String(row[i]).length)))
+  const numeric = new Set([1, 2, 3, 5, 6, 7])
+  const line = (row) => row.map((cell, i) => (numeric.has(i) ? String(cell).padStart(widths[i]) : String(cell).padEnd(widths[i]))).join('  ')
+  return [line(rows[0]), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.slice(1).map(line)].join('\n')
+}
+
+const machine = () => {
+  const list = cpus()
+  let commit
+  try {
+    commit = execFileSync('git', ['rev-parse', 'HEAD'], {cwd: REPO, stdio: ['ignore', 'pipe', 'ignore'], encoding: 'utf8'}).trim()
+  } catch {}
+  const {version} = JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8'))
+  return {
+    node: process.version,
+    platform: platform(),
+    arch: arch(),
+    osRelease: release(),
+    cpus: list.length,
+    cpuModel: list[0]?.model ?? 'unknown',
+    memoryGB: round(totalmem() / 1024 ** 3, 1),
+    loadoutVersion: version,
+    commit,
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Command line
+
+const USAGE = `usage: npm run bench -- [--runs N] [--warmup N] [--only name[,name]] [--list] [--out file]
+
+  --runs N        timed runs of each side per scenario (default ${DEFAULTS.runs})
+  --warmup N      untimed warm-up runs of each side first (default ${DEFAULTS.warmup})
+  --only a,b      run only these scenarios
+  --list          list the scenarios and exit
+  --out file      where to write the JSON (default bench/results/latest.json)`
+
+const ensureBuilt = () => {
+  if (existsSync(join(REPO, 'dist', 'commands')) && existsSync(join(REPO, 'oclif.manifest.json'))) return
+  process.stderr.write('dist/ missing: building with `node bin/build.js`…\n')
+  execFileSync(process.execPath, [join(REPO, 'bin', 'build.js')], {cwd: REPO, stdio: 'inherit'})
+}
+
+export const main = (argv = process.argv.slice(2), scenarioList = allScenarios) => {
+  const {values} = parseArgs({
+    args: argv,
+    options: {
+      runs: {type: 'string'},
+      warmup: {type: 'string'},
+      only: {type: 'string'},
+      list: {type: 'boolean'},
+      out: {type: 'string'},
+      help: {type: 'boolean', short: 'h'},
+    },
+  })
+  if (values.help) {
+    console.log(USAGE)
+    return 0
+  }
+  if (values.list) {
+    for (const s of scenarioList) console.log(`${s.name.padEnd(20)} ${s.description ?? ''}`)
+    return 0
+  }
+  const count = (v, name, def, min) => {
+    if (v === undefined) return def
+    const n = Number(v)
+    if (!Number.isInteger(n) || n < min) throw new Error(`--${name} must be an integer >= ${min}, got ${v}`)
+    return n
+  }
+  const runs = count(values.runs, 'runs', DEFAULTS.runs, 1)
+  const warmup = count(values.warmup, 'warmup', DEFAULTS.warmup, 0)
+  let selected = scenarioList
+  if (values.only) {
+    const wanted = values.only.split(',').map((s) => s.trim()).filter(Boolean)
+    const unknown = wanted.filter((w) => !scenarioList.some((s) => s.name === w))
+    if (unknown.length) throw new Error(`unknown scenario: ${unknown.join(', ')} (known: ${scenarioList.map((s) => s.name).join(', ')})`)
+    selected = scenarioList.filter((s) => wanted.includes(s.name))
+  }
+
+  ensureBuilt()
+  const info = machine()
+  console.log(`loadout ${info.loadoutVersion} bench — node ${info.node}, ${info.cpus} × ${info.cpuModel}, ${warmup} warm-up + ${runs} runs, times in ms`)
+  const results = []
+  for (const scenario of selected) {
+    console.log(`• ${scenario.name}`)
+    try {
+      results.push(runScenario(scenario, {runs, warmup, log: (m) => console.log(m)}))
+    } catch (error) {
+      if (error instanceof Interrupted) throw error
+      console.log(`  FAILED: ${error.message}`)
+      results.push({name: scenario.name, description: scenario.description ?? '', error: error.message})
+    }
+  }
+  const out = values.out ?? RESULTS
+  mkdirSync(dirname(out), {recursive: true})
+  writeFileSync(out, `${JSON.stringify({date: new Date().toISOString(), ...info, runs, warmup, scenarios: results}, null, 2)}\n`)
+  console.log(`\n${formatTable(results)}\n\nratio = median / baseline median; figures written to ${relative(process.cwd(), out).startsWith('..') ? out : relative(process.cwd(), out)}`)
+  return results.some((r) => r.error) ? 1 : 0
+}
+
+const invokedDirectly = () => {
+  try {
+    return import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href
+  } catch {
+    return false
+  }
+}
+
+if (invokedDirectly()) {
+  process.on('exit', cleanupAll)
+  for (const signal of ['SIGINT', 'SIGTERM']) {
+    process.on(signal, () => {
+      cleanupAll()
+      process.exit(130)
+    })
+  }
+  try {
+    process.exitCode = main()
+  } catch (error) {
+    console.error(`bench: ${error.message}`)
+    process.exitCode = error instanceof Interrupted ? 130 : 2
+  }
+}

@@ -1,0 +1,34 @@
+import {Args} from '@oclif/core'
+import {EXIT, LoadoutError} from '../../core/errors.js'
+import {updateMarketplaces, type MarketplacesUpdated} from '../../core/marketplace/update.js'
+import {resolveScope} from '../../core/scope.js'
+import {LoadoutCommand} from '../../ui/base-command.js'
+import {isOffline, offlineFlag} from '../../ui/flags.js'
+import {withProgress} from '../../ui/progress.js'
+import {renderUpdated} from '../../ui/render/marketplace.js'
+
+export default class MarketplaceUpdate extends LoadoutCommand {
+  static override summary = 'Refresh marketplaces (all when none named) and report what changed'
+  static override examples = ['<%= config.bin %> marketplace update', '<%= config.bin %> marketplace update acme --json']
+  static override strict = false
+  static override args = {name: Args.string({description: 'marketplace names (default: all)'})}
+  static override flags = {offline: offlineFlag}
+
+  async run(): Promise<MarketplacesUpdated> {
+    const {argv, flags} = await this.parse(MarketplaceUpdate)
+    const env = this.environment()
+    const context = resolveScope(undefined, env)
+    const updated = await withProgress(!this.jsonEnabled(), (onProgress) => updateMarketplaces(argv as string[], env, context, {offline: isOffline(flags.offline), onProgress}))
+    const failed = updated.results.filter((r) => r.status === 'failed')
+    if (failed.length > 0) {
+      if (!this.jsonEnabled()) process.stderr.write(`${renderUpdated(updated)}\n`)
+      const status = failed.every((f) => f.exitStatus === failed[0]!.exitStatus) && failed[0]!.exitStatus ? failed[0]!.exitStatus : EXIT.network
+      throw new LoadoutError('update-failed', status as (typeof EXIT)[keyof typeof EXIT], `${failed.length} of ${updated.results.length} marketplace(s) could not be refreshed; their last good copies were kept`, {
+        details: updated,
+        suggestions: failed.map((f) => `${f.name}: ${f.message}`),
+      })
+    }
+    this.log(renderUpdated(updated))
+    return updated
+  }
+}

@@ -1,0 +1,104 @@
+import type {Environment} from '../environment.js'
+import {conflict, usageError} from '../errors.js'
+import {withLock} from '../fs/lock.js'
+import type {Problem} from '../problems.js'
+import type {ScopeContext} from '../scope.js'
+import {parseSource, sourceLabel} from '../sources/parse.js'
+import type {Source, SourceKind} from '../sources/types.js'
+import {isInside} from '../fs/contain.js'
+import {relative, sep} from 'node:path'
+import {commitDownload, discardDownload, fetchCatalogSource, readCatalogFile, sourceKey} from './fetch.js'
+import {BUILTIN_NAME} from './known.js'
+import {checkMarketplaceName} from './names.js'
+import {readMarketplaces, readProjectManifest, stateLockDir, visibleMarketplaces, writeMarketplaces, writeProjectManifest, type MarketplaceRecord} from './state.js'
+
+export interface AddMarketplaceInput {
+  input: string
+  name?: string
+  ref?: string
+  sparse?: string[]
+  env: Environment
+  context: ScopeContext
+  offline: boolean
+  now?: () => Date
+  onProgress?: (message: string) => void
+}
+
+export interface MarketplaceAdded {
+  status: 'added' | 'already-added'
+  name: string
+  scope: string
+  source: string
+  kind: SourceKind
+  commit?: string
+  pluginCount: number
+  warnings: Problem[]
+}
+
+/** A local folder inside the project is declared relative to it, so loadout.json works in every clone. */
+const portableInput = (source: Source, label: string, project: string): string => {
+  if (source.kind !== 'local' || !isInside(project, source.path)) return label
+  const rel = relative(project, source.path).split(sep).join('/')
+  return rel === '' ? '.' : `./${rel}`
+}
+
+/** Fetches a catalog, checks it, and registers it under its name (or `--name`). */
+export const addMarketplace = async (input: AddMarketplaceInput): Promise<MarketplaceAdded> => {
+  const {env, context} = input
+  const source = parseSource(input.input, {cwd: env.cwd, home: env.home, ...(input.ref ? {ref: input.ref} : {}), ...(env.vars.LOADOUT_GITHUB_URL ? {githubUrl: env.vars.LOADOUT_GITHUB_URL} : {})})
+  if (input.name !== undefined) {
+    const broken = checkMarketplaceName(input.name)
+    if (broken) throw usageError('bad-marketplace-name', `invalid marketplace name "${input.name}": ${broken}`)
+  }
+  const key = sourceKey(source, env)
+  const project = context.scope === 'project' ? context.projectRoot : undefined
+  return withLock(stateLockDir(env), async () => {
+    const records = readMarketplaces(env)
+    const visible = visibleMarketplaces(records, context.projectRoot)
+    const same = visible.find((r) => r.scope === context.scope && sourceKey(r.source, env) === key && (r.ref ?? '') === (input.ref ?? ''))
+    if (same && (input.name === undefined || input.name === same.name)) {
+      return {status: 'already-added', name: same.name, scope: same.scope, source: same.input, kind: same.source.kind, ...(same.commit ? {commit: same.commit} : {}), pluginCount: same.pluginCount, warnings: []}
+    }
+    const fetched = await fetchCatalogSource(source, {env, offline: input.offline, ...(input.ref ? {ref: input.ref} : {}), ...(input.sparse ? {sparse: input.sparse} : {}), ...(input.onProgress ? {onProgress: input.onProgress} : {})})
+    let read
+    try {
+      read = readCatalogFile(fetched)
+    } catch (error) {
+      discardDownload(fetched)
+      throw error
+    }
+    const name = input.name ?? read.catalog.name
+    const taken = name === BUILTIN_NAME ? 'the built-in marketplace' : visible.find((r) => r.name === name && r.scope === context.scope)?.input
+    if (taken) {
+      discardDownload(fetched)
+      throw conflict('marketplace-name-taken', `the name "${name}" is already used by ${taken}`, {suggestions: ['pick another with --name <name>', 'or remove the other one: loadout marketplace remove ' + name]})
+    }
+    const final = commitDownload(fetched)
+    const now = (input.now ?? (() => new Date()))().toISOString()
+    const record: MarketplaceRecord = {
+      name,
+      scope: context.scope,
+      ...(project ? {project} : {}),
+      input: sourceLabel(source),
+      source,
+      ...(input.ref ? {ref: input.ref} : {}),
+      ...(input.sparse && input.sparse.length > 0 ? {sparse: input.sparse} : {}),
+      addedAt: now,
+      updatedAt: now,
+      ...(final.commit ? {commit: final.commit} : {}),
+      ...(final.etag ? {etag: final.etag} : {}),
+      ...(final.lastModified ? {lastModified: final.lastModified} : {}),
+      ...(final.root ? {root: final.root} : {}),
+      catalogFile: final.catalogFile,
+      pluginCount: read.catalog.plugins.length,
+      warningCount: read.problems.length,
+    }
+    writeMarketplaces(env, [...records, record])
+    if (project) {
+      const manifest = readProjectManifest(project)
+      manifest.marketplaces = {...manifest.marketplaces, [name]: {source: portableInput(source, record.input, project), ...(record.ref ? {ref: record.ref} : {}), ...(record.sparse ? {sparse: record.sparse} : {})}}
+      writeProjectManifest(project, manifest)
+    }
+    return {status: 'added', name, scope: context.scope, source: record.input, kind: source.kind, ...(record.commit ? {commit: record.commit} : {}), pluginCount: record.pluginCount, warnings: read.problems}
+  })
+}

@@ -1,0 +1,234 @@
+import {createHash, randomBytes} from 'node:crypto'
+import {existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync} from 'node:fs'
+import {dirname, join, relative} from 'node:path'
+import {loadoutPaths, type Environment} from '../environment.js'
+import {EXIT, LoadoutError, notFound, validationFailed} from '../errors.js'
+import {checkoutTree, gitContext, resolveCommit, updateMirror} from '../fetch/git.js'
+import {httpGet, secretsOf} from '../fetch/http.js'
+import {resolvesInside} from '../fs/contain.js'
+import {readJsonFile, writeJsonFile} from '../fs/json.js'
+import {cloneUrl, normalizeGitUrl} from '../sources/parse.js'
+import {redactSecrets, redactUrl} from '../sources/redact.js'
+import type {Source} from '../sources/types.js'
+import {readCatalog} from './catalog.js'
+import {parseJsonBounded} from './json-depth.js'
+import type {CatalogRead} from './types.js'
+
+export const CATALOG_PATHS = ['.claude-plugin/marketplace.json', '.agents/plugins/marketplace.json'] as const
+export const MAX_CATALOG_BYTES = 32 * 1024 * 1024
+
+export interface FetchOptions {
+  env: Environment
+  offline: boolean
+  ref?: string
+  sparse?: readonly string[]
+  /** what was fetched last time, for conditional requests and "keep the last good copy" */
+  previous?: {commit?: string; etag?: string; lastModified?: string; catalogFile: string; root?: string}
+  onProgress?: (message: string) => void
+}
+
+export interface FetchedCatalog {
+  origin: 'git' | 'local' | 'url'
+  catalogFile: string
+  root?: string
+  commit?: string
+  etag?: string
+  lastModified?: string
+  /** what happened: a new clone, an incremental fetch, a download, or reuse of the cache */
+  action: 'cloned' | 'fetched' | 'downloaded' | 'not-modified' | 'cached' | 'local'
+}
+
+/** The cache key of a source: a hash of its normalized location. */
+export const sourceKey = (source: Source, env: Environment): string => {
+  const id = (() => {
+    switch (source.kind) {
+      case 'github':
+      case 'git':
+        return `git:${normalizeGitUrl(gitUrlOf(source, env))}`
+      case 'catalog-url':
+      case 'archive':
+        return `url:${new URL(source.url).href}`
+      case 'local':
+        return `local:${source.path}`
+      default: {
+        const never: never = source
+        return never
+      }
+    }
+  })()
+  return createHash('sha256').update(id).digest('hex').slice(0, 24)
+}
+
+export const gitUrlOf = (source: Source, env: Environment): string =>
+  cloneUrl(source, env.vars.LOADOUT_GITHUB_URL || 'https://github.com') ?? ''
+
+const offlineMiss = (what: string) =>
+  new LoadoutError('offline-not-cached', EXIT.network, `offline, and ${what} is not in the cache`, {suggestions: ['run once without --offline (and LOADOUT_OFFLINE unset) to fetch it']})
+
+/** The catalog inside a checked-out or local folder: the Claude file, else the Codex one. */
+export const findCatalogFile = (root: string): string | undefined => {
+  for (const rel of CATALOG_PATHS) {
+    const file = join(root, rel)
+    if (existsSync(file)) return file
+  }
+  return undefined
+}
+
+const fetchGit = async (source: Extract<Source, {kind: 'git' | 'github'}>, options: FetchOptions): Promise<FetchedCatalog> => {
+  const {env} = options
+  const cache = loadoutPaths(env).cache
+  const url = gitUrlOf(source, env)
+  const base = join(cache, 'git', sourceKey(source, env))
+  const mirror = join(base, 'mirror')
+  const context = gitContext(env, cache)
+  let action: FetchedCatalog['action'] = 'cached'
+  if (options.offline) {
+    if (!existsSync(mirror)) throw offlineMiss(redactUrl(url))
+  } else {
+    options.onProgress?.(`fetching ${redactUrl(url)}`)
+    action = await updateMirror(context, url, mirror)
+  }
+  const commit = await resolveCommit(context, mirror, options.ref ?? source.ref, url)
+  const sparse = options.sparse && options.sparse.length > 0 ? [...CATALOG_PATHS.map((p) => dirname(p)), ...options.sparse] : undefined
+  const treeName = sparse ? `${commit}-${createHash('sha256').update(sparse.join('\0')).digest('hex').slice(0, 8)}` : commit
+  const tree = join(base, 'trees', treeName)
+  if (!existsSync(tree)) {
+    const staging = join(base, 'trees', `.stage-${randomBytes(4).toString('hex')}`)
+    try {
+      await checkoutTree(context, mirror, commit, staging, sparse)
+      renameSync(staging, tree)
+    } catch (error) {
+      rmSync(staging, {recursive: true, force: true})
+      throw error
+    }
+  }
+  const root = source.path ? join(tree, source.path) : tree
+  if (source.path && !resolvesInside(tree, root)) throw notFound('path-not-found', `${source.path} is not a folder of ${redactUrl(url)} at ${commit.slice(0, 12)}`)
+  const catalogFile = findCatalogFile(root)
+  if (!catalogFile) {
+    throw notFound('catalog-not-found', `${redactUrl(url)} has no marketplace catalog (looked for ${CATALOG_PATHS.join(' and ')})`, {
+      suggestions: ['is this a plugin rather than a marketplace? try: loadout install <source>'],
+    })
+  }
+  return {origin: 'git', catalogFile, root, commit, action}
+}
+
+const fetchUrl = async (source: Extract<Source, {kind: 'catalog-url'}>, options: FetchOptions): Promise<FetchedCatalog> => {
+  const {env} = options
+  const dir = join(loadoutPaths(env).cache, 'catalogs', sourceKey(source, env))
+  const file = join(dir, 'catalog.json')
+  const metaFile = join(dir, 'meta.json')
+  const meta = readJsonFile<{etag?: string; lastModified?: string}>(metaFile, {})
+  if (options.offline) {
+    if (!existsSync(file)) throw offlineMiss(redactUrl(source.url))
+    return {origin: 'url', catalogFile: file, action: 'cached', ...meta}
+  }
+  options.onProgress?.(`downloading ${redactUrl(source.url)}`)
+  const cached = existsSync(file)
+  const result = await httpGet(source.url, {
+    env,
+    maxBytes: MAX_CATALOG_BYTES,
+    ...(cached && meta.etag ? {etag: meta.etag} : {}),
+    ...(cached && meta.lastModified ? {lastModified: meta.lastModified} : {}),
+    ...(env.vars.LOADOUT_GITHUB_URL ? {githubHosts: [new URL(env.vars.LOADOUT_GITHUB_URL).hostname]} : {}),
+  })
+  if (result.status === 'not-modified') return {origin: 'url', catalogFile: file, action: 'not-modified', ...meta}
+  // Stage the download; it replaces the cached copy only once it has been read successfully (see commit).
+  mkdirSync(dir, {recursive: true})
+  const staged = join(dir, `.catalog-${randomBytes(4).toString('hex')}.json`)
+  writeFileSync(staged, result.body)
+  const newMeta = {...(result.etag ? {etag: result.etag} : {}), ...(result.lastModified ? {lastModified: result.lastModified} : {})}
+  return {origin: 'url', catalogFile: staged, action: 'downloaded', ...newMeta}
+}
+
+const fetchLocal = (source: Extract<Source, {kind: 'local'}>): FetchedCatalog => {
+  let stat
+  try {
+    stat = statSync(source.path)
+  } catch {
+    throw notFound('path-not-found', `${source.path} does not exist`)
+  }
+  if (stat.isFile()) return {origin: 'local', catalogFile: source.path, root: dirname(source.path), action: 'local'}
+  const catalogFile = findCatalogFile(source.path)
+  if (!catalogFile) {
+    throw notFound('catalog-not-found', `${source.path} has no marketplace catalog (looked for ${CATALOG_PATHS.join(' and ')})`, {
+      suggestions: ['create one with: loadout marketplace create <name>'],
+    })
+  }
+  return {origin: 'local', catalogFile, root: source.path, action: 'local'}
+}
+
+/** Brings a marketplace source's catalog into the cache (or finds it locally) without reading it. */
+export const fetchCatalogSource = async (source: Source, options: FetchOptions): Promise<FetchedCatalog> => {
+  try {
+    switch (source.kind) {
+      case 'github':
+      case 'git':
+        return await fetchGit(source, options)
+      case 'catalog-url':
+        return await fetchUrl(source, options)
+      case 'local':
+        return fetchLocal(source)
+      case 'archive':
+        throw new LoadoutError('archive-not-marketplace', EXIT.usage, 'an archive is a plugin source, not a marketplace', {suggestions: ['add the marketplace that lists it, or install it directly']})
+      default: {
+        const never: never = source
+        return never
+      }
+    }
+  } catch (error) {
+    // Whatever a failure says, it must not carry a token from the environment.
+    if (error instanceof LoadoutError) {
+      const scrubbed = redactSecrets(error.message, secretsOf(options.env))
+      if (scrubbed !== error.message) throw new LoadoutError(error.code, error.exitStatus, scrubbed, {suggestions: error.suggestions})
+    }
+    throw error
+  }
+}
+
+/** Reads and checks a catalog file: no link out of its folder, bounded size and depth, lenient entries. */
+export const readCatalogFile = (fetched: FetchedCatalog, displayName?: string): CatalogRead => {
+  const file = fetched.catalogFile
+  const label = displayName ?? (fetched.root ? relative(fetched.root, file) || file : file)
+  const stat = lstatSync(file)
+  if (stat.isSymbolicLink() && !(fetched.root && resolvesInside(fetched.root, file))) {
+    throw validationFailed('catalog-link-outside', `${label} is a symbolic link out of the repository; refusing to read it`)
+  }
+  if (statSync(file).size > MAX_CATALOG_BYTES) throw validationFailed('catalog-too-large', `${label} is larger than ${MAX_CATALOG_BYTES} bytes`)
+  const data = parseJsonBounded(readFileSync(file, 'utf8'), label)
+  const format = file.endsWith(join('.agents', 'plugins', 'marketplace.json')) ? 'codex' : fetched.origin === 'url' ? undefined : 'claude'
+  return readCatalog(data, {file: label, origin: fetched.origin, ...(format ? {format} : {})})
+}
+
+/** Moves a staged download into place as the cached catalog once it has been read successfully. */
+export const commitDownload = (fetched: FetchedCatalog): FetchedCatalog => {
+  if (fetched.action !== 'downloaded') return fetched
+  const dir = dirname(fetched.catalogFile)
+  const file = join(dir, 'catalog.json')
+  renameSync(fetched.catalogFile, file)
+  writeJsonFile(join(dir, 'meta.json'), {...(fetched.etag ? {etag: fetched.etag} : {}), ...(fetched.lastModified ? {lastModified: fetched.lastModified} : {})})
+  return {...fetched, catalogFile: file}
+}
+
+export const discardDownload = (fetched: FetchedCatalog): void => {
+  if (fetched.action === 'downloaded') rmSync(fetched.catalogFile, {force: true})
+}
+
+/** Removes the cached copies of a source (never a local folder). */
+export const removeCached = (source: Source, env: Environment): void => {
+  const cache = loadoutPaths(env).cache
+  if (source.kind === 'git' || source.kind === 'github') rmSync(join(cache, 'git', sourceKey(source, env)), {recursive: true, force: true})
+  if (source.kind === 'catalog-url') rmSync(join(cache, 'catalogs', sourceKey(source, env)), {recursive: true, force: true})
+}
+
+/** Drops checked-out trees of a git source other than the one in use. */
+export const pruneTrees = (source: Source, env: Environment, keep: string | undefined): void => {
+  if (source.kind !== 'git' && source.kind !== 'github') return
+  const trees = join(loadoutPaths(env).cache, 'git', sourceKey(source, env), 'trees')
+  if (!existsSync(trees)) return
+  for (const name of readdirSync(trees)) {
+    const path = join(trees, name)
+    if (keep && (keep === path || keep.startsWith(path + '/'))) continue
+    rmSync(path, {recursive: true, force: true})
+  }
+}

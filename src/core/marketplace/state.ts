@@ -1,0 +1,62 @@
+import {join} from 'node:path'
+import {loadoutPaths, type Environment} from '../environment.js'
+import {readJsonFile, writeJsonFile} from '../fs/json.js'
+import type {Scope} from '../scope.js'
+import type {Source} from '../sources/types.js'
+
+/** A marketplace as registered and as last fetched on this machine. */
+export interface MarketplaceRecord {
+  name: string
+  scope: Scope
+  /** for project scope: the project root it belongs to */
+  project?: string
+  /** what the user typed, credentials redacted */
+  input: string
+  source: Source
+  ref?: string
+  sparse?: string[]
+  addedAt: string
+  updatedAt: string
+  /** the git commit the catalog was read at */
+  commit?: string
+  etag?: string
+  lastModified?: string
+  /** the folder the catalog's relative plugin paths resolve against (git checkout or local folder) */
+  root?: string
+  /** absolute path of the catalog JSON last read successfully */
+  catalogFile: string
+  pluginCount: number
+  warningCount: number
+}
+
+interface StateFile {
+  version: 1
+  marketplaces: MarketplaceRecord[]
+}
+
+export const marketplacesFile = (env: Environment): string => join(loadoutPaths(env).config, 'marketplaces.json')
+export const stateLockDir = (env: Environment): string => join(loadoutPaths(env).config, '.lock')
+
+export const readMarketplaces = (env: Environment): MarketplaceRecord[] =>
+  readJsonFile<StateFile>(marketplacesFile(env), {version: 1, marketplaces: []}).marketplaces ?? []
+
+export const writeMarketplaces = (env: Environment, records: MarketplaceRecord[]): void => {
+  const sorted = [...records].sort((a, b) => a.name.localeCompare(b.name) || (a.project ?? '').localeCompare(b.project ?? ''))
+  writeJsonFile(marketplacesFile(env), {version: 1, marketplaces: sorted} satisfies StateFile)
+}
+
+/** The records visible from here: every user-scope one, and project ones of this project. */
+export const visibleMarketplaces = (records: readonly MarketplaceRecord[], projectRoot: string): MarketplaceRecord[] =>
+  records.filter((r) => r.scope === 'user' || r.project === projectRoot)
+
+/** The project's declarations in loadout.json (what the project says it uses). */
+export interface ProjectManifest {
+  marketplaces?: Record<string, {source: string; ref?: string; sparse?: string[]}>
+  [key: string]: unknown
+}
+
+export const projectManifestFile = (projectRoot: string): string => join(projectRoot, 'loadout.json')
+
+export const readProjectManifest = (projectRoot: string): ProjectManifest => readJsonFile<ProjectManifest>(projectManifestFile(projectRoot), {})
+
+export const writeProjectManifest = (projectRoot: string, manifest: ProjectManifest): void => writeJsonFile(projectManifestFile(projectRoot), manifest)

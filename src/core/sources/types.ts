@@ -1,0 +1,9 @@
+/** Where bytes come from. One parser (parse.ts) turns a user string into one of these. */
+export type Source =
+  | {kind: 'github'; owner: string; repo: string; ref?: string; sha?: string; path?: string}
+  | {kind: 'git'; url: string; ref?: string; sha?: string; path?: string}
+  | {kind: 'catalog-url'; url: string}
+  | {kind: 'archive'; url: string; sha256?: string}
+  | {kind: 'local'; path: string}
+
+export type SourceKind = Source['kind']

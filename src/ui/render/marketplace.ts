@@ -1,0 +1,91 @@
+import type {MarketplaceAdded} from '../../core/marketplace/add.js'
+import type {MarketplaceInfo, MarketplaceRow, SearchResult} from '../../core/marketplace/browse.js'
+import type {MarketplaceRemoval} from '../../core/marketplace/remove.js'
+import type {MarketplacesUpdated} from '../../core/marketplace/update.js'
+import {formatProblem, type Problem} from '../../core/problems.js'
+import {bold, dim, green, red, yellow} from '../style.js'
+import {renderTable} from '../table.js'
+
+const problemLine = (p: Problem) => `  ${p.severity === 'error' ? red(formatProblem(p)) : yellow(formatProblem(p))}`
+const short = (sha?: string) => (sha ? sha.slice(0, 12) : '-')
+
+export const renderAdded = (added: MarketplaceAdded): string => {
+  if (added.status === 'already-added') return `marketplace "${added.name}" is already added from ${added.source} (${added.scope} scope); nothing to do`
+  const lines = [`${green('added')} marketplace "${added.name}" (${added.pluginCount} plugin${added.pluginCount === 1 ? '' : 's'}) from ${added.source}${added.commit ? ` at ${short(added.commit)}` : ''} ${dim(`[${added.scope} scope]`)}`]
+  if (added.warnings.length > 0) {
+    lines.push(yellow(`${added.warnings.length} warning(s):`))
+    for (const w of added.warnings) lines.push(problemLine(w))
+  }
+  return lines.join('\n')
+}
+
+export const renderMarketplaceList = (rows: readonly MarketplaceRow[]): string =>
+  renderTable(
+    ['NAME', 'SCOPE', 'KIND', 'PLUGINS', 'COMMIT', 'UPDATED', 'SOURCE'],
+    rows.map((r) => [r.name, r.scope, r.kind, String(r.pluginCount), short(r.commit), r.updatedAt ? r.updatedAt.replace('T', ' ').slice(0, 16) : '-', r.source]),
+  )
+
+export const renderMarketplaceInfo = (info: MarketplaceInfo): string => {
+  const lines = [bold(info.name) + (info.description ? `  ${info.description}` : '')]
+  lines.push(dim(`source: ${info.source} (${info.kind}, ${info.format} format)${info.commit ? ` at ${short(info.commit)}` : ''}${info.updatedAt ? `, updated ${info.updatedAt}` : ''}`))
+  if (info.owner || info.version) lines.push(dim(`owner: ${info.owner ?? '-'}  version: ${info.version ?? '-'}`))
+  lines.push('')
+  lines.push(
+    renderTable(
+      ['PLUGIN', 'VERSION', 'CATEGORY', 'DESCRIPTION'],
+      info.plugins.map((p) => [p.supported ? p.name : yellow(p.name), p.version ?? '-', p.category ?? '-', (p.supported ? '' : yellow(`[${p.source}] `)) + (p.description ?? '')]),
+    ),
+  )
+  if (info.problems.length > 0) {
+    lines.push('', yellow(`${info.problems.length} problem(s):`))
+    for (const p of info.problems) lines.push(problemLine(p))
+  }
+  return lines.join('\n')
+}
+
+export const renderUpdated = (updated: MarketplacesUpdated): string =>
+  updated.results
+    .map((r) => {
+      switch (r.status) {
+        case 'failed':
+          return `${red('failed')}   ${r.name}: ${r.message}`
+        case 'skipped':
+          return `${dim('skipped')}  ${r.name}: ${r.message}`
+        case 'unchanged':
+          return `${dim('current')}  ${r.name}${r.commit ? ` at ${short(r.commit)}` : ''}`
+        case 'updated': {
+          const c = r.changes!
+          const parts = [
+            ...(c.added.length > 0 ? [`added ${c.added.join(', ')}`] : []),
+            ...(c.removed.length > 0 ? [`removed ${c.removed.join(', ')}`] : []),
+            ...c.versions.map((v) => `${v.name} ${v.from ?? '?'} -> ${v.to ?? '?'}`),
+          ]
+          return `${green('updated')}  ${r.name}${r.previousCommit ? ` ${short(r.previousCommit)} -> ${short(r.commit)}` : ''}${parts.length > 0 ? `: ${parts.join('; ')}` : ''}`
+        }
+        default:
+          return ''
+      }
+    })
+    .join('\n') + (updated.offline ? `\n${dim('offline: only cached copies were used')}` : '')
+
+export const renderRemoved = (removed: MarketplaceRemoval): string => {
+  const lines = [`${removed.dryRun ? yellow('would remove') : green('removed')} marketplace "${removed.name}" (${removed.source})`]
+  if (removed.cacheRemoved) lines.push(dim(removed.dryRun ? 'its cache would be deleted' : 'its cache was deleted'))
+  if (removed.leftBehind.length > 0) lines.push(yellow(`left installed: ${removed.leftBehind.join(', ')} (uninstall them with loadout uninstall <id>)`))
+  return lines.join('\n')
+}
+
+export const renderSearch = (result: SearchResult): string => {
+  const lines: string[] = []
+  if (result.hits.length === 0) lines.push(`no plugins match "${result.query}" in ${result.searched.join(', ')}`)
+  else {
+    lines.push(
+      renderTable(
+        ['PLUGIN', 'VERSION', 'CATEGORY', 'DESCRIPTION'],
+        result.hits.map((h) => [h.id, h.version ?? '-', h.category ?? '-', h.description ?? '']),
+      ),
+    )
+  }
+  for (const u of result.unreadable) lines.push(yellow(`skipped ${u.marketplace}: ${u.message}`))
+  return lines.join('\n')
+}

@@ -1,0 +1,101 @@
+// src/core is the library: it never imports oclif, ora or inquirer (directly, or through src/ui or
+// src/commands), so it can be used and tested without a terminal. And every command prints its
+// typed result with --json.
+import {readdirSync, readFileSync} from 'node:fs'
+import {dirname, join, relative, resolve, sep} from 'node:path'
+import {pathToFileURL} from 'node:url'
+import {describe, expect, it} from 'vitest'
+
+const ROOT = join(import.meta.dirname, '..')
+const CORE = join(ROOT, 'src', 'core')
+const DIST_COMMANDS = join(ROOT, 'dist', 'commands')
+
+const files = (dir: string, ext: RegExp): string[] =>
+  readdirSync(dir, {withFileTypes: true, recursive: true})
+    .filter((e) => e.isFile() && ext.test(e.name))
+    .map((e) => join(e.parentPath, e.name))
+    .sort()
+
+/** Every module specifier a TypeScript file names: static, type-only, re-exports, dynamic, require. */
+export const specifiers = (source: string): string[] => {
+  const text = source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`])\/\/.*$/gm, '$1')
+  const found: string[] = []
+  const patterns = [
+    /\b(?:import|export)\s+(?:type\s+)?[^'"`;]*?\bfrom\s*['"]([^'"]+)['"]/g,
+    /\bimport\s*['"]([^'"]+)['"]/g,
+    /\bimport\s*\(\s*['"`]([^'"`]+)['"`]/g,
+    /\brequire(?:\.resolve)?\s*\(\s*['"`]([^'"`]+)['"`]/g,
+  ]
+  for (const pattern of patterns) for (const match of text.matchAll(pattern)) found.push(match[1]!)
+  return found
+}
+
+const FORBIDDEN = [/^@oclif\//, /^oclif$/, /^ora$/, /^@inquirer\//, /^inquirer$/]
+export const forbidden = (specifier: string): boolean => FORBIDDEN.some((re) => re.test(specifier))
+
+describe('src/core', () => {
+  const coreFiles = files(CORE, /\.[cm]?tsx?$/)
+
+  it('has files to check', () => {
+    expect(coreFiles.length).toBeGreaterThan(10)
+    expect(specifiers(readFileSync(join(CORE, 'skills', 'frontmatter.ts'), 'utf8'))).toContain('yaml')
+  })
+
+  it('finds every form of import (so the checks below can fail)', () => {
+    const sample = [
+      "import {Command} from '@oclif/core'",
+      "import type {Interfaces} from '@oclif/core/interfaces'",
+      "import ora from 'ora'",
+      "export {select} from '@inquirer/prompts'",
+      "import 'inquirer'",
+      "const p = await import('@inquirer/confirm')",
+      "const o = require('ora')",
+      'import {\n  Flags,\n  Args,\n} from "@oclif/core"',
+      "// import x from 'ora' (a comment)",
+      "const s = 'https://example.com/ora'",
+    ].join('\n')
+    expect(specifiers(sample)).toEqual(
+      expect.arrayContaining(['@oclif/core', '@oclif/core/interfaces', 'ora', '@inquirer/prompts', 'inquirer', '@inquirer/confirm']),
+    )
+    expect(specifiers(sample).filter(forbidden)).toHaveLength(8)
+    expect(forbidden('oracle')).toBe(false)
+    expect(forbidden('@oclif-like/x')).toBe(false)
+  })
+
+  it('never imports @oclif/*, ora or @inquirer/*', () => {
+    const offenders = coreFiles.flatMap((file) =>
+      specifiers(readFileSync(file, 'utf8'))
+        .filter(forbidden)
+        .map((s) => `${relative(ROOT, file)} imports ${s}`),
+    )
+    expect(offenders).toEqual([])
+  })
+
+  it('never imports from outside src/core by a relative path (src/ui and src/commands use oclif)', () => {
+    const offenders = coreFiles.flatMap((file) =>
+      specifiers(readFileSync(file, 'utf8'))
+        .filter((s) => s.startsWith('.'))
+        .filter((s) => {
+          const target = resolve(dirname(file), s)
+          return target !== CORE && !target.startsWith(CORE + sep)
+        })
+        .map((s) => `${relative(ROOT, file)} imports ${s}`),
+    )
+    expect(offenders).toEqual([])
+  })
+})
+
+describe('dist/commands', () => {
+  const commandFiles = files(DIST_COMMANDS, /\.js$/)
+
+  it('has built commands', () => {
+    expect(commandFiles.length).toBeGreaterThan(0)
+  })
+
+  it.each(commandFiles.map((f) => [relative(DIST_COMMANDS, f)]))('%s enables --json', async (file) => {
+    const mod = (await import(pathToFileURL(join(DIST_COMMANDS, file)).href)) as {default?: {enableJsonFlag?: boolean; run?: unknown}}
+    expect(mod.default, `${file} has no default export`).toBeDefined()
+    expect(typeof mod.default!.run).toBe('function')
+    expect(mod.default!.enableJsonFlag).toBe(true)
+  })
+})
