@@ -1,8 +1,9 @@
+import {spawnSync} from 'node:child_process'
 import {createHash} from 'node:crypto'
-import {lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, writeFileSync} from 'node:fs'
+import {chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, writeFileSync} from 'node:fs'
 import {join, relative, sep} from 'node:path'
 import {afterAll} from 'vitest'
-import {makeSandbox, runCli, type CliResult, type Sandbox} from '../support/cli.js'
+import {BIN, makeSandbox, runCli, type CliResult, type Sandbox} from '../support/cli.js'
 
 /** The agents the skills commands must serve, and where each one's first skills folder is per scope. */
 export const AGENTS = ['claude-code', 'codex', 'deepagents', 'cst-agent', 'universal'] as const
@@ -84,6 +85,25 @@ export const writeSkill = (parent: string, name: string, text?: string): string 
   return dir
 }
 
+const fileDigest = (path: string, size: number, mtimeMs: number): string => {
+  if (size > 1024 * 1024) return `mtime ${mtimeMs}`
+  try {
+    return createHash('sha256').update(readFileSync(path)).digest('hex')
+  } catch {
+    return `unreadable, mtime ${mtimeMs}`
+  }
+}
+
+/** Gives every folder below `root` mode 0755 and every file 0644, parents first, so that any user can read them. */
+export const openUp = (root: string): void => {
+  chmodSync(root, 0o755)
+  for (const entry of readdirSync(root, {withFileTypes: true})) {
+    const full = join(root, entry.name)
+    if (entry.isDirectory()) openUp(full)
+    else if (entry.isFile()) chmodSync(full, 0o644)
+  }
+}
+
 /**
  * Everything below `root`, without following links: folders with their mode, files with their size
  * and a hash of their bytes (size and mtime only for big ones), links with their target.
@@ -91,7 +111,14 @@ export const writeSkill = (parent: string, name: string, text?: string): string 
 export const snapshot = (root: string): Map<string, string> => {
   const out = new Map<string, string>()
   const walk = (dir: string) => {
-    for (const entry of readdirSync(dir)) {
+    let names: string[]
+    try {
+      names = readdirSync(dir)
+    } catch {
+      // a folder the test made unreadable (when the tests do not run as root): its mode says enough
+      return
+    }
+    for (const entry of names) {
       const full = join(dir, entry)
       const key = relative(root, full)
       const stat = lstatSync(full)
@@ -99,8 +126,7 @@ export const snapshot = (root: string): Map<string, string> => {
       else if (stat.isDirectory()) {
         out.set(key, `dir ${(stat.mode & 0o7777).toString(8)}`)
         walk(full)
-      } else if (stat.size > 1024 * 1024) out.set(key, `file ${stat.size} ${stat.mtimeMs}`)
-      else out.set(key, `file ${stat.size} ${createHash('sha256').update(readFileSync(full)).digest('hex')}`)
+      } else out.set(key, `file ${(stat.mode & 0o7777).toString(8)} ${stat.size} ${fileDigest(full, stat.size, stat.mtimeMs)}`)
     }
   }
   walk(root)
@@ -120,8 +146,18 @@ export const changes = (before: Map<string, string>, after: Map<string, string>)
 export const changesOutside = (changed: readonly string[], allowed: readonly string[]): string[] =>
   changed.filter((path) => !allowed.some((a) => path === a || path.startsWith(a + sep) || a.startsWith(path + sep)))
 
-/** Options that make the CLI run as an unprivileged user, so that chmod 000 means something under root. */
-export const unprivileged = (): {uid?: number; gid?: number} => (process.getuid?.() === 0 ? {uid: 65534, gid: 65534} : {})
+/**
+ * Options under which file modes bind the CLI: none when the tests do not run as root; as root (which
+ * ignores modes) the CLI runs as nobody (65534). Undefined when nobody cannot run it here (node or the
+ * checkout under a private folder such as /root): the permission tests are then skipped, loudly.
+ */
+export const unprivileged = (): {uid?: number; gid?: number} | undefined => {
+  if (process.getuid?.() !== 0) return {}
+  const probe = spawnSync(process.execPath, ['-e', `require('node:fs').accessSync(${JSON.stringify(BIN)}, 4)`], {uid: 65534, gid: 65534})
+  if (probe.status === 0) return {uid: 65534, gid: 65534}
+  console.warn(`permission tests skipped: uid 65534 cannot run ${process.execPath} on ${BIN}`)
+  return undefined
+}
 
 /** The folder names of a skills folder, hidden ones (staging leftovers) included. */
 export const entries = (dir: string): string[] => readdirSync(dir).sort()

@@ -5,6 +5,7 @@
 import {spawn, type ChildProcess} from 'node:child_process'
 import {createServer} from 'node:net'
 import {gitEnv} from './git-repos.js'
+import {onProcessEnd} from './test-ca.js'
 
 export interface GitDaemon {
   /** 'git://127.0.0.1:PORT/' */
@@ -41,11 +42,11 @@ const killGroup = (child: ChildProcess, signal: NodeJS.Signals): void => {
   }
 }
 
-let exitHookInstalled = false
-const installExitHook = (): void => {
-  if (exitHookInstalled) return
-  exitHookInstalled = true
-  process.once('exit', () => {
+let endHookInstalled = false
+const installEndHook = (): void => {
+  if (endHookInstalled) return
+  endHookInstalled = true
+  onProcessEnd(() => {
     for (const child of running) killGroup(child, 'SIGKILL')
   })
 }
@@ -82,9 +83,24 @@ const stopChild = async (child: ChildProcess): Promise<void> => {
     killGroup(child, 'SIGKILL')
     await waitForExit(child, 5_000)
   }
-  // stragglers of the group (a connection still being served), if any
-  killGroup(child, 'SIGKILL')
+  // stragglers of the group (a connection still being served, a child not yet reaped): wait until
+  // the whole process group is gone, with a cap
+  const deadline = Date.now() + 5_000
+  while (groupExists(child) && Date.now() < deadline) {
+    killGroup(child, 'SIGKILL')
+    await new Promise((r) => setTimeout(r, 50))
+  }
   running.delete(child)
+}
+
+const groupExists = (child: ChildProcess): boolean => {
+  if (child.pid === undefined) return false
+  try {
+    process.kill(-child.pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
 }
 
 const attempt = (baseDir: string, port: number, options: GitDaemonOptions): Promise<GitDaemon> =>
@@ -106,7 +122,7 @@ const attempt = (baseDir: string, port: number, options: GitDaemonOptions): Prom
       {env: gitEnv(), stdio: ['ignore', 'ignore', 'pipe'], detached: true},
     )
     running.add(child)
-    installExitHook()
+    installEndHook()
     let log = ''
     let settled = false
     const fail = (message: string): void => {

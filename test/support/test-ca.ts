@@ -7,7 +7,7 @@
  */
 import {execFileSync} from 'node:child_process'
 import {randomBytes} from 'node:crypto'
-import {existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync} from 'node:fs'
+import {chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join, resolve} from 'node:path'
 
@@ -25,6 +25,49 @@ export interface TestCa {
   caKey: string
   cert: string
   key: string
+}
+
+const endHooks = new Set<() => void>()
+let endHandlersInstalled = false
+const END_SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP'] as const
+
+/**
+ * Runs `fn` (synchronously) when this process ends: on exit, and on SIGTERM, SIGINT or SIGHUP,
+ * which is how vitest ends its fork workers (no 'exit' event then). After the hooks ran, a signal
+ * is raised again so the process still ends as it would have. Returns a function removing the hook.
+ * The servers here use it so that no git daemon, CGI process or temporary CA folder outlives a test run.
+ */
+export const onProcessEnd = (fn: () => void): (() => void) => {
+  endHooks.add(fn)
+  if (!endHandlersInstalled) {
+    endHandlersInstalled = true
+    const runAll = (): void => {
+      const hooks = [...endHooks]
+      endHooks.clear()
+      for (const hook of hooks) {
+        try {
+          hook()
+        } catch {
+          // keep going
+        }
+      }
+    }
+    process.once('exit', runAll)
+    const handlers = new Map<NodeJS.Signals, () => void>()
+    for (const signal of END_SIGNALS) {
+      const handler = (): void => {
+        runAll()
+        for (const [s, h] of handlers) process.off(s, h)
+        // nobody else handles it: end the way the signal would have
+        if (process.listenerCount(signal) === 0) process.kill(process.pid, signal)
+      }
+      handlers.set(signal, handler)
+      process.on(signal, handler)
+    }
+  }
+  return () => {
+    endHooks.delete(fn)
+  }
 }
 
 const cache = new Map<string, TestCa>()
@@ -70,7 +113,8 @@ authorityKeyIdentifier = keyid, issuer
 const serial = (): string => `0x${randomBytes(8).toString('hex').replace(/^./, '1')}`
 
 const generate = (dir: string): TestCa => {
-  mkdirSync(dir, {recursive: true, mode: 0o700})
+  // readable by everyone (keys excepted), so a CLI run under another uid can read the CA certificate
+  mkdirSync(dir, {recursive: true, mode: 0o755})
   const config = join(dir, 'openssl.cnf')
   writeFileSync(config, CONFIG)
   const caKeyFile = join(dir, 'ca.key')
@@ -93,6 +137,9 @@ const generate = (dir: string): TestCa => {
       '-sha256', '-extfile', config, '-extensions', 'v3_server', '-out', certFile],
     dir,
   )
+  for (const file of [caFile, certFile]) chmodSync(file, 0o644)
+  for (const file of [caKeyFile, keyFile]) chmodSync(file, 0o600)
+  rmSync(csrFile, {force: true})
   return {
     dir,
     caFile,
@@ -117,7 +164,7 @@ const alive = (pid: number): boolean => {
   }
 }
 
-/** Test workers may be ended by a signal, when no 'exit' handler runs: remove folders of dead processes. */
+/** A process killed outright (SIGKILL) runs no hook: remove CA folders of processes that are gone. */
 const collectStale = (): void => {
   try {
     for (const name of readdirSync(tmpdir())) {
@@ -132,16 +179,17 @@ const collectStale = (): void => {
 }
 
 /**
- * Makes (or reuses) a test CA and server certificate in `dir`. Without `dir`, one private temporary
- * folder per process is used and removed when the process exits.
+ * Makes (or reuses) a test CA and server certificate in `dir`. Without `dir`, one temporary folder per
+ * process is used (readable by all, keys excepted) and removed when the process ends.
  */
 export const makeTestCa = (dir?: string): TestCa => {
   if (dir === undefined) {
     if (defaultDir === undefined || !existsSync(defaultDir)) {
       collectStale()
       const made = realpathSync(mkdtempSync(join(tmpdir(), `${PREFIX}${process.pid}-`)))
+      chmodSync(made, 0o755)
       defaultDir = made
-      process.once('exit', () => rmSync(made, {recursive: true, force: true}))
+      onProcessEnd(() => rmSync(made, {recursive: true, force: true}))
     }
     dir = defaultDir
   }

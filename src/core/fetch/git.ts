@@ -71,13 +71,16 @@ const hardenedConfig = (context: GitContext): string[] => {
 /** Runs one git command with the hardened environment and config; returns stdout. */
 export const runGit = async (context: GitContext, cwd: string, args: string[], extraEnv: Record<string, string> = {}): Promise<string> => {
   const {simpleGit} = await import('simple-git')
+  const env = {...hardenedEnv(context), ...extraEnv}
   const git = simpleGit({
     baseDir: cwd,
+    // simple-git guards git's own variables; every one set here is set by loadout on purpose.
+    allowEnvironment: Object.keys(env).filter((k) => /^(GIT_|SSH_|GCM_)/.test(k)),
     config: hardenedConfig(context),
     timeout: {block: gitTimeoutMs(context.env)},
     // loadout itself sets hooksPath and protocol.allow (to lock git down); no user input reaches them.
-    unsafe: {allowUnsafeHooksPath: true, allowUnsafeProtocolOverride: true, allowUnsafeSshCommand: true, allowUnsafeAskPass: true},
-  }).env({...hardenedEnv(context), ...extraEnv})
+    unsafe: {allowUnsafeHooksPath: true, allowUnsafeProtocolOverride: true, allowUnsafeSshCommand: true, allowUnsafeAskPass: true, allowUnsafeFsMonitor: true},
+  }).env(env)
   try {
     return await git.raw(args)
   } catch (error) {
@@ -149,7 +152,9 @@ export const resolveCommit = async (context: GitContext, mirrorDir: string, ref:
   }
   for (const candidate of [`refs/tags/${wanted}`, `refs/heads/${wanted}`, wanted]) {
     try {
-      return (await runGit(context, mirrorDir, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${candidate}^{commit}`])).trim()
+      // simple-git reports a failure only when git wrote to stderr, so check the answer's shape too.
+      const commit = (await runGit(context, mirrorDir, ['rev-parse', '--verify', '--end-of-options', `${candidate}^{commit}`])).trim()
+      if (FULL_SHA.test(commit)) return commit
     } catch {
       // try the next form
     }
@@ -164,7 +169,20 @@ export const resolveCommit = async (context: GitContext, mirrorDir: string, ref:
 export const checkoutTree = async (context: GitContext, mirrorDir: string, commit: string, dest: string, paths?: readonly string[]): Promise<void> => {
   mkdirSync(dest, {recursive: true})
   const index = join(dest, '..', `.${commit}.index`)
-  const pathspec = paths && paths.length > 0 ? [...paths] : ['.']
+  let pathspec = ['.']
+  if (paths && paths.length > 0) {
+    // git checkout fails on a pathspec that matches nothing, so keep only the paths that exist.
+    pathspec = []
+    for (const path of paths) {
+      try {
+        await runGit(context, mirrorDir, ['cat-file', '-e', `${commit}:${path.replace(/^\.\//, '')}`])
+        pathspec.push(path)
+      } catch {
+        // not in this commit
+      }
+    }
+    if (pathspec.length === 0) return
+  }
   try {
     await runGit(context, dest, ['checkout', '--force', commit, '--', ...pathspec], {GIT_DIR: mirrorDir, GIT_WORK_TREE: dest, GIT_INDEX_FILE: index})
   } finally {

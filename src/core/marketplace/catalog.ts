@@ -34,7 +34,6 @@ export interface ReadCatalogOptions {
 }
 
 const CATALOG_SHAPE = 'a catalog must be a JSON object with name and plugins'
-const STRING_FIELDS = ['description', 'version', 'category', 'homepage'] as const
 const CATALOG_EXAMPLE = 'a catalog looks like {"name": "acme", "plugins": [{"name": "review", "source": "./plugins/review"}]}'
 
 // Compiled once; every per-entry check below is a test against one of these or a loop.
@@ -46,7 +45,12 @@ const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]+:/
 const CONTROL = /[\u0000-\u001f\u007f]/
 const SPACE_OR_CONTROL = /[\s\u0000-\u001f\u007f]/
 const REF_FORBIDDEN = /[\u0000-\u0020\u007f~^:?*[\\]/
-const GITHUB_PART = /^[A-Za-z0-9_.-]+$/
+// owner/repo: each part letters, digits, "-", "_", "."; neither "." nor ".."; no leading "-".
+const GITHUB_REPO = /^(?!-)(?!\.\.?\/)[A-Za-z0-9_.-]+\/(?!-)(?!\.\.?$)[A-Za-z0-9_.-]+$/
+// The common shape of an https URL: a dotted host ending in letters (never read as an IPv4
+// address), no port, no "@" anywhere (so no user name or password), plain path characters. A URL
+// of this shape is valid as it stands, so it skips `new URL`; anything else takes the full check.
+const PLAIN_HTTPS_URL = /^https:\/\/(?:[A-Za-z0-9-]+\.)+[A-Za-z]{2,63}(?:\/[A-Za-z0-9._~!$&'()*+,;=:%/-]*)?$/
 const NOT_NORMAL = /\/\/|\/\.?$|\/\.\//
 const SIMPLE_KEY = /^[A-Za-z0-9_-]+$/
 const SIMPLE_TYPE = /^[A-Za-z0-9._-]{1,40}$/
@@ -60,15 +64,15 @@ export const readCatalog = (data: unknown, options: ReadCatalogOptions): Catalog
   if (typeof data.name !== 'string') {
     throw validationFailed('catalog-missing-name', `${file}: ${CATALOG_SHAPE}; "name" is ${typeName(data.name)}, not a string`, {suggestions: [CATALOG_EXAMPLE]})
   }
+  if (!('plugins' in data)) throw validationFailed('catalog-missing-plugins', `${file}: ${CATALOG_SHAPE}; "plugins" is missing`, {suggestions: [CATALOG_EXAMPLE]})
+  if (!Array.isArray(data.plugins)) {
+    throw validationFailed('catalog-missing-plugins', `${file}: ${CATALOG_SHAPE}; "plugins" is ${typeName(data.plugins)}, not an array`, {suggestions: [CATALOG_EXAMPLE]})
+  }
   const nameRule = checkMarketplaceName(data.name)
   if (nameRule) {
     throw validationFailed('catalog-bad-name', `${file}: marketplace name ${quoted(data.name)} ${nameRule}`, {
       suggestions: ['a marketplace name holds lowercase letters, digits, "-", "." and "_", and is at most 64 characters'],
     })
-  }
-  if (!('plugins' in data)) throw validationFailed('catalog-missing-plugins', `${file}: ${CATALOG_SHAPE}; "plugins" is missing`, {suggestions: [CATALOG_EXAMPLE]})
-  if (!Array.isArray(data.plugins)) {
-    throw validationFailed('catalog-missing-plugins', `${file}: ${CATALOG_SHAPE}; "plugins" is ${typeName(data.plugins)}, not an array`, {suggestions: [CATALOG_EXAMPLE]})
   }
 
   const read = new Reader(file, options.origin)
@@ -79,9 +83,9 @@ export const readCatalog = (data: unknown, options: ReadCatalogOptions): Catalog
     renames: read.renames(data.renames),
     plugins: [],
   }
-  const description = read.optionalString(data.description, 'description') ?? metadata.description
+  const description = read.text(data.description, '', 'description') ?? metadata.description
   if (description !== undefined) catalog.description = description
-  const version = read.optionalString(data.version, 'version') ?? metadata.version
+  const version = read.text(data.version, '', 'version') ?? metadata.version
   if (version !== undefined) catalog.version = version
   const owner = data.owner === undefined ? undefined : read.person(data.owner, 'owner')
   if (owner) catalog.owner = owner
@@ -122,6 +126,8 @@ class Reader {
   private entryProblems: Problem[] = []
   /** plugin name -> index of the first usable entry with that name */
   private readonly firstAt = new Map<string, number>()
+  /** metadata.pluginRoot was set but broke a rule, so bare names have nowhere to resolve */
+  private pluginRootIgnored = false
 
   constructor(
     private readonly file: string,
@@ -145,9 +151,13 @@ class Reader {
     return undefined
   }
 
-  optionalString(value: unknown, path: string): string | undefined {
+  /**
+   * An optional string field of the thing at `at` ('' for the top level). The path is built only
+   * for a warning: this runs several times per entry of a 10,000-entry catalog.
+   */
+  text(value: unknown, at: string, field: string): string | undefined {
     if (value === undefined || typeof value === 'string') return value
-    return this.wrongType(path, 'a string', value)
+    return this.wrongType(at === '' ? field : `${at}.${field}`, 'a string', value)
   }
 
   /** An array of strings; items that are not strings are dropped one by one, with a warning each. */
@@ -165,17 +175,18 @@ class Reader {
   /** An author or owner: a name, or {name, email?, url?}. Without a usable name it is dropped. */
   person(value: unknown, path: string): PluginAuthor | undefined {
     if (typeof value === 'string') {
-      if (value.trim() === '') return this.wrongType(path, 'a name or {name, email?, url?}', value)
-      return {name: value}
+      if (value.trim() !== '') return {name: value}
+      this.warn('field-empty', `${path} is empty; the field is ignored`, path)
+      return undefined
     }
     if (!isObject(value)) return this.wrongType(path, 'a name or {name, email?, url?}', value)
     if (typeof value.name !== 'string' || value.name.trim() === '') {
       return this.wrongType(`${path}.name`, 'a non-empty string', value.name)
     }
     const person: PluginAuthor = {name: value.name}
-    const email = this.optionalString(value.email, `${path}.email`)
+    const email = this.text(value.email, path, 'email')
     if (email !== undefined) person.email = email
-    const url = this.optionalString(value.url, `${path}.url`)
+    const url = this.text(value.url, path, 'url')
     if (url !== undefined) person.url = url
     return person
   }
@@ -184,17 +195,21 @@ class Reader {
     const found: Metadata = {}
     if (value === undefined) return found
     if (!isObject(value)) return this.wrongType('metadata', 'an object', value) ?? found
-    const description = this.optionalString(value.description, 'metadata.description')
+    const description = this.text(value.description, 'metadata', 'description')
     if (description !== undefined) found.description = description
-    const version = this.optionalString(value.version, 'metadata.version')
+    const version = this.text(value.version, 'metadata', 'version')
     if (version !== undefined) found.version = version
-    const root = this.optionalString(value.pluginRoot, 'metadata.pluginRoot')
+    const root = this.text(value.pluginRoot, 'metadata', 'pluginRoot')
     if (root !== undefined) {
       const rule = pathRule(root)
       // A pluginRoot that leaves the marketplace is dropped as an error: entries that rely on it
       // then fail on their own, each with its path, instead of resolving somewhere unsafe.
-      if (rule) this.skip('plugin-root-invalid', `metadata.pluginRoot ${quoted(root)} ${rule}; it is ignored`, 'metadata.pluginRoot')
-      else found.pluginRoot = joinRelative(root)
+      if (rule) {
+        this.skip('plugin-root-invalid', `metadata.pluginRoot ${quoted(root)} ${rule.rule}; it is ignored`, 'metadata.pluginRoot')
+        this.pluginRootIgnored = true
+      } else {
+        found.pluginRoot = joinRelative(root)
+      }
     }
     return found
   }
@@ -280,7 +295,6 @@ class Reader {
 
     // Every optional field below is dropped alone when it has the wrong type: they describe the
     // plugin, they do not say what gets installed, so the entry stays usable without them.
-    // (Paths are built only for a warning: this loop runs once per entry of a 10,000-entry catalog.)
     const entry: PluginEntry = {
       name,
       source,
@@ -289,11 +303,14 @@ class Reader {
       raw,
       problems: [],
     }
-    for (const field of STRING_FIELDS) {
-      const value = raw[field]
-      if (typeof value === 'string') entry[field] = value
-      else if (value !== undefined) this.wrongType(`${at}.${field}`, 'a string', value)
-    }
+    const description = this.text(raw.description, at, 'description')
+    if (description !== undefined) entry.description = description
+    const version = this.text(raw.version, at, 'version')
+    if (version !== undefined) entry.version = version
+    const category = this.text(raw.category, at, 'category')
+    if (category !== undefined) entry.category = category
+    const homepage = this.text(raw.homepage, at, 'homepage')
+    if (homepage !== undefined) entry.homepage = homepage
     if (typeof raw.strict === 'boolean') entry.strict = raw.strict
     else if (raw.strict !== undefined) this.wrongType(`${at}.strict`, 'true or false', raw.strict)
     const author = raw.author === undefined ? undefined : this.person(raw.author, `${at}.author`)
@@ -335,7 +352,7 @@ class Reader {
         const path = value.path
         if (typeof path !== 'string') return missingOrWrong('path', path, 'the plugin folder inside the repository')
         const rule = pathRule(path)
-        if (rule) return {code: pathCode(rule), message: `path ${quoted(path)} ${rule}`, field: 'path'}
+        if (rule) return {code: rule.code, message: `path ${quoted(path)} ${rule.rule}`, field: 'path'}
         const inside = joinRelative(path).slice(2)
         if (inside === '') return {code: 'source-path-root', message: `path ${quoted(path)} names the repository root; use {"source": "url"} for a whole repository`, field: 'path'}
         return this.pinned({kind: 'git-subdir', url, path: inside}, value)
@@ -344,7 +361,7 @@ class Reader {
         const path = value.path
         if (typeof path !== 'string') return missingOrWrong('path', path, 'a "./path" inside the marketplace')
         const rule = pathRule(path)
-        if (rule) return {code: pathCode(rule), message: `path ${quoted(path)} ${rule}`, field: 'path'}
+        if (rule) return {code: rule.code, message: `path ${quoted(path)} ${rule.rule}`, field: 'path'}
         if (path !== '.' && !path.startsWith('./')) return {code: 'source-not-relative', message: `path ${quoted(path)} must start with "./"`, field: 'path'}
         if (this.origin === 'url') return relativeUnderUrl(path, 'path')
         return {kind: 'local', path: joinRelative(path)}
@@ -374,11 +391,14 @@ class Reader {
       return {code: 'source-not-path', message: `a source string is a "./path" in the marketplace; write a remote source as {"source": "url", "url": ...} or {"source": "github", "repo": ...}`}
     }
     const rule = pathRule(path)
-    if (rule) return {code: pathCode(rule), message: `source path ${quoted(path)} ${rule}`}
+    if (rule) return {code: rule.code, message: `source path ${quoted(path)} ${rule.rule}`}
     let resolved: string
     if (path === '.' || path.startsWith('./')) resolved = joinRelative(path)
     else if (pluginRoot !== undefined) resolved = joinRelative(pluginRoot, path)
-    else return {code: 'source-not-relative', message: `source path ${quoted(path)} must start with "./" (or the catalog must set metadata.pluginRoot)`}
+    else {
+      const why = this.pluginRootIgnored ? 'metadata.pluginRoot, which would place it, was ignored' : 'or the catalog must set metadata.pluginRoot'
+      return {code: 'source-not-relative', message: `source path ${quoted(path)} must start with "./" (${why})`}
+    }
     if (this.origin === 'url') return relativeUnderUrl(path)
     return {kind: 'relative', path: resolved}
   }
@@ -409,9 +429,17 @@ class Reader {
   }
 }
 
-const DOTDOT = 'has a ".." segment; paths must stay inside the marketplace'
+interface PathRule {
+  code: 'source-path-dotdot' | 'source-path-absolute' | 'source-path-invalid'
+  rule: string
+}
 
-const pathCode = (rule: string): string => (rule === DOTDOT ? 'source-path-dotdot' : rule.includes('absolute') ? 'source-path-absolute' : 'source-path-invalid')
+const ABSOLUTE: PathRule = {code: 'source-path-absolute', rule: 'is an absolute path; use a path relative to the marketplace, starting with "./"'}
+const ABSOLUTE_WINDOWS: PathRule = {code: 'source-path-absolute', rule: 'is an absolute Windows path; use a path relative to the marketplace, starting with "./"'}
+const DOTDOT: PathRule = {code: 'source-path-dotdot', rule: 'has a ".." segment; paths must stay inside the marketplace'}
+const EMPTY: PathRule = {code: 'source-path-invalid', rule: 'is empty'}
+const BACKSLASHED: PathRule = {code: 'source-path-invalid', rule: 'contains a backslash; separate folders with "/"'}
+const CONTROLLED: PathRule = {code: 'source-path-invalid', rule: 'contains a control character'}
 
 /**
  * Why a path from a catalog is unsafe, or undefined. Both separators count when looking for `..`
@@ -419,11 +447,11 @@ const pathCode = (rule: string): string => (rule === DOTDOT ? 'source-path-dotdo
  * A backslash is refused outright: it separates folders on Windows and is a plain character
  * elsewhere, so the same catalog would mean two different things.
  */
-const pathRule = (path: string): string | undefined => {
-  if (path.length === 0) return 'is empty'
+const pathRule = (path: string): PathRule | undefined => {
+  if (path.length === 0) return EMPTY
   const first = path.charAt(0)
-  if (first === '/' || first === '\\') return 'is an absolute path; use a path relative to the marketplace, starting with "./"'
-  if (WINDOWS_DRIVE.test(path)) return 'is an absolute Windows path; use a path relative to the marketplace, starting with "./"'
+  if (first === '/' || first === '\\') return ABSOLUTE
+  if (WINDOWS_DRIVE.test(path)) return ABSOLUTE_WINDOWS
   let start = 0
   for (let i = 0; i <= path.length; i++) {
     const c = path.charCodeAt(i)
@@ -432,8 +460,8 @@ const pathRule = (path: string): string | undefined => {
       start = i + 1
     }
   }
-  if (path.includes('\\')) return 'contains a backslash; separate folders with "/"'
-  if (CONTROL.test(path)) return 'contains a control character'
+  if (path.includes('\\')) return BACKSLASHED
+  if (CONTROL.test(path)) return CONTROLLED
   return undefined
 }
 
@@ -457,6 +485,7 @@ const missingOrWrong = (field: string, value: unknown, what: string): Broken =>
     : {code: 'source-wrong-type', message: `source.${field} must be ${what}, not ${typeName(value)}`, field}
 
 const httpsUrlRule = (value: string): {code: string; message: string} | undefined => {
+  if (PLAIN_HTTPS_URL.test(value)) return undefined
   // The URL is echoed only once known to carry no credentials, and then only as parsed.
   let url: URL
   try {
@@ -493,14 +522,10 @@ const refRule = (ref: string): string | undefined => {
 }
 
 const githubRepoRule = (repo: string): string | undefined => {
+  if (GITHUB_REPO.test(repo)) return undefined
   const slash = repo.indexOf('/')
   if (slash === -1 || slash !== repo.lastIndexOf('/')) return 'must be "owner/repo"'
-  for (const part of [repo.slice(0, slash), repo.slice(slash + 1)]) {
-    if (!GITHUB_PART.test(part) || part === '.' || part === '..' || part.startsWith('-')) {
-      return 'must be "owner/repo", each part letters, digits, "-", "_" or "."'
-    }
-  }
-  return undefined
+  return 'must be "owner/repo", each part letters, digits, "-", "_" or "." (not "." or "..", not starting with "-")'
 }
 
 const isString = (value: unknown): value is string => typeof value === 'string'

@@ -5,31 +5,83 @@ export const MAX_JSON_DEPTH = 64
 
 /**
  * Parses untrusted JSON text whose nesting is bounded. `JSON.parse` recurses, so a file of
- * 100,000 `[` would overflow the stack (a RangeError, not a message a user can act on); this
- * first walks the text once, without recursion, checking the JSON grammar and counting open
- * arrays and objects, and only parses text that passed. The walk is what reports syntax errors
- * too, because it can say where: V8's messages give a position for some mistakes and not others.
+ * 100,000 `[` would overflow the stack (a RangeError, not a message a user can act on). So:
+ *  1. a quick linear pass counts open arrays and objects, skipping strings and their escapes,
+ *     and stops at the first that passes `maxDepth`;
+ *  2. text within the limit goes to `JSON.parse`;
+ *  3. text that is too deep or not JSON is walked again by a validating scan (also linear, also
+ *     without recursion) that finds the first mistake and says where: V8's own messages give a
+ *     position for some mistakes and not for others, and quote the text.
+ * Valid input, the common case, pays for the quick pass and the parse only.
  *
  * A byte-order mark at the start is skipped (editors on Windows write one; it carries no data).
  * Throws `catalog-not-json` (naming the file, line and column) or `catalog-too-deep`.
  */
 export const parseJsonBounded = (text: string, file: string, maxDepth = MAX_JSON_DEPTH): unknown => {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text
-  const found = scan(body, maxDepth)
-  if (found) {
-    const at = lineAndColumn(body, found.at)
-    if (found.tooDeep) {
-      throw validationFailed('catalog-too-deep', `${file}: JSON nests more than ${maxDepth} levels deep (at line ${at.line}, column ${at.column})`, {
-        suggestions: [`a catalog may nest at most ${maxDepth} arrays and objects inside one another`],
-      })
+  const tooDeepAt = firstTooDeep(body, maxDepth)
+  if (tooDeepAt === -1) {
+    try {
+      return JSON.parse(body) as unknown
+    } catch (error) {
+      return refuse(body, file, maxDepth, error)
     }
-    throw validationFailed('catalog-not-json', `${file}: not valid JSON: ${found.message} at line ${at.line}, column ${at.column}`)
   }
-  try {
-    return JSON.parse(body) as unknown
-  } catch (error) {
+  return refuse(body, file, maxDepth, undefined, tooDeepAt)
+}
+
+/** Says precisely why the text was refused: its first grammar error, or where it got too deep. */
+const refuse = (text: string, file: string, maxDepth: number, parseError: unknown, tooDeepAt?: number): never => {
+  const found = scan(text, maxDepth) ?? (tooDeepAt === undefined ? undefined : {at: tooDeepAt, message: '', tooDeep: true})
+  if (!found) {
     // The scan accepts exactly the JSON grammar, so this is not expected; keep V8's word for it.
-    throw validationFailed('catalog-not-json', `${file}: not valid JSON: ${(error as Error).message}`, {cause: error})
+    throw validationFailed('catalog-not-json', `${file}: not valid JSON: ${(parseError as Error).message}`, {cause: parseError})
+  }
+  const at = lineAndColumn(text, found.at)
+  if (found.tooDeep) {
+    throw validationFailed('catalog-too-deep', `${file}: JSON nests more than ${maxDepth} levels deep (at line ${at.line}, column ${at.column})`, {
+      suggestions: [`a catalog may nest at most ${maxDepth} arrays and objects inside one another`],
+    })
+  }
+  throw validationFailed('catalog-not-json', `${file}: not valid JSON: ${found.message} at line ${at.line}, column ${at.column}`)
+}
+
+const OUTSIDE_STRING_RUN = /[^"[\]{}]*/y
+const INSIDE_STRING_RUN = /[^"\\]*/y
+
+/**
+ * Where nesting first passes `maxDepth`, or -1. Only brackets outside strings count; a backslash
+ * in a string skips the character after it, so `"\""` and `"\\"` end where JSON says they do.
+ * Up to the first grammar error this reads the text exactly as `JSON.parse` does, so text that
+ * passes cannot make the parser recurse deeper than `maxDepth`.
+ */
+const firstTooDeep = (text: string, maxDepth: number): number => {
+  const end = text.length
+  let depth = 0
+  let i = 0
+  for (;;) {
+    OUTSIDE_STRING_RUN.lastIndex = i
+    OUTSIDE_STRING_RUN.test(text)
+    i = OUTSIDE_STRING_RUN.lastIndex
+    if (i >= end) return -1
+    const c = text.charCodeAt(i)
+    i++
+    if (c === QUOTE) {
+      for (;;) {
+        INSIDE_STRING_RUN.lastIndex = i
+        INSIDE_STRING_RUN.test(text)
+        i = INSIDE_STRING_RUN.lastIndex
+        if (i >= end) return -1
+        if (text.charCodeAt(i) === QUOTE) break
+        i += 2 // a backslash and the character it escapes
+      }
+      i++
+    } else if (c === OPEN_ARRAY || c === OPEN_OBJECT) {
+      depth++
+      if (depth > maxDepth) return i - 1
+    } else {
+      depth--
+    }
   }
 }
 

@@ -13,7 +13,7 @@ export const renderAdded = (added: MarketplaceAdded): string => {
   if (added.status === 'already-added') return `marketplace "${added.name}" is already added from ${added.source} (${added.scope} scope); nothing to do`
   const lines = [`${green('added')} marketplace "${added.name}" (${added.pluginCount} plugin${added.pluginCount === 1 ? '' : 's'}) from ${added.source}${added.commit ? ` at ${short(added.commit)}` : ''} ${dim(`[${added.scope} scope]`)}`]
   if (added.warnings.length > 0) {
-    lines.push(yellow(`${added.warnings.length} warning(s):`))
+    lines.push(yellow(`${added.warnings.length} problem(s) in the catalog (entries with an error were skipped):`))
     for (const w of added.warnings) lines.push(problemLine(w))
   }
   return lines.join('\n')

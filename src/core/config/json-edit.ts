@@ -1,0 +1,741 @@
+/**
+ * Edits one member of a JSON (or JSONC) config file as text, so that every other byte of the file
+ * stays as it was: the user's formatting, key order, comments and trailing commas, and the 5 MB of
+ * `~/.claude.json` that Claude Code writes and loadout has no business touching.
+ *
+ * A small scanner reads the text once (strings with escapes, numbers, literals, `//` and block
+ * comments, trailing commas), checks the grammar and records the spans of the members of the few
+ * objects on the edited path; an edit splices new text into those spans. Nothing is re-serialised
+ * except the value being written.
+ *
+ * ## Putting a file back exactly
+ *
+ * `editJsonMember` returns the new text and a `JsonEditUndo`: a small, JSON-serialisable record of
+ * what the set changed (the replaced value's text, how many objects along the path it created, the
+ * blank insides of an empty object it filled, the blank document it replaced). Store it with the
+ * install record. Then:
+ *
+ *  - `removeJsonMember(edited, path, key, file, undo)` returns the original text byte for byte when
+ *    the key did not exist before, whatever the file looked like (CRLF, tabs, minified, JSONC,
+ *    `{ }`, an empty file...), also after other members were added or removed elsewhere meanwhile;
+ *  - `undoJsonEdit(edited, undo, file)` does the same and also puts back a value that the set
+ *    replaced, exactly as it was written.
+ *
+ * Without the record, `removeJsonMember` still removes the member and its comma cleanly and gives
+ * the original back in the common cases (the parent object existed and was `{}` or had members);
+ * what it cannot know is whether a parent object or the whole file was created by the set, so it
+ * never removes a parent.
+ */
+import {validationFailed} from '../errors.js'
+
+/** What `editJsonMember` changed, enough to put the text back exactly. Plain data: store it as JSON. */
+export interface JsonEditUndo {
+  /** The objects leading to the member, from the top level: `['mcpServers']`. */
+  path: string[]
+  key: string
+  /** The member's value text exactly as it was, when the key existed and its value was replaced. */
+  previous?: string
+  /** How many objects at the end of `path` the set created (0 when the whole path existed). */
+  createdParents: number
+  /** The inside of the object the set inserted into (between its braces) when it had no members. */
+  emptyInterior?: string
+  /** The whole text, when it was empty or only whitespace and the set made a new document. */
+  emptyDocument?: string
+}
+
+export interface JsonEdit {
+  text: string
+  undo: JsonEditUndo
+}
+
+// ---------------------------------------------------------------------------------------------
+// The scanner
+
+/** An object on the tracked path: where its braces are and where each member is. */
+interface ObjectSpan {
+  open: number
+  close: number
+  members: MemberSpan[]
+}
+
+interface MemberSpan {
+  key: string
+  keyStart: number
+  keyEnd: number
+  valueStart: number
+  valueEnd: number
+  /** The comma after the value, or -1 (the last member, without a trailing comma). */
+  comma: number
+  /** The value's spans, when it is an object on the tracked path. */
+  object: ObjectSpan | undefined
+  /** What the value starts with, to say what it is when it is not an object. */
+  kind: string
+}
+
+interface Scan {
+  /** Where the top-level value starts and ends. */
+  valueStart: number
+  valueEnd: number
+  /** The top-level object, when the top level is one. */
+  root: ObjectSpan | undefined
+  /** What the top-level value is: 'an object', 'an array', 'a string', ... */
+  rootKind: string
+  /** Comments and trailing commas, as pairs of [start, end) offsets, in no particular order. */
+  junk: number[]
+}
+
+interface Frame {
+  array: boolean
+  /** Recorded spans, for an object on the tracked path; undefined for everything else. */
+  obj: ObjectSpan | undefined
+  /** How many keys of the tracked path lead to this object. */
+  depth: number
+  /** The member being read (tracked objects only). */
+  member: MemberSpan | undefined
+  /** The last comma read and not yet followed by a member or item, or -1. */
+  comma: number
+}
+
+const VALUE = 0
+const AFTER_VALUE = 1
+const MEMBER_OR_CLOSE = 2
+const ITEM_OR_CLOSE = 3
+
+const STRING_RUN = /[^"\\\u0000-\u001f]*/y
+const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y
+const HEX4 = /^[0-9a-fA-F]{4}$/
+
+/**
+ * Reads the whole text once, without recursion, checking the JSON grammar plus comments and
+ * trailing commas. Records member spans for the top-level object and for each object reached by
+ * following `path` from it (all of its members, so that the edit knows its neighbours).
+ */
+const scanJson = (text: string, file: string, path: readonly string[]): Scan => {
+  const n = text.length
+  let i = text.charCodeAt(0) === 0xfeff ? 1 : 0
+  const junk: number[] = []
+  const stack: Frame[] = []
+  let root: ObjectSpan | undefined
+  let valueStart = -1
+
+  const fail = (at: number, message: string): never => {
+    throw notJson(text, file, at, message)
+  }
+
+  const trivia = (): void => {
+    for (;;) {
+      const c = text.charCodeAt(i)
+      if (c === 32 || c === 10 || c === 13 || c === 9) {
+        i++
+      } else if (c === 47) {
+        const d = text.charCodeAt(i + 1)
+        const s = i
+        if (d === 47) {
+          i += 2
+          while (i < n) {
+            const e = text.charCodeAt(i)
+            if (e === 10 || e === 13) break
+            i++
+          }
+        } else if (d === 42) {
+          const e = text.indexOf('*/', i + 2)
+          if (e < 0) fail(s, 'unterminated /* comment')
+          i = e + 2
+        } else {
+          fail(i, "unexpected '/'")
+        }
+        junk.push(s, i)
+      } else {
+        return
+      }
+    }
+  }
+
+  const string = (): void => {
+    const s = i
+    i++
+    for (;;) {
+      STRING_RUN.lastIndex = i
+      STRING_RUN.test(text)
+      i = STRING_RUN.lastIndex
+      const c = text.charCodeAt(i)
+      if (c === 34) {
+        i++
+        return
+      }
+      if (c === 92) {
+        const e = text.charCodeAt(i + 1)
+        if (e === 117) {
+          if (!HEX4.test(text.slice(i + 2, i + 6))) fail(i, 'invalid \\u escape in a string')
+          i += 6
+        } else if (e === 34 || e === 92 || e === 47 || e === 98 || e === 102 || e === 110 || e === 114 || e === 116) {
+          i += 2
+        } else {
+          fail(i, 'invalid escape in a string')
+        }
+      } else if (i >= n) {
+        fail(s, 'unterminated string')
+      } else {
+        fail(i, 'unescaped control character in a string')
+      }
+    }
+  }
+
+  const close = (top: Frame): void => {
+    stack.pop()
+    if (top.comma >= 0) junk.push(top.comma, top.comma + 1)
+    if (top.obj) top.obj.close = i
+    i++
+  }
+
+  let state = VALUE
+  for (;;) {
+    const top = stack[stack.length - 1]
+    if (state === VALUE) {
+      trivia()
+      const c = text.charCodeAt(i)
+      if (top === undefined) valueStart = i
+      const member = top?.member
+      if (member) {
+        member.valueStart = i
+        member.kind = describeStart(c)
+      }
+      if (c === 123) {
+        let obj: ObjectSpan | undefined
+        let depth = 0
+        if (top === undefined) {
+          obj = root = {open: i, close: -1, members: []}
+        } else if (member && top.depth < path.length && member.key === path[top.depth]) {
+          obj = member.object = {open: i, close: -1, members: []}
+          depth = top.depth + 1
+        }
+        stack.push({array: false, obj, depth, member: undefined, comma: -1})
+        i++
+        state = MEMBER_OR_CLOSE
+        continue
+      }
+      if (c === 91) {
+        stack.push({array: true, obj: undefined, depth: 0, member: undefined, comma: -1})
+        i++
+        state = ITEM_OR_CLOSE
+        continue
+      }
+      if (c === 34) {
+        string()
+      } else if (c === 45 || (c >= 48 && c <= 57)) {
+        NUMBER.lastIndex = i
+        if (!NUMBER.test(text)) fail(i, 'invalid number')
+        i = NUMBER.lastIndex
+      } else if (c === 116 && text.startsWith('true', i)) {
+        i += 4
+      } else if (c === 102 && text.startsWith('false', i)) {
+        i += 5
+      } else if (c === 110 && text.startsWith('null', i)) {
+        i += 4
+      } else {
+        fail(i, i >= n ? 'the text ends where a value should be' : 'expected a value')
+      }
+      state = AFTER_VALUE
+    } else if (state === AFTER_VALUE) {
+      if (top === undefined) break
+      if (top.member) top.member.valueEnd = i
+      trivia()
+      const c = text.charCodeAt(i)
+      if (c === 44) {
+        if (top.member) top.member.comma = i
+        top.comma = i
+        i++
+        state = top.array ? ITEM_OR_CLOSE : MEMBER_OR_CLOSE
+      } else if (c === (top.array ? 93 : 125)) {
+        close(top)
+      } else {
+        fail(i, i >= n ? `the text ends inside ${top.array ? 'an array' : 'an object'}` : top.array ? "expected ',' or ']'" : "expected ',' or '}'")
+      }
+    } else if (state === MEMBER_OR_CLOSE) {
+      const t = top as Frame
+      trivia()
+      const c = text.charCodeAt(i)
+      if (c === 125) {
+        close(t)
+        state = AFTER_VALUE
+        continue
+      }
+      if (c !== 34) {
+        fail(i, i >= n ? 'the text ends inside an object' : t.comma >= 0 ? 'expected a member name in double quotes' : "expected a member name in double quotes or '}'")
+      }
+      const keyStart = i
+      string()
+      t.comma = -1
+      if (t.obj) {
+        const raw = text.slice(keyStart + 1, i - 1)
+        const key = raw.includes('\\') ? (JSON.parse(text.slice(keyStart, i)) as string) : raw
+        t.member = {key, keyStart, keyEnd: i, valueStart: -1, valueEnd: -1, comma: -1, object: undefined, kind: ''}
+        t.obj.members.push(t.member)
+      }
+      trivia()
+      if (text.charCodeAt(i) !== 58) fail(i, "expected ':' after the member name")
+      i++
+      state = VALUE
+    } else {
+      const t = top as Frame
+      trivia()
+      if (text.charCodeAt(i) === 93) {
+        close(t)
+        state = AFTER_VALUE
+        continue
+      }
+      t.comma = -1
+      state = VALUE
+    }
+  }
+  const valueEnd = i
+  trivia()
+  if (i < n) fail(i, 'unexpected text after the end of the JSON value')
+  return {valueStart, valueEnd, root, rootKind: describeStart(text.charCodeAt(valueStart)), junk}
+}
+
+const describeStart = (c: number): string => {
+  switch (c) {
+    case 123:
+      return 'an object'
+    case 91:
+      return 'an array'
+    case 34:
+      return 'a string'
+    case 116:
+    case 102:
+      return 'a boolean'
+    case 110:
+      return 'null'
+    default:
+      return 'a number'
+  }
+}
+
+const lineAndColumn = (text: string, at: number): {line: number; column: number} => {
+  let line = 1
+  let lineStart = 0
+  for (let p = text.indexOf('\n'); p >= 0 && p < at; p = text.indexOf('\n', p + 1)) {
+    line++
+    lineStart = p + 1
+  }
+  return {line, column: at - lineStart + 1}
+}
+
+const notJson = (text: string, file: string, at: number, message: string) => {
+  const {line, column} = lineAndColumn(text, Math.min(at, text.length))
+  return validationFailed('config-not-json', `${file}: not valid JSON: ${message} at line ${line}, column ${column}`, {
+    details: {file, line, column},
+    suggestions: [`fix ${file} (loadout edits only a file it can read) and run the command again`],
+  })
+}
+
+/** JSON.parse of text[start, end), with comments and trailing commas in it turned into spaces. */
+const parseSpan = (text: string, start: number, end: number, junk: number[]): unknown => {
+  const cuts: Array<[number, number]> = []
+  for (let k = 0; k < junk.length; k += 2) {
+    const s = junk[k] as number
+    if (s >= start && s < end) cuts.push([s, junk[k + 1] as number])
+  }
+  if (cuts.length === 0) return JSON.parse(text.slice(start, end)) as unknown
+  cuts.sort((a, b) => a[0] - b[0])
+  const parts: string[] = []
+  let p = start
+  for (const [s, e] of cuts) {
+    parts.push(text.slice(p, s), ' ')
+    p = e
+  }
+  parts.push(text.slice(p, end))
+  return JSON.parse(parts.join('')) as unknown
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading
+
+const BLANK = /^\uFEFF?[ \t\r\n]*$/
+
+const isBlank = (text: string): boolean => BLANK.test(text)
+
+/**
+ * Parses JSON or JSONC text (comments and trailing commas are accepted where VS Code accepts
+ * them). Invalid text throws `config-not-json` naming the file, line and column. A byte-order mark
+ * is skipped. Text that is empty or only whitespace is not JSON either.
+ */
+export const parseJsonText = (text: string, file: string): unknown => {
+  const scan = scanJson(text, file, [])
+  return parseSpan(text, scan.valueStart, scan.valueEnd, scan.junk)
+}
+
+/**
+ * The value of member `key` of the object at `path`, or undefined when there is none (also when
+ * the text is blank or something on the path is not an object). Invalid text throws, as above.
+ */
+export const getJsonMember = (text: string, path: readonly string[], key: string, file = 'JSON text'): unknown => {
+  if (isBlank(text)) return undefined
+  const scan = scanJson(text, file, path)
+  const obj = objectAt(scan, path, path.length)
+  if (!obj.found) return undefined
+  const member = findMember(obj.found, key)
+  return member ? parseSpan(text, member.valueStart, member.valueEnd, scan.junk) : undefined
+}
+
+const findMember = (obj: ObjectSpan, key: string): MemberSpan | undefined => {
+  for (let k = obj.members.length - 1; k >= 0; k--) {
+    const m = obj.members[k] as MemberSpan
+    if (m.key === key) return m
+  }
+  return undefined
+}
+
+const findMemberIndex = (obj: ObjectSpan, key: string): number => {
+  for (let k = obj.members.length - 1; k >= 0; k--) if ((obj.members[k] as MemberSpan).key === key) return k
+  return -1
+}
+
+/**
+ * Follows `path[0..depth)` from the top level. `found` is the object there; otherwise `missing`
+ * is how many keys were found before one was absent, or `notObject` says which value is in the way.
+ * A key that appears twice counts as its last appearance, as for JSON.parse.
+ */
+const objectAt = (
+  scan: Scan,
+  path: readonly string[],
+  depth: number,
+): {found?: ObjectSpan; missing?: number; notObject?: {depth: number; kind: string}} => {
+  if (!scan.root) return {notObject: {depth: 0, kind: scan.rootKind}}
+  let obj = scan.root
+  for (let d = 0; d < depth; d++) {
+    const m = findMember(obj, path[d] as string)
+    if (!m) return {missing: d}
+    if (!m.object) return {notObject: {depth: d + 1, kind: m.kind}}
+    obj = m.object
+  }
+  return {found: obj}
+}
+
+// ---------------------------------------------------------------------------------------------
+// Layout
+
+interface Layout {
+  nl: string
+  unit: string
+  /** Whether the text has line breaks at all (a minified file gets minified values). */
+  multiline: boolean
+}
+
+const lineStartOf = (text: string, pos: number): number => (pos === 0 ? 0 : text.lastIndexOf('\n', pos - 1) + 1)
+
+/** The spaces and tabs that start the line `pos` is on. */
+const lineIndent = (text: string, pos: number): string => {
+  const s = lineStartOf(text, pos)
+  let e = s
+  while (e < pos) {
+    const c = text.charCodeAt(e)
+    if (c !== 32 && c !== 9) break
+    e++
+  }
+  return text.slice(s, e)
+}
+
+/** Whether only spaces and tabs stand between the start of its line and `pos`. */
+const startsLine = (text: string, pos: number): boolean => lineIndent(text, pos).length === pos - lineStartOf(text, pos)
+
+/** The line break that ends the line before the one `lineStart` is on starts here. */
+const lineBreakBefore = (text: string, pos: number): number => {
+  const s = lineStartOf(text, pos)
+  return s >= 2 && text.charCodeAt(s - 2) === 13 ? s - 2 : s - 1
+}
+
+/**
+ * From `p`, skips spaces, tabs and comments that stay on this line, and returns where the line
+ * break that ends the line is (`\r\n` or `\n`); -1 when something else comes first.
+ */
+const lineEndAfter = (text: string, p: number): number => {
+  for (;;) {
+    const c = text.charCodeAt(p)
+    if (c === 32 || c === 9) {
+      p++
+    } else if (c === 10) {
+      return p
+    } else if (c === 13) {
+      return text.charCodeAt(p + 1) === 10 ? p : -1
+    } else if (c === 47 && text.charCodeAt(p + 1) === 47) {
+      const lf = text.indexOf('\n', p)
+      if (lf < 0) return -1
+      return text.charCodeAt(lf - 1) === 13 ? lf - 1 : lf
+    } else if (c === 47 && text.charCodeAt(p + 1) === 42) {
+      const e = text.indexOf('*/', p + 2)
+      if (e < 0 || text.slice(p, e).includes('\n')) return -1
+      p = e + 2
+    } else {
+      return -1
+    }
+  }
+}
+
+const INDENTED_LINE = /\n([ \t]+)["}\]]/
+
+const detectLayout = (text: string, root: ObjectSpan): Layout => {
+  const lf = text.indexOf('\n')
+  const nl = lf > 0 && text.charCodeAt(lf - 1) === 13 ? '\r\n' : '\n'
+  let unit = ''
+  const first = root.members[0]
+  if (first && startsLine(text, first.keyStart)) {
+    const indent = lineIndent(text, first.keyStart)
+    const outer = lineIndent(text, root.open)
+    unit = indent.startsWith(outer) ? indent.slice(outer.length) : indent
+  }
+  if (unit === '') unit = INDENTED_LINE.exec(text.slice(0, 65_536))?.[1] ?? '  '
+  if (unit.length > 8) unit = unit.slice(0, 8)
+  return {nl, unit, multiline: lf >= 0}
+}
+
+/** JSON text of `value`, its lines after the first indented by `indent`; one line when `unit` is ''. */
+const serialize = (value: unknown, unit: string, indent: string, nl: string): string => {
+  const json = JSON.stringify(value, null, unit) as string | undefined
+  if (json === undefined) throw new TypeError('the value to write is not representable as JSON')
+  return unit === '' ? json : json.replace(/\n/g, nl + indent)
+}
+
+const splice = (text: string, start: number, end: number, insert: string): string => text.slice(0, start) + insert + text.slice(end)
+
+const spaceOnly = (text: string): boolean => /^[ \t\r\n]*$/.test(text)
+
+/** `": "` or whatever the object's last member puts between name and value, when that is plain. */
+const colonOf = (text: string, member: MemberSpan | undefined, compact: boolean): string => {
+  if (member) {
+    const between = text.slice(member.keyEnd, member.valueStart)
+    if (/^[ \t]*:[ \t]*$/.test(between)) return between
+  }
+  return compact ? ':' : ': '
+}
+
+// ---------------------------------------------------------------------------------------------
+// Inserting and removing members
+
+/**
+ * Appends member `key: value` to `obj`. The layouts below are exactly what `removeMemberAt` takes
+ * away, which is what makes set-then-remove give back the original text.
+ *  - Empty object, blank inside: the inside becomes the member (with line breaks and indentation
+ *    when the file has lines); the old inside goes into the undo record.
+ *  - Empty object with comments inside: the member goes right after `{`, the comments stay.
+ *  - Last member on a line of its own (with at most a comment after it): the new member gets a
+ *    line of its own after that line, with the same indentation; a comma goes right after the old
+ *    last value, or after the new one when the object uses trailing commas.
+ *  - Otherwise (members on one line): `, "key": value` right after the last value (or
+ *    `"key": value,` after its trailing comma), spaced like the members before it.
+ */
+const insertMember = (text: string, obj: ObjectSpan, layout: Layout, key: string, value: unknown): {text: string; emptyInterior?: string} => {
+  const {nl} = layout
+  const members = obj.members
+  const last = members[members.length - 1]
+  const name = JSON.stringify(key)
+  if (!last) {
+    const interior = text.slice(obj.open + 1, obj.close)
+    const blank = spaceOnly(interior)
+    if (layout.multiline) {
+      const braceIndent = lineIndent(text, obj.open)
+      const indent = braceIndent + layout.unit
+      const member = `${name}: ${serialize(value, layout.unit, indent, nl)}`
+      return blank
+        ? {text: splice(text, obj.open + 1, obj.close, nl + indent + member + nl + braceIndent), emptyInterior: interior}
+        : {text: splice(text, obj.open + 1, obj.open + 1, nl + indent + member), emptyInterior: interior}
+    }
+    const member = `${name}:${serialize(value, '', '', nl)}`
+    return blank
+      ? {text: splice(text, obj.open + 1, obj.close, member), emptyInterior: interior}
+      : {text: splice(text, obj.open + 1, obj.open + 1, member), emptyInterior: interior}
+  }
+  const compact = !layout.multiline || !text.slice(obj.open, obj.close).includes('\n')
+  const colon = colonOf(text, last, compact)
+  const trailing = last.comma >= 0
+  const lastEnd = trailing ? last.comma + 1 : last.valueEnd
+  const indent = lineIndent(text, last.keyStart)
+  const member = name + colon + serialize(value, compact ? '' : layout.unit, indent, nl)
+  const eol = compact ? -1 : lineEndAfter(text, lastEnd)
+  if (eol >= 0 && startsLine(text, last.keyStart)) {
+    const out = splice(text, eol, eol, nl + indent + member + (trailing ? ',' : ''))
+    return {text: trailing ? out : splice(out, last.valueEnd, last.valueEnd, ',')}
+  }
+  const before = members[members.length - 2]
+  const gap = text.slice(before ? before.comma + 1 : obj.open + 1, last.keyStart)
+  const sep = spaceOnly(gap) ? gap : compact ? '' : ' '
+  return {text: trailing ? splice(text, lastEnd, lastEnd, sep + member + ',') : splice(text, lastEnd, lastEnd, `,${sep}${member}`)}
+}
+
+/**
+ * Removes member `index` of `obj` with its comma: the exact inverse of `insertMember` for a member
+ * it appended, and a clean cut for any other (a member on a line of its own takes its line with it).
+ * `emptyInterior`, when the object ends up empty, is what its inside becomes (else `{}`).
+ */
+const removeMemberAt = (text: string, obj: ObjectSpan, index: number, emptyInterior: string | undefined): string => {
+  const members = obj.members
+  const m = members[index] as MemberSpan
+  const end = m.comma >= 0 ? m.comma + 1 : m.valueEnd
+  const eol = lineEndAfter(text, end)
+  const ownLine = eol >= 0 && startsLine(text, m.keyStart)
+  if (members.length === 1) {
+    const before = text.slice(obj.open + 1, m.keyStart)
+    if (spaceOnly(before)) {
+      return spaceOnly(text.slice(end, obj.close)) ? splice(text, obj.open + 1, obj.close, emptyInterior ?? '') : splice(text, obj.open + 1, end, '')
+    }
+    return ownLine ? splice(text, lineBreakBefore(text, m.keyStart), eol, '') : splice(text, m.keyStart, end, '')
+  }
+  if (index === members.length - 1) {
+    const prev = members[index - 1] as MemberSpan
+    if (ownLine) {
+      const out = splice(text, lineBreakBefore(text, m.keyStart), eol, '')
+      return m.comma >= 0 ? out : splice(out, prev.comma, prev.comma + 1, '')
+    }
+    return m.comma >= 0 ? splice(text, prev.comma + 1, end, '') : splice(text, prev.comma, end, '')
+  }
+  if (ownLine) return splice(text, lineBreakBefore(text, m.keyStart), eol, '')
+  let after = end
+  while (text.charCodeAt(after) === 32 || text.charCodeAt(after) === 9) after++
+  return splice(text, m.keyStart, after, '')
+}
+
+// ---------------------------------------------------------------------------------------------
+// Editing
+
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/
+
+/** `mcpServers["my.server"]`: a path as a user would read it. */
+const showPath = (path: readonly string[]): string =>
+  path.map((k, n) => (IDENTIFIER.test(k) ? (n === 0 ? k : `.${k}`) : `[${JSON.stringify(k)}]`)).join('') || '(top level)'
+
+const notAnObject = (file: string, path: readonly string[], kind: string, key: string) =>
+  validationFailed(
+    'config-not-object',
+    path.length === 0
+      ? `${file}: the top level is ${kind}, not a JSON object, so loadout cannot add ${JSON.stringify(key)} to it`
+      : `${file}: ${showPath(path)} is ${kind}, not an object, so loadout cannot add ${JSON.stringify(key)} under it`,
+    {details: {file, path: [...path]}, suggestions: [`fix ${file} by hand, or move the value aside, and run the command again`]},
+  )
+
+/** `{p1: {p2: ... {key: value}}}` for the keys of `path` from `from` on; own properties even for `__proto__`. */
+const nest = (path: readonly string[], from: number, key: string, value: unknown): unknown => {
+  let v: unknown = Object.fromEntries([[key, value]])
+  for (let d = path.length - 1; d >= from; d--) v = Object.fromEntries([[path[d] as string, v]])
+  return v
+}
+
+const sameJson = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b)
+
+/**
+ * Sets member `key` of the object at `path` to `value` and says how to undo it.
+ *  - The key exists (its last appearance, as JSON.parse reads it): only its value's text changes.
+ *  - It does not: it is appended after the object's last member (see `insertMember`), matching the
+ *    file's indentation unit and line breaks; missing objects along `path` are created.
+ *  - The text is empty or only whitespace: a new document (2-space indent) replaces it.
+ * Invalid JSON throws `config-not-json`; a top level or a value on `path` that is not an object
+ * throws `config-not-object`, naming the file and the path. `value` must be representable as JSON.
+ */
+export const editJsonMember = (text: string, path: readonly string[], key: string, value: unknown, file: string): JsonEdit => {
+  const undoPath = [...path]
+  serialize(value, '', '', '\n')
+  let out: string
+  let undo: JsonEditUndo
+  if (isBlank(text)) {
+    const nl = text.includes('\r\n') ? '\r\n' : '\n'
+    const bom = text.charCodeAt(0) === 0xfeff ? '\uFEFF' : ''
+    out = bom + serialize(nest(path, 0, key, value), '  ', '', nl) + nl
+    undo = {path: undoPath, key, createdParents: path.length, emptyDocument: text}
+  } else {
+    const scan = scanJson(text, file, path)
+    const at = objectAt(scan, path, path.length)
+    if (at.notObject) {
+      const {depth, kind} = at.notObject
+      throw notAnObject(file, path.slice(0, depth), kind, depth === path.length ? key : (path[depth] as string))
+    }
+    const root = scan.root as ObjectSpan
+    const layout = detectLayout(text, root)
+    if (at.found) {
+      const member = findMember(at.found, key)
+      if (member) {
+        const compact = !layout.multiline || !text.slice(at.found.open, at.found.close).includes('\n')
+        const indent = lineIndent(text, member.keyStart)
+        out = splice(text, member.valueStart, member.valueEnd, serialize(value, compact ? '' : layout.unit, indent, layout.nl))
+        undo = {path: undoPath, key, previous: text.slice(member.valueStart, member.valueEnd), createdParents: 0}
+      } else {
+        const inserted = insertMember(text, at.found, layout, key, value)
+        out = inserted.text
+        undo = {path: undoPath, key, createdParents: 0, ...(inserted.emptyInterior === undefined ? {} : {emptyInterior: inserted.emptyInterior})}
+      }
+    } else {
+      const depth = at.missing as number
+      const parent = (objectAt(scan, path, depth).found as ObjectSpan)
+      const inserted = insertMember(text, parent, layout, path[depth] as string, nest(path, depth + 1, key, value))
+      out = inserted.text
+      undo = {
+        path: undoPath,
+        key,
+        createdParents: path.length - depth,
+        ...(inserted.emptyInterior === undefined ? {} : {emptyInterior: inserted.emptyInterior}),
+      }
+    }
+  }
+  // The edit is text surgery on a file the user cares about: read the result back before handing it out.
+  if (!sameJson(getJsonMember(out, path, key, file), value)) {
+    throw new Error(`internal error: editing ${file} at ${showPath([...path, key])} did not give the value back`)
+  }
+  return {text: out, undo}
+}
+
+/** `editJsonMember(...).text`: the text with member `key` of the object at `path` set to `value`. */
+export const setJsonMember = (text: string, path: readonly string[], key: string, value: unknown, file: string): string =>
+  editJsonMember(text, path, key, value, file).text
+
+/**
+ * Removes member `key` of the object at `path`, with its separating comma (and its line, when it
+ * has one to itself). Nothing there (no such key, or the path leads nowhere): the text comes back
+ * unchanged. Invalid JSON throws `config-not-json`.
+ *
+ * With `undo` (the record `editJsonMember` returned when it added this key), the text comes back
+ * exactly as it was before that edit: parent objects the edit created are removed too, as long as
+ * they are still empty; an object the edit filled gets its old blank inside back; a document the
+ * edit created out of a blank file becomes that blank text again.
+ */
+export const removeJsonMember = (text: string, path: readonly string[], key: string, file: string, undo?: JsonEditUndo): string => {
+  if (isBlank(text)) return text
+  const created = Math.max(0, Math.min(undo?.createdParents ?? 0, path.length))
+  const stop = path.length - created
+  let out = text
+  let level = path.length
+  let name = key
+  let reachedTop = false
+  for (;;) {
+    const scan = scanJson(out, file, path.slice(0, level))
+    const obj = objectAt(scan, path, level).found
+    if (!obj) break
+    const index = findMemberIndex(obj, name)
+    if (index < 0) break
+    if (level < path.length) {
+      // A parent the set created goes only when nothing else has moved in since.
+      const child = (obj.members[index] as MemberSpan).object
+      if (!child || child.members.length > 0 || !spaceOnly(out.slice(child.open + 1, child.close))) break
+    }
+    out = removeMemberAt(out, obj, index, level === stop ? undo?.emptyInterior : undefined)
+    if (level === stop) {
+      reachedTop = level === 0
+      break
+    }
+    level--
+    name = path[level] as string
+  }
+  if (undo?.emptyDocument !== undefined && reachedTop && /^\uFEFF?[ \t\r\n]*\{[ \t\r\n]*\}[ \t\r\n]*$/.test(out)) return undo.emptyDocument
+  return out
+}
+
+/**
+ * Reverts the edit `undo` records: puts the previous value text back when the edit replaced one,
+ * else removes the member it added (see `removeJsonMember`).
+ */
+export const undoJsonEdit = (text: string, undo: JsonEditUndo, file: string): string => {
+  if (undo.previous === undefined) return removeJsonMember(text, undo.path, undo.key, file, undo)
+  const scan = scanJson(text, file, undo.path)
+  const obj = objectAt(scan, undo.path, undo.path.length).found
+  const member = obj && findMember(obj, undo.key)
+  if (!member) return text
+  return splice(text, member.valueStart, member.valueEnd, undo.previous)
+}

@@ -1,0 +1,100 @@
+import type {Problem} from '../problems.js'
+
+/** One MCP server as a plugin declares it (Claude `.mcp.json` shape, the common denominator). */
+export interface McpServerConfig {
+  type?: 'stdio' | 'sse' | 'http'
+  command?: string
+  args?: string[]
+  env?: Record<string, string>
+  cwd?: string
+  url?: string
+  headers?: Record<string, string>
+  /** cst-agent extras */
+  disabled?: boolean
+  autoApprove?: boolean | string[]
+}
+
+export interface HookCommand {
+  type: 'command'
+  command: string
+  timeout?: number
+}
+
+export interface HookMatcher {
+  matcher?: string
+  hooks: HookCommand[]
+}
+
+/** Claude-style hooks: event name -> matchers. */
+export type HookEvents = Record<string, HookMatcher[]>
+
+export interface SkillComponent {
+  kind: 'skill'
+  name: string
+  /** absolute path of the skill folder inside the plugin root */
+  dir: string
+}
+
+export interface SubagentComponent {
+  kind: 'subagent'
+  name: string
+  /** absolute path of the source .md */
+  file: string
+  frontmatter: Record<string, unknown>
+  /** the prompt (Markdown body) */
+  body: string
+}
+
+export interface McpComponent {
+  kind: 'mcp'
+  name: string
+  config: McpServerConfig
+}
+
+export interface HooksComponent {
+  kind: 'hooks'
+  name: string
+  events: HookEvents
+}
+
+export interface CommandComponent {
+  kind: 'command'
+  name: string
+  file: string
+}
+
+/** A cst-agent exec tool: runs a command on the user's machine. */
+export interface ToolComponent {
+  kind: 'tool'
+  name: string
+  command: string | string[]
+  parameters?: Record<string, unknown>
+  perm: 'read' | 'write' | 'net' | 'shell'
+  timeout: number
+  description?: string
+}
+
+export type Component = SkillComponent | SubagentComponent | McpComponent | HooksComponent | CommandComponent | ToolComponent
+export type ComponentKind = Component['kind']
+
+export type ManifestKind = 'claude' | 'codex' | 'cst-agent' | 'lexora' | 'none'
+
+/** A plugin as read from its folder: its manifests, every component, and the problems found. */
+export interface PluginModel {
+  name: string
+  version?: string
+  description?: string
+  author?: string
+  /** absolute path of the plugin root (a checked-out tree or a local folder) */
+  root: string
+  manifests: ManifestKind[]
+  skills: SkillComponent[]
+  subagents: SubagentComponent[]
+  mcpServers: McpComponent[]
+  hooks: HooksComponent[]
+  commands: CommandComponent[]
+  tools: ToolComponent[]
+  /** where the cst-agent manifest is, when the plugin can be installed whole into cst-agent */
+  cstAgentManifest?: string
+  problems: Problem[]
+}
