@@ -705,7 +705,7 @@ export const removeJsonMember = (text: string, path: readonly string[], key: str
   let name = key
   let reachedTop = false
   for (;;) {
-    const scan = scanJson(out, file, path.slice(0, level))
+    const scan = scanJson(out, file, path)
     const obj = objectAt(scan, path, level).found
     if (!obj) break
     const index = findMemberIndex(obj, name)

@@ -231,7 +231,8 @@ export const frontmatterYaml = (fields: Record<string, unknown>): string => {
       node.type = plainSafe(node.value) ? 'PLAIN' : 'QUOTE_DOUBLE'
     },
   })
-  const text = doc.toString({lineWidth: 0, minContentWidth: 0}).replace(INVISIBLE, hex4)
+  // no folding: every value stays on its own line, escapes and all, for line-based readers
+  const text = doc.toString({lineWidth: 0, minContentWidth: 0, doubleQuotedMinMultiLineLength: Number.MAX_SAFE_INTEGER}).replace(INVISIBLE, hex4)
   for (const version of ['1.2', '1.1'] as const) {
     if (!sameJson(parse(text, {version}), fields)) throw new Error(`internal error: subagent frontmatter does not read back as written (YAML ${version})`)
   }
@@ -304,9 +305,10 @@ const opencodeTools = (tools: string[], notes: string[]): Record<string, boolean
   const unmapped: string[] = []
   for (const tool of tools) {
     const names = OPENCODE_TOOL_NAMES[baseToolName(tool)]
-    if (names) names.forEach((name) => allowed.add(name))
-    else unmapped.push(tool)
-    if (names && tool.includes('(')) notes.push(`tool ${JSON.stringify(tool)} allowed as ${names.join(', ')} without its argument pattern`)
+    if (names === undefined) unmapped.push(tool)
+    // a map entry cannot narrow a tool to a pattern: allowing all of it would widen what the agent may do
+    else if (tool.includes('(')) notes.push(`tool ${JSON.stringify(tool)} left off: OpenCode's tools map cannot limit ${names.join(', ')} to that pattern`)
+    else names.forEach((name) => allowed.add(name))
   }
   if (unmapped.length > 0) notes.push(`tools with no OpenCode counterpart left out: ${unmapped.join(', ')}`)
   return Object.fromEntries(OPENCODE_BUILTINS.map((name) => [name, allowed.has(name)]))

@@ -23,6 +23,7 @@ export const readKnownCatalog = (m: KnownMarketplace): CatalogRead => {
   try {
     return readCatalogFile({
       origin: m.source.kind === 'catalog-url' ? 'url' : m.source.kind === 'local' ? 'local' : 'git',
+      ...(m.source.kind === 'catalog-url' ? {label: m.input} : {}),
       catalogFile: m.catalogFile,
       ...(m.root ? {root: m.root} : {}),
       action: 'cached',

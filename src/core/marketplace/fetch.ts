@@ -29,6 +29,8 @@ export interface FetchOptions {
 
 export interface FetchedCatalog {
   origin: 'git' | 'local' | 'url'
+  /** how messages name the catalog: the URL (redacted) for a download, else the file */
+  label?: string
   catalogFile: string
   root?: string
   commit?: string
@@ -121,7 +123,7 @@ const fetchUrl = async (source: Extract<Source, {kind: 'catalog-url'}>, options:
   const meta = readJsonFile<{etag?: string; lastModified?: string}>(metaFile, {})
   if (options.offline) {
     if (!existsSync(file)) throw offlineMiss(redactUrl(source.url))
-    return {origin: 'url', catalogFile: file, action: 'cached', ...meta}
+    return {origin: 'url', label: redactUrl(source.url), catalogFile: file, action: 'cached', ...meta}
   }
   options.onProgress?.(`downloading ${redactUrl(source.url)}`)
   const cached = existsSync(file)
@@ -132,13 +134,13 @@ const fetchUrl = async (source: Extract<Source, {kind: 'catalog-url'}>, options:
     ...(cached && meta.lastModified ? {lastModified: meta.lastModified} : {}),
     ...(env.vars.LOADOUT_GITHUB_URL ? {githubHosts: [new URL(env.vars.LOADOUT_GITHUB_URL).hostname]} : {}),
   })
-  if (result.status === 'not-modified') return {origin: 'url', catalogFile: file, action: 'not-modified', ...meta}
+  if (result.status === 'not-modified') return {origin: 'url', label: redactUrl(source.url), catalogFile: file, action: 'not-modified', ...meta}
   // Stage the download; it replaces the cached copy only once it has been read successfully (see commit).
   mkdirSync(dir, {recursive: true})
   const staged = join(dir, `.catalog-${randomBytes(4).toString('hex')}.json`)
   writeFileSync(staged, result.body)
   const newMeta = {...(result.etag ? {etag: result.etag} : {}), ...(result.lastModified ? {lastModified: result.lastModified} : {})}
-  return {origin: 'url', catalogFile: staged, action: 'downloaded', ...newMeta}
+  return {origin: 'url', label: redactUrl(source.url), catalogFile: staged, action: 'downloaded', ...newMeta}
 }
 
 const fetchLocal = (source: Extract<Source, {kind: 'local'}>): FetchedCatalog => {
@@ -189,7 +191,7 @@ export const fetchCatalogSource = async (source: Source, options: FetchOptions):
 /** Reads and checks a catalog file: no link out of its folder, bounded size and depth, lenient entries. */
 export const readCatalogFile = (fetched: FetchedCatalog, displayName?: string): CatalogRead => {
   const file = fetched.catalogFile
-  const label = displayName ?? (fetched.root ? relative(fetched.root, file) || file : file)
+  const label = displayName ?? fetched.label ?? (fetched.root ? relative(fetched.root, file) || file : file)
   const stat = lstatSync(file)
   if (stat.isSymbolicLink() && !(fetched.root && resolvesInside(fetched.root, file))) {
     throw validationFailed('catalog-link-outside', `${label} is a symbolic link out of the repository; refusing to read it`)

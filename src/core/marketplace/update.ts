@@ -4,6 +4,7 @@ import {withLock} from '../fs/lock.js'
 import type {ScopeContext} from '../scope.js'
 import type {Catalog} from './types.js'
 import {commitDownload, discardDownload, fetchCatalogSource, pruneTrees, readCatalogFile} from './fetch.js'
+import {readKnownCatalog} from './browse.js'
 import {findMarketplace, knownMarketplaces} from './known.js'
 import {readMarketplaces, stateLockDir, writeMarketplaces, type MarketplaceRecord} from './state.js'
 
@@ -46,7 +47,7 @@ export const diffCatalogs = (before: Catalog | undefined, after: Catalog): Catal
 
 const readOld = (record: MarketplaceRecord): Catalog | undefined => {
   try {
-    return readCatalogFile({origin: record.source.kind === 'catalog-url' ? 'url' : record.source.kind === 'local' ? 'local' : 'git', catalogFile: record.catalogFile, ...(record.root ? {root: record.root} : {}), action: 'cached'}).catalog
+    return readKnownCatalog(record).catalog
   } catch {
     return undefined
   }

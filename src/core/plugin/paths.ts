@@ -69,7 +69,7 @@ const absoluteForm = (raw: string): string | undefined => {
 
 const hasParentSegment = (raw: string): boolean => raw.split(/[\\/]/).includes('..')
 
-/** The text rules: a string, relative, no `..`, `./` first where required. Returns nothing; throws. */
+/** The text rules: a string, relative, no `..`, `./` first where required. Returns the text; throws. */
 export const checkPathText = (raw: unknown, ctx: ManifestPathContext): string => {
   const broken = (code: string, rule: string, suggestions: string[] = []) => ruleBroken(code, rule, ctx, suggestions)
   if (typeof raw !== 'string') throw broken('path-not-string', `must be a path (a string), not ${typeName(raw)}`)
@@ -271,6 +271,12 @@ export const followedKind = (path: string): 'missing' | 'dir' | 'file' | 'other'
   if (kind !== 'link') return kind
   const real = safeRealpath(path)
   return real === undefined ? 'missing' : followedKind(real)
+}
+
+/** A file as a message shows it: relative to the plugin root when inside it; a label (`marketplace entry "x"`) as it is. */
+export const shownFile = (root: string, file: string): string => {
+  if (!isAbsolute(file)) return file
+  return isInside(root, file) ? relative(root, file) || '.' : file
 }
 
 export const typeName = (value: unknown): string => (value === null ? 'null' : Array.isArray(value) ? 'a list' : typeof value)

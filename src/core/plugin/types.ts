@@ -85,6 +85,7 @@ export interface PluginModel {
   version?: string
   description?: string
   author?: string
+  keywords?: string[]
   /** absolute path of the plugin root (a checked-out tree or a local folder) */
   root: string
   manifests: ManifestKind[]
