@@ -5,7 +5,7 @@
 // bench/results/latest.json. Benchmarks are not tests: nothing here asserts a time.
 import {execFileSync, spawnSync} from 'node:child_process'
 import {existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync} from 'node:fs'
-import {cpus, platform, arch, release, totalmem} from 'node:os'
+import {arch, cpus, loadavg, platform, release, totalmem} from 'node:os'
 import {basename, dirname, join, relative} from 'node:path'
 import {fileURLToPath, pathToFileURL} from 'node:url'
 import {parseArgs} from 'node:util'
@@ -243,6 +243,7 @@ const machine = () => {
     cpus: list.length,
     cpuModel: list[0]?.model ?? 'unknown',
     memoryGB: round(totalmem() / 1024 ** 3, 1),
+    loadAverageAtStart: loadavg().map((l) => round(l)),
     loadoutVersion: version,
     commit,
   }
@@ -304,6 +305,9 @@ export const main = (argv = process.argv.slice(2), scenarioList = allScenarios) 
   ensureBuilt()
   const info = machine()
   console.log(`loadout ${info.loadoutVersion} bench — node ${info.node}, ${info.cpus} × ${info.cpuModel}, ${warmup} warm-up + ${runs} runs, times in ms`)
+  if (info.loadAverageAtStart[0] > info.cpus / 2) {
+    console.log(`  note: load average ${info.loadAverageAtStart[0]} on ${info.cpus} CPUs; absolute times will be inflated, trust the ratios more`)
+  }
   const results = []
   for (const scenario of selected) {
     console.log(`• ${scenario.name}`)
@@ -317,7 +321,8 @@ export const main = (argv = process.argv.slice(2), scenarioList = allScenarios) 
   }
   const out = values.out ?? RESULTS
   mkdirSync(dirname(out), {recursive: true})
-  writeFileSync(out, `${JSON.stringify({date: new Date().toISOString(), ...info, runs, warmup, scenarios: results}, null, 2)}\n`)
+  const report = {date: new Date().toISOString(), ...info, loadAverageAtEnd: loadavg().map((l) => round(l)), runs, warmup, scenarios: results}
+  writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`)
   console.log(`\n${formatTable(results)}\n\nratio = median / baseline median; figures written to ${relative(process.cwd(), out).startsWith('..') ? out : relative(process.cwd(), out)}`)
   return results.some((r) => r.error) ? 1 : 0
 }

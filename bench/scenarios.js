@@ -9,8 +9,9 @@
 //     command: (ctx) => step | step[],   // the loadout side
 //     baseline: (ctx) => step | step[],  // the yardstick, measured in the same run
 //     baselineLabel: 'node -e 0',        // optional; otherwise derived from the step
-//     check(ctx, {command, baseline}) {},// optional, untimed: sanity check of the warm-up output
-//                                        //   ({stdout, stderr, status} per side); throw if wrong
+//     check(ctx, {command, baseline}) {},// optional: sanity check of an untimed first round, given
+//                                        //   {stdout, stderr, status} of each side's last step;
+//                                        //   throw if wrong and the scenario fails untimed
 //     teardown(ctx) {},                  // optional, once; the temp folder is removed anyway
 //   }
 //

@@ -1,6 +1,6 @@
 import {existsSync, mkdirSync, readFileSync} from 'node:fs'
 import {join, relative} from 'node:path'
-import {describe, expect, it} from 'vitest'
+import {describe, it} from 'vitest'
 import type {SkillsListResult} from '../../src/commands/skills/list.js'
 import type {CreatedSkill} from '../../src/core/skills/create.js'
 import type {DeletedSkill} from '../../src/core/skills/delete.js'

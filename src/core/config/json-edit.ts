@@ -82,6 +82,8 @@ interface Scan {
   rootKind: string
   /** Comments and trailing commas, as pairs of [start, end) offsets, in no particular order. */
   junk: number[]
+  /** The parsed document, when it is strict JSON (JSON.parse read it). */
+  value?: unknown
 }
 
 interface Frame {
@@ -106,11 +108,116 @@ const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y
 const HEX4 = /^[0-9a-fA-F]{4}$/
 
 /**
+ * Reads the text for its spans. Strict JSON (the common case, and what `~/.claude.json` is) is
+ * checked by V8's own `JSON.parse` and then walked by `walkJson`, which skips everything off the
+ * path at `indexOf` speed; anything else goes through `scanJsonc`, which accepts comments and
+ * trailing commas or says exactly where the text goes wrong.
+ */
+const scanJson = (text: string, file: string, path: readonly string[]): Scan => {
+  const start = text.charCodeAt(0) === 0xfeff ? 1 : 0
+  let value: unknown
+  try {
+    value = JSON.parse(start === 0 ? text : text.slice(start)) as unknown
+  } catch {
+    return scanJsonc(text, file, path)
+  }
+  return {...walkJson(text, start, path), value}
+}
+
+/**
+ * Finds the spans in text that `JSON.parse` has accepted, so it checks nothing. Only the objects
+ * on the path are read member by member (recursing once per key of the path); every other value
+ * is skipped: strings by `indexOf('"')`, arrays and objects by counting brackets outside strings.
+ */
+const walkJson = (text: string, start: number, path: readonly string[]): Omit<Scan, 'value'> => {
+  let i = start
+  const space = (): void => {
+    for (;;) {
+      const c = text.charCodeAt(i)
+      if (c !== 32 && c !== 10 && c !== 13 && c !== 9) return
+      i++
+    }
+  }
+  const stringEnd = (p: number): number => {
+    for (let from = p + 1; ; ) {
+      const q = text.indexOf('"', from)
+      let b = q - 1
+      while (text.charCodeAt(b) === 92) b--
+      if ((q - 1 - b) % 2 === 0) return q + 1
+      from = q + 1
+    }
+  }
+  const skipValue = (p: number): number => {
+    const c = text.charCodeAt(p)
+    if (c === 34) return stringEnd(p)
+    if (c === 123 || c === 91) {
+      let depth = 0
+      for (;;) {
+        const d = text.charCodeAt(p)
+        if (d === 34) {
+          p = stringEnd(p)
+          continue
+        }
+        p++
+        if (d === 123 || d === 91) depth++
+        else if ((d === 125 || d === 93) && --depth === 0) return p
+      }
+    }
+    for (;;) {
+      const d = text.charCodeAt(p)
+      if (d === 44 || d === 125 || d === 93 || d === 32 || d === 10 || d === 13 || d === 9 || p >= text.length) return p
+      p++
+    }
+  }
+  const object = (open: number, depth: number): ObjectSpan => {
+    const obj: ObjectSpan = {open, close: -1, members: []}
+    i = open + 1
+    space()
+    if (text.charCodeAt(i) === 125) {
+      obj.close = i++
+      return obj
+    }
+    for (;;) {
+      const keyStart = i
+      i = stringEnd(i)
+      const raw = text.slice(keyStart + 1, i - 1)
+      const key = raw.includes('\\') ? (JSON.parse(text.slice(keyStart, i)) as string) : raw
+      const member: MemberSpan = {key, keyStart, keyEnd: i, valueStart: -1, valueEnd: -1, comma: -1, object: undefined, kind: ''}
+      obj.members.push(member)
+      space()
+      i++
+      space()
+      member.valueStart = i
+      const c = text.charCodeAt(i)
+      member.kind = describeStart(c)
+      if (c === 123 && depth < path.length && key === path[depth]) {
+        member.object = object(i, depth + 1)
+      } else {
+        i = skipValue(i)
+      }
+      member.valueEnd = i
+      space()
+      if (text.charCodeAt(i) === 125) {
+        obj.close = i++
+        return obj
+      }
+      member.comma = i++
+      space()
+    }
+  }
+  space()
+  const valueStart = i
+  const c = text.charCodeAt(i)
+  const root = c === 123 ? object(i, 0) : undefined
+  return {valueStart, valueEnd: root ? i : skipValue(i), root, rootKind: describeStart(c), junk: []}
+}
+
+/**
  * Reads the whole text once, without recursion, checking the JSON grammar plus comments and
  * trailing commas. Records member spans for the top-level object and for each object reached by
  * following `path` from it (all of its members, so that the edit knows its neighbours).
  */
-const scanJson = (text: string, file: string, path: readonly string[]): Scan => {
+const scanJsonc = (text: string, file: string, path: readonly string[]): Scan => {
   const n = text.length
   let i = text.charCodeAt(0) === 0xfeff ? 1 : 0
   const junk: number[] = []
@@ -362,8 +469,12 @@ const isBlank = (text: string): boolean => BLANK.test(text)
  * is skipped. Text that is empty or only whitespace is not JSON either.
  */
 export const parseJsonText = (text: string, file: string): unknown => {
-  const scan = scanJson(text, file, [])
-  return parseSpan(text, scan.valueStart, scan.valueEnd, scan.junk)
+  try {
+    return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text) as unknown
+  } catch {
+    const scan = scanJsonc(text, file, [])
+    return parseSpan(text, scan.valueStart, scan.valueEnd, scan.junk)
+  }
 }
 
 /**
@@ -372,11 +483,20 @@ export const parseJsonText = (text: string, file: string): unknown => {
  */
 export const getJsonMember = (text: string, path: readonly string[], key: string, file = 'JSON text'): unknown => {
   if (isBlank(text)) return undefined
-  const scan = scanJson(text, file, path)
-  const obj = objectAt(scan, path, path.length)
-  if (!obj.found) return undefined
-  const member = findMember(obj.found, key)
-  return member ? parseSpan(text, member.valueStart, member.valueEnd, scan.junk) : undefined
+  let value: unknown
+  try {
+    value = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text) as unknown
+  } catch {
+    const scan = scanJsonc(text, file, path)
+    const obj = objectAt(scan, path, path.length)
+    const member = obj.found && findMember(obj.found, key)
+    return member ? parseSpan(text, member.valueStart, member.valueEnd, scan.junk) : undefined
+  }
+  for (const k of [...path, key]) {
+    if (typeof value !== 'object' || value === null || Array.isArray(value) || !Object.hasOwn(value, k)) return undefined
+    value = (value as Record<string, unknown>)[k]
+  }
+  return value
 }
 
 const findMember = (obj: ObjectSpan, key: string): MemberSpan | undefined => {

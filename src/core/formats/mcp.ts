@@ -55,6 +55,7 @@ const resolveTransport = (config: McpServerConfig, notes: string[]): Transport |
   }
   if (kind === 'stdio') {
     if (!hasCommand) return {unsupported: 'a stdio server needs a "command"'}
+    if (config.type === 'stdio' && hasUrl) notes.push('"url" dropped: a stdio server is started from its "command"')
     if (config.headers !== undefined && Object.keys(config.headers).length > 0) notes.push('"headers" dropped: a stdio server has no HTTP headers')
     return {
       kind,

@@ -58,7 +58,7 @@ export interface ManifestContext {
 
 export const MAX_MANIFEST_BYTES = 1024 * 1024
 
-/** Parses manifest text: invalid JSON (or JSON nested absurdly deep) is an error naming the file. */
+/** Parses a manifest, hooks or MCP file: invalid JSON (or JSON nested absurdly deep) is an error naming the file. */
 export const parseManifestJson = (text: string, file: string): Json => {
   let value: unknown
   try {
@@ -68,7 +68,7 @@ export const parseManifestJson = (text: string, file: string): Json => {
     const message = error.message.startsWith(`${file}: `) ? error.message.slice(file.length + 2) : error.message
     throw ruleBroken(error.code === 'catalog-too-deep' ? 'manifest-too-deep' : 'manifest-not-json', message, {file})
   }
-  if (!isRecord(value)) throw ruleBroken('manifest-not-object', `the manifest must be a JSON object, not ${typeName(value)}`, {file})
+  if (!isRecord(value)) throw ruleBroken('manifest-not-object', `must hold a JSON object, not ${typeName(value)}`, {file})
   return value
 }
 

@@ -49,8 +49,8 @@ const skillDirsAt = (path: string): {dirs: string[]; problem?: Problem} => {
     }
   }
   if (!isDir) return {dirs: [], problem: problem('error', 'path-not-skill', `${path} is neither a folder nor a SKILL.md`, {file: path})}
-  // not a skill folder itself: a folder of skills?
   if (mayHoldSkillFile(path)) return {dirs: [path]}
+  // not a skill folder itself: a folder of skills?
   let entries
   try {
     entries = readdirSync(path, {withFileTypes: true})

@@ -1,14 +1,39 @@
 import {readFileSync} from 'node:fs'
-import {isAbsolute, join, resolve} from 'node:path'
+import {isAbsolute, join, relative, resolve, sep} from 'node:path'
+import type {JsonEditUndo} from '../config/json-edit.js'
+import type {TomlEditUndo} from '../config/toml-edit.js'
 import type {Environment} from '../environment.js'
 import {loadoutPaths} from '../environment.js'
+import {validationFailed} from '../errors.js'
+import {writeJsonFile} from '../fs/json.js'
+import type {HookEvents} from '../plugin/types.js'
 import type {Scope} from '../scope.js'
 
 /** One file loadout wrote for a plugin into a target. */
 export interface RecordedFile {
-  /** absolute in the user state file; relative to the project root in loadout.lock */
+  /** absolute in memory and in the user state; relative to the project root in loadout.lock */
   path: string
   sha256: string
+  /** the component it belongs to: plugin@marketplace/kind/name */
+  component?: string
+}
+
+/** One entry loadout added to an agent's config file (an MCP server, or hooks merged into a key). */
+export interface RecordedConfigEdit {
+  component: string
+  file: string
+  format: 'json' | 'toml'
+  /** json: the objects leading to the member; toml: the table path */
+  path: string[]
+  /** json: the member's key; toml: '' */
+  key: string
+  /** the value as written */
+  value: unknown
+  /** hooks only: the events loadout added, and the event keys it created */
+  addedHooks?: HookEvents
+  createdEvents?: string[]
+  undo: JsonEditUndo | TomlEditUndo
+  createdFile: boolean
 }
 
 /** What was written for one plugin into one target: the install record. */
@@ -16,7 +41,23 @@ export interface InstallRecord {
   plugin: string
   target: string
   scope: Scope
+  version?: string
+  /** where it came from, redacted */
+  source: string
+  commit?: string
+  archiveSha256?: string
+  integrity: string
+  /** the installed copy `${CLAUDE_PLUGIN_ROOT}` points at */
+  pluginRoot?: string
+  enabled: boolean
+  /** sha256 fingerprint of the executable parts the user approved */
+  consent?: string
+  components: string[]
+  skipped: Array<{component: string; reason: string}>
   files: RecordedFile[]
+  /** folders loadout created (skill folders, subagent folders), removed when empty */
+  dirs: string[]
+  config: RecordedConfigEdit[]
 }
 
 export interface InstallState {
@@ -26,6 +67,17 @@ export interface InstallState {
 export const userStateFile = (env: Environment): string => join(loadoutPaths(env).config, 'state.json')
 export const projectLockFile = (projectRoot: string): string => join(projectRoot, 'loadout.lock')
 
+const toRelative = (base: string, path: string) => (isAbsolute(path) && (path === base || path.startsWith(base + sep)) ? relative(base, path).split(sep).join('/') || '.' : path)
+const toAbsolute = (base: string, path: string) => (isAbsolute(path) ? path : resolve(base, path))
+
+/** Rewrites every path of a record: made relative to the project root for the lock, back on reading. */
+const mapPaths = (record: InstallRecord, map: (p: string) => string): InstallRecord => ({
+  ...record,
+  files: record.files.map((f) => ({...f, path: map(f.path)})),
+  dirs: record.dirs.map(map),
+  config: record.config.map((c) => ({...c, file: map(c.file)})),
+})
+
 const readState = (file: string): InstallState => {
   let text: string
   try {
@@ -33,8 +85,32 @@ const readState = (file: string): InstallState => {
   } catch {
     return {installs: []}
   }
-  const data = JSON.parse(text) as Partial<InstallState>
-  return {installs: Array.isArray(data.installs) ? data.installs : []}
+  let data: {installs?: Array<Partial<InstallRecord> & {plugin: string; target: string; scope: Scope}>}
+  try {
+    data = JSON.parse(text) as typeof data
+  } catch (error) {
+    throw validationFailed('state-not-json', `${file} is not valid JSON (${(error as Error).message}); fix or remove it`)
+  }
+  const installs = Array.isArray(data.installs) ? data.installs : []
+  return {installs: installs.map((r): InstallRecord => ({enabled: true, components: [], skipped: [], dirs: [], config: [], files: [], integrity: '', source: '', ...r}))}
+}
+
+/** Every install record of the user state and of the project's lock, paths absolute. */
+export const readInstallRecords = (env: Environment, projectRoot: string): InstallRecord[] => [
+  ...readState(userStateFile(env)).installs.map((r) => ({...r, scope: 'user' as const})),
+  ...readState(projectLockFile(projectRoot)).installs.map((r) => mapPaths({...r, scope: 'project' as const}, (p) => toAbsolute(projectRoot, p))),
+]
+
+const sortRecords = (records: InstallRecord[]) => [...records].sort((a, b) => a.plugin.localeCompare(b.plugin) || a.target.localeCompare(b.target))
+
+/**
+ * Writes the records of one scope: the user state file, or loadout.lock with project-relative paths
+ * (sorted keys, no timestamps, so the lock is deterministic and diffable).
+ */
+export const writeInstallRecords = (env: Environment, projectRoot: string, scope: Scope, records: InstallRecord[]): void => {
+  const mine = sortRecords(records.filter((r) => r.scope === scope))
+  if (scope === 'user') writeJsonFile(userStateFile(env), {version: 1, installs: mine})
+  else writeJsonFile(projectLockFile(projectRoot), {version: 1, installs: mine.map((r) => mapPaths(r, (p) => toRelative(projectRoot, p)))})
 }
 
 /** Answers "which plugin installed this path?" from the user state and the project's lock. */
@@ -42,24 +118,21 @@ export interface Ownership {
   ownerOf(path: string): string | undefined
 }
 
-export const loadOwnership = (env: Environment, projectRoot: string): Ownership => {
+export const ownershipFrom = (records: readonly InstallRecord[]): Ownership => {
   const owners = new Map<string, string>()
-  const add = (state: InstallState, base: string) => {
-    for (const record of state.installs) {
-      for (const file of record.files ?? []) {
-        owners.set(isAbsolute(file.path) ? resolve(file.path) : resolve(base, file.path), record.plugin)
-      }
-    }
+  for (const record of records) {
+    for (const file of record.files) owners.set(resolve(file.path), record.plugin)
+    for (const dir of record.dirs) owners.set(resolve(dir), record.plugin)
   }
-  add(readState(userStateFile(env)), env.home)
-  add(readState(projectLockFile(projectRoot)), projectRoot)
   return {
     ownerOf(path: string) {
       const prefix = resolve(path)
       for (const [file, plugin] of owners) {
-        if (file === prefix || file.startsWith(prefix + '/')) return plugin
+        if (file === prefix || file.startsWith(prefix + sep)) return plugin
       }
       return undefined
     },
   }
 }
+
+export const loadOwnership = (env: Environment, projectRoot: string): Ownership => ownershipFrom(readInstallRecords(env, projectRoot))

@@ -1,0 +1,89 @@
+import {createHash, randomBytes} from 'node:crypto'
+import {existsSync, renameSync, rmSync, statSync} from 'node:fs'
+import {join} from 'node:path'
+import {loadoutPaths, type Environment} from '../environment.js'
+import {EXIT, LoadoutError, notFound} from '../errors.js'
+import {checkoutTree, gitContext, resolveCommit, updateMirror} from '../fetch/git.js'
+import {resolvesInside} from '../fs/contain.js'
+import {treeIntegrity} from '../integrity.js'
+import {normalizeGitUrl} from '../sources/parse.js'
+import {redactUrl} from '../sources/redact.js'
+import type {PluginFetchSpec} from './resolve.js'
+
+export interface FetchedPlugin {
+  /** the folder holding the plugin (inside the cache, or the local folder itself) */
+  root: string
+  commit?: string
+  archiveSha256?: string
+  integrity: string
+}
+
+const gitKey = (url: string) => createHash('sha256').update(`git:${normalizeGitUrl(url)}`).digest('hex').slice(0, 24)
+
+const offlineMiss = (label: string) =>
+  new LoadoutError('offline-not-cached', EXIT.network, `offline, and ${label} is not in the cache`, {suggestions: ['run once without --offline to fetch it']})
+
+const fetchGitPlugin = async (spec: Extract<PluginFetchSpec, {kind: 'git'}>, env: Environment, offline: boolean): Promise<FetchedPlugin> => {
+  const cache = loadoutPaths(env).cache
+  const base = join(cache, 'git', gitKey(spec.url))
+  const mirror = join(base, 'mirror')
+  const context = gitContext(env, cache)
+  const pinnedAndPresent = async () => {
+    if (!spec.sha || !existsSync(mirror)) return false
+    try {
+      await resolveCommit({...context, env: {...env, vars: {...env.vars}}}, mirror, spec.sha, spec.url)
+      return true
+    } catch {
+      return false
+    }
+  }
+  if (offline) {
+    if (!existsSync(mirror)) throw offlineMiss(redactUrl(spec.url))
+  } else if (!(await pinnedAndPresent())) {
+    await updateMirror(context, spec.url, mirror)
+  }
+  const commit = await resolveCommit(context, mirror, spec.sha ?? spec.ref, spec.url)
+  const treeName = spec.path ? `${commit}-${createHash('sha256').update(spec.path).digest('hex').slice(0, 8)}` : commit
+  const tree = join(base, 'trees', treeName)
+  if (!existsSync(tree)) {
+    const staging = join(base, 'trees', `.stage-${randomBytes(4).toString('hex')}`)
+    try {
+      await checkoutTree(context, mirror, commit, staging, spec.path ? [spec.path] : undefined)
+      renameSync(staging, tree)
+    } catch (error) {
+      rmSync(staging, {recursive: true, force: true})
+      throw error
+    }
+  }
+  const root = spec.path ? join(tree, spec.path) : tree
+  if (!existsSync(root) || !resolvesInside(tree, root)) throw notFound('path-not-found', `${spec.path} is not a folder of ${redactUrl(spec.url)} at ${commit.slice(0, 12)}`)
+  return {root, commit, integrity: await treeIntegrity(root)}
+}
+
+/** Brings a plugin's files to a local folder: a cached git tree, an extracted archive, or a folder. */
+export const fetchPlugin = async (spec: PluginFetchSpec, env: Environment, offline: boolean): Promise<FetchedPlugin> => {
+  switch (spec.kind) {
+    case 'folder': {
+      let isDir = false
+      try {
+        isDir = statSync(spec.path).isDirectory()
+      } catch {
+        // reported below
+      }
+      if (!isDir) throw notFound('plugin-folder-missing', `${spec.path} is not a folder`)
+      return {root: spec.path, integrity: await treeIntegrity(spec.path)}
+    }
+    case 'git':
+      return fetchGitPlugin(spec, env, offline)
+    case 'archive': {
+      if (offline) throw offlineMiss(redactUrl(spec.url))
+      const {fetchArchive} = await import('../fetch/archive.js')
+      const fetched = await fetchArchive(spec.url, {env, cacheDir: loadoutPaths(env).cache, ...(spec.sha256 ? {sha256: spec.sha256} : {})})
+      return {root: fetched.dir, archiveSha256: fetched.sha256, integrity: fetched.integrity}
+    }
+    default: {
+      const never: never = spec
+      return never
+    }
+  }
+}

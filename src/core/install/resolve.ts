@@ -1,0 +1,152 @@
+import {join, resolve} from 'node:path'
+import type {Environment} from '../environment.js'
+import {conflict, notFound, usageError} from '../errors.js'
+import {isInside} from '../fs/contain.js'
+import {readKnownCatalog} from '../marketplace/browse.js'
+import {findMarketplace, knownMarketplaces, type KnownMarketplace} from '../marketplace/known.js'
+import type {PluginEntry} from '../marketplace/types.js'
+import {cloneUrl, parseSource, sourceLabel} from '../sources/parse.js'
+import {closestNames} from '../suggest.js'
+
+/** Where a plugin's files come from, once resolved. */
+export type PluginFetchSpec =
+  | {kind: 'folder'; path: string; label: string}
+  | {kind: 'git'; url: string; ref?: string; sha?: string; path?: string; label: string}
+  | {kind: 'archive'; url: string; sha256?: string; label: string}
+
+export interface ResolvedPlugin {
+  /** plugin@marketplace */
+  id: string
+  name: string
+  marketplace: string
+  entry?: PluginEntry
+  version?: string
+  fetch: PluginFetchSpec
+}
+
+/** The pseudo-marketplace of plugins installed straight from a source. */
+export const DIRECT = 'direct'
+
+const looksLikeSource = (input: string): boolean => /[/:\\~]/.test(input) || input.startsWith('.')
+
+const entrySpec = (entry: PluginEntry, market: KnownMarketplace, env: Environment): PluginFetchSpec => {
+  const source = entry.source
+  const label = `${entry.name}@${market.name}`
+  switch (source.kind) {
+    case 'relative':
+    case 'local': {
+      if (!market.root) throw usageError('relative-without-root', `${label}: a relative source needs a marketplace checkout, and "${market.name}" was fetched as a bare catalog`)
+      const path = resolve(market.root, source.path)
+      if (!isInside(market.root, path)) throw usageError('source-outside', `${label}: ${source.path} points outside the marketplace`)
+      return {kind: 'folder', path, label: source.path}
+    }
+    case 'github':
+      return {kind: 'git', url: cloneUrl({kind: 'github', owner: source.repo.split('/')[0]!, repo: source.repo.split('/')[1]!}, env.vars.LOADOUT_GITHUB_URL || undefined)!, ...(source.ref ? {ref: source.ref} : {}), ...(source.sha ? {sha: source.sha} : {}), label: `github:${source.repo}`}
+    case 'url':
+      return {kind: 'git', url: source.url, ...(source.ref ? {ref: source.ref} : {}), ...(source.sha ? {sha: source.sha} : {}), label: source.url}
+    case 'git-subdir':
+      return {kind: 'git', url: source.url, path: source.path, ...(source.ref ? {ref: source.ref} : {}), ...(source.sha ? {sha: source.sha} : {}), label: `${source.url} (${source.path})`}
+    case 'archive':
+      return {kind: 'archive', url: source.url, ...(source.sha256 ? {sha256: source.sha256} : {}), label: source.url}
+    case 'unsupported':
+      throw usageError('unsupported-source', `${label} has an unsupported source type (${source.type}); loadout cannot install it`)
+    default: {
+      const never: never = source
+      return never
+    }
+  }
+}
+
+const fromMarketplace = (name: string, market: KnownMarketplace, env: Environment, version?: string): ResolvedPlugin => {
+  const {catalog} = readKnownCatalog(market)
+  const renamed = catalog.renames[name]
+  const entry = catalog.plugins.find((p) => p.name === name) ?? (renamed ? catalog.plugins.find((p) => p.name === renamed) : undefined)
+  if (!entry) {
+    const near = closestNames(name, catalog.plugins.map((p) => p.name))
+    throw notFound('plugin-not-found', `plugin "${name}" is not in marketplace "${market.name}" (${catalog.plugins.length} plugins)`, {
+      suggestions: [...(near.length > 0 ? [`did you mean ${near.map((n) => `"${n}"`).join(' or ')}?`] : []), `try: loadout search ${name}`],
+    })
+  }
+  if (version !== undefined && entry.version !== version) {
+    throw notFound('version-not-found', `${entry.name}@${market.name} is at version ${entry.version ?? '(none)'} in the catalog, not ${version}`, {
+      suggestions: [`install the listed version: loadout install ${entry.name}@${market.name}`],
+    })
+  }
+  return {
+    id: `${entry.name}@${market.name}`,
+    name: entry.name,
+    marketplace: market.name,
+    entry,
+    ...(entry.version ? {version: entry.version} : {}),
+    fetch: entrySpec(entry, market, env),
+  }
+}
+
+/**
+ * Turns what the user typed into one plugin to fetch: `plugin@marketplace[@version]`, a bare name
+ * found in exactly one marketplace, or a direct source (owner/repo, git URL, folder, archive URL).
+ */
+export const resolvePluginSpec = (input: string, env: Environment, projectRoot: string): ResolvedPlugin => {
+  if (looksLikeSource(input)) {
+    const source = parseSource(input, {cwd: env.cwd, home: env.home, ...(env.vars.LOADOUT_GITHUB_URL ? {githubUrl: env.vars.LOADOUT_GITHUB_URL} : {})})
+    const label = sourceLabel(source)
+    switch (source.kind) {
+      case 'local':
+        return {id: '', name: '', marketplace: DIRECT, fetch: {kind: 'folder', path: source.path, label}}
+      case 'github':
+      case 'git':
+        return {id: '', name: '', marketplace: DIRECT, fetch: {kind: 'git', url: cloneUrl(source, env.vars.LOADOUT_GITHUB_URL || undefined)!, ...(source.ref ? {ref: source.ref} : {}), ...(source.sha ? {sha: source.sha} : {}), ...(source.path ? {path: source.path} : {}), label}}
+      case 'archive':
+        return {id: '', name: '', marketplace: DIRECT, fetch: {kind: 'archive', url: source.url, ...(source.sha256 ? {sha256: source.sha256} : {}), label}}
+      case 'catalog-url':
+        throw usageError('catalog-not-plugin', `${label} is a catalog, not a plugin`, {suggestions: [`add it first: loadout marketplace add ${label}`]})
+      default: {
+        const never: never = source
+        return never
+      }
+    }
+  }
+  const [name, second, third, ...rest] = input.split('@')
+  if (!name || rest.length > 0) throw usageError('bad-plugin-spec', `"${input}" is not plugin[@marketplace][@version]`)
+  if (second !== undefined && third !== undefined) return fromMarketplace(name, findMarketplace(second, env, projectRoot), env, third)
+  if (second !== undefined) {
+    const known = knownMarketplaces(env, projectRoot)
+    if (known.some((m) => m.name === second) || !/^\d/.test(second)) return fromMarketplace(name, findMarketplace(second, env, projectRoot), env)
+    return resolveBare(name, env, projectRoot, second)
+  }
+  return resolveBare(name, env, projectRoot)
+}
+
+const resolveBare = (name: string, env: Environment, projectRoot: string, version?: string): ResolvedPlugin => {
+  const matches: KnownMarketplace[] = []
+  const all: string[] = []
+  for (const market of knownMarketplaces(env, projectRoot)) {
+    try {
+      const {catalog} = readKnownCatalog(market)
+      all.push(...catalog.plugins.map((p) => p.name))
+      if (catalog.plugins.some((p) => p.name === name)) matches.push(market)
+    } catch {
+      // an unreadable catalog cannot hold the plugin
+    }
+  }
+  if (matches.length === 0) {
+    const near = closestNames(name, all)
+    throw notFound('plugin-not-found', `no marketplace lists a plugin named "${name}"`, {
+      suggestions: [...(near.length > 0 ? [`did you mean ${near.map((n) => `"${n}"`).join(' or ')}?`] : []), `try: loadout search ${name}`],
+    })
+  }
+  if (matches.length > 1) {
+    throw conflict('plugin-ambiguous', `"${name}" is in ${matches.length} marketplaces: ${matches.map((m) => `${name}@${m.name}`).join(', ')}`, {
+      suggestions: [`name one: loadout install ${name}@${matches[0]!.name}`],
+    })
+  }
+  return fromMarketplace(name, matches[0]!, env, version)
+}
+
+export const pluginDataDirs = (dataDir: string, id: string, revision: string) => {
+  const [name, market] = id.split('@') as [string, string]
+  return {
+    root: join(dataDir, 'plugins', market, name, revision),
+    data: join(dataDir, 'plugin-data', market, name),
+  }
+}
