@@ -152,6 +152,21 @@ describe('setJsonMember then removeJsonMember gives the original back', () => {
   }
 })
 
+describe('strict JSON and JSONC are read alike', () => {
+  // Strict JSON goes through JSON.parse and a fast walk, JSONC through the validating scanner: a
+  // comment after the document sends the same text down the other road, and the edit must match.
+  for (const shape of SHAPES.filter((s) => s.text.trim() !== '' && s.text !== '\uFEFF')) {
+    it(shape.name, () => {
+      const jsonc = `${shape.text}/* c */`
+      const edit = editJsonMember(shape.text, shape.path, 'k', SERVER, FILE)
+      const editc = editJsonMember(jsonc, shape.path, 'k', SERVER, FILE)
+      expect(editc.text).toBe(`${edit.text}/* c */`)
+      expect(removeJsonMember(editc.text, shape.path, 'k', FILE, editc.undo)).toBe(jsonc)
+      expect(removeJsonMember(editc.text, shape.path, 'k', FILE)).toBe(removeJsonMember(edit.text, shape.path, 'k', FILE) + '/* c */')
+    })
+  }
+})
+
 describe('setJsonMember writes in the file’s own style', () => {
   it('appends after the last member with the same indentation (2 spaces)', () => {
     const text = '{\n  "mcpServers": {\n    "other": {\n      "command": "x"\n    }\n  }\n}\n'
@@ -279,6 +294,17 @@ describe('removeJsonMember', () => {
     )
     // Out of order, the first removal keeps the parent, which still holds "y".
     expect(removeJsonMember(second.text, ['mcpServers'], 'x', FILE, first.undo)).toBe('{\n  "a": 1,\n  "mcpServers": {\n    "y": 2\n  }\n}\n')
+  })
+
+  it('removes the last of duplicate keys, leaving the earlier one', () => {
+    expect(removeJsonMember('{"a": 1, "a": 2}', [], 'a', FILE)).toBe('{"a": 1}')
+    expect(removeJsonMember('{\n  "a": 1,\n  "b": 0,\n  "a": 2\n}', [], 'a', FILE)).toBe('{\n  "a": 1,\n  "b": 0\n}')
+  })
+
+  it('keeps a created parent the user has written a comment into', () => {
+    const edit = editJsonMember('{\n  "a": 1\n}\n', ['mcpServers'], 'x', 1, FILE)
+    const commented = edit.text.replace('"x": 1', '// mine\n    "x": 1')
+    expect(removeJsonMember(commented, ['mcpServers'], 'x', FILE, edit.undo)).toBe('{\n  "a": 1,\n  "mcpServers": {\n    // mine\n  }\n}\n')
   })
 
   it('keeps edits made elsewhere in the file meanwhile', () => {

@@ -82,8 +82,6 @@ interface Scan {
   rootKind: string
   /** Comments and trailing commas, as pairs of [start, end) offsets, in no particular order. */
   junk: number[]
-  /** The parsed document, when it is strict JSON (JSON.parse read it). */
-  value?: unknown
 }
 
 interface Frame {
@@ -115,13 +113,12 @@ const HEX4 = /^[0-9a-fA-F]{4}$/
  */
 const scanJson = (text: string, file: string, path: readonly string[]): Scan => {
   const start = text.charCodeAt(0) === 0xfeff ? 1 : 0
-  let value: unknown
   try {
-    value = JSON.parse(start === 0 ? text : text.slice(start)) as unknown
+    JSON.parse(start === 0 ? text : text.slice(start))
   } catch {
     return scanJsonc(text, file, path)
   }
-  return {...walkJson(text, start, path), value}
+  return walkJson(text, start, path)
 }
 
 /**
@@ -129,7 +126,7 @@ const scanJson = (text: string, file: string, path: readonly string[]): Scan => 
  * on the path are read member by member (recursing once per key of the path); every other value
  * is skipped: strings by `indexOf('"')`, arrays and objects by counting brackets outside strings.
  */
-const walkJson = (text: string, start: number, path: readonly string[]): Omit<Scan, 'value'> => {
+const walkJson = (text: string, start: number, path: readonly string[]): Scan => {
   let i = start
   const space = (): void => {
     for (;;) {
@@ -459,9 +456,14 @@ const parseSpan = (text: string, start: number, end: number, junk: number[]): un
 // ---------------------------------------------------------------------------------------------
 // Reading
 
-const BLANK = /^\uFEFF?[ \t\r\n]*$/
-
-const isBlank = (text: string): boolean => BLANK.test(text)
+/** Whether the text is empty or only whitespace (after a byte-order mark); stops at the first other character. */
+const isBlank = (text: string): boolean => {
+  for (let p = text.charCodeAt(0) === 0xfeff ? 1 : 0; p < text.length; p++) {
+    const c = text.charCodeAt(p)
+    if (c !== 32 && c !== 10 && c !== 13 && c !== 9) return false
+  }
+  return true
+}
 
 /**
  * Parses JSON or JSONC text (comments and trailing commas are accepted where VS Code accepts
@@ -617,7 +619,19 @@ const serialize = (value: unknown, unit: string, indent: string, nl: string): st
   return unit === '' ? json : json.replace(/\n/g, nl + indent)
 }
 
-const splice = (text: string, start: number, end: number, insert: string): string => text.slice(0, start) + insert + text.slice(end)
+/** A change to the text: [start, end) becomes `insert`. */
+type Change = [start: number, end: number, insert: string]
+
+/** The text of [from, to) with the changes (sorted, not overlapping, all inside it) made, in one concatenation. */
+const apply = (text: string, changes: Change[], from = 0, to = text.length): string => {
+  let out = ''
+  let p = from
+  for (const [start, end, insert] of changes) {
+    out += text.slice(p, start) + insert
+    p = end
+  }
+  return out + text.slice(p, to)
+}
 
 const spaceOnly = (text: string): boolean => /^[ \t\r\n]*$/.test(text)
 
@@ -634,8 +648,8 @@ const colonOf = (text: string, member: MemberSpan | undefined, compact: boolean)
 // Inserting and removing members
 
 /**
- * Appends member `key: value` to `obj`. The layouts below are exactly what `removeMemberAt` takes
- * away, which is what makes set-then-remove give back the original text.
+ * The changes that append member `key: value` to `obj`. The layouts below are exactly what
+ * `removeMember` takes away, which is what makes set-then-remove give back the original text.
  *  - Empty object, blank inside: the inside becomes the member (with line breaks and indentation
  *    when the file has lines); the old inside goes into the undo record.
  *  - Empty object with comments inside: the member goes right after `{`, the comments stay.
@@ -645,28 +659,23 @@ const colonOf = (text: string, member: MemberSpan | undefined, compact: boolean)
  *  - Otherwise (members on one line): `, "key": value` right after the last value (or
  *    `"key": value,` after its trailing comma), spaced like the members before it.
  */
-const insertMember = (text: string, obj: ObjectSpan, layout: Layout, key: string, value: unknown): {text: string; emptyInterior?: string} => {
+const insertMember = (text: string, obj: ObjectSpan, layout: Layout, key: string, value: unknown): {changes: Change[]; emptyInterior?: string} => {
   const {nl} = layout
   const members = obj.members
   const last = members[members.length - 1]
   const name = JSON.stringify(key)
   if (!last) {
     const interior = text.slice(obj.open + 1, obj.close)
-    const blank = spaceOnly(interior)
+    const end = spaceOnly(interior) ? obj.close : obj.open + 1
     if (layout.multiline) {
       const braceIndent = lineIndent(text, obj.open)
       const indent = braceIndent + layout.unit
-      const member = `${name}: ${serialize(value, layout.unit, indent, nl)}`
-      return blank
-        ? {text: splice(text, obj.open + 1, obj.close, nl + indent + member + nl + braceIndent), emptyInterior: interior}
-        : {text: splice(text, obj.open + 1, obj.open + 1, nl + indent + member), emptyInterior: interior}
+      const member = nl + indent + `${name}: ${serialize(value, layout.unit, indent, nl)}`
+      return {changes: [[obj.open + 1, end, end === obj.close ? member + nl + braceIndent : member]], emptyInterior: interior}
     }
-    const member = `${name}:${serialize(value, '', '', nl)}`
-    return blank
-      ? {text: splice(text, obj.open + 1, obj.close, member), emptyInterior: interior}
-      : {text: splice(text, obj.open + 1, obj.open + 1, member), emptyInterior: interior}
+    return {changes: [[obj.open + 1, end, `${name}:${serialize(value, '', '', nl)}`]], emptyInterior: interior}
   }
-  const compact = !layout.multiline || !text.slice(obj.open, obj.close).includes('\n')
+  const compact = !layout.multiline || text.lastIndexOf('\n', obj.close) < obj.open
   const colon = colonOf(text, last, compact)
   const trailing = last.comma >= 0
   const lastEnd = trailing ? last.comma + 1 : last.valueEnd
@@ -674,45 +683,57 @@ const insertMember = (text: string, obj: ObjectSpan, layout: Layout, key: string
   const member = name + colon + serialize(value, compact ? '' : layout.unit, indent, nl)
   const eol = compact ? -1 : lineEndAfter(text, lastEnd)
   if (eol >= 0 && startsLine(text, last.keyStart)) {
-    const out = splice(text, eol, eol, nl + indent + member + (trailing ? ',' : ''))
-    return {text: trailing ? out : splice(out, last.valueEnd, last.valueEnd, ',')}
+    const line: Change = [eol, eol, nl + indent + member + (trailing ? ',' : '')]
+    return {changes: [line]}
   }
   const before = members[members.length - 2]
   const gap = text.slice(before ? before.comma + 1 : obj.open + 1, last.keyStart)
   const sep = spaceOnly(gap) ? gap : compact ? '' : ' '
-  return {text: trailing ? splice(text, lastEnd, lastEnd, sep + member + ',') : splice(text, lastEnd, lastEnd, `,${sep}${member}`)}
+  return {changes: [[lastEnd, lastEnd, trailing ? sep + member + ',' : `,${sep}${member}`]]}
 }
 
 /**
- * Removes member `index` of `obj` with its comma: the exact inverse of `insertMember` for a member
- * it appended, and a clean cut for any other (a member on a line of its own takes its line with it).
- * `emptyInterior`, when the object ends up empty, is what its inside becomes (else `{}`).
+ * The changes that remove member `index` of `obj` with its comma: the exact inverse of
+ * `insertMember` for a member it appended, and a clean cut for any other (a member on a line of its
+ * own takes its line with it). `emptyInterior`, when the object ends up empty, is what its inside
+ * becomes (else `{}`).
  */
-const removeMemberAt = (text: string, obj: ObjectSpan, index: number, emptyInterior: string | undefined): string => {
+const removeMember = (text: string, obj: ObjectSpan, index: number, emptyInterior: string | undefined): Change[] => {
   const members = obj.members
   const m = members[index] as MemberSpan
   const end = m.comma >= 0 ? m.comma + 1 : m.valueEnd
   const eol = lineEndAfter(text, end)
   const ownLine = eol >= 0 && startsLine(text, m.keyStart)
   if (members.length === 1) {
-    const before = text.slice(obj.open + 1, m.keyStart)
-    if (spaceOnly(before)) {
-      return spaceOnly(text.slice(end, obj.close)) ? splice(text, obj.open + 1, obj.close, emptyInterior ?? '') : splice(text, obj.open + 1, end, '')
+    if (spaceOnly(text.slice(obj.open + 1, m.keyStart))) {
+      return spaceOnly(text.slice(end, obj.close)) ? [[obj.open + 1, obj.close, emptyInterior ?? '']] : [[obj.open + 1, end, '']]
     }
-    return ownLine ? splice(text, lineBreakBefore(text, m.keyStart), eol, '') : splice(text, m.keyStart, end, '')
+    return ownLine ? [[lineBreakBefore(text, m.keyStart), eol, '']] : [[m.keyStart, end, '']]
   }
   if (index === members.length - 1) {
     const prev = members[index - 1] as MemberSpan
     if (ownLine) {
-      const out = splice(text, lineBreakBefore(text, m.keyStart), eol, '')
-      return m.comma >= 0 ? out : splice(out, prev.comma, prev.comma + 1, '')
+      const line: Change = [lineBreakBefore(text, m.keyStart), eol, '']
+      return m.comma >= 0 ? [line] : [[prev.comma, prev.comma + 1, ''], line]
     }
-    return m.comma >= 0 ? splice(text, prev.comma + 1, end, '') : splice(text, prev.comma, end, '')
+    return m.comma >= 0 ? [[prev.comma + 1, end, '']] : [[prev.comma, end, '']]
   }
-  if (ownLine) return splice(text, lineBreakBefore(text, m.keyStart), eol, '')
+  if (ownLine) return [[lineBreakBefore(text, m.keyStart), eol, '']]
   let after = end
   while (text.charCodeAt(after) === 32 || text.charCodeAt(after) === 9) after++
-  return splice(text, m.keyStart, after, '')
+  return [[m.keyStart, after, '']]
+}
+
+/** Whether removing the only member of `obj` leaves nothing but whitespace between its braces. */
+const onlyMember = (text: string, obj: ObjectSpan, name: string): boolean => {
+  const m = obj.members[0]
+  return (
+    obj.members.length === 1 &&
+    m !== undefined &&
+    m.key === name &&
+    spaceOnly(text.slice(obj.open + 1, m.keyStart)) &&
+    spaceOnly(text.slice(m.comma >= 0 ? m.comma + 1 : m.valueEnd, obj.close))
+  )
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -740,7 +761,24 @@ const nest = (path: readonly string[], from: number, key: string, value: unknown
   return v
 }
 
-const sameJson = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b)
+/**
+ * The edit is text surgery on a file the user cares about, so its result is read back before it
+ * is handed out. Only the object that changed is read: every byte outside it is as it was in text
+ * that was already checked, so a valid object there makes a valid file (and a 5 MB file is not
+ * parsed twice). `keys` lead from that object to the member, which must then hold `expected.value`
+ * (undefined: be absent); without `expected`, only the JSON is checked.
+ */
+const verify = (text: string, changes: Change[], obj: ObjectSpan, keys: readonly string[], file: string, expected?: {value: unknown}): void => {
+  let got: unknown
+  try {
+    got = getJsonMember(apply(text, changes, obj.open, obj.close + 1), keys.slice(0, -1), keys[keys.length - 1] as string, file)
+  } catch (error) {
+    throw new Error(`internal error: an edit of ${file} did not leave valid JSON in the object at offset ${obj.open}`, {cause: error})
+  }
+  if (expected && JSON.stringify(got) !== JSON.stringify(expected.value)) {
+    throw new Error(`internal error: an edit of ${file} did not read back as written`)
+  }
+}
 
 /**
  * Sets member `key` of the object at `path` to `value` and says how to undo it.
@@ -754,57 +792,60 @@ const sameJson = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON
 export const editJsonMember = (text: string, path: readonly string[], key: string, value: unknown, file: string): JsonEdit => {
   const undoPath = [...path]
   serialize(value, '', '', '\n')
-  let out: string
-  let undo: JsonEditUndo
   if (isBlank(text)) {
     const nl = text.includes('\r\n') ? '\r\n' : '\n'
     const bom = text.charCodeAt(0) === 0xfeff ? '\uFEFF' : ''
-    out = bom + serialize(nest(path, 0, key, value), '  ', '', nl) + nl
-    undo = {path: undoPath, key, createdParents: path.length, emptyDocument: text}
-  } else {
-    const scan = scanJson(text, file, path)
-    const at = objectAt(scan, path, path.length)
-    if (at.notObject) {
-      const {depth, kind} = at.notObject
-      throw notAnObject(file, path.slice(0, depth), kind, depth === path.length ? key : (path[depth] as string))
-    }
-    const root = scan.root as ObjectSpan
-    const layout = detectLayout(text, root)
-    if (at.found) {
-      const member = findMember(at.found, key)
-      if (member) {
-        const compact = !layout.multiline || !text.slice(at.found.open, at.found.close).includes('\n')
-        const indent = lineIndent(text, member.keyStart)
-        out = splice(text, member.valueStart, member.valueEnd, serialize(value, compact ? '' : layout.unit, indent, layout.nl))
-        undo = {path: undoPath, key, previous: text.slice(member.valueStart, member.valueEnd), createdParents: 0}
-      } else {
-        const inserted = insertMember(text, at.found, layout, key, value)
-        out = inserted.text
-        undo = {path: undoPath, key, createdParents: 0, ...(inserted.emptyInterior === undefined ? {} : {emptyInterior: inserted.emptyInterior})}
-      }
+    const out = bom + serialize(nest(path, 0, key, value), '  ', '', nl) + nl
+    if (JSON.stringify(getJsonMember(out, path, key, file)) !== JSON.stringify(value)) throw new Error('internal error: a new JSON document did not read back')
+    return {text: out, undo: {path: undoPath, key, createdParents: path.length, emptyDocument: text}}
+  }
+  const scan = scanJson(text, file, path)
+  const at = objectAt(scan, path, path.length)
+  if (at.notObject) {
+    const {depth, kind} = at.notObject
+    throw notAnObject(file, path.slice(0, depth), kind, depth === path.length ? key : (path[depth] as string))
+  }
+  const layout = detectLayout(text, scan.root as ObjectSpan)
+  let changes: Change[]
+  let undo: JsonEditUndo
+  let obj: ObjectSpan
+  let keys: string[]
+  if (at.found) {
+    obj = at.found
+    keys = [key]
+    const member = findMember(obj, key)
+    if (member) {
+      const compact = !layout.multiline || text.lastIndexOf('\n', obj.close) < obj.open
+      const indent = lineIndent(text, member.keyStart)
+      changes = [[member.valueStart, member.valueEnd, serialize(value, compact ? '' : layout.unit, indent, layout.nl)]]
+      undo = {path: undoPath, key, previous: text.slice(member.valueStart, member.valueEnd), createdParents: 0}
     } else {
-      const depth = at.missing as number
-      const parent = (objectAt(scan, path, depth).found as ObjectSpan)
-      const inserted = insertMember(text, parent, layout, path[depth] as string, nest(path, depth + 1, key, value))
-      out = inserted.text
-      undo = {
-        path: undoPath,
-        key,
-        createdParents: path.length - depth,
-        ...(inserted.emptyInterior === undefined ? {} : {emptyInterior: inserted.emptyInterior}),
-      }
+      const inserted = insertMember(text, obj, layout, key, value)
+      changes = inserted.changes
+      undo = {path: undoPath, key, createdParents: 0, ...(inserted.emptyInterior === undefined ? {} : {emptyInterior: inserted.emptyInterior})}
+    }
+  } else {
+    const depth = at.missing as number
+    obj = objectAt(scan, path, depth).found as ObjectSpan
+    keys = [...path.slice(depth), key]
+    const inserted = insertMember(text, obj, layout, path[depth] as string, nest(path, depth + 1, key, value))
+    changes = inserted.changes
+    undo = {
+      path: undoPath,
+      key,
+      createdParents: path.length - depth,
+      ...(inserted.emptyInterior === undefined ? {} : {emptyInterior: inserted.emptyInterior}),
     }
   }
-  // The edit is text surgery on a file the user cares about: read the result back before handing it out.
-  if (!sameJson(getJsonMember(out, path, key, file), value)) {
-    throw new Error(`internal error: editing ${file} at ${showPath([...path, key])} did not give the value back`)
-  }
-  return {text: out, undo}
+  verify(text, changes, obj, keys, file, {value})
+  return {text: apply(text, changes), undo}
 }
 
 /** `editJsonMember(...).text`: the text with member `key` of the object at `path` set to `value`. */
 export const setJsonMember = (text: string, path: readonly string[], key: string, value: unknown, file: string): string =>
   editJsonMember(text, path, key, value, file).text
+
+const EMPTY_DOCUMENT = /^\uFEFF?[ \t\r\n]*\{[ \t\r\n]*\}[ \t\r\n]*$/
 
 /**
  * Removes member `key` of the object at `path`, with its separating comma (and its line, when it
@@ -813,38 +854,37 @@ export const setJsonMember = (text: string, path: readonly string[], key: string
  *
  * With `undo` (the record `editJsonMember` returned when it added this key), the text comes back
  * exactly as it was before that edit: parent objects the edit created are removed too, as long as
- * they are still empty; an object the edit filled gets its old blank inside back; a document the
- * edit created out of a blank file becomes that blank text again.
+ * nothing else has moved into them; an object the edit filled gets its old blank inside back; a
+ * document the edit made out of a blank file becomes that blank text again. Undo records of
+ * several edits of one file are undone in the reverse order of the edits: out of order, a parent
+ * created by one and shared with another may stay behind, empty.
  */
 export const removeJsonMember = (text: string, path: readonly string[], key: string, file: string, undo?: JsonEditUndo): string => {
   if (isBlank(text)) return text
+  const scan = scanJson(text, file, path)
+  let obj = objectAt(scan, path, path.length).found
+  if (!obj || findMemberIndex(obj, key) < 0) return text
   const created = Math.max(0, Math.min(undo?.createdParents ?? 0, path.length))
   const stop = path.length - created
-  let out = text
+  // A parent the edit created goes with the member when nothing else has moved into it since.
   let level = path.length
   let name = key
-  let reachedTop = false
-  for (;;) {
-    const scan = scanJson(out, file, path)
-    const obj = objectAt(scan, path, level).found
-    if (!obj) break
-    const index = findMemberIndex(obj, name)
-    if (index < 0) break
-    if (level < path.length) {
-      // A parent the set created goes only when nothing else has moved in since.
-      const child = (obj.members[index] as MemberSpan).object
-      if (!child || child.members.length > 0 || !spaceOnly(out.slice(child.open + 1, child.close))) break
-    }
-    out = removeMemberAt(out, obj, index, level === stop ? undo?.emptyInterior : undefined)
-    if (level === stop) {
-      reachedTop = level === 0
-      break
-    }
+  while (level > stop && onlyMember(text, obj, name)) {
     level--
     name = path[level] as string
+    obj = objectAt(scan, path, level).found as ObjectSpan
   }
-  if (undo?.emptyDocument !== undefined && reachedTop && /^\uFEFF?[ \t\r\n]*\{[ \t\r\n]*\}[ \t\r\n]*$/.test(out)) return undo.emptyDocument
-  return out
+  const index = findMemberIndex(obj, name)
+  const changes = removeMember(text, obj, index, level === stop ? undo?.emptyInterior : undefined)
+  // With the key twice in the object (JSON.parse keeps the last), the earlier one is what remains.
+  const earlier = obj.members.slice(0, index).some((m) => m.key === name)
+  verify(text, changes, obj, [name], file, earlier ? undefined : {value: undefined})
+  if (undo?.emptyDocument !== undefined && level === 0 && stop === 0 && obj.members.length === 1) {
+    const out = apply(text, changes)
+    if (out.length < 1024 && EMPTY_DOCUMENT.test(out)) return undo.emptyDocument
+    return out
+  }
+  return apply(text, changes)
 }
 
 /**
@@ -856,6 +896,8 @@ export const undoJsonEdit = (text: string, undo: JsonEditUndo, file: string): st
   const scan = scanJson(text, file, undo.path)
   const obj = objectAt(scan, undo.path, undo.path.length).found
   const member = obj && findMember(obj, undo.key)
-  if (!member) return text
-  return splice(text, member.valueStart, member.valueEnd, undo.previous)
+  if (!obj || !member) return text
+  const changes: Change[] = [[member.valueStart, member.valueEnd, undo.previous]]
+  verify(text, changes, obj, [undo.key], file, {value: parseJsonText(undo.previous, 'the undo record')})
+  return apply(text, changes)
 }

@@ -57,6 +57,8 @@ export interface InstallRecord {
   files: RecordedFile[]
   /** folders loadout created (skill folders, subagent folders), removed when empty */
   dirs: string[]
+  /** folders loadout wrote whole (skills, cst-agent plugins) */
+  trees?: string[]
   config: RecordedConfigEdit[]
 }
 
@@ -75,6 +77,7 @@ const mapPaths = (record: InstallRecord, map: (p: string) => string): InstallRec
   ...record,
   files: record.files.map((f) => ({...f, path: map(f.path)})),
   dirs: record.dirs.map(map),
+  ...(record.trees ? {trees: record.trees.map(map)} : {}),
   config: record.config.map((c) => ({...c, file: map(c.file)})),
 })
 

@@ -1,0 +1,24 @@
+import {Args} from '@oclif/core'
+import {enablePlugin} from '../core/install/enable.js'
+import type {InstallResult} from '../core/install/install.js'
+import {resolveScope} from '../core/scope.js'
+import {splitList} from '../core/targets/registry.js'
+import {LoadoutCommand} from '../ui/base-command.js'
+import {agentFlag, dryRunFlag, scopeFlag, yesFlag} from '../ui/flags.js'
+import {renderInstalled} from '../ui/render/install.js'
+
+export default class Enable extends LoadoutCommand {
+  static override summary = "Put a disabled plugin's parts back into the agents' folders and configs"
+  static override examples = ['<%= config.bin %> enable review@acme']
+  static override args = {plugin: Args.string({required: true, description: 'plugin@marketplace'})}
+  static override flags = {agent: agentFlag, scope: scopeFlag, yes: yesFlag, 'dry-run': dryRunFlag}
+
+  async run(): Promise<InstallResult> {
+    const {args, flags} = await this.parse(Enable)
+    const env = this.environment()
+    const agents = flags.agent ? splitList(flags.agent) : undefined
+    const result = await enablePlugin(args.plugin, {env, context: resolveScope(flags.scope, env), yes: flags.yes, dryRun: flags['dry-run'], ...(agents ? {agents} : {})})
+    this.log(renderInstalled(result))
+    return result
+  }
+}

@@ -1,0 +1,70 @@
+import {Args, Flags} from '@oclif/core'
+import {installPlugin, type InstallResult} from '../core/install/install.js'
+import {installDeclared, type DeclaredInstall} from '../core/install/declared.js'
+import {resolveScope} from '../core/scope.js'
+import {splitList} from '../core/targets/registry.js'
+import {LoadoutCommand} from '../ui/base-command.js'
+import {agentFlag, dryRunFlag, isOffline, offlineFlag, scopeFlag, yesFlag} from '../ui/flags.js'
+import {withProgress} from '../ui/progress.js'
+import {confirmOrFail} from '../ui/prompt.js'
+import {renderConsent, renderInstalled} from '../ui/render/install.js'
+import {targetsForWrite} from '../ui/select-targets.js'
+
+export default class Install extends LoadoutCommand {
+  static override summary = "Install a plugin's skills, subagents, MCP servers and hooks into the chosen agents"
+  static override description = 'With no argument in a project, installs everything loadout.json declares at the versions in loadout.lock.'
+  static override examples = [
+    '<%= config.bin %> install loadout-guide@loadout --agent universal',
+    '<%= config.bin %> install review@acme --agent claude-code,codex --scope user',
+    '<%= config.bin %> install ./my-plugin --agent claude-code --dry-run',
+    '<%= config.bin %> install acme/tools --skill pdf-tools --agent cursor',
+  ]
+  static override args = {plugin: Args.string({description: 'plugin[@marketplace][@version], or a source: owner/repo, git URL, folder, archive URL'})}
+  static override flags = {
+    agent: agentFlag,
+    scope: scopeFlag,
+    yes: yesFlag,
+    'dry-run': dryRunFlag,
+    force: Flags.boolean({char: 'f', description: 'reinstall even when the same content is installed'}),
+    prefix: Flags.boolean({description: 'install skills whose names are taken as <plugin>-<name>'}),
+    skill: Flags.string({description: 'install only these skills of the plugin', multiple: true}),
+    frozen: Flags.boolean({description: 'with no argument: fail if loadout.lock would change'}),
+    offline: offlineFlag,
+  }
+
+  async run(): Promise<InstallResult | DeclaredInstall> {
+    const {args, flags} = await this.parse(Install)
+    const env = this.environment()
+    const context = resolveScope(args.plugin === undefined ? 'project' : flags.scope, env)
+    const targets = await targetsForWrite({agent: flags.agent, yes: flags.yes, env, section: 'skills'})
+    const interactive = env.interactive && !this.jsonEnabled()
+    const options = {
+      env,
+      context,
+      targets,
+      dryRun: flags['dry-run'],
+      force: flags.force,
+      prefix: flags.prefix,
+      offline: isOffline(flags.offline),
+      yes: flags.yes,
+      ...(flags.skill ? {skills: flags.skill.flatMap((s) => splitList(s))} : {}),
+      ...(interactive
+        ? {
+            confirm: async (summary: Parameters<typeof renderConsent>[0], id: string) => {
+              process.stderr.write(`${renderConsent(summary, id)}\n`)
+              return confirmOrFail(`Install ${id} and allow it to run these?`, {yes: false, interactive: true})
+            },
+          }
+        : {}),
+    }
+    if (args.plugin === undefined) {
+      const result = await withProgress(!this.jsonEnabled(), (onProgress) => installDeclared({...options, frozen: flags.frozen, onProgress}))
+      for (const r of result.results) this.log(renderInstalled(r))
+      if (result.results.length === 0) this.log('loadout.json declares no plugins')
+      return result
+    }
+    const result = await withProgress(!this.jsonEnabled(), (onProgress) => installPlugin(args.plugin!, {...options, onProgress}))
+    this.log(renderInstalled(result))
+    return result
+  }
+}

@@ -1,0 +1,40 @@
+import {Args, Flags} from '@oclif/core'
+import {EXIT, LoadoutError} from '../core/errors.js'
+import {recordsFor, removeInstalled, type RemovalResult} from '../core/install/remove.js'
+import {resolveScope} from '../core/scope.js'
+import {splitList} from '../core/targets/registry.js'
+import {LoadoutCommand} from '../ui/base-command.js'
+import {agentFlag, dryRunFlag, scopeFlag, yesFlag} from '../ui/flags.js'
+import {confirmOrFail} from '../ui/prompt.js'
+import {renderRemoved} from '../ui/render/install.js'
+
+export default class Uninstall extends LoadoutCommand {
+  static override summary = 'Remove exactly the files and config entries an install wrote, then its record'
+  static override examples = ['<%= config.bin %> uninstall review@acme --yes', '<%= config.bin %> uninstall review@acme --agent codex --dry-run']
+  static override args = {plugin: Args.string({required: true, description: 'plugin@marketplace (or plugin)'})}
+  static override flags = {
+    agent: agentFlag,
+    scope: scopeFlag,
+    yes: yesFlag,
+    'dry-run': dryRunFlag,
+    force: Flags.boolean({char: 'f', description: 'also remove files you changed since they were installed'}),
+  }
+
+  async run(): Promise<RemovalResult> {
+    const {args, flags} = await this.parse(Uninstall)
+    const env = this.environment()
+    const context = resolveScope(flags.scope, env)
+    const agents = flags.agent ? splitList(flags.agent) : undefined
+    const options = {force: flags.force, dryRun: flags['dry-run'], ...(agents ? {agents} : {})}
+    if (!flags['dry-run']) {
+      const {mine} = recordsFor(args.plugin, env, context, agents)
+      const question = `Uninstall ${mine[0]!.plugin} from ${mine.map((r) => r.target).join(', ')} (${context.scope} scope)?`
+      if (!(await confirmOrFail(question, {yes: flags.yes, interactive: env.interactive && !this.jsonEnabled()}))) {
+        throw new LoadoutError('cancelled', EXIT.needsConsent, 'cancelled: nothing was removed')
+      }
+    }
+    const result = await removeInstalled(args.plugin, env, context, options)
+    this.log(renderRemoved(result, 'uninstall'))
+    return result
+  }
+}

@@ -1,0 +1,27 @@
+import type {Environment} from '../environment.js'
+import {notFound} from '../errors.js'
+import type {ScopeContext} from '../scope.js'
+import {loadTargets, pickTargets} from '../targets/registry.js'
+import {installPrepared, type InstallResult} from './install.js'
+import {readPlugin} from '../plugin/read.js'
+import {recordsFor} from './remove.js'
+
+/** Re-applies a disabled plugin from its installed copy, to the agents it was installed for. */
+export const enablePlugin = async (id: string, options: {env: Environment; context: ScopeContext; yes: boolean; dryRun: boolean; agents?: readonly string[]}): Promise<InstallResult> => {
+  const {mine} = recordsFor(id, options.env, options.context, options.agents)
+  const disabled = mine.filter((r) => !r.enabled)
+  const first = disabled[0]
+  if (!first) return {status: 'already-installed', plugin: mine[0]!.plugin, source: mine[0]!.source, integrity: mine[0]!.integrity, scope: options.context.scope, dryRun: options.dryRun, plans: [], consent: {items: [], fingerprint: '', approvedBy: 'not-needed'}, problems: []}
+  if (!first.pluginRoot) throw notFound('plugin-copy-missing', `the installed copy of ${first.plugin} is gone; reinstall it`)
+  const model = readPlugin(first.pluginRoot, {home: options.env.home})
+  const targets = pickTargets(disabled.map((r) => r.target), await loadTargets())
+  return installPrepared(
+    {
+      resolved: {id: first.plugin, name: model.name, marketplace: first.plugin.split('@')[1]!, ...(first.version ? {version: first.version} : {}), fetch: {kind: 'folder', path: first.pluginRoot, label: first.source}},
+      fetched: {root: first.pluginRoot, integrity: first.integrity, ...(first.commit ? {commit: first.commit} : {})},
+      model,
+      id: first.plugin,
+    },
+    {env: options.env, context: options.context, targets, dryRun: options.dryRun, force: true, prefix: false, offline: true, yes: options.yes},
+  )
+}

@@ -1,0 +1,206 @@
+import {existsSync, readFileSync} from 'node:fs'
+import {join} from 'node:path'
+import {getJsonMember, parseJsonText} from '../config/json-edit.js'
+import {getTomlTable, parseTomlText, type TomlEntries} from '../config/toml-edit.js'
+import type {Environment} from '../environment.js'
+import {conflict} from '../errors.js'
+import {assertNoLinksBelow} from '../fs/contain.js'
+import {renderHooks} from '../formats/hooks.js'
+import {mcpServerKey, renderMcpEntry} from '../formats/mcp.js'
+import {renderSubagent} from '../formats/subagent.js'
+import {substitutePluginVars, type PluginVars} from '../formats/substitute.js'
+import type {HookEvents, PluginModel} from '../plugin/types.js'
+import type {ScopeContext} from '../scope.js'
+import type {InstallRecord, Ownership} from '../state/records.js'
+import {resolveLocation, type ResolvedLocation} from '../targets/resolve.js'
+import type {AgentTarget, SectionName} from '../targets/types.js'
+
+/** One change to one agent's files, planned before anything is written. */
+export type Operation =
+  | {kind: 'copy-dir'; component: string; from: string; dest: string; root: string; renameSkillTo?: string}
+  | {kind: 'write-file'; component: string; dest: string; root: string; content: string; dir?: string}
+  | {kind: 'json-member'; component: string; file: string; root: string; path: string[]; key: string; value: unknown; hooks?: HookEvents}
+  | {kind: 'toml-table'; component: string; file: string; root: string; table: string[]; entries: TomlEntries}
+
+export interface TargetPlan {
+  target: string
+  operations: Operation[]
+  /** parts this agent cannot hold, and why */
+  skipped: Array<{component: string; reason: string}>
+}
+
+export interface PlanInput {
+  id: string
+  model: PluginModel
+  targets: readonly AgentTarget[]
+  env: Environment
+  context: ScopeContext
+  ownership: Ownership
+  /** records of this plugin being replaced (reinstall, update): what they own is not a conflict */
+  replacing: readonly InstallRecord[]
+  prefix: boolean
+  vars: PluginVars
+}
+
+const componentId = (id: string, kind: string, name: string) => `${id}/${kind}/${name}`
+
+const firstLocation = (target: AgentTarget, section: SectionName, input: PlanInput): ResolvedLocation | undefined => {
+  const data = target[section]
+  const location = data?.locations.find((l) => l.scope === input.context.scope)
+  return location ? resolveLocation(target, location, input.env, input.context.projectRoot) : undefined
+}
+
+const ownedByReplaced = (input: PlanInput, path: string): boolean =>
+  input.replacing.some((r) => r.files.some((f) => f.path === path || f.path.startsWith(path + '/')) || r.dirs.includes(path))
+
+const configKeyOwned = (input: PlanInput, file: string, path: readonly string[], key: string): boolean =>
+  input.replacing.some((r) => r.config.some((c) => c.file === file && c.key === key && c.path.join('\0') === path.join('\0')))
+
+const readConfigText = (file: string): string => (existsSync(file) ? readFileSync(file, 'utf8') : '')
+
+/** Who holds a path: this plugin's earlier install (fine), another plugin, or the user. */
+const holderOf = (input: PlanInput, path: string): string | undefined => {
+  if (!existsSync(path) || ownedByReplaced(input, path)) return undefined
+  return input.ownership.ownerOf(path) ?? 'the user (not installed by loadout)'
+}
+
+const planSkills = (input: PlanInput, target: AgentTarget, plan: TargetPlan) => {
+  const {model, id} = input
+  if (model.skills.length === 0) return
+  const location = target.skills?.format === 'agent-skills' ? firstLocation(target, 'skills', input) : undefined
+  for (const skill of model.skills) {
+    const component = componentId(id, 'skill', skill.name)
+    if (!location) {
+      plan.skipped.push({component, reason: target.skills ? `${target.name} keeps skills as ${target.skills.format}, which loadout does not write yet` : `${target.name} has no ${input.context.scope}-scope skills folder`})
+      continue
+    }
+    let name = skill.name
+    let dest = join(location.absolute, name)
+    const holder = holderOf(input, dest)
+    if (holder) {
+      if (!input.prefix) {
+        throw conflict('skill-taken', `skill "${skill.name}" cannot be installed for ${target.id}: ${dest} belongs to ${holder}`, {
+          suggestions: ['pass --prefix to install it as <plugin>-<name>', 'or remove the other skill first'],
+        })
+      }
+      name = `${model.name}-${skill.name}`
+      dest = join(location.absolute, name)
+      const prefixedHolder = holderOf(input, dest)
+      if (prefixedHolder) throw conflict('skill-taken', `skill "${name}" cannot be installed for ${target.id}: ${dest} belongs to ${prefixedHolder}`)
+    }
+    assertNoLinksBelow(location.root, dest)
+    plan.operations.push({kind: 'copy-dir', component, from: skill.dir, dest, root: location.root, ...(name === skill.name ? {} : {renameSkillTo: name})})
+  }
+}
+
+const planSubagents = (input: PlanInput, target: AgentTarget, plan: TargetPlan) => {
+  const {model, id} = input
+  for (const agent of model.subagents) {
+    const component = componentId(id, 'subagent', agent.name)
+    const location = target.subagents ? firstLocation(target, 'subagents', input) : undefined
+    if (!target.subagents || !location) {
+      plan.skipped.push({component, reason: `${target.name} has no ${input.context.scope}-scope subagents folder`})
+      continue
+    }
+    const rendered = renderSubagent(agent, target.subagents.format)
+    const dest = join(location.absolute, rendered.path)
+    const holder = holderOf(input, dest)
+    if (holder) throw conflict('subagent-taken', `subagent "${agent.name}" cannot be installed for ${target.id}: ${dest} belongs to ${holder}`)
+    assertNoLinksBelow(location.root, dest)
+    const parts = rendered.path.split('/')
+    plan.operations.push({kind: 'write-file', component, dest, root: location.root, content: rendered.content, ...(parts.length > 1 ? {dir: join(location.absolute, parts[0]!)} : {})})
+  }
+}
+
+const planMcp = (input: PlanInput, target: AgentTarget, plan: TargetPlan) => {
+  const {model, id} = input
+  for (const server of model.mcpServers) {
+    const component = componentId(id, 'mcp', server.name)
+    const section = target.mcp
+    const location = section ? firstLocation(target, 'mcp', input) : undefined
+    if (!section || !location) {
+      plan.skipped.push({component, reason: `${target.name} has no ${input.context.scope}-scope MCP config`})
+      continue
+    }
+    const rendered = renderMcpEntry(substitutePluginVars(server.config, input.vars) as typeof server.config, section.shape)
+    if ('unsupported' in rendered) {
+      plan.skipped.push({component, reason: `${target.name}: ${rendered.unsupported}`})
+      continue
+    }
+    const key = mcpServerKey(model.name, server.name)
+    const file = location.absolute
+    assertNoLinksBelow(location.root, file)
+    const text = readConfigText(file)
+    if (section.format === 'codex-toml') {
+      parseTomlText(text, file)
+      const table = [section.key, key]
+      if (getTomlTable(text, table, file) !== undefined && !configKeyOwned(input, file, table, '')) {
+        throw conflict('mcp-key-taken', `${file} already has [${table.join('.')}], which loadout did not install`, {suggestions: ['rename or remove that entry, then try again']})
+      }
+      plan.operations.push({kind: 'toml-table', component, file, root: location.root, table, entries: rendered.value as TomlEntries})
+    } else {
+      parseJsonText(text.trim() === '' ? '{}' : text, file)
+      const path = [location.key ?? section.key]
+      if (text.trim() !== '' && getJsonMember(text, path, key, file) !== undefined && !configKeyOwned(input, file, path, key)) {
+        throw conflict('mcp-key-taken', `${file} already has an MCP server "${key}", which loadout did not install`, {suggestions: ['rename or remove that entry, then try again']})
+      }
+      plan.operations.push({kind: 'json-member', component, file, root: location.root, path, key, value: rendered.value})
+    }
+  }
+}
+
+const planHooks = (input: PlanInput, target: AgentTarget, plan: TargetPlan) => {
+  const {model, id} = input
+  for (const hooks of model.hooks) {
+    const component = componentId(id, 'hooks', hooks.name)
+    const section = target.hooks
+    const location = section ? firstLocation(target, 'hooks', input) : undefined
+    if (!section || !location) {
+      plan.skipped.push({component, reason: `${target.name} has no ${input.context.scope}-scope hooks config`})
+      continue
+    }
+    const rendered = renderHooks(substitutePluginVars(hooks.events, input.vars) as HookEvents, section.shape)
+    if ('unsupported' in rendered) {
+      plan.skipped.push({component, reason: `${target.name}: ${rendered.unsupported}`})
+      continue
+    }
+    assertNoLinksBelow(location.root, location.absolute)
+    const text = readConfigText(location.absolute)
+    parseJsonText(text.trim() === '' ? '{}' : text, location.absolute)
+    plan.operations.push({kind: 'json-member', component, file: location.absolute, root: location.root, path: [], key: section.key, value: undefined, hooks: rendered.value})
+  }
+}
+
+const planCommandsAndTools = (input: PlanInput, target: AgentTarget, plan: TargetPlan) => {
+  for (const command of input.model.commands) {
+    plan.skipped.push({component: componentId(input.id, 'command', command.name), reason: `${target.name}: slash commands are not written by loadout yet`})
+  }
+  for (const tool of input.model.tools) {
+    const component = componentId(input.id, 'tool', tool.name)
+    const location = target.plugins ? firstLocation(target, 'plugins', input) : undefined
+    if (!location) {
+      plan.skipped.push({component, reason: `${target.name} cannot run exec tools`})
+      continue
+    }
+  }
+  const location = target.plugins ? firstLocation(target, 'plugins', input) : undefined
+  if (location && input.model.tools.length > 0) {
+    const dest = join(location.absolute, input.model.name)
+    const holder = holderOf(input, dest)
+    if (holder) throw conflict('plugin-taken', `${dest} belongs to ${holder}`)
+    assertNoLinksBelow(location.root, dest)
+    plan.operations.push({kind: 'copy-dir', component: componentId(input.id, 'plugin', input.model.name), from: input.model.root, dest, root: location.root})
+  }
+}
+
+/** Every file to write and config entry to add, per target; conflicts are found here, before any write. */
+export const planInstall = (input: PlanInput): TargetPlan[] =>
+  input.targets.map((target) => {
+    const plan: TargetPlan = {target: target.id, operations: [], skipped: []}
+    planSkills(input, target, plan)
+    planSubagents(input, target, plan)
+    planMcp(input, target, plan)
+    planHooks(input, target, plan)
+    planCommandsAndTools(input, target, plan)
+    return plan
+  })

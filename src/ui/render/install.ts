@@ -1,0 +1,76 @@
+import type {InstallResult} from '../../core/install/install.js'
+import {describeConsentItem, type ConsentSummary} from '../../core/install/consent.js'
+import type {RemovalResult} from '../../core/install/remove.js'
+import type {VerifyResult} from '../../core/install/verify.js'
+import type {Operation} from '../../core/install/plan.js'
+import type {InstallRecord} from '../../core/state/records.js'
+import {bold, dim, green, red, yellow} from '../style.js'
+import {renderTable} from '../table.js'
+
+const describeOp = (op: Operation): string => {
+  switch (op.kind) {
+    case 'copy-dir':
+      return `copy ${op.component.split('/').slice(-2).join(' ')} to ${op.dest}`
+    case 'write-file':
+      return `write ${op.dest}`
+    case 'json-member':
+      return `${op.hooks ? 'merge hooks into' : 'add'} ${[...op.path, op.key].join('.')} in ${op.file}`
+    case 'toml-table':
+      return `add [${op.table.join('.')}] to ${op.file}`
+    default:
+      return ''
+  }
+}
+
+export const renderConsent = (summary: ConsentSummary, id: string): string =>
+  [bold(`${id} runs code on this machine:`), ...summary.items.map((i) => `  ${describeConsentItem(i)}`), dim(`fingerprint ${summary.fingerprint.slice(0, 23)}…`)].join('\n')
+
+export const renderInstalled = (result: InstallResult): string => {
+  if (result.status === 'already-installed') return `${result.plugin} is already installed (${result.scope} scope, same content); nothing to do. Use --force to reinstall.`
+  const lines: string[] = []
+  if (result.recovered) lines.push(yellow(`recovered an interrupted run of ${result.recovered.plugin}: ${result.recovered.action}`))
+  const verb = result.status === 'planned' ? yellow('would install') : green('installed')
+  lines.push(`${verb} ${bold(result.plugin)}${result.version ? ` ${result.version}` : ''} from ${result.source}${result.commit ? ` at ${result.commit.slice(0, 12)}` : ''} ${dim(`[${result.scope} scope]`)}`)
+  for (const plan of result.plans) {
+    lines.push(`  ${bold(plan.target)}`)
+    for (const op of plan.operations) lines.push(`    ${describeOp(op)}`)
+    for (const s of plan.skipped) lines.push(yellow(`    not written: ${s.component.split('/').slice(-2).join(' ')}: ${s.reason}`))
+  }
+  if (result.consent.items.length > 0) {
+    lines.push(`  executable parts (${result.consent.approvedBy === 'pending' ? 'need approval' : `approved: ${result.consent.approvedBy}`}):`)
+    for (const item of result.consent.items) lines.push(`    ${describeConsentItem(item)}`)
+  }
+  for (const p of result.problems.filter((p) => p.severity === 'warning')) lines.push(dim(`  warning: ${p.message}`))
+  return lines.join('\n')
+}
+
+export const renderRemoved = (result: RemovalResult, verb: 'uninstall' | 'disable'): string => {
+  const done = verb === 'uninstall' ? 'uninstalled' : 'disabled'
+  const lines = [`${result.dryRun ? yellow(`would ${verb}`) : green(done)} ${bold(result.plugin)} ${dim(`[${result.scope} scope]`)}`]
+  for (const t of result.targets) {
+    lines.push(`  ${t.target}: ${t.files} file(s), ${t.configEntries} config entr${t.configEntries === 1 ? 'y' : 'ies'}`)
+    for (const k of t.kept) lines.push(yellow(`    kept ${k}: you changed it since it was installed (--force removes it)`))
+    for (const d of t.drifted) lines.push(yellow(`    ${d} had been changed; loadout removed only its own part`))
+  }
+  return lines.join('\n')
+}
+
+export const renderInstalledList = (records: readonly InstallRecord[], problems: ReadonlyMap<InstallRecord, number>): string => {
+  if (records.length === 0) return 'nothing installed'
+  return renderTable(
+    ['PLUGIN', 'SCOPE', 'AGENT', 'VERSION', 'COMMIT', 'STATE', 'PROBLEMS'],
+    records.map((r) => [r.plugin, r.scope, r.target, r.version ?? '-', r.commit ? r.commit.slice(0, 12) : '-', r.enabled ? green('enabled') : dim('disabled'), problems.get(r) ? red(String(problems.get(r))) : '0']),
+  )
+}
+
+export const renderVerify = (result: VerifyResult): string => {
+  const lines: string[] = []
+  for (const r of result.records) {
+    lines.push(`${r.ok ? green('ok  ') : red('FAIL')} ${r.plugin} ${dim(`${r.scope}/${r.target}`)}`)
+    for (const m of r.missing) lines.push(red(`  missing ${m}`))
+    for (const c of r.changed) lines.push(red(`  changed ${c}`))
+    for (const a of r.added) lines.push(yellow(`  added   ${a}`))
+  }
+  lines.push(result.checked === 0 ? 'nothing installed to verify' : result.ok ? green(`all ${result.checked} install(s) intact`) : red('some installed files are missing or changed'))
+  return lines.join('\n')
+}
