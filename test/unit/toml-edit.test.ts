@@ -43,6 +43,7 @@ writable_roots = [
   "/tmp",   # scratch
   "[not.a.table]",
 ]
+quotes = ["""one quote after"""", '''two after''''', "[x]"]
 
 [mcp_servers.existing]   # an existing server
 command = "node"
@@ -233,6 +234,14 @@ describe('headers written differently', () => {
       expect(undoTomlEdit(edit.text, edit.undo, FILE)).toBe(text)
       expect(removeTomlTable(text, ['mcp_servers', 'my.server'], FILE)).toBe('a = 1\n\n[z]\n')
     }
+  })
+
+  it('does not take a line of a multi-line array or inline table for a header', () => {
+    const text = 'a = 1\n\n[mcp_servers.x]\nmatrix = [\n  ["mcp_servers"],\n  ["z"]\n]\nenv = {\n  K = "[z]",\n}\ncommand = "old"\n\n[z]\nb = 2\n'
+    const edit = editTomlTable(text, ['mcp_servers', 'x'], {command: 'new'}, FILE)
+    expect(edit.text).toBe('a = 1\n\n[mcp_servers.x]\ncommand = "new"\n\n[z]\nb = 2\n')
+    expect(undoTomlEdit(edit.text, edit.undo, FILE)).toBe(text)
+    expect(removeTomlTable(text, ['mcp_servers', 'x'], FILE)).toBe('a = 1\n\n[z]\nb = 2\n')
   })
 
   it('keeps a key named __proto__ as data', () => {

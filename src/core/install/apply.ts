@@ -38,7 +38,8 @@ const readText = (file: string): string => (existsSync(file) ? readFileSync(file
 const makeDirs = (root: string, dir: string): string[] => {
   assertNoLinksBelow(root, dir)
   const made: string[] = []
-  for (let d = dir; d !== root && !existsSync(d); d = dirname(d)) made.unshift(d)
+  // Up to the first folder that exists, the root itself included (an agent's base may not exist yet).
+  for (let d = dir; !existsSync(d) && dirname(d) !== d; d = dirname(d)) made.unshift(d)
   mkdirSync(dir, {recursive: true})
   return made
 }
@@ -199,8 +200,25 @@ export const removeApplied = (applied: Applied, options: {force: boolean; keep?:
       if (leftovers > 0 && options.force) removeDirectory(dir)
     }
   }
+  for (const tree of applied.trees ?? []) if (!keep.has(tree)) pruneEmptyFolders(tree)
   removeEmptyDirs(dirs)
   return report
+}
+
+/** Removes the empty folders inside a tree loadout wrote (bottom-up), then the tree if it is empty. */
+const pruneEmptyFolders = (dir: string): void => {
+  let entries
+  try {
+    entries = readdirSync(dir, {withFileTypes: true})
+  } catch {
+    return
+  }
+  for (const entry of entries) if (entry.isDirectory()) pruneEmptyFolders(join(dir, entry.name))
+  try {
+    rmdirSync(dir)
+  } catch {
+    // something is still in it
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

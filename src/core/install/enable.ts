@@ -6,7 +6,10 @@ import {installPrepared, type InstallResult} from './install.js'
 import {readPlugin} from '../plugin/read.js'
 import {recordsFor} from './remove.js'
 
-/** Re-applies a disabled plugin from its installed copy, to the agents it was installed for. */
+/**
+ * Re-applies a disabled plugin from its installed copy, to the agents it was installed for. A skill
+ * name taken meanwhile is written as <plugin>-<name>, as `install --prefix` would.
+ */
 export const enablePlugin = async (id: string, options: {env: Environment; context: ScopeContext; yes: boolean; dryRun: boolean; agents?: readonly string[]}): Promise<InstallResult> => {
   const {mine} = recordsFor(id, options.env, options.context, options.agents)
   const disabled = mine.filter((r) => !r.enabled)
@@ -22,6 +25,6 @@ export const enablePlugin = async (id: string, options: {env: Environment; conte
       model,
       id: first.plugin,
     },
-    {env: options.env, context: options.context, targets, dryRun: options.dryRun, force: true, prefix: false, offline: true, yes: options.yes},
+    {env: options.env, context: options.context, targets, dryRun: options.dryRun, force: true, prefix: true, offline: true, yes: options.yes},
   )
 }

@@ -60,7 +60,7 @@ export const removeInstalled = async (
       const report = removeApplied(record, {force: options.force, keep: keptBy(remaining)})
       targets.push({...summarize(record), kept: report.kept, drifted: report.drifted})
     }
-    const disabled = options.keepRecord ? mine.map((r): InstallRecord => ({...r, enabled: false, files: [], dirs: [], config: []})) : []
+    const disabled = options.keepRecord ? mine.map((r): InstallRecord => ({...r, enabled: false, files: [], dirs: [], trees: [], config: []})) : []
     writeInstallRecords(env, context.projectRoot, context.scope, [...remaining, ...disabled])
     if (context.scope === 'project' && !options.keepRecord && !remaining.some((r) => r.plugin === plugin && r.scope === 'project')) undeclarePlugin(context.projectRoot, plugin)
     return {plugin, scope: context.scope, dryRun: false, targets}

@@ -1,5 +1,5 @@
 import {statSync} from 'node:fs'
-import {isAbsolute, join, resolve} from 'node:path'
+import {dirname, isAbsolute, join, resolve} from 'node:path'
 import {expandHome, type Environment} from '../environment.js'
 import type {Scope, ScopeContext} from '../scope.js'
 import type {AgentTarget, BaseCandidate, Location, SectionName} from './types.js'
@@ -40,7 +40,8 @@ export const resolveUserPath = (target: AgentTarget, path: string, env: Environm
   const match = BASE_REF.exec(path)
   if (match) {
     const root = resolveBase(target, match[1]!, env)
-    return {absolute: match[2] ? join(root, match[2]) : root, root}
+    // A base that names a file (claude-code's .claude.json) is bounded by the folder it sits in.
+    return match[2] ? {absolute: join(root, match[2]), root} : {absolute: root, root: dirname(root)}
   }
   if (path === '~' || path.startsWith('~/')) return {absolute: expandHome(path, env), root: env.home}
   if (isAbsolute(path)) return {absolute: path, root: path}
