@@ -189,3 +189,11 @@ export const checkoutTree = async (context: GitContext, mirrorDir: string, commi
     rmSync(index, {force: true})
   }
 }
+
+/** The commit a remote ref points at, asked of the remote itself (one round trip, nothing cloned). */
+export const lsRemote = async (context: GitContext, cwd: string, url: string, ref?: string): Promise<string | undefined> => {
+  const out = await runGit(context, cwd, ['ls-remote', '--', url, ref ?? 'HEAD'])
+  const lines = out.split('\n').filter(Boolean).map((l) => l.split('\t') as [string, string])
+  const exact = lines.find(([, name]) => name === ref || name === `refs/heads/${ref}` || name === `refs/tags/${ref}^{}`) ?? lines.find(([, name]) => name === `refs/tags/${ref}`) ?? lines[0]
+  return exact && FULL_SHA.test(exact[0]) ? exact[0] : undefined
+}

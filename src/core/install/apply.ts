@@ -5,7 +5,7 @@ import {editTomlTable, removeTomlTable, type TomlEditUndo} from '../config/toml-
 import {assertNoLinksBelow} from '../fs/contain.js'
 import {copyTree} from '../fs/copy.js'
 import {readJsonFile, writeJsonFile} from '../fs/json.js'
-import {removeDirectory, stagingDirFor, swapDirectoryIn, writeFileAtomic} from '../fs/write.js'
+import {stagingDirFor, swapDirectoryIn, writeFileAtomic} from '../fs/write.js'
 import {jsonEqual, mergeHookEvents, removeHookEvents} from '../formats/hooks.js'
 import {fileSha256Sync} from './hash.js'
 import {splitFrontmatter} from '../skills/frontmatter.js'
@@ -191,15 +191,8 @@ export const removeApplied = (applied: Applied, options: {force: boolean; keep?:
     }
     rmSync(file.path, {force: true})
   }
+  // Folders go only when empty: a file someone added inside one is never removed with it.
   const dirs = applied.dirs.filter((d) => !keep.has(d))
-  const clean = dirs.filter((d) => !report.kept.some((k) => k.startsWith(d + '/')))
-  for (const dir of clean.sort((a, b) => b.length - a.length)) {
-    if (!existsSync(dir)) continue
-    if (applied.files.some((f) => f.path.startsWith(dir + '/')) && !report.kept.some((k) => k.startsWith(dir + '/'))) {
-      const leftovers = readdirSync(dir, {recursive: true}).length
-      if (leftovers > 0 && options.force) removeDirectory(dir)
-    }
-  }
   for (const tree of applied.trees ?? []) if (!keep.has(tree)) pruneEmptyFolders(tree)
   removeEmptyDirs(dirs)
   return report
