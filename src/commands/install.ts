@@ -36,7 +36,10 @@ export default class Install extends LoadoutCommand {
     const {args, flags} = await this.parse(Install)
     const env = this.environment()
     const context = resolveScope(args.plugin === undefined ? 'project' : flags.scope, env)
-    const targets = await targetsForWrite({agent: flags.agent, yes: flags.yes, env, section: 'skills'})
+    const chooseTargets = () => targetsForWrite({agent: flags.agent, yes: flags.yes, env, section: 'skills'})
+    // `loadout install` in a project writes each locked plugin to the agents its lock records, unless agents are named
+    const fromLock = args.plugin === undefined && flags.agent === undefined
+    const targets = fromLock ? [] : await chooseTargets()
     const interactive = env.interactive && !this.jsonEnabled()
     const options = {
       env,
@@ -58,7 +61,7 @@ export default class Install extends LoadoutCommand {
         : {}),
     }
     if (args.plugin === undefined) {
-      const result = await withProgress(!this.jsonEnabled(), (onProgress) => installDeclared({...options, frozen: flags.frozen, onProgress}))
+      const result = await withProgress(!this.jsonEnabled(), (onProgress) => installDeclared({...options, frozen: flags.frozen, ...(fromLock ? {chooseTargets} : {}), onProgress}))
       for (const r of result.results) this.log(renderInstalled(r))
       if (result.results.length === 0) this.log('loadout.json declares no plugins')
       return result

@@ -1,7 +1,8 @@
 import {createHash} from 'node:crypto'
+import {symlinkSync, writeFileSync} from 'node:fs'
 import {mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync} from 'node:fs'
 import {tmpdir} from 'node:os'
-import {join} from 'node:path'
+import {dirname, join} from 'node:path'
 import {gzipSync} from 'node:zlib'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import type {Sandbox} from '../support/cli.js'
@@ -74,31 +75,40 @@ const tarGz = (entries: TarEntry[]): Buffer =>
   )
 const sha256 = (b: Buffer) => createHash('sha256').update(b).digest('hex')
 
+
+const writeTree = (root: string, files: Record<string, string | {symlink: string}>) => {
+  for (const [path, spec] of Object.entries(files)) {
+    const full = join(root, path)
+    mkdirSync(dirname(full), {recursive: true})
+    if (typeof spec === 'string') writeFileSync(full, spec)
+    else symlinkSync(spec.symlink, full)
+  }
+}
 describe('explore', () => {
-  it('sources', async () => {
+  it('hostile', async () => {
     const sb = sandbox()
-    const good = tarGz([{name: 'delta/', type: '5'}, {name: 'delta/skills/delta-one/SKILL.md', body: skill('delta-one')}])
-    const dotdot = tarGz([{name: 'delta/skills/x/SKILL.md', body: skill('x')}, {name: 'delta/../../escape.txt', body: 'x'}])
-    const link = tarGz([{name: 'delta/skills/x/SKILL.md', body: skill('x')}, {name: 'delta/skills/x/pw', type: '2', linkname: '/etc/passwd'}])
-    server.file('/a/good.tar.gz', good)
-    server.file('/a/dotdot.tar.gz', dotdot)
-    server.file('/a/link.tar.gz', link)
-    const catalog = {name: 'arch', plugins: [
-      {name: 'good', source: {source: 'archive', url: server.url('/a/good.tar.gz'), sha256: sha256(good)}},
-      {name: 'wrong', source: {source: 'archive', url: server.url('/a/good.tar.gz'), sha256: 'a'.repeat(64)}},
-      {name: 'dotdot', source: {source: 'archive', url: server.url('/a/dotdot.tar.gz')}},
-      {name: 'link', source: {source: 'archive', url: server.url('/a/link.tar.gz')}},
-      {name: 'pinned', source: {source: 'github', repo: 'acme/alpha', sha: 'b'.repeat(40)}},
-    ]}
-    server.json('/arch.json', catalog)
-    const added = await run(sb, ['marketplace', 'add', server.url('/arch.json'), '--json'])
-    console.log(added.stdout)
-    for (const p of ['good@arch', 'wrong@arch', 'dotdot@arch', 'link@arch', 'pinned@arch', 'good@arch@9.9.9']) {
-      const r = await run(sb, ['install', p, '--agent', 'claude-code', '--scope', 'user', '--json'])
-      console.log(p, r.status, r.stdout.slice(0, 700), r.stderr)
+    mkdirSync(join(sb.home, '.claude'))
+    const outside = join(sb.dir, 'outside')
+    writeTree(outside, {'skills/stolen/SKILL.md': skill('stolen'), 'x/SKILL.md': skill('x')})
+    const cases: Record<string, Record<string, string | {symlink: string}>> = {
+      dotdot: {'.claude-plugin/plugin.json': JSON.stringify({name: 'dotdot', skills: ['../x']})},
+      abs: {'.claude-plugin/plugin.json': JSON.stringify({name: 'abs', skills: ['/etc']})},
+      sneaky: {'.claude-plugin/plugin.json': JSON.stringify({name: 'sneaky', skills: ['./a/../../x']}), 'a/keep': ''},
+      passwd: {'skills/pw/SKILL.md': skill('pw'), 'skills/pw/passwd': {symlink: '/etc/passwd'}},
+      skillslink: {'skills': {symlink: join(outside, 'skills')}},
+      twice: {'.claude-plugin/plugin.json': JSON.stringify({name: 'twice', skills: ['./skills/a', './skills/a']}), 'skills/a/SKILL.md': skill('a')},
+      twice2: {'.claude-plugin/plugin.json': JSON.stringify({name: 'twice2', skills: ['./one', './two']}), 'one/SKILL.md': skill('same'), 'two/SKILL.md': skill('same')},
     }
-    const r = await run(sb, ['install', server.url('/a/good.tar.gz'), '--agent', 'codex', '--scope', 'user', '--json'])
-    console.log(r.status, r.stdout.slice(0, 300), r.stderr)
+    for (const [name, files] of Object.entries(cases)) {
+      writeTree(join(sb.dir, 'plugins', name), files)
+      const r = await run(sb, ['install', join(sb.dir, 'plugins', name), '--agent', 'claude-code', '--scope', 'user', '--json'])
+      console.log(name, r.status, r.stdout.slice(0, 900), r.stderr)
+    }
+    writeTree(join(sb.dir, 'plugins', 'mcp'), {'.mcp.json': JSON.stringify({mcpServers: {s: {command: 'srv'}}})})
+    writeFileSync(join(outside, 'elsewhere.json'), '{}\n')
+    symlinkSync(join(outside, 'elsewhere.json'), join(sb.home, '.claude.json'))
+    const r = await run(sb, ['install', join(sb.dir, 'plugins', 'mcp'), '--agent', 'claude-code', '--scope', 'user', '--yes', '--json'])
+    console.log('mcp', r.status, r.stdout.slice(0, 900), r.stderr)
     expect(1).toBe(1)
   })
 })

@@ -1,52 +1,93 @@
-import {EXIT, LoadoutError} from '../errors.js'
+import {EXIT, LoadoutError, needsConsent} from '../errors.js'
 import {readInstallRecords} from '../state/records.js'
-import {installPrepared, preparePlugin, type InstallOptions, type InstallResult} from './install.js'
+import {loadTargets, pickTargets} from '../targets/registry.js'
+import type {AgentTarget} from '../targets/types.js'
+import {consentSummary, isApproved} from './consent.js'
+import {fetchPlugin} from './fetch-plugin.js'
+import {installPrepared, prepareFetched, preparePlugin, type InstallOptions, type InstallResult, type Prepared} from './install.js'
 import {declaredPlugins} from './project.js'
+import type {PluginFetchSpec} from './resolve.js'
 
 export interface DeclaredInstall {
   frozen: boolean
   results: InstallResult[]
 }
 
+export interface DeclaredOptions extends InstallOptions {
+  frozen: boolean
+  /**
+   * When the user named no agents (`targets` is then unused): the agents to write a plugin the lock
+   * does not record yet into. A locked plugin goes to the agents its lock records.
+   */
+  chooseTargets?: () => Promise<readonly AgentTarget[]>
+}
+
 /**
  * `loadout install` in a project: every plugin loadout.json declares, at the commit loadout.lock
- * resolved it to. With `frozen`, a plugin missing from the lock or resolving to other content fails.
+ * resolved it to, into the agents the lock records (unless agents are named). With `frozen`, a
+ * plugin missing from the lock or resolving to other content fails.
  * Consent is asked as for any install: the project's files cannot approve themselves.
  */
-export const installDeclared = async (options: InstallOptions & {frozen: boolean}): Promise<DeclaredInstall> => {
+export const installDeclared = async (options: DeclaredOptions): Promise<DeclaredInstall> => {
   const {env, context} = options
   const declared = declaredPlugins(context.projectRoot)
   const locked = readInstallRecords(env, context.projectRoot).filter((r) => r.scope === 'project')
-  const results: InstallResult[] = []
-  for (const [id, declaration] of Object.entries(declared).sort(([a], [b]) => a.localeCompare(b))) {
+  const ids = Object.keys(declared).sort((a, b) => a.localeCompare(b))
+  if (options.frozen) {
+    const missing = ids.filter((id) => !locked.some((r) => r.plugin === id))
+    if (missing.length > 0) {
+      throw new LoadoutError('lock-outdated', EXIT.integrity, `${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} declared in loadout.json but not in loadout.lock`, {
+        suggestions: ['run loadout install without --frozen and commit loadout.lock'],
+      })
+    }
+  }
+  // Everything is fetched and checked before anything is written: a stale lock or a missing approval
+  // fails the whole run, not half of it.
+  const prepared: Array<Prepared & {declaredAs: string}> = []
+  for (const id of ids) {
     const lock = locked.find((r) => r.plugin === id)
-    if (options.frozen && !lock) {
-      throw new LoadoutError('lock-outdated', EXIT.integrity, `${id} is declared in loadout.json but not in loadout.lock`, {suggestions: ['run loadout install without --frozen and commit loadout.lock']})
-    }
-    const spec = declaration.source ?? id
-    const prepared = await preparePlugin(spec, options)
-    if (lock?.commit && prepared.resolved.fetch.kind === 'git' && prepared.fetched.commit !== lock.commit) {
-      Object.assign(prepared, await preparePluginAt(spec, lock.commit, options))
-    }
-    if (options.frozen && lock && lock.integrity !== prepared.fetched.integrity) {
-      throw new LoadoutError('lock-outdated', EXIT.integrity, `${id} resolves to different content than loadout.lock records (${lock.integrity.slice(0, 19)}… vs ${prepared.fetched.integrity.slice(0, 19)}…)`, {
+    let one = await preparePlugin(declared[id]!.source ?? id, options)
+    if (lock?.commit && one.fetched.commit !== lock.commit) one = await preparePluginAt(one, lock.commit, options)
+    if (options.frozen && lock && lock.integrity !== one.fetched.integrity) {
+      throw new LoadoutError('lock-outdated', EXIT.integrity, `${id} resolves to different content than loadout.lock records (${lock.integrity.slice(0, 19)}… vs ${one.fetched.integrity.slice(0, 19)}…)`, {
         suggestions: ['run loadout install without --frozen to update the lock'],
       })
     }
-    results.push(await installPrepared(prepared, options))
+    prepared.push({...one, declaredAs: id})
+  }
+  if (!options.yes && !options.confirm && !options.dryRun) {
+    const unapproved = prepared.filter((p) => {
+      const summary = consentSummary(p.id, p.model)
+      return summary.items.length > 0 && !isApproved(env, p.id, summary.fingerprint)
+    })
+    if (unapproved.length > 0) {
+      const names = unapproved.map((p) => p.id).join(', ')
+      throw needsConsent('consent-needed', `${names} ${unapproved.length === 1 ? 'runs' : 'run'} code on this machine (hooks, MCP servers or tools) and needs your approval; nothing was installed`, {
+        suggestions: ['run it on a terminal to review and approve, or pass --yes to approve', 'a project cannot approve its own plugins: each person approves them once'],
+        details: {items: unapproved.flatMap((p) => consentSummary(p.id, p.model).items)},
+      })
+    }
+  }
+  let chosen: readonly AgentTarget[] | undefined
+  const results: InstallResult[] = []
+  for (const one of prepared) {
+    let targets = options.targets
+    if (options.chooseTargets) {
+      const recorded = locked.filter((r) => r.plugin === one.declaredAs).map((r) => r.target)
+      targets = recorded.length > 0 ? pickTargets(recorded, await loadTargets()) : (chosen ??= await options.chooseTargets())
+    }
+    results.push(await installPrepared(one, {...options, targets}))
   }
   return {frozen: options.frozen, results}
 }
 
-/** The same plugin fetched at a pinned commit. */
-const preparePluginAt = async (spec: string, commit: string, options: InstallOptions) => {
-  const {resolvePluginSpec} = await import('./resolve.js')
-  const {fetchPlugin} = await import('./fetch-plugin.js')
-  const {readPlugin} = await import('../plugin/read.js')
-  const resolved = resolvePluginSpec(spec, options.env, options.context.projectRoot)
-  if (resolved.fetch.kind !== 'git') return preparePlugin(spec, options)
-  resolved.fetch = {...resolved.fetch, sha: commit}
-  const fetched = await fetchPlugin(resolved.fetch, options.env, options.offline)
-  const model = readPlugin(fetched.root, {...(resolved.entry ? {entry: resolved.entry} : {}), home: options.env.home})
-  return {resolved, fetched, model, id: resolved.id || `${model.name}@direct`}
+/** The same plugin fetched at the commit the lock pinned: its git source, or its git marketplace's folder. */
+const preparePluginAt = async (prepared: Prepared, commit: string, options: InstallOptions): Promise<Prepared> => {
+  const current = prepared.resolved.fetch
+  let fetch: PluginFetchSpec
+  if (current.kind === 'git') fetch = {...current, sha: commit}
+  else if (current.kind === 'folder' && current.git) fetch = {kind: 'git', url: current.git.url, sha: commit, ...(current.git.path ? {path: current.git.path} : {}), label: current.label}
+  else return prepared
+  const resolved = {...prepared.resolved, fetch}
+  return prepareFetched(resolved, await fetchPlugin(fetch, options.env, options.offline), options)
 }

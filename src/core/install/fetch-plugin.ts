@@ -71,7 +71,7 @@ export const fetchPlugin = async (spec: PluginFetchSpec, env: Environment, offli
         // reported below
       }
       if (!isDir) throw notFound('plugin-folder-missing', `${spec.path} is not a folder`)
-      return {root: spec.path, integrity: await treeIntegrity(spec.path)}
+      return {root: spec.path, ...(spec.commit ? {commit: spec.commit} : {}), integrity: await treeIntegrity(spec.path)}
     }
     case 'git':
       return fetchGitPlugin(spec, env, offline)

@@ -1,10 +1,11 @@
 import {existsSync, renameSync, rmSync} from 'node:fs'
-import {join} from 'node:path'
+import {basename, join} from 'node:path'
 import {loadoutPaths, type Environment} from '../environment.js'
 import {EXIT, LoadoutError, needsConsent, notFound, validationFailed} from '../errors.js'
 import {copyTree} from '../fs/copy.js'
 import {withLock} from '../fs/lock.js'
 import {stateLockDir} from '../marketplace/state.js'
+import type {PluginEntry} from '../marketplace/types.js'
 import {readPlugin} from '../plugin/read.js'
 import type {PluginModel} from '../plugin/types.js'
 import {formatProblem, type Problem} from '../problems.js'
@@ -97,12 +98,28 @@ export interface Prepared {
   id: string
 }
 
+/**
+ * Reads a fetched plugin. A plugin fetched straight from a repository or an archive that names itself
+ * nowhere would take the name of its cache folder (a commit or a digest): it takes the source's name.
+ */
+export const readFetched = (resolved: ResolvedPlugin, fetched: FetchedPlugin, env: Environment): PluginModel => {
+  const model = readPlugin(fetched.root, {...(resolved.entry ? {entry: resolved.entry} : {}), home: env.home})
+  if (resolved.entry || resolved.marketplace !== DIRECT || !resolved.name || model.name !== basename(fetched.root)) return model
+  const entry: PluginEntry = {name: resolved.name, source: {kind: 'local', path: '.'}, tags: [], keywords: [], raw: {}, problems: []}
+  return readPlugin(fetched.root, {entry, home: env.home})
+}
+
 /** Resolve, fetch and read: everything up to the plan, nothing written to any agent. */
 export const preparePlugin = async (spec: string, options: Pick<InstallOptions, 'env' | 'context' | 'offline' | 'skills' | 'onProgress'>): Promise<Prepared> => {
   const resolved = resolvePluginSpec(spec, options.env, options.context.projectRoot)
   options.onProgress?.(`fetching ${resolved.fetch.label}`)
   const fetched = await fetchPlugin(resolved.fetch, options.env, options.offline)
-  let model = readPlugin(fetched.root, {...(resolved.entry ? {entry: resolved.entry} : {}), home: options.env.home})
+  return prepareFetched(resolved, fetched, options)
+}
+
+/** Reads and checks a fetched plugin (only the skills asked for, when some are). */
+export const prepareFetched = (resolved: ResolvedPlugin, fetched: FetchedPlugin, options: Pick<InstallOptions, 'env' | 'skills'>): Prepared => {
+  let model = readFetched(resolved, fetched, options.env)
   if (options.skills && options.skills.length > 0) model = pickSkills(model, options.skills)
   checkModel(model)
   const id = resolved.marketplace === DIRECT ? `${model.name}@${DIRECT}` : resolved.id

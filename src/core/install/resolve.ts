@@ -1,4 +1,4 @@
-import {join, resolve} from 'node:path'
+import {join, relative, resolve, sep} from 'node:path'
 import type {Environment} from '../environment.js'
 import {conflict, notFound, usageError} from '../errors.js'
 import {isInside} from '../fs/contain.js'
@@ -10,13 +10,14 @@ import {closestNames} from '../suggest.js'
 
 /** Where a plugin's files come from, once resolved. */
 export type PluginFetchSpec =
-  | {kind: 'folder'; path: string; label: string}
+  | {kind: 'folder'; path: string; label: string; commit?: string; git?: {url: string; path: string}}
   | {kind: 'git'; url: string; ref?: string; sha?: string; path?: string; label: string}
   | {kind: 'archive'; url: string; sha256?: string; label: string}
 
 export interface ResolvedPlugin {
   /** plugin@marketplace */
   id: string
+  /** for a direct git or archive source: the name to use when the plugin names itself nowhere */
   name: string
   marketplace: string
   entry?: PluginEntry
@@ -29,6 +30,22 @@ export const DIRECT = 'direct'
 
 const looksLikeSource = (input: string): boolean => /[/:\\~]/.test(input) || input.startsWith('.')
 
+const lastSegment = (path: string): string => path.split(/[/:]/).filter(Boolean).pop() ?? ''
+
+/**
+ * The name of a plugin fetched straight from a git repository or an archive that names itself
+ * nowhere: its subfolder, repository or archive file name, kebab-cased (the cache folder it is read
+ * from is named after a commit or a digest, which means nothing to the user).
+ */
+const directName = (source: {kind: 'github'; repo: string; path?: string} | {kind: 'git' | 'archive'; url: string; path?: string}): string => {
+  const raw = source.path ? lastSegment(source.path) : source.kind === 'github' ? source.repo : lastSegment(source.url.replace(/[?#].*$/, ''))
+  return raw
+    .replace(/\.git$|\.tar\.gz$|\.tgz$/i, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+}
+
 const entrySpec = (entry: PluginEntry, market: KnownMarketplace, env: Environment): PluginFetchSpec => {
   const source = entry.source
   const label = `${entry.name}@${market.name}`
@@ -38,7 +55,12 @@ const entrySpec = (entry: PluginEntry, market: KnownMarketplace, env: Environmen
       if (!market.root) throw usageError('relative-without-root', `${label}: a relative source needs a marketplace checkout, and "${market.name}" was fetched as a bare catalog`)
       const path = resolve(market.root, source.path)
       if (!isInside(market.root, path)) throw usageError('source-outside', `${label}: ${source.path} points outside the marketplace`)
-      return {kind: 'folder', path, label: source.path}
+      // A folder of a git marketplace is at the commit the marketplace was read at: recorded, so a
+      // lock can fetch that folder at that commit again.
+      const url = market.commit ? cloneUrl(market.source, env.vars.LOADOUT_GITHUB_URL || undefined) : undefined
+      const under = market.source.kind === 'github' || market.source.kind === 'git' ? (market.source.path ?? '').replace(/^\.?\/+|\/+$/g, '') : ''
+      const inRepo = [under, relative(market.root, path).split(sep).join('/')].filter(Boolean).join('/')
+      return {kind: 'folder', path, label: source.path, ...(url && market.commit ? {commit: market.commit, git: {url, path: inRepo}} : {})}
     }
     case 'github':
       return {kind: 'git', url: cloneUrl({kind: 'github', owner: source.repo.split('/')[0]!, repo: source.repo.split('/')[1]!}, env.vars.LOADOUT_GITHUB_URL || undefined)!, ...(source.ref ? {ref: source.ref} : {}), ...(source.sha ? {sha: source.sha} : {}), label: `github:${source.repo}`}
@@ -95,9 +117,9 @@ export const resolvePluginSpec = (input: string, env: Environment, projectRoot: 
         return {id: '', name: '', marketplace: DIRECT, fetch: {kind: 'folder', path: source.path, label}}
       case 'github':
       case 'git':
-        return {id: '', name: '', marketplace: DIRECT, fetch: {kind: 'git', url: cloneUrl(source, env.vars.LOADOUT_GITHUB_URL || undefined)!, ...(source.ref ? {ref: source.ref} : {}), ...(source.sha ? {sha: source.sha} : {}), ...(source.path ? {path: source.path} : {}), label}}
+        return {id: '', name: directName(source), marketplace: DIRECT, fetch: {kind: 'git', url: cloneUrl(source, env.vars.LOADOUT_GITHUB_URL || undefined)!, ...(source.ref ? {ref: source.ref} : {}), ...(source.sha ? {sha: source.sha} : {}), ...(source.path ? {path: source.path} : {}), label}}
       case 'archive':
-        return {id: '', name: '', marketplace: DIRECT, fetch: {kind: 'archive', url: source.url, ...(source.sha256 ? {sha256: source.sha256} : {}), label}}
+        return {id: '', name: directName(source), marketplace: DIRECT, fetch: {kind: 'archive', url: source.url, ...(source.sha256 ? {sha256: source.sha256} : {}), label}}
       case 'catalog-url':
         throw usageError('catalog-not-plugin', `${label} is a catalog, not a plugin`, {suggestions: [`add it first: loadout marketplace add ${label}`]})
       default: {

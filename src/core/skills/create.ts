@@ -138,10 +138,14 @@ export const createSkill = (input: CreateSkillInput): CreatedSkill => {
   const result: CreatedSkill = {name, scope: context.scope, dryRun: input.dryRun, files: [...files.keys()], destinations, skipped}
   if (input.dryRun) return result
 
+  // All or nothing: a copy that fails takes back the new copies this run already made.
+  const made: string[] = []
   for (const dest of byPath.values()) {
     try {
       writeCopy(dest, files)
+      if (!dest.replaced) made.push(dest.path)
     } catch (error) {
+      for (const path of made) rmSync(path, {recursive: true, force: true})
       throw explainWriteError(error)
     }
   }

@@ -1,0 +1,177 @@
+/**
+ * `plugin validate --fix`: the repairs that need no judgement. A byte-order mark is dropped; in
+ * Claude and Codex manifests `.` becomes `./` and a path without `./` gets one; a trailing `/` on a
+ * path that names a file goes; a plugin name (or a skill's frontmatter name) that is right but for
+ * its case is lowercased. Each file is edited in place, value by value, so the author's layout and
+ * key order stay; every change is returned to be shown.
+ */
+import {lstatSync} from 'node:fs'
+import {basename, join} from 'node:path'
+import {setJsonMember} from '../config/json-edit.js'
+import {writeFileAtomic} from '../fs/write.js'
+import {checkPluginName} from '../marketplace/names.js'
+import {isRecord, type Json} from '../plugin/components.js'
+import {MAX_MANIFEST_BYTES} from '../plugin/manifest-fields.js'
+import {CLAUDE_MANIFEST, CODEX_MANIFEST, PACKAGE_MANIFEST, ROOT_MANIFEST} from '../plugin/manifests.js'
+import {checkManifestPath, entryKind, followedKind, jsonPathJoin, readContainedText} from '../plugin/paths.js'
+import {splitFrontmatter} from '../skills/frontmatter.js'
+import {checkSkillName} from '../skills/name.js'
+import {SKILL_FILE} from '../skills/read.js'
+import {BOM} from './plugin-json.js'
+import {CLAUDE_PATH_FIELDS, CODEX_ASSET_FIELDS} from './plugin-rules.js'
+
+export interface PluginFix {
+  /** the file changed, relative to the plugin root */
+  file: string
+  path?: string
+  /** the rule the change satisfies: `json-bom`, `path-not-dot-slash`, `path-trailing-slash`, `name-case` */
+  rule: string
+  before: string
+  after: string
+}
+
+const readText = (root: string, rel: string): string | undefined => {
+  const file = join(root, rel)
+  if (entryKind(file) !== 'file') return undefined
+  try {
+    return readContainedText(file, {root, file, maxBytes: MAX_MANIFEST_BYTES})
+  } catch {
+    return undefined
+  }
+}
+
+const parse = (text: string): Json | undefined => {
+  try {
+    const value: unknown = JSON.parse(text.startsWith(BOM) ? text.slice(1) : text)
+    return isRecord(value) ? value : undefined
+  } catch {
+    return undefined
+  }
+}
+
+const isUrl = (raw: string): boolean => /^[a-z][a-z0-9+.-]*:\/\//i.test(raw)
+
+/** The repaired form of a manifest path, or undefined when it needs none (or more than a mechanical one). */
+export const repairPath = (raw: string, root: string, requireDotSlash: boolean): {text: string; rule: string} | undefined => {
+  if (raw === '' || isUrl(raw) || raw.startsWith('/') || raw.startsWith('\\') || raw.startsWith('~') || /^[A-Za-z]:/.test(raw) || raw.split(/[\\/]/).includes('..')) return undefined
+  let text = raw
+  let rule: string | undefined
+  if (requireDotSlash && !text.startsWith('./')) {
+    text = text === '.' ? './' : `./${text.replace(/^\.\\/, '')}`
+    rule = 'path-not-dot-slash'
+  }
+  if (/[^./\\][\\/]+$/.test(text)) {
+    const bare = text.replace(/[\\/]+$/, '')
+    let abs: string | undefined
+    try {
+      abs = checkManifestPath(bare, {root, file: root, jsonPath: '', requireDotSlash: false})
+    } catch {
+      abs = undefined
+    }
+    if (abs !== undefined && followedKind(abs) === 'file') {
+      text = bare
+      rule ??= 'path-trailing-slash'
+    }
+  }
+  return rule && text !== raw ? {text, rule} : undefined
+}
+
+interface ManifestEdit {
+  rel: string
+  text: string
+  fixes: PluginFix[]
+}
+
+/** Sets the value at `[...parents, key]` and records the change. */
+const setValue = (edit: ManifestEdit, parents: string[], key: string, value: unknown, fix: Omit<PluginFix, 'file'>): void => {
+  edit.text = setJsonMember(edit.text, parents, key, value, join(edit.rel))
+  edit.fixes.push({file: edit.rel, ...fix})
+}
+
+const fixPathList = (edit: ManifestEdit, holder: Json, parents: string[], key: string, root: string, requireDotSlash: boolean): void => {
+  const value = holder[key]
+  const base = parents.reduce((path, p) => jsonPathJoin(path, p), '')
+  if (typeof value === 'string') {
+    const repaired = repairPath(value, root, requireDotSlash)
+    if (repaired) setValue(edit, parents, key, repaired.text, {path: jsonPathJoin(base, key), rule: repaired.rule, before: value, after: repaired.text})
+    return
+  }
+  if (!Array.isArray(value)) return
+  const changed: PluginFix[] = []
+  const next = value.map((item, i) => {
+    if (typeof item !== 'string') return item
+    const repaired = repairPath(item, root, requireDotSlash)
+    if (!repaired) return item
+    changed.push({file: edit.rel, path: jsonPathJoin(jsonPathJoin(base, key), i), rule: repaired.rule, before: item, after: repaired.text})
+    return repaired.text
+  })
+  if (changed.length === 0) return
+  edit.text = setJsonMember(edit.text, parents, key, next, edit.rel)
+  edit.fixes.push(...changed)
+}
+
+const fixNameCase = (edit: ManifestEdit, json: Json): void => {
+  if (typeof json.name !== 'string' || !checkPluginName(json.name)) return
+  const lower = json.name.toLowerCase()
+  if (lower !== json.name && !checkPluginName(lower)) setValue(edit, [], 'name', lower, {path: 'name', rule: 'name-case', before: json.name, after: lower})
+}
+
+/** `manifest`: a plugin manifest (its name may be fixed); `data`: a hooks or MCP file (only its bytes). */
+type Kind = 'claude' | 'codex' | 'manifest' | 'data'
+
+const fixManifest = (root: string, rel: string, kind: Kind, fixes: PluginFix[]): void => {
+  const original = readText(root, rel)
+  if (original === undefined) return
+  // a package.json without `contributes` is npm's file, not a Lexora manifest: not loadout's to touch
+  if (rel === PACKAGE_MANIFEST && !('contributes' in (parse(original) ?? {}))) return
+  const edit: ManifestEdit = {rel, text: original, fixes: []}
+  if (edit.text.startsWith(BOM)) {
+    edit.text = edit.text.slice(1)
+    edit.fixes.push({file: rel, rule: 'json-bom', before: 'a byte-order mark (U+FEFF)', after: 'none'})
+  }
+  const json = parse(edit.text)
+  if (json && kind !== 'data') {
+    fixNameCase(edit, json)
+    if (kind === 'claude') for (const key of CLAUDE_PATH_FIELDS) fixPathList(edit, json, [], key, root, true)
+    if (kind === 'codex') {
+      for (const key of ['skills', 'hooks', 'mcpServers', 'apps']) fixPathList(edit, json, [], key, root, true)
+      if (isRecord(json.interface)) for (const key of [...CODEX_ASSET_FIELDS, 'screenshots']) fixPathList(edit, json.interface, ['interface'], key, root, true)
+    }
+  }
+  if (edit.text === original) return
+  const file = join(root, rel)
+  writeFileAtomic(file, edit.text, lstatSync(file).mode & 0o777)
+  fixes.push(...edit.fixes)
+}
+
+/** A skill whose frontmatter `name` differs from its folder only in case gets the folder's name. */
+const fixSkillNameCase = (root: string, dir: string, fixes: PluginFix[]): void => {
+  const file = join(dir, SKILL_FILE)
+  const rel = file.slice(root.length + 1)
+  const text = readText(root, rel)
+  if (text === undefined) return
+  const split = splitFrontmatter(text)
+  if (split.kind !== 'ok') return
+  const folder = basename(dir)
+  const line = /^(name:[ \t]*)(["']?)([^"'\r\n#]*?)\2([ \t]*(?:#[^\r\n]*)?)$/m.exec(split.yaml)
+  if (!line) return
+  const value = line[3]!
+  if (value === folder || value.toLowerCase() !== folder || checkSkillName(folder)) return
+  const start = text.indexOf(split.yaml) + line.index
+  const replaced = `${line[1]}${line[2]}${folder}${line[2]}${line[4]}`
+  const next = text.slice(0, start) + replaced + text.slice(start + line[0].length)
+  writeFileAtomic(file, next, lstatSync(file).mode & 0o777)
+  fixes.push({file: rel, path: 'name', rule: 'name-case', before: value, after: folder})
+}
+
+/** Applies every mechanical repair under `root`; `skillDirs` are the plugin's skill folders. */
+export const fixPlugin = (root: string, skillDirs: readonly string[]): PluginFix[] => {
+  const fixes: PluginFix[] = []
+  fixManifest(root, CLAUDE_MANIFEST, 'claude', fixes)
+  fixManifest(root, CODEX_MANIFEST, 'codex', fixes)
+  fixManifest(root, ROOT_MANIFEST, 'manifest', fixes)
+  fixManifest(root, PACKAGE_MANIFEST, 'manifest', fixes)
+  for (const file of [join('hooks', 'hooks.json'), '.mcp.json']) fixManifest(root, file, 'data', fixes)
+  for (const dir of skillDirs) if (dir.startsWith(root + '/') || dir.startsWith(root + '\\')) fixSkillNameCase(root, dir, fixes)
+  return fixes
+}
