@@ -1,4 +1,14 @@
 #!/usr/bin/env node
-import {execute} from '@oclif/core'
-
-await execute({dir: import.meta.url})
+// `loadout --version` is answered without loading oclif (most of start-up is importing it); the
+// text is oclif's own user agent, which test/startup.test.ts checks.
+const args = process.argv.slice(2)
+if (args.length === 1 && (args[0] === '--version' || args[0] === '-v')) {
+  const {readFileSync} = await import('node:fs')
+  const {name, version} = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'))
+  process.stdout.write(`${name}/${version} ${process.platform}-${process.arch} node-${process.version}\n`)
+} else {
+  // oclif's own engine check loads all of semver at import; loadout's `engines` field still applies.
+  process.env.OCLIF_DISABLE_ENGINE_WARNING ??= '1'
+  const {execute} = await import('@oclif/core')
+  await execute({dir: import.meta.url})
+}

@@ -4,7 +4,7 @@ import {loadTargets, pickTargets} from '../targets/registry.js'
 import type {AgentTarget} from '../targets/types.js'
 import {consentSummary, isApproved} from './consent.js'
 import {fetchPlugin} from './fetch-plugin.js'
-import {installPrepared, prepareFetched, preparePlugin, type InstallOptions, type InstallResult, type Prepared} from './install.js'
+import {existingRecords, installPrepared, isCurrent, prepareFetched, preparePlugin, type InstallOptions, type InstallResult, type Prepared} from './install.js'
 import {declaredPlugins} from './project.js'
 import type {PluginFetchSpec} from './resolve.js'
 
@@ -43,23 +43,33 @@ export const installDeclared = async (options: DeclaredOptions): Promise<Declare
   }
   // Everything is fetched and checked before anything is written: a stale lock or a missing approval
   // fails the whole run, not half of it.
-  const prepared: Array<Prepared & {declaredAs: string}> = []
+  const all = readInstallRecords(env, context.projectRoot)
+  let chosen: readonly AgentTarget[] | undefined
+  const ready: Array<{prepared: Prepared; targets: readonly AgentTarget[]}> = []
   for (const id of ids) {
     const lock = locked.find((r) => r.plugin === id)
-    let one = await preparePlugin(declared[id]!.source ?? id, options)
-    if (lock?.commit && one.fetched.commit !== lock.commit) one = await preparePluginAt(one, lock.commit, options)
-    if (options.frozen && lock && lock.integrity !== one.fetched.integrity) {
-      throw new LoadoutError('lock-outdated', EXIT.integrity, `${id} resolves to different content than loadout.lock records (${lock.integrity.slice(0, 19)}… vs ${one.fetched.integrity.slice(0, 19)}…)`, {
+    let prepared = await preparePlugin(declared[id]!.source ?? id, options)
+    if (lock?.commit && prepared.fetched.commit !== lock.commit) prepared = await preparePluginAt(prepared, lock.commit, options)
+    if (options.frozen && lock && lock.integrity !== prepared.fetched.integrity) {
+      throw new LoadoutError('lock-outdated', EXIT.integrity, `${id} resolves to different content than loadout.lock records (${lock.integrity.slice(0, 19)}… vs ${prepared.fetched.integrity.slice(0, 19)}…)`, {
         suggestions: ['run loadout install without --frozen to update the lock'],
       })
     }
-    prepared.push({...one, declaredAs: id})
+    let targets = options.targets
+    if (options.chooseTargets) {
+      const recorded = locked.filter((r) => r.plugin === id).map((r) => r.target)
+      targets = recorded.length > 0 ? pickTargets(recorded, await loadTargets()) : (chosen ??= await options.chooseTargets())
+    }
+    ready.push({prepared, targets})
   }
   if (!options.yes && !options.confirm && !options.dryRun) {
-    const unapproved = prepared.filter((p) => {
-      const summary = consentSummary(p.id, p.model)
-      return summary.items.length > 0 && !isApproved(env, p.id, summary.fingerprint)
-    })
+    const unapproved = ready
+      .filter(({prepared, targets}) => options.force || !isCurrent(existingRecords(all, prepared.id, {context, targets}), targets, prepared.fetched.integrity))
+      .map(({prepared}) => prepared)
+      .filter((p) => {
+        const summary = consentSummary(p.id, p.model)
+        return summary.items.length > 0 && !isApproved(env, p.id, summary.fingerprint)
+      })
     if (unapproved.length > 0) {
       const names = unapproved.map((p) => p.id).join(', ')
       throw needsConsent('consent-needed', `${names} ${unapproved.length === 1 ? 'runs' : 'run'} code on this machine (hooks, MCP servers or tools) and needs your approval; nothing was installed`, {
@@ -68,16 +78,8 @@ export const installDeclared = async (options: DeclaredOptions): Promise<Declare
       })
     }
   }
-  let chosen: readonly AgentTarget[] | undefined
   const results: InstallResult[] = []
-  for (const one of prepared) {
-    let targets = options.targets
-    if (options.chooseTargets) {
-      const recorded = locked.filter((r) => r.plugin === one.declaredAs).map((r) => r.target)
-      targets = recorded.length > 0 ? pickTargets(recorded, await loadTargets()) : (chosen ??= await options.chooseTargets())
-    }
-    results.push(await installPrepared(one, {...options, targets}))
-  }
+  for (const {prepared, targets} of ready) results.push(await installPrepared(prepared, {...options, targets}))
   return {frozen: options.frozen, results}
 }
 

@@ -19,6 +19,7 @@ import {journalFile, recoverJournal, type Recovery} from './journal.js'
 import {planInstall, type TargetPlan} from './plan.js'
 import {declarePlugin} from './project.js'
 import {DIRECT, pluginDataDirs, resolvePluginSpec, type ResolvedPlugin} from './resolve.js'
+import {checkRecord} from './verify.js'
 
 export interface InstallOptions {
   env: Environment
@@ -126,12 +127,25 @@ export const prepareFetched = (resolved: ResolvedPlugin, fetched: FetchedPlugin,
   return {resolved, fetched, model, id}
 }
 
+/** The records of `id` in the scope for the chosen targets: what an install replaces. */
+export const existingRecords = (all: readonly InstallRecord[], id: string, options: Pick<InstallOptions, 'context' | 'targets'>): InstallRecord[] =>
+  all.filter((r) => r.plugin === id && r.scope === options.context.scope && options.targets.some((t) => t.id === r.target))
+
+/**
+ * Whether this content is installed, enabled and whole in every chosen target. A lock committed to a
+ * project says what was installed on someone's machine: in a fresh clone its files and the plugin's
+ * installed copy are missing, so it is installed again.
+ */
+export const isCurrent = (existing: readonly InstallRecord[], targets: readonly AgentTarget[], integrity: string): boolean =>
+  existing.length === targets.length &&
+  existing.every((r) => r.integrity === integrity && r.enabled && (!r.pluginRoot || existsSync(r.pluginRoot)) && checkRecord(r).missing.length === 0)
+
 /** Installs one prepared plugin into the chosen targets, under the lock, undoing everything on failure. */
 export const installPrepared = async (prepared: Prepared, options: InstallOptions): Promise<InstallResult> => {
   const {env, context} = options
   const {resolved, fetched, model, id} = prepared
   const all = readInstallRecords(env, context.projectRoot)
-  const existing = all.filter((r) => r.plugin === id && r.scope === context.scope && options.targets.some((t) => t.id === r.target))
+  const existing = existingRecords(all, id, options)
   const base = {
     plugin: id,
     ...(resolved.version ?? model.version ? {version: resolved.version ?? model.version} : {}),
@@ -143,8 +157,7 @@ export const installPrepared = async (prepared: Prepared, options: InstallOption
     problems: model.problems,
   }
   const summary = consentSummary(id, model)
-  const sameEverywhere = existing.length === options.targets.length && existing.every((r) => r.integrity === fetched.integrity && r.enabled)
-  if (sameEverywhere && !options.force) {
+  if (isCurrent(existing, options.targets, fetched.integrity) && !options.force) {
     return {...base, status: 'already-installed', plans: [], consent: {items: summary.items, fingerprint: summary.fingerprint, approvedBy: 'not-needed'}}
   }
 

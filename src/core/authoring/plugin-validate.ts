@@ -1,0 +1,200 @@
+/**
+ * `loadout plugin validate`: every problem of a plugin folder, in every format it ships, with the
+ * file, the JSON path, a rule code and a message. The plugin reader (the one `install` trusts) is
+ * the base: what it refuses, validate reports. On top come the JSON Schema of each manifest
+ * (registry/schemas, compiled at build time), the cross-field rules in code, and the text-level
+ * defects of every JSON file (a byte-order mark, duplicate keys).
+ */
+import {isAbsolute, join, relative, resolve, sep} from 'node:path'
+import {isInside} from '../fs/contain.js'
+import {parseHooks, parseMcpServers} from '../plugin/components.js'
+import {CLAUDE_MANIFEST, CODEX_MANIFEST, PACKAGE_MANIFEST, ROOT_MANIFEST} from '../plugin/manifests.js'
+import {entryKind} from '../plugin/paths.js'
+import {inspectPlugin} from '../plugin/read.js'
+import {PluginReport} from '../plugin/report.js'
+import type {ManifestKind, PluginModel} from '../plugin/types.js'
+import {hasErrors, type Problem} from '../problems.js'
+import {fixPlugin, type PluginFix} from './plugin-fix.js'
+import {readJsonForChecks, schemaProblems, type JsonFileRead} from './plugin-json.js'
+import {lexoraRules} from './plugin-lexora.js'
+import {claudeRules, codexRules, commandRules, cstAgentRules, hookEventRules, pathsAt, subagentRules, type ManifestFormat, type RuleContext} from './plugin-rules.js'
+
+export interface ValidatePluginOptions {
+  /** warnings fail too */
+  strict?: boolean
+  /** apply the mechanical repairs first, and report them */
+  fix?: boolean
+  /** the user's home, so a link into it is shown as `~/...` */
+  home?: string
+}
+
+export interface PluginValidation {
+  /** the plugin root, absolute */
+  path: string
+  name: string
+  formats: ManifestKind[]
+  strict: boolean
+  valid: boolean
+  errors: number
+  warnings: number
+  /** the names of what the plugin holds, by kind */
+  components: {skills: string[]; subagents: string[]; mcpServers: string[]; hooks: string[]; commands: string[]; tools: string[]}
+  /** files relative to the plugin root */
+  problems: Problem[]
+  /** what --fix changed (empty without --fix) */
+  fixes: PluginFix[]
+}
+
+const MANIFESTS: Array<{rel: string; format: (json: Record<string, unknown>) => ManifestFormat | undefined}> = [
+  {rel: CLAUDE_MANIFEST, format: () => 'claude'},
+  {rel: CODEX_MANIFEST, format: () => 'codex'},
+  {rel: ROOT_MANIFEST, format: (json) => ('contributes' in json ? 'lexora' : 'cst-agent')},
+  {rel: PACKAGE_MANIFEST, format: (json) => ('contributes' in json ? 'lexora' : undefined)},
+]
+
+const SCHEMA: Record<ManifestFormat, {schema: string; reader: string}> = {
+  claude: {schema: 'claude-plugin', reader: 'Claude Code'},
+  codex: {schema: 'codex-plugin', reader: 'Codex'},
+  'cst-agent': {schema: 'cst-agent-plugin', reader: 'cst-agent'},
+  lexora: {schema: 'lexora-manifest', reader: 'Lexora'},
+}
+
+interface Found {
+  code: Problem[]
+  schema: Problem[]
+  manifests: Array<JsonFileRead & {format: ManifestFormat}>
+}
+
+/** A package.json is only looked at when it is a Lexora manifest (it has `contributes`). */
+const isLexoraPackage = (root: string): boolean => {
+  const scratch: Problem[] = []
+  const read = readJsonForChecks(join(root, PACKAGE_MANIFEST), root, scratch)
+  return read !== undefined && 'contributes' in read.json
+}
+
+const checkManifests = async (root: string, found: Found): Promise<void> => {
+  for (const {rel, format: formatOf} of MANIFESTS) {
+    const file = join(root, rel)
+    if (entryKind(file) === 'missing') continue
+    if (rel === PACKAGE_MANIFEST && !isLexoraPackage(root)) continue
+    const read = readJsonForChecks(file, root, found.code)
+    if (!read) continue
+    const format = formatOf(read.json)
+    if (!format) continue
+    found.manifests.push({...read, format})
+    found.schema.push(...(await schemaProblems(SCHEMA[format].schema, read.json, file, SCHEMA[format].reader)))
+    const ctx: RuleContext = {root, file, problems: found.code}
+    if (format === 'claude') claudeRules(read.json, ctx)
+    else if (format === 'codex') codexRules(read.json, ctx)
+    else if (format === 'cst-agent') await cstAgentRules(read.json, ctx)
+    else found.code.push(...lexoraRules(read.json, file))
+  }
+}
+
+/** Hooks and MCP files: the conventional ones and those the Claude and Codex manifests name. */
+const checkDataFiles = (root: string, found: Found): void => {
+  const files = {hooks: new Set([join(root, 'hooks', 'hooks.json')]), mcp: new Set([join(root, '.mcp.json')])}
+  for (const manifest of found.manifests) {
+    if (manifest.format !== 'claude' && manifest.format !== 'codex') continue
+    for (const {raw} of pathsAt(manifest.json, 'hooks')) files.hooks.add(resolve(root, raw))
+    for (const {raw} of pathsAt(manifest.json, 'mcpServers')) files.mcp.add(resolve(root, raw))
+  }
+  for (const [kind, set] of Object.entries(files)) {
+    for (const file of set) {
+      if (!isInside(root, file) || entryKind(file) !== 'file') continue
+      const read = readJsonForChecks(file, root, found.code)
+      if (!read) continue
+      // the reader skips a conventional file when a manifest declares its own: check its shape anyway
+      const report = new PluginReport()
+      if (kind === 'hooks') {
+        parseHooks(read.json, '', {file, report})
+        hookEventRules(read.json, file, found.code)
+      } else parseMcpServers(read.json, '', {file, report})
+      found.code.push(...report.problems)
+    }
+  }
+}
+
+const checkParts = (model: PluginModel, manifests: ReadonlySet<string>, found: Found): void => {
+  for (const subagent of model.subagents) if (!manifests.has(subagent.file)) subagentRules(subagent, found.code)
+  for (const command of model.commands) commandRules(command, model.root, found.code)
+}
+
+const at = (p: Problem) => `${p.file ?? ''}\u0000${p.path ?? ''}`
+
+/**
+ * One list, without repeats: the reader's problems first, then the code rules', then the schema's.
+ * A later error at a path where the reader already found one says the same thing in other words
+ * and is dropped; so is a schema problem where any error already stands. Text-level problems
+ * (a duplicate key, a byte-order mark) are always kept.
+ */
+const merge = (reader: readonly Problem[], code: readonly Problem[], schema: readonly Problem[]): Problem[] => {
+  const out: Problem[] = []
+  const seen = new Set<string>()
+  const readerErrors = new Set(reader.filter((p) => p.severity === 'error' && p.path).map(at))
+  const errors = new Set<string>()
+  const push = (p: Problem) => {
+    const exact = `${at(p)}\u0000${p.code}\u0000${p.message}`
+    if (seen.has(exact)) return
+    seen.add(exact)
+    out.push(p)
+    if (p.severity === 'error' && p.path) errors.add(at(p))
+  }
+  reader.forEach(push)
+  for (const p of code) if (p.code.startsWith('json-') || p.severity !== 'error' || !readerErrors.has(at(p))) push(p)
+  for (const p of schema) if (!p.path || !errors.has(at(p))) push(p)
+  return out
+}
+
+const shownFile = (root: string, file: string | undefined): string | undefined => {
+  if (file === undefined || !isAbsolute(file) || !isInside(root, file)) return file
+  return relative(root, file).split(sep).join('/') || '.'
+}
+
+/** Every problem of the plugin at `path`; with `fix`, the mechanical repairs are made first. */
+export const validatePlugin = async (path: string, options: ValidatePluginOptions = {}): Promise<PluginValidation> => {
+  const root = resolve(path)
+  const readOptions = options.home ? {home: options.home} : {}
+  let fixes: PluginFix[] = []
+  if (options.fix) fixes = fixPlugin(root, inspectPlugin(root, readOptions).model.skills.map((s) => s.dir))
+  const {model} = inspectPlugin(root, readOptions)
+  const found: Found = {code: [], schema: [], manifests: []}
+  await checkManifests(model.root, found)
+  checkDataFiles(model.root, found)
+  checkParts(model, new Set(found.manifests.map((m) => m.file)), found)
+  if (found.manifests.length === 0) {
+    found.code.push({severity: 'warning', code: 'manifest-missing', message: 'the plugin has no manifest: agents name it after its folder and find its parts by convention; `loadout plugin create` shows one', file: model.root})
+  }
+  const parts = [model.skills, model.subagents, model.mcpServers, model.hooks, model.commands, model.tools]
+  if (parts.every((list) => list.length === 0)) {
+    found.code.push({severity: 'warning', code: 'plugin-empty', message: 'the plugin holds no skill, subagent, command, hook, MCP server or tool', file: model.root})
+  }
+  // the reader only warns about a subagent without a description; validate says it is an error
+  const reader = model.problems.filter((p) => p.code !== 'subagent-description-missing')
+  const problems = merge(reader, found.code, found.schema).map((p) => {
+    const file = shownFile(model.root, p.file)
+    return file === undefined ? p : {...p, file}
+  })
+  const strict = options.strict === true
+  const errors = problems.filter((p) => p.severity === 'error').length
+  const names = (list: ReadonlyArray<{name: string}>) => list.map((c) => c.name)
+  return {
+    path: model.root,
+    name: model.name,
+    formats: model.manifests,
+    strict,
+    valid: !hasErrors(problems, strict),
+    errors,
+    warnings: problems.length - errors,
+    components: {
+      skills: names(model.skills),
+      subagents: names(model.subagents),
+      mcpServers: names(model.mcpServers),
+      hooks: names(model.hooks),
+      commands: names(model.commands),
+      tools: names(model.tools),
+    },
+    problems,
+    fixes,
+  }
+}
