@@ -170,6 +170,10 @@ describe('marketplace update, offline, remove', () => {
       'plugins/lint/skills/lint/SKILL.md': '---\nname: lint\ndescription: Lints\n---\n\nLint.\n',
     })
     syncServedRepo(acme.bare)
+    const dry = await run(sb, ['marketplace', 'update', 'acme', '--dry-run', '--json'])
+    expect(dry.status, dry.stderr).toBe(0)
+    expect(dry.json().results[0]).toMatchObject({status: 'updated', commit: next})
+    expect((await run(sb, ['marketplace', 'list', '--json'])).json().marketplaces.find((m: {name: string}) => m.name === 'acme').commit).toBe(acme.sha)
     const updated = await run(sb, ['marketplace', 'update', '--json'])
     expect(updated.status, updated.stderr).toBe(0)
     const result = updated.json().results.find((r: {name: string}) => r.name === 'acme')

@@ -66,6 +66,14 @@ describe('catalog URLs', () => {
     sb = sandbox()
   })
 
+  it('--dry-run fetches and checks the catalog but registers nothing', async () => {
+    const dry = await run(sb, ['marketplace', 'add', server.url('/catalog.json'), '--dry-run', '--json'])
+    expect(dry.status, dry.stderr).toBe(0)
+    expect(dry.json()).toMatchObject({status: 'would-add', name: 'remote', pluginCount: 3})
+    const list = (await run(sb, ['marketplace', 'list', '--json'])).json()
+    expect(list.marketplaces.map((m: {name: string}) => m.name)).toEqual(['loadout'])
+  })
+
   it('adds a catalog URL, keeps entries it cannot use as problems, sends the token', async () => {
     server.clearRequests()
     const added = await run(sb, ['marketplace', 'add', server.url('/catalog.json'), '--json'])

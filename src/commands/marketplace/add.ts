@@ -2,7 +2,7 @@ import {Args, Flags} from '@oclif/core'
 import {addMarketplace, type MarketplaceAdded} from '../../core/marketplace/add.js'
 import {resolveScope} from '../../core/scope.js'
 import {LoadoutCommand} from '../../ui/base-command.js'
-import {isOffline, offlineFlag, scopeFlag} from '../../ui/flags.js'
+import {dryRunFlag, isOffline, offlineFlag, scopeFlag} from '../../ui/flags.js'
 import {withProgress} from '../../ui/progress.js'
 import {renderAdded} from '../../ui/render/marketplace.js'
 
@@ -21,6 +21,7 @@ export default class MarketplaceAdd extends LoadoutCommand {
     sparse: Flags.string({description: 'check out only these paths of a big repository', multiple: true}),
     scope: scopeFlag,
     offline: offlineFlag,
+    'dry-run': dryRunFlag,
   }
 
   async run(): Promise<MarketplaceAdded> {
@@ -36,6 +37,7 @@ export default class MarketplaceAdd extends LoadoutCommand {
         env,
         context,
         offline: isOffline(flags.offline),
+        dryRun: flags['dry-run'],
         onProgress,
       }),
     )

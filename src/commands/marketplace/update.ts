@@ -3,7 +3,7 @@ import {EXIT, LoadoutError} from '../../core/errors.js'
 import {updateMarketplaces, type MarketplacesUpdated} from '../../core/marketplace/update.js'
 import {resolveScope} from '../../core/scope.js'
 import {LoadoutCommand} from '../../ui/base-command.js'
-import {isOffline, offlineFlag} from '../../ui/flags.js'
+import {dryRunFlag, isOffline, offlineFlag} from '../../ui/flags.js'
 import {withProgress} from '../../ui/progress.js'
 import {renderUpdated} from '../../ui/render/marketplace.js'
 
@@ -12,13 +12,13 @@ export default class MarketplaceUpdate extends LoadoutCommand {
   static override examples = ['<%= config.bin %> marketplace update', '<%= config.bin %> marketplace update acme --json']
   static override strict = false
   static override args = {name: Args.string({description: 'marketplace names (default: all)'})}
-  static override flags = {offline: offlineFlag}
+  static override flags = {offline: offlineFlag, 'dry-run': dryRunFlag}
 
   async run(): Promise<MarketplacesUpdated> {
     const {argv, flags} = await this.parse(MarketplaceUpdate)
     const env = this.environment()
     const context = resolveScope(undefined, env)
-    const updated = await withProgress(!this.jsonEnabled(), (onProgress) => updateMarketplaces(argv as string[], env, context, {offline: isOffline(flags.offline), onProgress}))
+    const updated = await withProgress(!this.jsonEnabled(), (onProgress) => updateMarketplaces(argv as string[], env, context, {offline: isOffline(flags.offline), dryRun: flags['dry-run'], onProgress}))
     const failed = updated.results.filter((r) => r.status === 'failed')
     if (failed.length > 0) {
       if (!this.jsonEnabled()) process.stderr.write(`${renderUpdated(updated)}\n`)

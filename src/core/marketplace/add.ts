@@ -20,12 +20,14 @@ export interface AddMarketplaceInput {
   env: Environment
   context: ScopeContext
   offline: boolean
+  /** fetch and check, but register nothing */
+  dryRun?: boolean
   now?: () => Date
   onProgress?: (message: string) => void
 }
 
 export interface MarketplaceAdded {
-  status: 'added' | 'already-added'
+  status: 'added' | 'already-added' | 'would-add'
   name: string
   scope: string
   source: string
@@ -72,6 +74,10 @@ export const addMarketplace = async (input: AddMarketplaceInput): Promise<Market
     if (taken) {
       discardDownload(fetched)
       throw conflict('marketplace-name-taken', `the name "${name}" is already used by ${taken}`, {suggestions: ['pick another with --name <name>', 'or remove the other one: loadout marketplace remove ' + name]})
+    }
+    if (input.dryRun) {
+      discardDownload(fetched)
+      return {status: 'would-add', name, scope: context.scope, source: sourceLabel(source), kind: source.kind, ...(fetched.commit ? {commit: fetched.commit} : {}), pluginCount: read.catalog.plugins.length, warnings: read.problems}
     }
     const final = commitDownload(fetched)
     const now = (input.now ?? (() => new Date()))().toISOString()

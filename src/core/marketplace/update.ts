@@ -29,6 +29,7 @@ export interface MarketplaceUpdate {
 
 export interface MarketplacesUpdated {
   offline: boolean
+  dryRun?: boolean
   results: MarketplaceUpdate[]
 }
 
@@ -53,7 +54,7 @@ const readOld = (record: MarketplaceRecord): Catalog | undefined => {
   }
 }
 
-const updateOne = async (record: MarketplaceRecord, env: Environment, offline: boolean, now: string, onProgress?: (m: string) => void): Promise<{result: MarketplaceUpdate; record: MarketplaceRecord}> => {
+const updateOne = async (record: MarketplaceRecord, env: Environment, offline: boolean, now: string, onProgress?: (m: string) => void, dryRun = false): Promise<{result: MarketplaceUpdate; record: MarketplaceRecord}> => {
   const before = readOld(record)
   try {
     const fetched = await fetchCatalogSource(record.source, {
@@ -73,7 +74,8 @@ const updateOne = async (record: MarketplaceRecord, env: Environment, offline: b
       discardDownload(fetched)
       throw error
     }
-    const final = commitDownload(fetched)
+    const final = dryRun ? fetched : commitDownload(fetched)
+    if (dryRun) discardDownload(fetched)
     const changes = diffCatalogs(before, read.catalog)
     const changed = changes.added.length + changes.removed.length + changes.versions.length > 0 || final.commit !== record.commit
     const next: MarketplaceRecord = {
@@ -87,6 +89,7 @@ const updateOne = async (record: MarketplaceRecord, env: Environment, offline: b
       ...(final.lastModified ? {lastModified: final.lastModified} : {}),
       ...(final.root ? {root: final.root} : {}),
     }
+    if (dryRun) return {result: {name: record.name, status: changed ? 'updated' : 'unchanged', ...(final.commit ? {commit: final.commit} : {}), ...(record.commit ? {previousCommit: record.commit} : {}), pluginCount: next.pluginCount, changes}, record}
     pruneTrees(record.source, env, final.root)
     return {
       result: {name: record.name, status: changed ? 'updated' : 'unchanged', ...(final.commit ? {commit: final.commit} : {}), ...(record.commit ? {previousCommit: record.commit} : {}), pluginCount: next.pluginCount, changes},
@@ -107,7 +110,7 @@ const updateOne = async (record: MarketplaceRecord, env: Environment, offline: b
 }
 
 /** Refreshes the named marketplaces (all when none named); a failure keeps the last good copy. */
-export const updateMarketplaces = async (names: readonly string[], env: Environment, context: ScopeContext, options: {offline: boolean; now?: () => Date; onProgress?: (m: string) => void}): Promise<MarketplacesUpdated> => {
+export const updateMarketplaces = async (names: readonly string[], env: Environment, context: ScopeContext, options: {offline: boolean; dryRun?: boolean; now?: () => Date; onProgress?: (m: string) => void}): Promise<MarketplacesUpdated> => {
   const targets = names.length > 0 ? names.map((n) => findMarketplace(n, env, context.projectRoot)) : knownMarketplaces(env, context.projectRoot)
   const now = (options.now ?? (() => new Date()))().toISOString()
   return withLock(stateLockDir(env), async () => {
@@ -118,11 +121,12 @@ export const updateMarketplaces = async (names: readonly string[], env: Environm
         results.push({name: target.name, status: 'skipped', message: 'built in: it is updated with loadout itself'})
         continue
       }
-      const {result, record} = await updateOne(target, env, options.offline, now, options.onProgress)
+      const {result, record} = await updateOne(target, env, options.offline, now, options.onProgress, options.dryRun)
       results.push(result)
+      if (options.dryRun) continue
       records = records.map((r) => (r.name === target.name && r.scope === target.scope && r.project === target.project ? record : r))
       writeMarketplaces(env, records)
     }
-    return {offline: options.offline, results}
+    return {offline: options.offline, ...(options.dryRun ? {dryRun: true} : {}), results}
   })
 }

@@ -11,7 +11,7 @@ const short = (sha?: string) => (sha ? sha.slice(0, 12) : '-')
 
 export const renderAdded = (added: MarketplaceAdded): string => {
   if (added.status === 'already-added') return `marketplace "${added.name}" is already added from ${added.source} (${added.scope} scope); nothing to do`
-  const lines = [`${green('added')} marketplace "${added.name}" (${added.pluginCount} plugin${added.pluginCount === 1 ? '' : 's'}) from ${added.source}${added.commit ? ` at ${short(added.commit)}` : ''} ${dim(`[${added.scope} scope]`)}`]
+  const lines = [`${added.status === 'would-add' ? yellow('would add') : green('added')} marketplace "${added.name}" (${added.pluginCount} plugin${added.pluginCount === 1 ? '' : 's'}) from ${added.source}${added.commit ? ` at ${short(added.commit)}` : ''} ${dim(`[${added.scope} scope]`)}`]
   if (added.warnings.length > 0) {
     lines.push(yellow(`${added.warnings.length} problem(s) in the catalog (entries with an error were skipped):`))
     for (const w of added.warnings) lines.push(problemLine(w))
@@ -66,7 +66,7 @@ export const renderUpdated = (updated: MarketplacesUpdated): string =>
           return ''
       }
     })
-    .join('\n') + (updated.offline ? `\n${dim('offline: only cached copies were used')}` : '')
+    .join('\n') + (updated.offline ? `\n${dim('offline: only cached copies were used')}` : '') + (updated.dryRun ? `\n${dim('dry run: nothing was registered')}` : '')
 
 export const renderRemoved = (removed: MarketplaceRemoval): string => {
   const lines = [`${removed.dryRun ? yellow('would remove') : green('removed')} marketplace "${removed.name}" (${removed.source})`]
