@@ -7,7 +7,7 @@ import {parseSource, sourceLabel} from '../sources/parse.js'
 import type {Source, SourceKind} from '../sources/types.js'
 import {isInside} from '../fs/contain.js'
 import {relative, sep} from 'node:path'
-import {commitDownload, discardDownload, fetchCatalogSource, readCatalogFile, sourceKey} from './fetch.js'
+import {commitDownload, discardDownload, fetchCatalogSource, readFetchedCatalog, sourceKey} from './fetch.js'
 import {BUILTIN_NAME} from './known.js'
 import {checkMarketplaceName} from './names.js'
 import {readMarketplaces, readProjectManifest, stateLockDir, visibleMarketplaces, writeMarketplaces, writeProjectManifest, type MarketplaceRecord} from './state.js'
@@ -62,13 +62,7 @@ export const addMarketplace = async (input: AddMarketplaceInput): Promise<Market
       return {status: 'already-added', name: same.name, scope: same.scope, source: same.input, kind: same.source.kind, ...(same.commit ? {commit: same.commit} : {}), pluginCount: same.pluginCount, warnings: []}
     }
     const fetched = await fetchCatalogSource(source, {env, offline: input.offline, ...(input.ref ? {ref: input.ref} : {}), ...(input.sparse ? {sparse: input.sparse} : {}), ...(input.onProgress ? {onProgress: input.onProgress} : {})})
-    let read
-    try {
-      read = readCatalogFile(fetched)
-    } catch (error) {
-      discardDownload(fetched)
-      throw error
-    }
+    const read = readFetchedCatalog(fetched)
     const name = input.name ?? read.catalog.name
     const taken = name === BUILTIN_NAME ? 'the built-in marketplace' : visible.find((r) => r.name === name && r.scope === context.scope)?.input
     if (taken) {

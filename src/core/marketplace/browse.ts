@@ -36,17 +36,19 @@ export const readKnownCatalog = (m: KnownMarketplace): CatalogRead => {
   }
 }
 
+const rowOf = (m: KnownMarketplace, pluginCount: number): MarketplaceRow => ({
+  name: m.name,
+  scope: m.builtin ? 'builtin' : m.scope,
+  source: m.input,
+  kind: m.builtin ? 'builtin' : m.source.kind,
+  ...(m.updatedAt ? {updatedAt: m.updatedAt} : {}),
+  ...(m.commit ? {commit: m.commit} : {}),
+  pluginCount,
+  builtin: Boolean(m.builtin),
+})
+
 export const listMarketplaces = (env: Environment, context: ScopeContext): MarketplaceRow[] =>
-  knownMarketplaces(env, context.projectRoot).map((m) => ({
-    name: m.name,
-    scope: m.builtin ? 'builtin' : m.scope,
-    source: m.input,
-    kind: m.builtin ? 'builtin' : m.source.kind,
-    ...(m.updatedAt ? {updatedAt: m.updatedAt} : {}),
-    ...(m.commit ? {commit: m.commit} : {}),
-    pluginCount: m.builtin ? readKnownCatalog(m).catalog.plugins.length : m.pluginCount,
-    builtin: Boolean(m.builtin),
-  }))
+  knownMarketplaces(env, context.projectRoot).map((m) => rowOf(m, m.builtin ? readKnownCatalog(m).catalog.plugins.length : m.pluginCount))
 
 export const describePluginSource = (source: PluginSource): string => {
   switch (source.kind) {
@@ -107,14 +109,7 @@ export const marketplaceInfo = (name: string, env: Environment, context: ScopeCo
   const m = findMarketplace(name, env, context.projectRoot)
   const {catalog, problems} = readKnownCatalog(m)
   return {
-    name: m.name,
-    scope: m.builtin ? 'builtin' : m.scope,
-    source: m.input,
-    kind: m.builtin ? 'builtin' : m.source.kind,
-    ...(m.updatedAt ? {updatedAt: m.updatedAt} : {}),
-    ...(m.commit ? {commit: m.commit} : {}),
-    pluginCount: catalog.plugins.length,
-    builtin: Boolean(m.builtin),
+    ...rowOf(m, catalog.plugins.length),
     ...(catalog.description ? {description: catalog.description} : {}),
     ...(catalog.version ? {version: catalog.version} : {}),
     ...(catalog.owner ? {owner: catalog.owner.name} : {}),

@@ -202,6 +202,16 @@ export const readCatalogFile = (fetched: FetchedCatalog, displayName?: string): 
   return readCatalog(data, {file: label, origin: fetched.origin, ...(format ? {format} : {})})
 }
 
+/** Reads a fresh fetch; a download that cannot be read is thrown away, never cached. */
+export const readFetchedCatalog = (fetched: FetchedCatalog): CatalogRead => {
+  try {
+    return readCatalogFile(fetched)
+  } catch (error) {
+    discardDownload(fetched)
+    throw error
+  }
+}
+
 /** Moves a staged download into place as the cached catalog once it has been read successfully. */
 export const commitDownload = (fetched: FetchedCatalog): FetchedCatalog => {
   if (fetched.action !== 'downloaded') return fetched

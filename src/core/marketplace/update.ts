@@ -3,7 +3,7 @@ import {isLoadoutError} from '../errors.js'
 import {withLock} from '../fs/lock.js'
 import type {ScopeContext} from '../scope.js'
 import type {Catalog} from './types.js'
-import {commitDownload, discardDownload, fetchCatalogSource, pruneTrees, readCatalogFile} from './fetch.js'
+import {commitDownload, discardDownload, fetchCatalogSource, pruneTrees, readFetchedCatalog} from './fetch.js'
 import {readKnownCatalog} from './browse.js'
 import {findMarketplace, knownMarketplaces} from './known.js'
 import {readMarketplaces, stateLockDir, writeMarketplaces, type MarketplaceRecord} from './state.js'
@@ -67,13 +67,7 @@ const updateOne = async (record: MarketplaceRecord, env: Environment, offline: b
     if (fetched.action === 'not-modified') {
       return {result: {name: record.name, status: 'unchanged', pluginCount: record.pluginCount, changes: {added: [], removed: [], versions: []}}, record: {...record, updatedAt: now}}
     }
-    let read
-    try {
-      read = readCatalogFile(fetched)
-    } catch (error) {
-      discardDownload(fetched)
-      throw error
-    }
+    const read = readFetchedCatalog(fetched)
     const final = dryRun ? fetched : commitDownload(fetched)
     if (dryRun) discardDownload(fetched)
     const changes = diffCatalogs(before, read.catalog)
