@@ -1,4 +1,4 @@
-import {existsSync, lstatSync, mkdirSync, readFileSync, symlinkSync, writeFileSync} from 'node:fs'
+import {chmodSync, chownSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync} from 'node:fs'
 import {dirname, join} from 'node:path'
 import {beforeAll, describe, it} from 'vitest'
 import {parse as parseYaml} from 'yaml'
@@ -7,7 +7,7 @@ import type {DeletedSubagent} from '../../src/core/subagents/delete.js'
 import type {SubagentInfo} from '../../src/core/subagents/info.js'
 import type {ListedSubagent, SubagentsListResult} from '../../src/core/subagents/list.js'
 import type {Sandbox} from '../support/cli.js'
-import {changes, changesOutside, entries, jsonError, loadout, sandboxes, snapshot, writeState, type ScopeName} from './helpers.js'
+import {changes, changesOutside, entries, jsonError, loadout, openUp, sandboxes, snapshot, unprivileged, writeState, type ScopeName} from './helpers.js'
 
 const sandbox = sandboxes()
 
@@ -313,6 +313,37 @@ describe.concurrent('agents create refusals', () => {
     expect(list.status, list.stderr).toBe(0)
     expect(list.json<SubagentsListResult>()).toMatchObject({folders: [], subagents: [], skipped: [{agent: 'gemini-cli'}, {agent: 'codex'}]})
     expect(changes(before, snapshot(sb.dir))).toEqual([])
+  })
+
+  // Root ignores file modes: the CLI then runs as nobody (given the project), who may not write to a 0555 folder.
+  const as = unprivileged()
+
+  it.skipIf(as === undefined)('is all or nothing: when one agent\'s folder cannot be written, the copies already made are taken back', async ({expect}) => {
+    const sb = sandbox({git: true})
+    const locked = join(sb.project, '.agent/agents')
+    mkdirSync(locked, {recursive: true})
+    openUp(sb.dir)
+    if (as?.uid !== undefined) {
+      const own = (path: string) => {
+        chownSync(path, as.uid!, as.gid!)
+        if (lstatSync(path).isDirectory()) for (const entry of readdirSync(path)) own(join(path, entry))
+      }
+      own(sb.project)
+    }
+    chmodSync(locked, 0o555)
+    const before = snapshot(sb.dir)
+    try {
+      // claude-code comes first and is written; cst-agent's folder then refuses
+      const result = await loadout(sb, ['agents', 'create', 'half', '--agent', 'claude-code,cst-agent', '--json'], as)
+      expect(result.status, result.stdout).toBe(5)
+      expect(jsonError(result)).toMatchObject({code: 'permission-denied', message: expect.stringMatching(new RegExp(`^cannot change ${locked}/\\S+: permission denied$`))})
+      expect(existsSync(join(sb.project, '.claude/agents/half.md'))).toBe(false)
+      // the folders made for the claude-code copy went with it
+      expect(existsSync(join(sb.project, '.claude'))).toBe(false)
+      expect(changes(before, snapshot(sb.dir))).toEqual([])
+    } finally {
+      chmodSync(locked, 0o755)
+    }
   })
 
   it('refuses to write through a symbolic link to the agents folder', async ({expect}) => {

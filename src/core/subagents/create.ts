@@ -1,5 +1,5 @@
-import {lstatSync, mkdirSync, rmSync, writeFileSync} from 'node:fs'
-import {dirname, join} from 'node:path'
+import {lstatSync, mkdirSync, rmdirSync, rmSync, writeFileSync} from 'node:fs'
+import {dirname, join, sep} from 'node:path'
 import type {Environment} from '../environment.js'
 import {conflict, usageError, validationFailed} from '../errors.js'
 import {renderSubagent} from '../formats/subagent.js'
@@ -184,14 +184,36 @@ export const createSubagent = (input: CreateSubagentInput): CreatedSubagent => {
   const result: CreatedSubagent = {name, scope: context.scope, dryRun: input.dryRun, destinations, skipped}
   if (input.dryRun) return result
 
+  // All or nothing: a write that fails takes back the new subagents (and the folders made for
+  // them) this run already wrote. A replaced one is not brought back.
+  const made: string[] = []
+  const madeDirs = [...new Set([...byPath.values()].flatMap((dest) => missingDirs(dest.root, dest.folder)))]
   for (const dest of byPath.values()) {
     try {
       writeOne(dest)
+      if (!dest.replaced) made.push(dest.path)
     } catch (error) {
+      for (const path of made) rmSync(path, {recursive: true, force: true})
+      for (const dir of madeDirs.sort((a, b) => b.length - a.length)) removeIfEmpty(dir)
       throw explainWriteError(error)
     }
   }
   return result
+}
+
+/** The folders from just below `root` down to `folder` that do not exist yet. */
+const missingDirs = (root: string, folder: string): string[] => {
+  const missing: string[] = []
+  for (let dir = folder; dir !== root && dir.startsWith(root + sep) && !lstatOrUndefined(dir); dir = dirname(dir)) missing.push(dir)
+  return missing
+}
+
+const removeIfEmpty = (dir: string): void => {
+  try {
+    rmdirSync(dir)
+  } catch {
+    // not empty (someone else wrote there) or already gone: left as it is
+  }
 }
 
 const writeOne = (dest: Planned): void => {
