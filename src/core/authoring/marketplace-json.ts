@@ -252,7 +252,8 @@ export interface ReadAuthoringJsonOptions {
   maxBytes: number
 }
 
-const UTF8 = new TextDecoder('utf-8', {fatal: true})
+// ignoreBOM keeps a byte-order mark in the text (by default the decoder drops it unseen), so it can be reported
+const UTF8 = new TextDecoder('utf-8', {fatal: true, ignoreBOM: true})
 
 /**
  * Reads a JSON file that an author wrote. Every defect is a problem naming the file: a link out of

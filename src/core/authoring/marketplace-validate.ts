@@ -229,11 +229,17 @@ const valueAt = (data: unknown, pointer: string): unknown => {
   return value
 }
 
-/** Schema problems at a path the code also reports give way to the code's; the severity is the worse of the two. */
+/**
+ * Schema problems at a path the code also reports give way to the code's, which say more; the
+ * severity is the worse of the two. One exception: for a field that is missing, the schema's
+ * "is required" says it better than the reader's "must be a string, not undefined".
+ */
 const merge = (schema: AuthoringProblem[], code: AuthoringProblem[]): AuthoringProblem[] => {
-  const codePaths = new Set(code.map((p) => p.path ?? ''))
+  const missing = new Set(schema.filter((p) => p.code === 'field-missing').map((p) => p.path ?? ''))
+  const kept = code.filter((p) => !(p.code === 'field-wrong-type' && missing.has(p.path ?? '')))
+  const codePaths = new Set(kept.map((p) => p.path ?? ''))
   const schemaErrorPaths = new Set(schema.filter((p) => p.severity === 'error').map((p) => p.path ?? ''))
-  const raised = code.map((p) => (p.severity === 'warning' && schemaErrorPaths.has(p.path ?? '') ? {...p, severity: 'error' as Severity} : p))
+  const raised = kept.map((p) => (p.severity === 'warning' && schemaErrorPaths.has(p.path ?? '') ? {...p, severity: 'error' as Severity} : p))
   return [...schema.filter((p) => !codePaths.has(p.path ?? '')), ...raised]
 }
 
@@ -387,12 +393,12 @@ class Rules {
       return
     }
     if (path === '.') {
-      this.add('warning', 'path-dot', `${at}: write the marketplace root as "./", not "."`, at, {from: path, to: './'})
+      this.add('warning', 'path-dot', `source "." names the marketplace root; write it "./"`, at, {from: path, to: './'})
       return
     }
     if (normal !== path && normal !== '') {
       const why = path.endsWith('/') && path !== './' ? 'has a trailing "/"' : 'has an empty or "." segment'
-      this.add('warning', 'path-not-normal', `${at}: ${quoted(path)} ${why}; write ${quoted(normal)}`, at, {from: path, to: normal})
+      this.add('warning', 'path-not-normal', `source ${quoted(path)} ${why}; write ${quoted(normal)}`, at, {from: path, to: normal})
     }
   }
 
