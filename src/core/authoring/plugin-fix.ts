@@ -7,7 +7,6 @@
  */
 import {lstatSync} from 'node:fs'
 import {basename, join} from 'node:path'
-import {setJsonMember} from '../config/json-edit.js'
 import {writeFileAtomic} from '../fs/write.js'
 import {checkPluginName} from '../marketplace/names.js'
 import {isRecord, type Json} from '../plugin/components.js'
@@ -17,7 +16,7 @@ import {checkManifestPath, entryKind, followedKind, jsonPathJoin, readContainedT
 import {splitFrontmatter} from '../skills/frontmatter.js'
 import {checkSkillName} from '../skills/name.js'
 import {SKILL_FILE} from '../skills/read.js'
-import {BOM} from './plugin-json.js'
+import {BOM, hasBom, scanJsonText} from './plugin-json.js'
 import {CLAUDE_PATH_FIELDS, CODEX_ASSET_FIELDS} from './plugin-rules.js'
 
 export interface PluginFix {
@@ -80,43 +79,43 @@ interface ManifestEdit {
   rel: string
   text: string
   fixes: PluginFix[]
+  /** string values to replace, by JSON path; applied together at the end so offsets stay right */
+  values: Map<string, string>
 }
 
-/** Sets the value at `[...parents, key]` and records the change. */
-const setValue = (edit: ManifestEdit, parents: string[], key: string, value: unknown, fix: Omit<PluginFix, 'file'>): void => {
-  edit.text = setJsonMember(edit.text, parents, key, value, join(edit.rel))
-  edit.fixes.push({file: edit.rel, ...fix})
+const replace = (edit: ManifestEdit, path: string, value: string, rule: string, before: string): void => {
+  edit.values.set(path, value)
+  edit.fixes.push({file: edit.rel, path, rule, before, after: value})
 }
 
-const fixPathList = (edit: ManifestEdit, holder: Json, parents: string[], key: string, root: string, requireDotSlash: boolean): void => {
-  const value = holder[key]
-  const base = parents.reduce((path, p) => jsonPathJoin(path, p), '')
-  if (typeof value === 'string') {
-    const repaired = repairPath(value, root, requireDotSlash)
-    if (repaired) setValue(edit, parents, key, repaired.text, {path: jsonPathJoin(base, key), rule: repaired.rule, before: value, after: repaired.text})
-    return
-  }
-  if (!Array.isArray(value)) return
-  const changed: PluginFix[] = []
-  const next = value.map((item, i) => {
-    if (typeof item !== 'string') return item
-    const repaired = repairPath(item, root, requireDotSlash)
-    if (!repaired) return item
-    changed.push({file: edit.rel, path: jsonPathJoin(jsonPathJoin(base, key), i), rule: repaired.rule, before: item, after: repaired.text})
-    return repaired.text
+/** Replaces just the bytes of each string value that changed: the rest of the file stays as written. */
+const applyValues = (edit: ManifestEdit): void => {
+  const spans = scanJsonText(edit.text).strings
+  const changes = [...edit.values].flatMap(([path, value]) => {
+    const span = spans.get(path)
+    return span ? [{...span, value}] : []
   })
-  if (changed.length === 0) return
-  edit.text = setJsonMember(edit.text, parents, key, next, edit.rel)
-  edit.fixes.push(...changed)
+  for (const {start, end, value} of changes.sort((a, b) => b.start - a.start)) {
+    edit.text = edit.text.slice(0, start) + JSON.stringify(value) + edit.text.slice(end)
+  }
+}
+
+const fixPaths = (edit: ManifestEdit, holder: Json, base: string, key: string, root: string, requireDotSlash: boolean): void => {
+  const value = holder[key]
+  const at = jsonPathJoin(base, key)
+  const items = typeof value === 'string' ? [{raw: value, path: at}] : Array.isArray(value) ? value.flatMap((raw, i) => (typeof raw === 'string' ? [{raw, path: jsonPathJoin(at, i)}] : [])) : []
+  for (const {raw, path} of items) {
+    const repaired = repairPath(raw, root, requireDotSlash)
+    if (repaired) replace(edit, path, repaired.text, repaired.rule, raw)
+  }
 }
 
 const fixNameCase = (edit: ManifestEdit, json: Json): void => {
   if (typeof json.name !== 'string' || !checkPluginName(json.name)) return
   const lower = json.name.toLowerCase()
-  if (lower !== json.name && !checkPluginName(lower)) setValue(edit, [], 'name', lower, {path: 'name', rule: 'name-case', before: json.name, after: lower})
+  if (lower !== json.name && !checkPluginName(lower)) replace(edit, 'name', lower, 'name-case', json.name)
 }
 
-/** `manifest`: a plugin manifest (its name may be fixed); `data`: a hooks or MCP file (only its bytes). */
 type Kind = 'claude' | 'codex' | 'manifest' | 'data'
 
 const fixManifest = (root: string, rel: string, kind: Kind, fixes: PluginFix[]): void => {
@@ -124,21 +123,24 @@ const fixManifest = (root: string, rel: string, kind: Kind, fixes: PluginFix[]):
   if (original === undefined) return
   // a package.json without `contributes` is npm's file, not a Lexora manifest: not loadout's to touch
   if (rel === PACKAGE_MANIFEST && !('contributes' in (parse(original) ?? {}))) return
-  const edit: ManifestEdit = {rel, text: original, fixes: []}
-  if (edit.text.startsWith(BOM)) {
-    edit.text = edit.text.slice(1)
+  const edit: ManifestEdit = {rel, text: original, fixes: [], values: new Map()}
+  // the text was decoded without its byte-order mark: writing it back is the repair
+  const bom = edit.text.startsWith(BOM) || hasBom(join(root, rel))
+  if (bom) {
+    edit.text = edit.text.replace(/^\uFEFF/, '')
     edit.fixes.push({file: rel, rule: 'json-bom', before: 'a byte-order mark (U+FEFF)', after: 'none'})
   }
   const json = parse(edit.text)
   if (json && kind !== 'data') {
     fixNameCase(edit, json)
-    if (kind === 'claude') for (const key of CLAUDE_PATH_FIELDS) fixPathList(edit, json, [], key, root, true)
+    if (kind === 'claude') for (const key of CLAUDE_PATH_FIELDS) fixPaths(edit, json, '', key, root, true)
     if (kind === 'codex') {
-      for (const key of ['skills', 'hooks', 'mcpServers', 'apps']) fixPathList(edit, json, [], key, root, true)
-      if (isRecord(json.interface)) for (const key of [...CODEX_ASSET_FIELDS, 'screenshots']) fixPathList(edit, json.interface, ['interface'], key, root, true)
+      for (const key of ['skills', 'hooks', 'mcpServers', 'apps']) fixPaths(edit, json, '', key, root, true)
+      if (isRecord(json.interface)) for (const key of [...CODEX_ASSET_FIELDS, 'screenshots']) fixPaths(edit, json.interface, 'interface', key, root, true)
     }
+    applyValues(edit)
   }
-  if (edit.text === original) return
+  if (edit.text === original && !bom) return
   const file = join(root, rel)
   writeFileAtomic(file, edit.text, lstatSync(file).mode & 0o777)
   fixes.push(...edit.fixes)
@@ -164,14 +166,17 @@ const fixSkillNameCase = (root: string, dir: string, fixes: PluginFix[]): void =
   fixes.push({file: rel, path: 'name', rule: 'name-case', before: value, after: folder})
 }
 
-/** Applies every mechanical repair under `root`; `skillDirs` are the plugin's skill folders. */
-export const fixPlugin = (root: string, skillDirs: readonly string[]): PluginFix[] => {
+/**
+ * Applies every mechanical repair under `root`. `skillDirs` lists the plugin's skill folders; it is
+ * asked after the manifests are repaired, since a repaired path may name skills the broken one hid.
+ */
+export const fixPlugin = (root: string, skillDirs: () => readonly string[]): PluginFix[] => {
   const fixes: PluginFix[] = []
   fixManifest(root, CLAUDE_MANIFEST, 'claude', fixes)
   fixManifest(root, CODEX_MANIFEST, 'codex', fixes)
   fixManifest(root, ROOT_MANIFEST, 'manifest', fixes)
   fixManifest(root, PACKAGE_MANIFEST, 'manifest', fixes)
   for (const file of [join('hooks', 'hooks.json'), '.mcp.json']) fixManifest(root, file, 'data', fixes)
-  for (const dir of skillDirs) if (dir.startsWith(root + '/') || dir.startsWith(root + '\\')) fixSkillNameCase(root, dir, fixes)
+  for (const dir of new Set(skillDirs())) if (dir.startsWith(root + '/') || dir.startsWith(root + '\\')) fixSkillNameCase(root, dir, fixes)
   return fixes
 }

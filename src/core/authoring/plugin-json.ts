@@ -3,6 +3,7 @@
  * byte-order mark, a key written twice, of which JSON.parse silently keeps the last), and the
  * schema check of a manifest, with ajv's errors turned into problems a person can act on.
  */
+import {closeSync, openSync, readSync} from 'node:fs'
 import {isRecord} from '../plugin/components.js'
 import {MAX_MANIFEST_BYTES, parseManifestJson} from '../plugin/manifest-fields.js'
 import {jsonPathJoin, problemsOf, readContainedText, typeName} from '../plugin/paths.js'
@@ -31,12 +32,21 @@ const stringEnd = (text: string, start: number): number => {
   return text.length
 }
 
+export interface JsonTextScan {
+  duplicates: DuplicateKey[]
+  /** where each string value is in the text, by JSON path (`text.slice(start, end)` is its JSON, quotes included) */
+  strings: Map<string, {start: number; end: number}>
+}
+
 /**
- * Every key that an object of `text` holds more than once. `text` must be valid JSON (check it
- * first); keys are compared after unescaping, so `"a"` and `"\u0061"` are the same key.
+ * One pass over valid JSON text (check it first): every key that an object holds more than once,
+ * and where each string value sits, so that an edit can replace just that value's bytes. Keys are
+ * compared after unescaping, so `"a"` and `"\u0061"` are the same key; for a repeated key the
+ * last value is recorded, as JSON.parse keeps it.
  */
-export const duplicateKeys = (text: string): DuplicateKey[] => {
-  const found: DuplicateKey[] = []
+export const scanJsonText = (text: string): JsonTextScan => {
+  const duplicates: DuplicateKey[] = []
+  const strings = new Map<string, {start: number; end: number}>()
   const stack: Frame[] = []
   const childPath = (): string => {
     const top = stack.at(-1)
@@ -51,11 +61,11 @@ export const duplicateKeys = (text: string): DuplicateKey[] => {
       const top = stack.at(-1)
       if (top?.kind === 'object' && top.awaitingKey) {
         const key = JSON.parse(text.slice(i, end)) as string
-        if (top.keys.has(key)) found.push({path: top.path, key})
+        if (top.keys.has(key)) duplicates.push({path: top.path, key})
         else top.keys.add(key)
         top.current = key
         top.awaitingKey = false
-      }
+      } else strings.set(childPath(), {start: i, end})
       i = end
       continue
     }
@@ -69,7 +79,27 @@ export const duplicateKeys = (text: string): DuplicateKey[] => {
     }
     i++
   }
-  return found
+  return {duplicates, strings}
+}
+
+/** Every key that an object of `text` (valid JSON) holds more than once. */
+export const duplicateKeys = (text: string): DuplicateKey[] => scanJsonText(text).duplicates
+
+/**
+ * True when the file's first bytes are a UTF-8 byte-order mark. It is looked for in the bytes:
+ * a TextDecoder (which reads the text) drops it without a word.
+ */
+export const hasBom = (file: string): boolean => {
+  let fd: number | undefined
+  try {
+    fd = openSync(file, 'r')
+    const head = Buffer.alloc(3)
+    return readSync(fd, head, 0, 3, 0) === 3 && head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf
+  } catch {
+    return false
+  } finally {
+    if (fd !== undefined) closeSync(fd)
+  }
 }
 
 export interface JsonFileRead {
@@ -95,7 +125,7 @@ export const readJsonForChecks = (file: string, root: string, problems: Problem[
     problems.push(...found)
     return undefined
   }
-  if (text.startsWith(BOM)) {
+  if (text.startsWith(BOM) || hasBom(file)) {
     problems.push(problem('error', 'json-bom', 'the file starts with a byte-order mark (U+FEFF); JSON readers such as JSON.parse refuse it (--fix removes it)', {file}))
   }
   for (const dup of duplicateKeys(text)) {

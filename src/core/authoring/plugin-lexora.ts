@@ -175,7 +175,7 @@ const checkSubagents = (contributes: Json, skills: readonly string[], connectors
       err(ctx, 'lexora-subagent-builtin', `subagent id "${id}" is a Lexora built-in subagent; choose another id`, jsonPathJoin(at, 'id'))
     }
     const usesMcp = checkSubagentTools(entry, at, id, connectors, ctx)
-    if (usesMcp && entry.fileAccess !== 'inherit') {
+    if (usesMcp && entry.fileAccess === 'read_only') {
       err(ctx, 'lexora-subagent-file-access', `subagent "${id}" uses MCP tools, which need "fileAccess": "inherit" (it is ${JSON.stringify(entry.fileAccess)})`, jsonPathJoin(at, 'fileAccess'))
     }
     const own = Array.isArray(entry.skills) ? entry.skills.filter((s): s is string => typeof s === 'string') : []

@@ -4,7 +4,10 @@
  * reader check: names per manifest, files that must exist, URL and path forms, tool parameter
  * schemas compiled for real.
  */
-import {join} from 'node:path'
+import {statSync} from 'node:fs'
+import {dirname, join, relative, resolve} from 'node:path'
+import {readCatalog} from '../marketplace/catalog.js'
+import {parseJsonBounded} from '../marketplace/json-depth.js'
 import {isRecord, type Json} from '../plugin/components.js'
 import {checkPluginName} from '../marketplace/names.js'
 import {checkManifestPath, followedKind, jsonPathJoin, problemsOf, readContainedText, typeName} from '../plugin/paths.js'
@@ -126,6 +129,52 @@ export const codexRules = (json: Json, ctx: RuleContext): void => {
   if (typeof ui.defaultPrompt === 'string' && ui.defaultPrompt.trim() === '') add(ctx, 'error', 'manifest-field-empty', '"defaultPrompt" is empty', 'interface.defaultPrompt')
 }
 
+/** A Codex marketplace beside the plugin, found by walking up at most this many folders. */
+const MARKETPLACE_DEPTH = 6
+const CODEX_MARKETPLACE = join('.agents', 'plugins', 'marketplace.json')
+const catalogs = new Map<string, {stamp: string; entries: Array<{name: string; path: string}>}>()
+
+/** The local entries of the Codex marketplace at `file` (cached while its size and mtime stay). */
+const codexEntries = (file: string, root: string): Array<{name: string; path: string}> => {
+  let entries: Array<{name: string; path: string}> = []
+  let stamp = ''
+  try {
+    const stat = statSync(file)
+    stamp = `${stat.size}:${stat.mtimeMs}`
+    const cached = catalogs.get(file)
+    if (cached?.stamp === stamp) return cached.entries
+    const text = readContainedText(file, {root, file, maxBytes: 10 * 1024 * 1024})
+    const {catalog} = readCatalog(parseJsonBounded(text, file), {file, origin: 'local', format: 'codex'})
+    entries = catalog.plugins.flatMap((e) => (e.source.kind === 'relative' || e.source.kind === 'local' ? [{name: e.name, path: resolve(root, e.source.path)}] : []))
+  } catch {
+    // a broken catalog is `marketplace validate`'s to report; here it names no plugin
+  }
+  catalogs.set(file, {stamp, entries})
+  return entries
+}
+
+/**
+ * Codex lists a plugin under its marketplace entry's name, so the manifest's name must be the
+ * same. The entry is looked for in the nearest `.agents/plugins/marketplace.json` above the plugin.
+ */
+export const codexMarketplaceRule = (json: Json, ctx: RuleContext): void => {
+  if (typeof json.name !== 'string') return
+  let dir = dirname(ctx.root)
+  for (let depth = 0; depth < MARKETPLACE_DEPTH; depth++) {
+    const file = join(dir, CODEX_MARKETPLACE)
+    if (followedKind(file) === 'file') {
+      const entry = codexEntries(file, dir).find((e) => e.path === ctx.root)
+      if (entry && entry.name !== json.name) {
+        add(ctx, 'error', 'codex-name-mismatch', `name ${JSON.stringify(json.name)} differs from the plugin's entry ${JSON.stringify(entry.name)} in ${relative(ctx.root, file)}; Codex knows the plugin by its entry's name, so the two must be equal`, 'name')
+      }
+      return
+    }
+    const up = dirname(dir)
+    if (up === dir) return
+    dir = up
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // cst-agent
 
@@ -134,15 +183,37 @@ const MAX_TOOL_NAME_BYTES = 63
 /** A word of a tool command that names a plugin file: `scripts/run.sh`, `tools/x.mjs`. */
 const PLUGIN_FILE = /^[\w.@+-]+(\/[\w.@+-]+)+$/
 
+interface SchemaCompiler {
+  compile(schema: object): unknown
+}
+
+/** ajv is CommonJS: seen from ESM, its class is the module's `default.default`. Loaded on first use only. */
+const newAjv = async (): Promise<SchemaCompiler> => {
+  const mod = await import('ajv')
+  return new mod.default.default({strict: false, allErrors: true})
+}
+
+let sharedAjv: Promise<SchemaCompiler> | undefined
+const compiled = new Map<string, string | undefined>()
+
+/**
+ * Why `schema` is not a JSON Schema ajv can compile, or undefined. One ajv instance serves every
+ * schema (making one costs more than compiling); a schema with its own `$id` gets a fresh one,
+ * since an instance refuses a second schema under an id it has seen.
+ */
 const compileSchema = async (schema: Json): Promise<string | undefined> => {
-  const {default: Ajv} = await import('ajv')
-  const ajv = new Ajv({strict: false, allErrors: true, validateSchema: true})
+  const key = JSON.stringify(schema)
+  if (compiled.has(key)) return compiled.get(key)
+  sharedAjv ??= newAjv()
+  const ajv = key.includes('"$id"') ? await newAjv() : await sharedAjv
+  let broken: string | undefined
   try {
     ajv.compile(schema)
-    return undefined
   } catch (error) {
-    return error instanceof Error ? error.message.split('\n')[0] : String(error)
+    broken = error instanceof Error ? error.message.split('\n')[0] : String(error)
   }
+  compiled.set(key, broken)
+  return broken
 }
 
 const checkToolFiles = (tool: Json, at: string, ctx: RuleContext): void => {

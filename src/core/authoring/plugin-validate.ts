@@ -5,6 +5,7 @@
  * (registry/schemas, compiled at build time), the cross-field rules in code, and the text-level
  * defects of every JSON file (a byte-order mark, duplicate keys).
  */
+import {readdirSync} from 'node:fs'
 import {isAbsolute, join, relative, resolve, sep} from 'node:path'
 import {isInside} from '../fs/contain.js'
 import {parseHooks, parseMcpServers} from '../plugin/components.js'
@@ -17,7 +18,7 @@ import {hasErrors, type Problem} from '../problems.js'
 import {fixPlugin, type PluginFix} from './plugin-fix.js'
 import {readJsonForChecks, schemaProblems, type JsonFileRead} from './plugin-json.js'
 import {lexoraRules} from './plugin-lexora.js'
-import {claudeRules, codexRules, commandRules, cstAgentRules, hookEventRules, pathsAt, subagentRules, type ManifestFormat, type RuleContext} from './plugin-rules.js'
+import {claudeRules, codexMarketplaceRule, codexRules, commandRules, cstAgentRules, hookEventRules, pathsAt, subagentRules, type ManifestFormat, type RuleContext} from './plugin-rules.js'
 
 export interface ValidatePluginOptions {
   /** warnings fail too */
@@ -60,10 +61,14 @@ const SCHEMA: Record<ManifestFormat, {schema: string; reader: string}> = {
 }
 
 interface Found {
+  /** symbolic links the reader found leading out of the plugin: nothing behind them is read again */
+  outside: string[]
   code: Problem[]
   schema: Problem[]
   manifests: Array<JsonFileRead & {format: ManifestFormat}>
 }
+
+const behindOutsideLink = (file: string, found: Found): boolean => found.outside.some((link) => isInside(link, file))
 
 /** A package.json is only looked at when it is a Lexora manifest (it has `contributes`). */
 const isLexoraPackage = (root: string): boolean => {
@@ -75,7 +80,7 @@ const isLexoraPackage = (root: string): boolean => {
 const checkManifests = async (root: string, found: Found): Promise<void> => {
   for (const {rel, format: formatOf} of MANIFESTS) {
     const file = join(root, rel)
-    if (entryKind(file) === 'missing') continue
+    if (entryKind(file) === 'missing' || behindOutsideLink(file, found)) continue
     if (rel === PACKAGE_MANIFEST && !isLexoraPackage(root)) continue
     const read = readJsonForChecks(file, root, found.code)
     if (!read) continue
@@ -85,9 +90,10 @@ const checkManifests = async (root: string, found: Found): Promise<void> => {
     found.schema.push(...(await schemaProblems(SCHEMA[format].schema, read.json, file, SCHEMA[format].reader)))
     const ctx: RuleContext = {root, file, problems: found.code}
     if (format === 'claude') claudeRules(read.json, ctx)
-    else if (format === 'codex') codexRules(read.json, ctx)
-    else if (format === 'cst-agent') await cstAgentRules(read.json, ctx)
-    else found.code.push(...lexoraRules(read.json, file))
+    if (format === 'codex') codexRules(read.json, ctx)
+    if (format === 'codex') codexMarketplaceRule(read.json, ctx)
+    if (format === 'cst-agent') await cstAgentRules(read.json, ctx)
+    if (format === 'lexora') found.code.push(...lexoraRules(read.json, file))
   }
 }
 
@@ -101,7 +107,7 @@ const checkDataFiles = (root: string, found: Found): void => {
   }
   for (const [kind, set] of Object.entries(files)) {
     for (const file of set) {
-      if (!isInside(root, file) || entryKind(file) !== 'file') continue
+      if (!isInside(root, file) || entryKind(file) !== 'file' || behindOutsideLink(file, found)) continue
       const read = readJsonForChecks(file, root, found.code)
       if (!read) continue
       // the reader skips a conventional file when a manifest declares its own: check its shape anyway
@@ -118,6 +124,15 @@ const checkDataFiles = (root: string, found: Found): void => {
 const checkParts = (model: PluginModel, manifests: ReadonlySet<string>, found: Found): void => {
   for (const subagent of model.subagents) if (!manifests.has(subagent.file)) subagentRules(subagent, found.code)
   for (const command of model.commands) commandRules(command, model.root, found.code)
+}
+
+/** `skills/*` folders holding a SKILL.md, whether or not a manifest names them. */
+const conventionalSkillDirs = (root: string): string[] => {
+  const dir = join(root, 'skills')
+  if (entryKind(dir) !== 'dir') return []
+  return readdirSync(dir)
+    .map((name) => join(dir, name))
+    .filter((path) => entryKind(path) === 'dir' && entryKind(join(path, 'SKILL.md')) === 'file')
 }
 
 const at = (p: Problem) => `${p.file ?? ''}\u0000${p.path ?? ''}`
@@ -156,9 +171,10 @@ export const validatePlugin = async (path: string, options: ValidatePluginOption
   const root = resolve(path)
   const readOptions = options.home ? {home: options.home} : {}
   let fixes: PluginFix[] = []
-  if (options.fix) fixes = fixPlugin(root, inspectPlugin(root, readOptions).model.skills.map((s) => s.dir))
+  if (options.fix) fixes = fixPlugin(root, () => [...inspectPlugin(root, readOptions).model.skills.map((s) => s.dir), ...conventionalSkillDirs(root)])
   const {model} = inspectPlugin(root, readOptions)
-  const found: Found = {code: [], schema: [], manifests: []}
+  const outside = model.problems.flatMap((p) => (p.code === 'link-outside-root' && p.file ? [p.file] : []))
+  const found: Found = {outside, code: [], schema: [], manifests: []}
   await checkManifests(model.root, found)
   checkDataFiles(model.root, found)
   checkParts(model, new Set(found.manifests.map((m) => m.file)), found)
