@@ -114,6 +114,13 @@ describe('marketplace add from git', () => {
     expect(bad.status).toBe(2)
   })
 
+  it('works with EDITOR, VISUAL, PAGER and stray GIT_* variables set, as in a normal shell', async () => {
+    const sb = sandbox()
+    const result = await run(sb, ['marketplace', 'add', 'acme/plugins', '--json'], {EDITOR: 'vi', VISUAL: 'vi', PAGER: 'less', GIT_DIR: '/nonexistent', GIT_WORK_TREE: '/nonexistent'})
+    expect(result.status, result.stdout).toBe(0)
+    expect(result.json().commit).toBe(acme.sha)
+  })
+
   it('a server that asks for a password fails fast without prompting', async () => {
     const sb = sandbox()
     const started = Date.now()

@@ -1,4 +1,4 @@
-import {mkdirSync, rmSync} from 'node:fs'
+import {existsSync, mkdirSync, rmSync} from 'node:fs'
 import {join} from 'node:path'
 import type {Environment} from '../environment.js'
 import {EXIT, LoadoutError, notFound} from '../errors.js'
@@ -27,15 +27,22 @@ export const gitContext = (env: Environment, cacheDir: string, allowFile = false
 const PROTOCOLS = (allowFile: boolean) => (allowFile ? ['https', 'ssh', 'file'] : ['https', 'ssh'])
 
 /** The environment git runs with: no prompts, no foreign protocols, no LFS downloads. */
+/**
+ * What git may see of the environment: an allowlist. Editors, pagers, askpass programs and any other
+ * GIT_* variable stay out (simple-git refuses several of them anyway, and none belongs in a fetch);
+ * certificates, proxies, ssh agents and the user's own git config stay in.
+ */
+const PASSED_TO_GIT = new Set([
+  'PATH', 'HOME', 'USER', 'LOGNAME', 'TMPDIR', 'TMP', 'TEMP', 'LANG', 'SystemRoot', 'APPDATA', 'USERPROFILE',
+  'XDG_CONFIG_HOME', 'SSH_AUTH_SOCK', 'SSL_CERT_FILE', 'SSL_CERT_DIR',
+  'HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy', 'ALL_PROXY', 'all_proxy', 'NO_PROXY', 'no_proxy',
+  'GIT_SSL_CAINFO', 'GIT_SSL_CAPATH', 'GIT_SSH', 'GIT_SSH_COMMAND', 'GIT_CONFIG_GLOBAL', 'GIT_CONFIG_NOSYSTEM',
+])
+
 const hardenedEnv = (context: GitContext): Record<string, string> => {
   const base: Record<string, string> = {}
   for (const [key, value] of Object.entries(context.env.vars)) {
-    if (value !== undefined && !key.startsWith('GIT_')) base[key] = value
-  }
-  // Keep the variables that point git at certificates, proxies and credentials the user set up.
-  for (const key of ['GIT_SSL_CAINFO', 'GIT_SSL_CAPATH', 'GIT_SSH', 'GIT_SSH_COMMAND', 'GIT_CONFIG_GLOBAL', 'GIT_CONFIG_NOSYSTEM']) {
-    const value = context.env.vars[key]
-    if (value !== undefined) base[key] = value
+    if (value !== undefined && PASSED_TO_GIT.has(key)) base[key] = value
   }
   return {
     ...base,
@@ -111,28 +118,38 @@ const gitFailure = (args: string[], error: unknown): LoadoutError => {
   return new LoadoutError('git-failed', EXIT.network, `${what} failed: ${fatal.replace(/^fatal:\s*/, '')}`)
 }
 
-/** A bare, partial (blob-less) mirror of `url` at `mirrorDir`: cloned once, then fetched. */
-export const updateMirror = async (context: GitContext, url: string, mirrorDir: string): Promise<'cloned' | 'fetched'> => {
-  const refspecs = ['+refs/heads/*:refs/heads/*', '+refs/tags/*:refs/tags/*']
-  try {
-    await runGit(context, mirrorDir, ['rev-parse', '--git-dir'])
-  } catch {
-    rmSync(mirrorDir, {recursive: true, force: true})
-    mkdirSync(mirrorDir, {recursive: true})
-    try {
-      await runGit(context, mirrorDir, ['clone', '--bare', '--filter=blob:none', '--no-tags', '--', url, '.'])
-      await runGit(context, mirrorDir, ['fetch', '--no-write-fetch-head', '--prune', '--', 'origin', ...refspecs])
-    } catch (error) {
-      rmSync(mirrorDir, {recursive: true, force: true})
-      throw error
-    }
-    return 'cloned'
+const isMirror = (dir: string): boolean => existsSync(join(dir, 'HEAD')) && existsSync(join(dir, 'objects'))
+
+/**
+ * A bare mirror of `url` at `mirrorDir`: cloned once, then updated by incremental fetches. Only a
+ * checkout limited to some paths asks for a partial (blob-less) clone. Every command names the
+ * mirror with GIT_DIR, so a cache inside some other repository (a dotfiles HOME) is never confused
+ * with it.
+ */
+export const updateMirror = async (context: GitContext, url: string, mirrorDir: string, options: {partial?: boolean} = {}): Promise<'cloned' | 'fetched'> => {
+  if (isMirror(mirrorDir)) {
+    await runGit(context, mirrorDir, ['fetch', '--prune', '--no-write-fetch-head', '--', 'origin', '+refs/heads/*:refs/heads/*', '+refs/tags/*:refs/tags/*'], {GIT_DIR: mirrorDir})
+    return 'fetched'
   }
-  await runGit(context, mirrorDir, ['fetch', '--prune', '--no-write-fetch-head', '--', 'origin', ...refspecs])
-  return 'fetched'
+  rmSync(mirrorDir, {recursive: true, force: true})
+  mkdirSync(mirrorDir, {recursive: true})
+  try {
+    await runGit(context, mirrorDir, ['clone', '--bare', ...(options.partial ? ['--filter=blob:none'] : []), '--', url, '.'])
+  } catch (error) {
+    rmSync(mirrorDir, {recursive: true, force: true})
+    throw error
+  }
+  return 'cloned'
 }
 
 const FULL_SHA = /^[0-9a-f]{40}$/
+
+/** Whether the mirror already holds a commit (no network). */
+export const hasCommit = async (context: GitContext, mirrorDir: string, sha: string): Promise<boolean> =>
+  runGit(context, mirrorDir, ['cat-file', '-e', `${sha}^{commit}`], {GIT_DIR: mirrorDir}).then(
+    () => true,
+    () => false,
+  )
 
 /** The commit a ref (branch, tag, or full sha) names in the mirror; a missing ref is "not found". */
 export const resolveCommit = async (context: GitContext, mirrorDir: string, ref: string | undefined, url: string): Promise<string> => {
@@ -140,20 +157,20 @@ export const resolveCommit = async (context: GitContext, mirrorDir: string, ref:
   if (wanted.startsWith('-')) throw new LoadoutError('bad-ref', EXIT.usage, `refusing ref "${wanted}"`)
   if (FULL_SHA.test(wanted)) {
     try {
-      await runGit(context, mirrorDir, ['cat-file', '-e', `${wanted}^{commit}`])
+      await runGit(context, mirrorDir, ['cat-file', '-e', `${wanted}^{commit}`], {GIT_DIR: mirrorDir})
     } catch {
       try {
-        await runGit(context, mirrorDir, ['fetch', '--no-write-fetch-head', '--', 'origin', wanted])
+        await runGit(context, mirrorDir, ['fetch', '--no-write-fetch-head', '--', 'origin', wanted], {GIT_DIR: mirrorDir})
       } catch {
         throw notFound('commit-not-found', `commit ${wanted} does not exist in ${redactUrl(url)}`)
       }
     }
     return wanted
   }
-  for (const candidate of [`refs/tags/${wanted}`, `refs/heads/${wanted}`, wanted]) {
+  for (const candidate of wanted === 'HEAD' ? ['HEAD'] : [`refs/tags/${wanted}`, `refs/heads/${wanted}`, wanted]) {
     try {
       // simple-git reports a failure only when git wrote to stderr, so check the answer's shape too.
-      const commit = (await runGit(context, mirrorDir, ['rev-parse', '--verify', '--end-of-options', `${candidate}^{commit}`])).trim()
+      const commit = (await runGit(context, mirrorDir, ['rev-parse', '--verify', '--end-of-options', `${candidate}^{commit}`], {GIT_DIR: mirrorDir})).trim()
       if (FULL_SHA.test(commit)) return commit
     } catch {
       // try the next form
@@ -175,7 +192,7 @@ export const checkoutTree = async (context: GitContext, mirrorDir: string, commi
     pathspec = []
     for (const path of paths) {
       try {
-        await runGit(context, mirrorDir, ['cat-file', '-e', `${commit}:${path.replace(/^\.\//, '')}`])
+        await runGit(context, mirrorDir, ['cat-file', '-e', `${commit}:${path.replace(/^\.\//, '')}`], {GIT_DIR: mirrorDir})
         pathspec.push(path)
       } catch {
         // not in this commit
@@ -183,6 +200,7 @@ export const checkoutTree = async (context: GitContext, mirrorDir: string, commi
     }
     if (pathspec.length === 0) return
   }
+  await prefetchBlobs(context, mirrorDir, commit, paths && paths.length > 0 ? pathspec : [])
   try {
     await runGit(context, dest, ['checkout', '--force', commit, '--', ...pathspec], {GIT_DIR: mirrorDir, GIT_WORK_TREE: dest, GIT_INDEX_FILE: index})
   } finally {
@@ -196,4 +214,20 @@ export const lsRemote = async (context: GitContext, cwd: string, url: string, re
   const lines = out.split('\n').filter(Boolean).map((l) => l.split('\t') as [string, string])
   const exact = lines.find(([, name]) => name === ref || name === `refs/heads/${ref}` || name === `refs/tags/${ref}^{}`) ?? lines.find(([, name]) => name === `refs/tags/${ref}`) ?? lines[0]
   return exact && FULL_SHA.test(exact[0]) ? exact[0] : undefined
+}
+
+/**
+ * In a partial mirror, git checkout fetches missing blobs one request per file; asking for all the
+ * blobs of the checkout in a few batched fetches first makes that one round trip per 500 files.
+ */
+const prefetchBlobs = async (context: GitContext, mirrorDir: string, commit: string, paths: readonly string[]): Promise<void> => {
+  const promisor = await runGit(context, mirrorDir, ['config', '--get', 'remote.origin.promisor'], {GIT_DIR: mirrorDir}).catch(() => '')
+  if (promisor.trim() !== 'true') return
+  const listing = await runGit(context, mirrorDir, ['ls-tree', '-r', commit, '--', ...paths], {GIT_DIR: mirrorDir})
+  const blobs = [...listing.matchAll(/^\d+ blob ([0-9a-f]{40})\t/gm)].map((m) => m[1]!)
+  for (let i = 0; i < blobs.length; i += 500) {
+    await runGit(context, mirrorDir, ['-c', 'fetch.negotiationAlgorithm=noop', 'fetch', '--no-tags', '--no-write-fetch-head', '--filter=blob:none', '--', 'origin', ...blobs.slice(i, i + 500)], {GIT_DIR: mirrorDir}).catch(() => {
+      // the checkout below still fetches what is missing, one file at a time
+    })
+  }
 }

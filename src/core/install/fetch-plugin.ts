@@ -3,7 +3,7 @@ import {existsSync, renameSync, rmSync, statSync} from 'node:fs'
 import {join} from 'node:path'
 import {loadoutPaths, type Environment} from '../environment.js'
 import {EXIT, LoadoutError, notFound} from '../errors.js'
-import {checkoutTree, gitContext, resolveCommit, updateMirror} from '../fetch/git.js'
+import {checkoutTree, gitContext, hasCommit, resolveCommit, updateMirror} from '../fetch/git.js'
 import {resolvesInside} from '../fs/contain.js'
 import {treeIntegrity} from '../integrity.js'
 import {normalizeGitUrl} from '../sources/parse.js'
@@ -28,19 +28,12 @@ const fetchGitPlugin = async (spec: Extract<PluginFetchSpec, {kind: 'git'}>, env
   const base = join(cache, 'git', gitKey(spec.url))
   const mirror = join(base, 'mirror')
   const context = gitContext(env, cache)
-  const pinnedAndPresent = async () => {
-    if (!spec.sha || !existsSync(mirror)) return false
-    try {
-      await resolveCommit({...context, env: {...env, vars: {...env.vars}}}, mirror, spec.sha, spec.url)
-      return true
-    } catch {
-      return false
-    }
-  }
+  // A pinned commit already in the mirror needs no network at all.
+  const pinnedAndPresent = async () => Boolean(spec.sha && existsSync(mirror) && (await hasCommit(context, mirror, spec.sha)))
   if (offline) {
     if (!existsSync(mirror)) throw offlineMiss(redactUrl(spec.url))
   } else if (!(await pinnedAndPresent())) {
-    await updateMirror(context, spec.url, mirror)
+    await updateMirror(context, spec.url, mirror, {partial: Boolean(spec.path)})
   }
   const commit = await resolveCommit(context, mirror, spec.sha ?? spec.ref, spec.url)
   const treeName = spec.path ? `${commit}-${createHash('sha256').update(spec.path).digest('hex').slice(0, 8)}` : commit

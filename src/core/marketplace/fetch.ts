@@ -88,7 +88,7 @@ const fetchGit = async (source: Extract<Source, {kind: 'git' | 'github'}>, optio
     if (!existsSync(mirror)) throw offlineMiss(redactUrl(url))
   } else {
     options.onProgress?.(`fetching ${redactUrl(url)}`)
-    action = await updateMirror(context, url, mirror)
+    action = await updateMirror(context, url, mirror, {partial: Boolean(options.sparse && options.sparse.length > 0)})
   }
   const commit = await resolveCommit(context, mirror, options.ref ?? source.ref, url)
   const sparse = options.sparse && options.sparse.length > 0 ? [...CATALOG_PATHS.map((p) => dirname(p)), ...options.sparse] : undefined
