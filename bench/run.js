@@ -254,8 +254,8 @@ const machine = () => {
 
 const USAGE = `usage: npm run bench -- [--runs N] [--warmup N] [--only name[,name]] [--list] [--out file]
 
-  --runs N        timed runs of each side per scenario (default ${DEFAULTS.runs})
-  --warmup N      untimed warm-up runs of each side first (default ${DEFAULTS.warmup})
+  --runs N        timed runs of each side per scenario (default ${DEFAULTS.runs}, or the scenario's own \`runs\`)
+  --warmup N      untimed warm-up runs of each side first (default ${DEFAULTS.warmup}, or the scenario's own \`warmup\`)
   --only a,b      run only these scenarios
   --list          list the scenarios and exit
   --out file      where to write the JSON (default bench/results/latest.json)`
@@ -312,7 +312,14 @@ export const main = (argv = process.argv.slice(2), scenarioList = allScenarios) 
   for (const scenario of selected) {
     console.log(`• ${scenario.name}`)
     try {
-      results.push(runScenario(scenario, {runs, warmup, log: (m) => console.log(m)}))
+      // a scenario's own runs / warmup are defaults: --runs / --warmup on the command line win
+      results.push(
+        runScenario(scenario, {
+          runs: values.runs === undefined ? (scenario.runs ?? runs) : runs,
+          warmup: values.warmup === undefined ? (scenario.warmup ?? warmup) : warmup,
+          log: (m) => console.log(m),
+        }),
+      )
     } catch (error) {
       if (error instanceof Interrupted) throw error
       console.log(`  FAILED: ${error.message}`)

@@ -13,15 +13,28 @@
 //                                        //   {stdout, stderr, status} of each side's last step;
 //                                        //   throw if wrong and the scenario fails untimed
 //     teardown(ctx) {},                  // optional, once; the temp folder is removed anyway
+//     runs: 10, warmup: 1,               // optional: defaults for this scenario when the command
+//                                        //   line gives no --runs / --warmup (heavy scenarios)
 //   }
 //
 // A step is {cmd, args, cwd?, env?}: one process, spawned and timed whole. A list of steps is run
 // in order and timed as one sample (e.g. `git clone` then `cp -r`). Unless a step says otherwise it
 // runs in ctx.temp.project with ctx.temp.env (HOME and XDG paths inside the temp folder, NO_COLOR=1).
 // Use the helpers below rather than building steps by hand.
-import {readFileSync} from 'node:fs'
+import {spawnSync} from 'node:child_process'
+import {existsSync, readdirSync, readFileSync, rmSync} from 'node:fs'
 import {join} from 'node:path'
-import {makeSkillsFixture} from './fixtures.js'
+import {
+  copyTree,
+  emptyDir,
+  findFile,
+  git,
+  makeInstallFixture,
+  makeOutdatedFixture,
+  makeSkillsFixture,
+  writeCatalog,
+} from './fixtures.js'
+import {startServer} from './servers.js'
 
 /** A process step. */
 export const step = (cmd, args = [], options = {}) => ({cmd, args, ...options})
@@ -53,6 +66,249 @@ process.stdout.write(JSON.stringify({skills: n, bytes}) + '\\n')
 const expectStatusZero = (side, out) => {
   if (out.status !== 0) throw new Error(`${side} exited ${out.status}: ${out.stderr.trim().split('\n')[0] ?? ''}`)
 }
+
+
+// ---------------------------------------------------------------------------------------------
+// Network scenarios: a real HTTPS server (bench/servers.js) on 127.0.0.1 serving git and files.
+
+/**
+ * Starts the bench server for a scenario (stopped in teardown, and when the temp folder goes) and
+ * makes every step trust it: GIT_SSL_CAINFO, NODE_EXTRA_CA_CERTS, LOADOUT_GITHUB_URL=<origin>/git.
+ */
+const serve = (ctx, {gitRoot, staticRoot, allowFilter} = {}) => {
+  const server = startServer({dir: ctx.temp.path('server'), gitRoot, staticRoot, allowFilter})
+  ctx.temp.onCleanup(() => server.stop())
+  Object.assign(ctx.temp.env, server.env)
+  ctx.server = server
+  return server
+}
+
+const stopServer = (ctx) => ctx.server?.stop()
+
+/** Runs loadout untimed (setup work); throws with its stderr when it fails. Returns stdout. */
+const run = (ctx, ...args) => {
+  const r = spawnSync(process.execPath, [ctx.bin, ...args], {cwd: ctx.temp.project, env: ctx.temp.env, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024})
+  if (r.status !== 0) {
+    const why = (r.stderr || r.stdout || r.error?.message || '').trim().split('\n').slice(0, 4).join(' | ')
+    throw new Error(`setup: loadout ${args.join(' ')} exited ${r.status}: ${why}${ctx.server ? ` (server log: ${ctx.server.log().trim().slice(-300)})` : ''}`)
+  }
+  return r.stdout
+}
+
+/** Every file below `dir` (relative paths), for checks. */
+const filesUnder = (dir, prefix = '') => {
+  if (!existsSync(dir)) return []
+  return readdirSync(dir, {withFileTypes: true}).flatMap((e) =>
+    e.isDirectory() ? filesUnder(join(dir, e.name), `${prefix}${e.name}/`) : [`${prefix}${e.name}`],
+  )
+}
+
+const json = (side, out) => {
+  expectStatusZero(side, out)
+  try {
+    return JSON.parse(out.stdout)
+  } catch {
+    throw new Error(`${side} did not print JSON: ${out.stdout.slice(0, 200)}`)
+  }
+}
+
+const INSTALL_ARGS = ['install', 'toolkit@acme', '--agent', 'claude-code', '--scope', 'user', '--yes']
+
+/** What a claude-code install of the 50-file toolkit writes: 5 skills (35 files) and 3 subagents. */
+const checkToolkitInstalled = (ctx) => {
+  const skills = filesUnder(join(ctx.temp.home, '.claude', 'skills'))
+  const agents = filesUnder(join(ctx.temp.home, '.claude', 'agents'))
+  if (skills.length !== 35 || agents.length !== 3) throw new Error(`install wrote ${skills.length} skill files and ${agents.length} subagents, expected 35 and 3`)
+  const claudeJson = JSON.parse(readFileSync(join(ctx.temp.home, '.claude.json'), 'utf8'))
+  if (!claudeJson.mcpServers?.['toolkit-linter']) throw new Error('install did not add the toolkit-linter MCP server to ~/.claude.json')
+}
+
+const checkBaselineCopy = (ctx) => {
+  const copied = filesUnder(ctx.baselineDest)
+  if (copied.length !== 50) throw new Error(`baseline copied ${copied.length} files, expected 50`)
+}
+
+// fetch a catalog URL and parse it: the network and parsing work `marketplace add <url>` cannot avoid
+const FETCH_AND_PARSE = `
+fetch(process.argv[1]).then((r) => { if (!r.ok) throw new Error('HTTP ' + r.status); return r.text() })
+  .then((t) => { const c = JSON.parse(t); process.stdout.write(JSON.stringify({plugins: c.plugins.length}) + '\\n') })
+  .catch((e) => { console.error(e.message); process.exit(1) })
+`
+
+// read the cached catalog, parse it and filter it as search does (substring of name, description,
+// category, keywords, tags, case-insensitive): the work `search` cannot avoid
+const READ_PARSE_FILTER = `
+const fs = require('node:fs')
+const term = process.argv[2].toLowerCase()
+const c = JSON.parse(fs.readFileSync(process.argv[1], 'utf8'))
+const hits = c.plugins.filter((p) => [p.name, p.description, p.category, ...(p.keywords || []), ...(p.tags || [])]
+  .some((f) => typeof f === 'string' && f.toLowerCase().includes(term)))
+process.stdout.write(JSON.stringify({hits: hits.length}) + '\\n')
+`
+
+const networkScenarios = [
+  {
+    name: 'install-cold',
+    description:
+      '`loadout install toolkit@acme --agent claude-code --scope user --yes` of a 50-file plugin (5 skills with ' +
+      'references and scripts, 3 subagents, 3 commands, .mcp.json, hooks) listed in marketplace acme/market as ' +
+      'github acme/toolkit, served over HTTPS git (partial clones allowed, as on GitHub); every run starts with the marketplace added and nothing of ' +
+      'the plugin in the cache or the agent folders; against `git clone --depth 1` + `cp -r` of the plugin',
+    runs: 5,
+    warmup: 1,
+    setup(ctx) {
+      const fixture = makeInstallFixture(ctx.temp)
+      const server = serve(ctx, {gitRoot: fixture.gitRoot})
+      run(ctx, 'marketplace', 'add', fixture.market.repo, '--scope', 'user')
+      // the home as it is right after `marketplace add`: restored before every run of the command
+      ctx.snapshot = ctx.temp.path('snapshots', 'home-added')
+      copyTree(ctx.temp.home, ctx.snapshot)
+      ctx.pluginUrl = server.gitUrl(fixture.plugin.repo)
+      ctx.entries = fixture.plugin.entries
+      ctx.baselineClone = ctx.temp.path('baseline', 'clone')
+      ctx.baselineDest = ctx.temp.path('baseline', 'dest')
+    },
+    beforeEach(ctx, {kind}) {
+      if (kind === 'command') copyTree(ctx.snapshot, ctx.temp.home)
+      else {
+        rmSync(ctx.baselineClone, {recursive: true, force: true, maxRetries: 10, retryDelay: 100})
+        emptyDir(ctx.baselineDest)
+      }
+    },
+    command: (ctx) => loadout(ctx, ...INSTALL_ARGS),
+    baseline: (ctx) => [
+      step('git', ['clone', '-q', '--depth', '1', '--', ctx.pluginUrl, ctx.baselineClone]),
+      step('cp', ['-r', ...ctx.entries.map((e) => join(ctx.baselineClone, e)), `${ctx.baselineDest}/`]),
+    ],
+    baselineLabel: 'git clone --depth 1 + cp -r',
+    check(ctx, {command, baseline}) {
+      expectStatusZero('command', command)
+      expectStatusZero('baseline', baseline)
+      checkToolkitInstalled(ctx)
+      checkBaselineCopy(ctx)
+    },
+    teardown: stopServer,
+  },
+  {
+    name: 'install-warm',
+    description:
+      '`loadout install toolkit@acme … --offline`: the same 50-file plugin reinstalled from the cache (the home ' +
+      'as it is after install + uninstall, restored before every run) against `cp -r` of the plugin from a local clone',
+    runs: 10,
+    warmup: 1,
+    setup(ctx) {
+      const fixture = makeInstallFixture(ctx.temp)
+      // full clones: the cache is filled once, untimed, and `--offline` reads the checked-out tree
+      // alone, so a partial clone's one-blob-per-round-trip checkout (see install-cold) only slows setup
+      const server = serve(ctx, {gitRoot: fixture.gitRoot, allowFilter: false})
+      run(ctx, 'marketplace', 'add', fixture.market.repo, '--scope', 'user')
+      run(ctx, ...INSTALL_ARGS)
+      run(ctx, 'uninstall', 'toolkit@acme', '--agent', 'claude-code', '--scope', 'user', '--yes')
+      // the home as uninstall leaves it (plugin cached, agent folders clean), restored before every run
+      ctx.snapshot = ctx.temp.path('snapshots', 'home-uninstalled')
+      copyTree(ctx.temp.home, ctx.snapshot)
+      ctx.entries = fixture.plugin.entries
+      ctx.baselineClone = ctx.temp.path('baseline', 'clone')
+      ctx.baselineDest = ctx.temp.path('baseline', 'dest')
+      git(ctx.temp.root, ['clone', '-q', '--', server.gitUrl(fixture.plugin.repo), ctx.baselineClone], {GIT_SSL_CAINFO: server.caFile})
+    },
+    beforeEach(ctx, {kind}) {
+      if (kind === 'command') copyTree(ctx.snapshot, ctx.temp.home)
+      else emptyDir(ctx.baselineDest)
+    },
+    command: (ctx) => loadout(ctx, ...INSTALL_ARGS, '--offline'),
+    baseline: (ctx) => step('cp', ['-r', ...ctx.entries.map((e) => join(ctx.baselineClone, e)), `${ctx.baselineDest}/`]),
+    baselineLabel: 'cp -r from a local clone',
+    check(ctx, {command, baseline}) {
+      expectStatusZero('command', command)
+      expectStatusZero('baseline', baseline)
+      checkToolkitInstalled(ctx)
+      checkBaselineCopy(ctx)
+    },
+    teardown: stopServer,
+  },
+  {
+    name: 'outdated-50',
+    description:
+      '`loadout outdated --json` over 50 installed plugins (5 marketplaces served over HTTPS git × 10 plugins ' +
+      'each, relative sources, installed once in setup with --agent universal --scope user) against 5 sequential ' +
+      '`git ls-remote` (the minimum: one ask per remote)',
+    runs: 10,
+    warmup: 1,
+    setup(ctx) {
+      const fixture = makeOutdatedFixture(ctx.temp, {markets: 5, perMarket: 10})
+      // full clones, not partial ones: `marketplace add` of a partial clone fetches every blob of its
+      // checkout one round trip at a time (see install-cold), minutes of untimed setup here; the timed
+      // `outdated` fetch finds nothing new either way
+      const server = serve(ctx, {gitRoot: fixture.gitRoot, allowFilter: false})
+      for (const market of fixture.markets) run(ctx, 'marketplace', 'add', market.repo, '--scope', 'user')
+      for (const id of fixture.ids) run(ctx, 'install', id, '--agent', 'universal', '--scope', 'user', '--yes')
+      ctx.remotes = fixture.markets.map((m) => server.gitUrl(m.repo))
+      ctx.expectedRows = fixture.ids.length
+    },
+    command: (ctx) => loadout(ctx, 'outdated', '--json'),
+    baseline: (ctx) => ctx.remotes.map((url) => step('git', ['ls-remote', '--', url])),
+    baselineLabel: '5 × git ls-remote',
+    check(ctx, {command, baseline}) {
+      const result = json('command', command)
+      expectStatusZero('baseline', baseline)
+      if (result.rows?.length !== ctx.expectedRows) throw new Error(`outdated returned ${result.rows?.length ?? 'no'} rows, expected ${ctx.expectedRows}`)
+      if (result.remotesAsked !== ctx.remotes.length) throw new Error(`outdated asked ${result.remotesAsked} remotes, expected ${ctx.remotes.length}`)
+      const failed = result.rows.filter((r) => r.error)
+      if (failed.length) throw new Error(`outdated rows with errors: ${failed.length} (${failed[0].plugin}: ${failed[0].error})`)
+    },
+    teardown: stopServer,
+  },
+  {
+    name: 'catalog-10k-add',
+    description:
+      '`loadout marketplace add <url> --scope user --json` of a 10,000-plugin catalog JSON (~2.5 MB) served over ' +
+      'HTTPS, into a fresh home every run, against `node -e` fetch of the same URL + JSON.parse',
+    runs: 10,
+    warmup: 1,
+    setup(ctx) {
+      ctx.catalog = writeCatalog(ctx.temp.path('static'), 'catalog.json', 10_000)
+      const server = serve(ctx, {staticRoot: ctx.temp.path('static')})
+      ctx.url = server.url('/files/catalog.json')
+    },
+    beforeEach(ctx, {kind}) {
+      if (kind === 'command') emptyDir(ctx.temp.home)
+    },
+    command: (ctx) => loadout(ctx, 'marketplace', 'add', ctx.url, '--scope', 'user', '--json'),
+    baseline: (ctx) => nodeEval(ctx, FETCH_AND_PARSE, ctx.url),
+    baselineLabel: 'node -e fetch + JSON.parse',
+    check(ctx, {command, baseline}) {
+      const added = json('command', command)
+      if (added.pluginCount !== ctx.catalog.count) throw new Error(`marketplace add reported ${added.pluginCount} plugins, expected ${ctx.catalog.count}`)
+      if (json('baseline', baseline).plugins !== ctx.catalog.count) throw new Error('baseline parsed the wrong number of plugins')
+    },
+    teardown: stopServer,
+  },
+  {
+    name: 'catalog-10k-search',
+    description:
+      '`loadout search kw42 --json` over the 10,000-plugin catalog (added in setup; 110 hits) against `node -e` ' +
+      'reading the cached catalog file + JSON.parse + a substring filter',
+    setup(ctx) {
+      ctx.catalog = writeCatalog(ctx.temp.path('static'), 'catalog.json', 10_000)
+      const server = serve(ctx, {staticRoot: ctx.temp.path('static')})
+      run(ctx, 'marketplace', 'add', server.url('/files/catalog.json'), '--scope', 'user')
+      ctx.cached = findFile(join(ctx.temp.home, '.cache', 'loadout', 'catalogs'), 'catalog.json')
+      if (!ctx.cached) throw new Error('setup: no cached catalog.json under ~/.cache/loadout/catalogs')
+      // search reads only the cache: no server needed while timing
+      server.stop()
+    },
+    command: (ctx) => loadout(ctx, 'search', 'kw42', '--json'),
+    baseline: (ctx) => nodeEval(ctx, READ_PARSE_FILTER, ctx.cached, 'kw42'),
+    baselineLabel: 'node -e read + JSON.parse + filter',
+    check(ctx, {command, baseline}) {
+      const found = json('command', command)
+      const expected = json('baseline', baseline).hits
+      if (!Array.isArray(found.hits) || found.hits.length !== expected) throw new Error(`search found ${found.hits?.length ?? 'no'} hits, the baseline filter ${expected}`)
+    },
+    teardown: stopServer,
+  },
+]
 
 export const scenarios = [
   {
@@ -102,4 +358,5 @@ export const scenarios = [
       if (read.skills !== ctx.fixture.total) throw new Error(`baseline read ${read.skills} SKILL.md files, expected ${ctx.fixture.total}`)
     },
   },
+  ...networkScenarios,
 ]
