@@ -238,6 +238,7 @@ describe('project scope: install, loadout.json, loadout.lock, fresh clone, --fro
       expect(read(join(sb.project, '.claude/skills/lint-rules/SKILL.md'))).toBe(LINT_V1)
       expect(read(join(sb.project, '.claude/skills/note-taking/SKILL.md'))).toBe(NOTES_V1)
       expect(readJson(join(sb.project, '.mcp.json')).mcpServers['toolkit-linter']).toBeTruthy()
+      expect(JSON.parse(read(join(sb.project, 'loadout.lock')))).toEqual(JSON.parse(firstLock))
       expect(read(join(sb.project, 'loadout.lock'))).toBe(firstLock)
       expect((await run(sb, ['verify'])).status).toBe(0)
       // the approval is the user's own now

@@ -6,7 +6,7 @@ import {copyTree} from '../fs/copy.js'
 import {withLock} from '../fs/lock.js'
 import {stateLockDir} from '../marketplace/state.js'
 import type {PluginEntry} from '../marketplace/types.js'
-import {readPlugin} from '../plugin/read.js'
+import {inspectPlugin, readPlugin} from '../plugin/read.js'
 import type {PluginModel} from '../plugin/types.js'
 import {formatProblem, type Problem} from '../problems.js'
 import type {ScopeContext} from '../scope.js'
@@ -104,8 +104,9 @@ export interface Prepared {
  * nowhere would take the name of its cache folder (a commit or a digest): it takes the source's name.
  */
 export const readFetched = (resolved: ResolvedPlugin, fetched: FetchedPlugin, env: Environment): PluginModel => {
-  const model = readPlugin(fetched.root, {...(resolved.entry ? {entry: resolved.entry} : {}), home: env.home})
-  if (resolved.entry || resolved.marketplace !== DIRECT || !resolved.name || model.name !== basename(fetched.root)) return model
+  if (resolved.entry || resolved.marketplace !== DIRECT || !resolved.name || inspectPlugin(fetched.root, {home: env.home}).model.name !== basename(fetched.root)) {
+    return readPlugin(fetched.root, {...(resolved.entry ? {entry: resolved.entry} : {}), home: env.home})
+  }
   const entry: PluginEntry = {name: resolved.name, source: {kind: 'local', path: '.'}, tags: [], keywords: [], raw: {}, problems: []}
   return readPlugin(fetched.root, {entry, home: env.home})
 }

@@ -107,11 +107,26 @@ export const readInstallRecords = (env: Environment, projectRoot: string): Insta
 const sortRecords = (records: InstallRecord[]) => [...records].sort((a, b) => a.plugin.localeCompare(b.plugin) || a.target.localeCompare(b.target))
 
 /**
+ * A folder loadout created (`.claude/skills`) is listed by every record with something below it, not
+ * only by whichever install happened to create it: the records then do not depend on the order of
+ * the installs (a fresh clone installs in another order and gets the same lock), and the folder stays
+ * until the last install below it is removed.
+ */
+const shareCreatedDirs = (records: InstallRecord[]): InstallRecord[] => {
+  const created = new Set(records.flatMap((r) => r.dirs))
+  return records.map((r) => {
+    const below = [...r.files.map((f) => f.path), ...r.dirs, ...r.config.map((c) => c.file)]
+    const dirs = [...created].filter((d) => r.dirs.includes(d) || below.some((p) => p.startsWith(d + sep)))
+    return {...r, dirs: dirs.sort()}
+  })
+}
+
+/**
  * Writes the records of one scope: the user state file, or loadout.lock with project-relative paths
  * (sorted keys, no timestamps, so the lock is deterministic and diffable).
  */
 export const writeInstallRecords = (env: Environment, projectRoot: string, scope: Scope, records: InstallRecord[]): void => {
-  const mine = sortRecords(records.filter((r) => r.scope === scope))
+  const mine = shareCreatedDirs(sortRecords(records.filter((r) => r.scope === scope)))
   if (scope === 'user') writeJsonFile(userStateFile(env), {version: 1, installs: mine})
   else writeJsonFile(projectLockFile(projectRoot), {version: 1, installs: mine.map((r) => mapPaths(r, (p) => toRelative(projectRoot, p)))})
 }
