@@ -244,6 +244,20 @@ describe.concurrent('plugin create refuses bad input before writing anything', S
 })
 
 describe.concurrent('plugin validate', SLOW, () => {
+  it('validates a folder of plugins plugin by plugin, failing when one fails', async ({expect}) => {
+    const sb = sandbox()
+    const folder = join(sb.project, 'plugins')
+    mkdirSync(folder)
+    for (const name of ['one', 'two']) expect((await run(sb, ['plugin', 'create', name, '--no-git', '--dir', join(folder, name)])).status).toBe(0)
+    const ok = await run(sb, ['plugin', 'validate', 'plugins', '--json'])
+    expect(ok.status, ok.stdout).toBe(0)
+    expect(ok.json<{plugins: PluginValidation[]}>().plugins.map((p) => p.name)).toEqual(['one', 'two'])
+    writeFileSync(join(folder, 'two', '.claude-plugin', 'plugin.json'), '{"name": "Two Words"}')
+    const bad = await run(sb, ['plugin', 'validate', 'plugins', '--json'])
+    expect(bad.status).toBe(4)
+    expect(jsonError(bad).message).toMatch(/plugin "(Two Words|two)"/)
+  })
+
   it('exits 4 listing every problem, --fix repairs the mechanical ones, --strict fails on warnings', async ({expect}) => {
     const sb = sandbox()
     const created = await run(sb, ['plugin', 'create', 'fix-me', '--with', 'skills,agents', '--no-git', '--json'])

@@ -472,6 +472,11 @@ describe('extractTarGz extracts good archives', () => {
     await extractTarGz(single.archive, single.dest, {stripSingleRoot: true})
     expect(listTree(single.dest)).toEqual(['README.md'])
 
+    const part = sandbox()
+    writeFileSync(part.archive, gzipSync(tarBytes([file('skills/a/SKILL.md')])))
+    await extractTarGz(part.archive, part.dest, {stripSingleRoot: true})
+    expect(listTree(part.dest)).toEqual(['skills', 'skills/a', 'skills/a/SKILL.md'])
+
     const without = sandbox()
     writeFileSync(without.archive, gzipSync(tarBytes([file('repo/x.md')])))
     await extractTarGz(without.archive, without.dest)

@@ -20,6 +20,9 @@ import {hasCredentials, redactUrl} from '../sources/redact.js'
 import {httpGet} from './http.js'
 
 /** Default bound on the uncompressed size of all files in an archive. */
+/** Top-level folders that belong to a plugin, never to a wrapper around one. */
+const PLUGIN_PART_FOLDERS = new Set(['skills', 'agents', 'commands', 'hooks', '.claude-plugin', '.codex-plugin', 'bin', 'scripts'])
+
 export const DEFAULT_MAX_ARCHIVE_BYTES = 256 * 1024 * 1024
 /** Default bound on the number of entries (files and folders) in an archive. */
 export const DEFAULT_MAX_ARCHIVE_ENTRIES = 10_000
@@ -335,7 +338,8 @@ export const extractTarGz = async (file: string, dest: string, options: ExtractO
   await prepareDestination(root)
   try {
     const {singleRoot, ...extracted} = await unpack(file, root, label, maxBytes, maxEntries)
-    if (options.stripSingleRoot && singleRoot !== undefined) await stripRoot(root, singleRoot)
+    // A lone top folder is a wrapper (GitHub's `repo-sha/`) unless it is itself a part of a plugin.
+    if (options.stripSingleRoot && singleRoot !== undefined && !PLUGIN_PART_FOLDERS.has(singleRoot)) await stripRoot(root, singleRoot)
     return extracted
   } catch (error) {
     await rm(root, {recursive: true, force: true})
