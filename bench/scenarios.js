@@ -22,7 +22,7 @@
 // runs in ctx.temp.project with ctx.temp.env (HOME and XDG paths inside the temp folder, NO_COLOR=1).
 // Use the helpers below rather than building steps by hand.
 import {spawnSync} from 'node:child_process'
-import {existsSync, readdirSync, readFileSync, rmSync} from 'node:fs'
+import {existsSync, readdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {
   copyTree,
@@ -47,6 +47,15 @@ export const node = (ctx, ...args) => step(process.execPath, args)
 
 /** `node -e <script> <args…>`; the script finds its arguments in process.argv.slice(1). */
 export const nodeEval = (ctx, script, ...args) => step(process.execPath, ['-e', script, ...args])
+
+// The raw I/O that validating a folder of plugins cannot avoid: read every JSON and Markdown file.
+const READ_PLUGIN_FILES = `
+const fs = require('node:fs'), path = require('node:path')
+let n = 0
+const walk = (dir) => { for (const e of fs.readdirSync(dir, {withFileTypes: true})) { const p = path.join(dir, e.name); if (e.isDirectory()) walk(p); else if (/\\.(json|md)$/.test(e.name)) { const t = fs.readFileSync(p, 'utf8'); if (e.name.endsWith('.json')) JSON.parse(t); n++ } } }
+walk(process.argv[1])
+console.log(JSON.stringify({files: n}))
+`
 
 // The raw I/O that `skills list` cannot avoid: list each folder, read each SKILL.md.
 const WALK_AND_READ = `
@@ -356,6 +365,37 @@ export const scenarios = [
       }
       const read = JSON.parse(baseline.stdout)
       if (read.skills !== ctx.fixture.total) throw new Error(`baseline read ${read.skills} SKILL.md files, expected ${ctx.fixture.total}`)
+    },
+  },
+  {
+    name: 'plugin-validate-200',
+    description:
+      '`loadout plugin validate <folder> --json` over a folder of 200 plugins (each made by `plugin create ' +
+      '--with skills,agents,hooks,mcp`) against a Node script that only reads every JSON and Markdown file of them',
+    runs: 7,
+    setup(ctx) {
+      const folder = join(ctx.temp.project, 'plugins')
+      const first = join(folder, 'plugin-0')
+      const made = spawnSync(process.execPath, [ctx.bin, 'plugin', 'create', 'plugin-0', '--with', 'skills,agents,hooks,mcp', '--no-git', '--dir', first], {cwd: ctx.temp.project, env: ctx.temp.env, encoding: 'utf8'})
+      if (made.status !== 0) throw new Error(`plugin create failed: ${made.stderr}`)
+      for (let i = 1; i < 200; i++) {
+        const dir = join(folder, `plugin-${i}`)
+        copyTree(first, dir)
+        for (const manifest of [join(dir, '.claude-plugin', 'plugin.json')]) {
+          const text = readFileSync(manifest, 'utf8').replaceAll('plugin-0', `plugin-${i}`)
+          writeFileSync(manifest, text)
+        }
+      }
+      ctx.folder = folder
+    },
+    command: (ctx) => loadout(ctx, 'plugin', 'validate', ctx.folder, '--json'),
+    baseline: (ctx) => nodeEval(ctx, READ_PLUGIN_FILES, ctx.folder),
+    baselineLabel: 'node -e <read every .json and .md of the 200 plugins>',
+    check(ctx, {command, baseline}) {
+      expectStatusZero('command', command)
+      expectStatusZero('baseline', baseline)
+      const result = JSON.parse(command.stdout)
+      if (!Array.isArray(result.plugins) || result.plugins.length !== 200) throw new Error(`validated ${result.plugins?.length ?? 'no'} plugins, expected 200`)
     },
   },
   ...networkScenarios,

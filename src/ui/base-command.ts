@@ -9,8 +9,12 @@ const debugging = () => /(^|,)\s*loadout(\*|:|,|$)/.test(process.env.DEBUG ?? ''
 export const toLoadoutError = (error: unknown): LoadoutError => {
   if (isLoadoutError(error)) return error
   if (error instanceof Errors.CLIError) {
-    const first = error.message.split('\n')[0] ?? error.message
-    return new LoadoutError('usage', EXIT.usage, first, {suggestions: ['see: loadout --help, or loadout <command> --help']})
+    // oclif wraps parse errors in a heading and a help hint; keep only the lines that say what is wrong.
+    const lines = error.message
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l && !/^The following errors? occurred:?$/i.test(l) && !/^See more help with/i.test(l))
+    return new LoadoutError('usage', EXIT.usage, lines.join('; ') || error.message, {suggestions: ['see: loadout --help, or loadout <command> --help']})
   }
   const message = error instanceof Error ? error.message : String(error)
   return new LoadoutError('unexpected', EXIT.unexpected, `unexpected: ${message}`, {
