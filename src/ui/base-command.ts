@@ -14,7 +14,7 @@ export const toLoadoutError = (error: unknown): LoadoutError => {
       .split('\n')
       .map((l) => l.trim())
       .filter((l) => l && !/^The following errors? occurred:?$/i.test(l) && !/^See more help with/i.test(l))
-    return new LoadoutError('usage', EXIT.usage, lines.join('; ') || error.message, {suggestions: ['see: loadout --help, or loadout <command> --help']})
+    return new LoadoutError('usage', EXIT.usage, lines.reduce((text, line) => (text === '' ? line : text.endsWith(':') ? `${text} ${line}` : `${text}; ${line}`), '') || error.message, {suggestions: ['see: loadout --help, or loadout <command> --help']})
   }
   const message = error instanceof Error ? error.message : String(error)
   return new LoadoutError('unexpected', EXIT.unexpected, `unexpected: ${message}`, {
