@@ -1,9 +1,10 @@
-import {lstatSync, readdirSync, statSync} from 'node:fs'
-import {basename, dirname, join, resolve} from 'node:path'
+import {closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync, statSync} from 'node:fs'
+import {basename, dirname, extname, join, resolve} from 'node:path'
+import {readCharacteroidSkill} from '../authoring/characteroid.js'
 import {errnoCode} from '../errors.js'
 import {hasErrors, problem, type Problem} from '../problems.js'
 import type {SkillDialect} from '../targets/types.js'
-import {readSkillDir, SKILL_FILE} from './read.js'
+import {MAX_SKILL_FILE_BYTES, readSkillDir, SKILL_FILE} from './read.js'
 
 export interface ValidatedSkill {
   path: string
@@ -31,8 +32,40 @@ const mayHoldSkillFile = (dir: string): boolean => {
   }
 }
 
-/** A path names one skill (its folder or its SKILL.md) or a folder of skills. */
-const skillDirsAt = (path: string): {dirs: string[]; problem?: Problem} => {
+/** A CHARACTOID skill is a `.yaml`/`.yml` file. */
+const isYamlName = (name: string): boolean => ['.yaml', '.yml'].includes(extname(name).toLowerCase())
+
+/** A CHARACTOID skill YAML read without trusting it: a regular file of at most 10 MB. */
+const readYamlSkill = (file: string): {name?: string; problems: Problem[]} => {
+  const failed = (code: string, message: string) => ({problems: [problem('error', code, message, {file})]})
+  let fd: number
+  try {
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK)
+  } catch (error) {
+    const code = errnoCode(error)
+    return failed('skill-unreadable', `cannot read ${file}: ${code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (code ?? String(error))}`)
+  }
+  try {
+    const info = fstatSync(fd)
+    if (!info.isFile()) return failed('skill-file-not-regular', `${file} is not a regular file`)
+    if (info.size > MAX_SKILL_FILE_BYTES) return failed('skill-file-too-large', `${basename(file)} is ${(info.size / 1048576).toFixed(1)} MB; the limit is 10 MB`)
+    const buffer = Buffer.alloc(info.size)
+    let read = 0
+    while (read < info.size) {
+      const n = readSync(fd, buffer, read, info.size - read, read)
+      if (n === 0) break
+      read += n
+    }
+    return readCharacteroidSkill(buffer.subarray(0, read).toString('utf8'), file)
+  } catch (error) {
+    return failed('skill-unreadable', `cannot read ${file}: ${errnoCode(error) ?? String(error)}`)
+  } finally {
+    closeSync(fd)
+  }
+}
+
+/** A path names one skill (its folder, its SKILL.md or a CHARACTOID skill YAML) or a folder of skills. */
+const skillDirsAt = (path: string): {dirs: string[]; yamlFiles?: string[]; problem?: Problem} => {
   let stat
   try {
     stat = lstatSync(path)
@@ -40,6 +73,7 @@ const skillDirsAt = (path: string): {dirs: string[]; problem?: Problem} => {
     return {dirs: [], problem: problem('error', 'path-not-found', `${path} does not exist`, {file: path})}
   }
   if (basename(path) === SKILL_FILE && (stat.isFile() || stat.isSymbolicLink())) return {dirs: [dirname(path)]}
+  if (isYamlName(path) && (stat.isFile() || stat.isSymbolicLink())) return {dirs: [], yamlFiles: [path]}
   let isDir = stat.isDirectory()
   if (stat.isSymbolicLink()) {
     try {
@@ -64,6 +98,14 @@ const skillDirsAt = (path: string): {dirs: string[]; problem?: Problem} => {
     .map((e) => join(path, e.name))
     .filter(mayHoldSkillFile)
     .sort()
+  if (children.length === 0) {
+    // a folder of CHARACTOID skill YAML files?
+    const yamlFiles = entries
+      .filter((e) => !e.name.startsWith('.') && (e.isFile() || e.isSymbolicLink()) && isYamlName(e.name))
+      .map((e) => join(path, e.name))
+      .sort()
+    if (yamlFiles.length > 0) return {dirs: [], yamlFiles}
+  }
   if (children.length === 0) return {dirs: [], problem: problem('error', 'no-skill-found', `no ${SKILL_FILE} in ${path} or in its subfolders`, {file: path})}
   return {dirs: children}
 }
@@ -86,6 +128,17 @@ export const validateSkillPaths = (paths: readonly string[], cwd: string, dialec
       if (first) skillProblems.push(problem('warning', 'duplicate-name', `another skill named "${name}" is at ${first}; an agent loads only one of them`, {file: skill.file}))
       else seen.set(name, dir)
       skills.push({path: dir, ...(skill.name === undefined ? {} : {name: skill.name}), valid: !hasErrors(skillProblems, strict), problems: skillProblems})
+    }
+    for (const file of found.yamlFiles ?? []) {
+      if (visited.has(file)) continue
+      visited.add(file)
+      const skill = readYamlSkill(file)
+      const name = skill.name ?? basename(file, extname(file))
+      const skillProblems = [...skill.problems]
+      const first = seen.get(name)
+      if (first) skillProblems.push(problem('warning', 'duplicate-name', `another skill named "${name}" is at ${first}; an agent loads only one of them`, {file}))
+      else seen.set(name, file)
+      skills.push({path: file, ...(skill.name === undefined ? {} : {name: skill.name}), valid: !hasErrors(skillProblems, strict), problems: skillProblems})
     }
   }
   const all = [...problems, ...skills.flatMap((s) => s.problems)]
