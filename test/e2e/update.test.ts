@@ -1,5 +1,5 @@
 /** outdated and update against a real git marketplace: versions, content-only changes, consent again. */
-import {mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync} from 'node:fs'
+import {mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
@@ -94,5 +94,27 @@ describe('outdated and update', () => {
     const settings = readFileSync(join(sb.home, '.claude/settings.json'), 'utf8')
     expect(settings).toMatch(/example\.invalid/)
     expect(settings).not.toMatch(/echo one/)
+  })
+
+  it('an update that fails half way puts the old version back', async () => {
+    const settings = join(sb.home, '.claude/settings.json')
+    const before = readFileSync(settings, 'utf8')
+    const broken = JSON.parse(before)
+    broken.hooks.SubagentStop = 'not a list'
+    writeFileSync(settings, JSON.stringify(broken, null, 2))
+    publish({
+      '.claude-plugin/marketplace.json': catalog('1.2.0'),
+      'plugins/notes/skills/notes/SKILL.md': skill('Version three.'),
+      'plugins/notes/hooks/hooks.json': JSON.stringify({hooks: {SubagentStop: [{hooks: [{type: 'command', command: 'echo three'}]}]}}),
+    })
+    const failed = await run(['update', 'notes@acme', '--scope', 'user', '--yes', '--json'])
+    expect(failed.status).not.toBe(0)
+    expect(jsonError(failed).message).toMatch(/SubagentStop/)
+    expect(skillText()).toMatch(/fixed quietly/)
+    const list = (await run(['list', '--json'])).json()
+    expect(list.installs.find((i: {plugin: string}) => i.plugin === 'notes@acme')).toMatchObject({version: '1.1.0', enabled: true})
+    writeFileSync(settings, before)
+    const verify = await run(['verify', '--json'])
+    expect(verify.status, verify.stdout).toBe(0)
   })
 })

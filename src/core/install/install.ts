@@ -193,61 +193,105 @@ export const installPrepared = async (prepared: Prepared, options: InstallOption
   const consent = {items: summary.items, fingerprint: summary.fingerprint, approvedBy}
   if (options.dryRun) return {...base, status: 'planned', plans, consent}
 
+  const recordBase = {
+    plugin: id,
+    scope: context.scope,
+    ...(base.version ? {version: base.version} : {}),
+    source: base.source,
+    ...(fetched.commit ? {commit: fetched.commit} : {}),
+    ...(fetched.archiveSha256 ? {archiveSha256: fetched.archiveSha256} : {}),
+    integrity: fetched.integrity,
+    pluginRoot: dirs.root,
+    ...(summary.items.length > 0 ? {consent: summary.fingerprint} : {}),
+  }
   const recovered = await withLock(stateLockDir(env), async () => {
     const recovery = recoverJournal(env, context.projectRoot)
     materialize(model.root, dirs.root)
     const journal: Journal = {plugin: id, scope: context.scope, targets: options.targets.map((t) => t.id), steps: []}
     const file = journalFile(env)
-    const records: InstallRecord[] = []
     try {
       for (const old of existing) removeApplied(old, {force: true, keep: keptBy(others)})
       writeJournal(file, journal)
-      for (const plan of plans) {
-        const record: InstallRecord = {
-          plugin: id,
-          target: plan.target,
-          scope: context.scope,
-          ...(base.version ? {version: base.version} : {}),
-          source: base.source,
-          ...(fetched.commit ? {commit: fetched.commit} : {}),
-          ...(fetched.archiveSha256 ? {archiveSha256: fetched.archiveSha256} : {}),
-          integrity: fetched.integrity,
-          pluginRoot: dirs.root,
-          enabled: true,
-          ...(summary.items.length > 0 ? {consent: summary.fingerprint} : {}),
-          components: [...new Set(plan.operations.map((o) => o.component))],
-          skipped: plan.skipped,
-          files: [],
-          dirs: [],
-          config: [],
-        }
-        for (const op of plan.operations) {
-          const step: Journal['steps'][number] = {op}
-          journal.steps.push(step)
-          writeJournal(file, journal)
-          const applied = applyOperation(op)
-          step.applied = applied
-          writeJournal(file, journal)
-          record.files.push(...applied.files)
-          record.dirs.push(...applied.dirs)
-          if (applied.trees && applied.trees.length > 0) record.trees = [...(record.trees ?? []), ...applied.trees]
-          record.config.push(...applied.config)
-        }
-        records.push(record)
-      }
+      const records = applyPlans(plans, recordBase, journal, file)
       writeInstallRecords(env, context.projectRoot, context.scope, [...others, ...records])
       if (context.scope === 'project') declarePlugin(context.projectRoot, id, base.version, resolved.fetch.label, resolved.marketplace === DIRECT)
       if (summary.items.length > 0) storeApproval(env, id, summary.fingerprint)
     } catch (error) {
       rollBack(journal)
-      if (existing.length > 0) writeInstallRecords(env, context.projectRoot, context.scope, others)
       rmSync(file, {force: true})
+      if (existing.length > 0) {
+        const restored = restoreReplaced(existing, others, options)
+        writeInstallRecords(env, context.projectRoot, context.scope, [...others, ...restored])
+      }
       throw error
     }
     rmSync(file, {force: true})
     return recovery
   })
   return {...base, status: 'installed', plans, consent, ...(recovered ? {recovered} : {})}
+}
+
+type RecordBase = Omit<InstallRecord, 'target' | 'enabled' | 'components' | 'skipped' | 'files' | 'dirs' | 'config'>
+
+/** Applies every planned operation, journalling each before and after, and returns the records. */
+const applyPlans = (plans: readonly TargetPlan[], recordBase: RecordBase, journal: Journal, file: string): InstallRecord[] =>
+  plans.map((plan) => {
+    const record: InstallRecord = {
+      ...recordBase,
+      target: plan.target,
+      enabled: true,
+      components: [...new Set(plan.operations.map((o) => o.component))],
+      skipped: plan.skipped,
+      files: [],
+      dirs: [],
+      config: [],
+    }
+    for (const op of plan.operations) {
+      const step: Journal['steps'][number] = {op}
+      journal.steps.push(step)
+      writeJournal(file, journal)
+      const applied = applyOperation(op)
+      step.applied = applied
+      writeJournal(file, journal)
+      record.files.push(...applied.files)
+      record.dirs.push(...applied.dirs)
+      if (applied.trees && applied.trees.length > 0) record.trees = [...(record.trees ?? []), ...applied.trees]
+      record.config.push(...applied.config)
+    }
+    return record
+  })
+
+/**
+ * A reinstall or update that failed after taking the old version out puts the old version back,
+ * from its installed copy, so the agents' folders are as they were before the run.
+ */
+const restoreReplaced = (replaced: readonly InstallRecord[], others: readonly InstallRecord[], options: InstallOptions): InstallRecord[] => {
+  const first = replaced[0]!
+  if (!first.pluginRoot || !existsSync(first.pluginRoot)) return []
+  const model = readPlugin(first.pluginRoot, {home: options.env.home})
+  const targets = options.targets.filter((t) => replaced.some((r) => r.target === t.id))
+  const plans = planInstall({
+    id: first.plugin,
+    model,
+    targets,
+    env: options.env,
+    context: options.context,
+    ownership: ownershipFrom(others),
+    replacing: [],
+    prefix: true,
+    vars: {pluginRoot: first.pluginRoot, pluginData: pluginDataDirs(loadoutPaths(options.env).data, first.plugin, 'x').data},
+  })
+  const {target: _t, enabled: _e, components: _c, skipped: _s, files: _f, dirs: _d, config: _g, trees: _r, ...recordBase} = first
+  const journal: Journal = {plugin: first.plugin, scope: first.scope, targets: targets.map((t) => t.id), steps: []}
+  const file = journalFile(options.env)
+  try {
+    return applyPlans(plans, recordBase, journal, file)
+  } catch {
+    rollBack(journal)
+    return []
+  } finally {
+    rmSync(file, {force: true})
+  }
 }
 
 /** Paths other installs still record, which removing this one must leave alone. */
