@@ -1,11 +1,11 @@
-import {lstatSync, readdirSync, statSync, type Dirent} from 'node:fs'
+import {statSync} from 'node:fs'
 import {join} from 'node:path'
 import type {Environment} from '../environment.js'
-import {safeRealpath} from '../fs/contain.js'
-import {hasErrors, problem, type Problem} from '../problems.js'
+import {cachedScan, openLoadFolder, placeByPrecedence} from '../inventory.js'
+import {hasErrors, type Problem} from '../problems.js'
 import type {Scope, ScopeContext} from '../scope.js'
 import type {Ownership} from '../state/records.js'
-import {sectionLocations, type ResolvedLocation} from '../targets/resolve.js'
+import {sectionLocations} from '../targets/resolve.js'
 import type {AgentTarget, SkillDialect} from '../targets/types.js'
 import {readSkillDir, type SkillOnDisk} from './read.js'
 
@@ -51,28 +51,12 @@ interface FolderScan {
 }
 
 const scanFolder = (path: string, dialect: SkillDialect): FolderScan => {
-  const problems: Problem[] = []
-  let linkTarget: string | undefined
-  try {
-    if (lstatSync(path).isSymbolicLink()) {
-      linkTarget = safeRealpath(path) ?? 'a missing target'
-      problems.push(problem('warning', 'skills-folder-link', `the skills folder is a symbolic link to ${linkTarget}; loadout reads it but will not write through it`, {file: path}))
-    }
-  } catch {
-    return {exists: false, problems, skills: []}
-  }
-  let entries: Dirent[]
-  try {
-    entries = readdirSync(path, {withFileTypes: true})
-  } catch (error) {
-    problems.push(problem('error', 'skills-folder-unreadable', `cannot read the skills folder: ${(error as Error).message}`, {file: path}))
-    return {exists: true, linkTarget, problems, skills: []}
-  }
+  const {entries, ...folder} = openLoadFolder(path, 'skills', 'loadout reads it but will not write through it')
   const skills = entries
     .filter((e) => !e.name.startsWith('.') && (e.isDirectory() || (e.isSymbolicLink() && !isLinkToFile(join(path, e.name)))))
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
     .map((e) => readSkillDir(join(path, e.name), dialect))
-  return {exists: true, linkTarget, problems, skills}
+  return {...folder, skills}
 }
 
 /** A symbolic link to a file in a skills folder is not a skill; a dangling one is listed as broken. */
@@ -105,43 +89,33 @@ export const inventorySkills = ({targets, env, context, scopes, ownership}: Inve
   for (const target of targets) {
     if (!target.skills || target.skills.format !== 'agent-skills') continue
     const dialect = target.skills.dialect ?? 'spec'
-    const winners = new Map<string, string>()
-    const locations: ResolvedLocation[] = sectionLocations(target, 'skills', env, context, ['user', 'project'])
-    const seen = new Set<string>()
-    for (const location of locations) {
-      if (seen.has(location.absolute)) continue
-      seen.add(location.absolute)
-      const key = `${dialect}:${location.absolute}`
-      let scan = scans.get(key)
-      if (!scan) {
-        scan = scanFolder(location.absolute, dialect)
-        scans.set(key, scan)
-      }
-      const wanted = scopes.includes(location.scope)
-      if (wanted) {
-        folders.push({agent: target.id, scope: location.scope, path: location.absolute, exists: scan.exists, ...(scan.linkTarget ? {linkTarget: scan.linkTarget} : {}), problems: scan.problems})
-      }
-      for (const skill of scan.skills) {
-        const name = skill.dir.slice(location.absolute.length + 1)
-        const winner = winners.get(name)
-        if (!winner) winners.set(name, skill.dir)
-        if (!wanted) continue
-        details.set(skill.dir, skill)
-        skills.push({
-          agent: target.id,
-          name,
-          scope: location.scope,
-          folder: location.absolute,
-          path: skill.dir,
-          ...(skill.description === undefined ? {} : {description: skill.description}),
-          status: winner ? 'shadowed' : 'active',
-          ...(winner ? {shadowedBy: winner} : {}),
-          valid: !hasErrors(skill.problems),
-          problems: skill.problems,
-          owner: ownership.ownerOf(skill.dir) ?? 'user',
-          ...(skill.linkTarget ? {linkTarget: skill.linkTarget} : {}),
-        })
-      }
+    const placement = placeByPrecedence({
+      locations: sectionLocations(target, 'skills', env, context, ['user', 'project']),
+      scopes,
+      scan: (location) => cachedScan(scans, `${dialect}:${location.absolute}`, () => scanFolder(location.absolute, dialect)),
+      itemsOf: (scan) => scan.skills,
+      nameOf: (skill, location) => skill.dir.slice(location.absolute.length + 1),
+      pathOf: (skill) => skill.dir,
+    })
+    for (const {location, scan} of placement.folders) {
+      folders.push({agent: target.id, scope: location.scope, path: location.absolute, exists: scan.exists, ...(scan.linkTarget ? {linkTarget: scan.linkTarget} : {}), problems: scan.problems})
+    }
+    for (const {item: skill, name, location, shadowedBy} of placement.items) {
+      details.set(skill.dir, skill)
+      skills.push({
+        agent: target.id,
+        name,
+        scope: location.scope,
+        folder: location.absolute,
+        path: skill.dir,
+        ...(skill.description === undefined ? {} : {description: skill.description}),
+        status: shadowedBy ? 'shadowed' : 'active',
+        ...(shadowedBy ? {shadowedBy} : {}),
+        valid: !hasErrors(skill.problems),
+        problems: skill.problems,
+        owner: ownership.ownerOf(skill.dir) ?? 'user',
+        ...(skill.linkTarget ? {linkTarget: skill.linkTarget} : {}),
+      })
     }
   }
   return {folders, skills, details}

@@ -1,8 +1,8 @@
-import {lstatSync, readdirSync, statSync, type Dirent} from 'node:fs'
+import {statSync, type Dirent} from 'node:fs'
 import {join} from 'node:path'
 import type {Environment} from '../environment.js'
-import {safeRealpath} from '../fs/contain.js'
-import {hasErrors, problem, type Problem} from '../problems.js'
+import {cachedScan, openLoadFolder, placeByPrecedence} from '../inventory.js'
+import {hasErrors, type Problem} from '../problems.js'
 import type {Scope, ScopeContext} from '../scope.js'
 import type {Ownership} from '../state/records.js'
 import {sectionLocations} from '../targets/resolve.js'
@@ -87,30 +87,14 @@ const fitsLayout = (entry: Dirent, full: string, layout: SubagentLayout): boolea
 const byName = (a: {name: string}, b: {name: string}) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)
 
 const scanFolder = (path: string, format: SubagentFormat): FolderScan => {
-  const problems: Problem[] = []
-  let linkTarget: string | undefined
-  try {
-    if (lstatSync(path).isSymbolicLink()) {
-      linkTarget = safeRealpath(path) ?? 'a missing target'
-      problems.push(problem('warning', 'subagents-folder-link', `the subagents folder is a symbolic link to ${linkTarget}; loadout reads it but will not write or delete through it`, {file: path}))
-    }
-  } catch {
-    return {exists: false, problems, subagents: []}
-  }
-  let entries: Dirent[]
-  try {
-    entries = readdirSync(path, {withFileTypes: true})
-  } catch (error) {
-    problems.push(problem('error', 'subagents-folder-unreadable', `cannot read the subagents folder: ${(error as Error).message}`, {file: path}))
-    return {exists: true, ...(linkTarget ? {linkTarget} : {}), problems, subagents: []}
-  }
+  const {entries, ...folder} = openLoadFolder(path, 'subagents', 'loadout reads it but will not write or delete through it')
   const layout = layoutOf(format)
   const subagents = entries
     .map((entry) => ({entry, name: nameOfEntry(entry.name, layout)}))
     .filter((e): e is {entry: Dirent; name: string} => e.name !== undefined && fitsLayout(e.entry, join(path, e.entry.name), layout))
     .sort(byName)
     .map(({entry, name}) => readSubagent(join(path, entry.name), name, format))
-  return {exists: true, ...(linkTarget ? {linkTarget} : {}), problems, subagents}
+  return {...folder, subagents}
 }
 
 export interface InventoryInput {
@@ -141,50 +125,42 @@ export const inventorySubagents = ({targets, env, context, scopes, ownership}: I
       continue
     }
     const format = section.format
-    const winners = new Map<string, string>()
-    const seen = new Set<string>()
-    for (const location of locations) {
-      if (seen.has(location.absolute)) continue
-      seen.add(location.absolute)
-      const key = `${format}:${location.absolute}`
-      let scan = scans.get(key)
-      if (!scan) {
-        scan = scanFolder(location.absolute, format)
-        scans.set(key, scan)
-      }
-      const wanted = scopes.includes(location.scope)
-      if (wanted) {
-        folders.push({
-          agent: target.id,
-          scope: location.scope,
-          format,
-          path: location.absolute,
-          exists: scan.exists,
-          ...(scan.linkTarget ? {linkTarget: scan.linkTarget} : {}),
-          problems: scan.problems,
-        })
-      }
-      for (const found of scan.subagents) {
-        const winner = winners.get(found.name)
-        if (!winner) winners.set(found.name, found.path)
-        if (!wanted) continue
-        details.set(found.path, found)
-        subagents.push({
-          agent: target.id,
-          name: found.name,
-          scope: location.scope,
-          format,
-          folder: location.absolute,
-          path: found.path,
-          ...(found.description === undefined ? {} : {description: found.description}),
-          status: winner ? 'shadowed' : 'active',
-          ...(winner ? {shadowedBy: winner} : {}),
-          valid: !hasErrors(found.problems),
-          problems: found.problems,
-          owner: ownership.ownerOf(found.path) ?? 'user',
-          ...(found.linkTarget ? {linkTarget: found.linkTarget} : {}),
-        })
-      }
+    const placement = placeByPrecedence({
+      locations,
+      scopes,
+      scan: (location) => cachedScan(scans, `${format}:${location.absolute}`, () => scanFolder(location.absolute, format)),
+      itemsOf: (scan) => scan.subagents,
+      nameOf: (found) => found.name,
+      pathOf: (found) => found.path,
+    })
+    for (const {location, scan} of placement.folders) {
+      folders.push({
+        agent: target.id,
+        scope: location.scope,
+        format,
+        path: location.absolute,
+        exists: scan.exists,
+        ...(scan.linkTarget ? {linkTarget: scan.linkTarget} : {}),
+        problems: scan.problems,
+      })
+    }
+    for (const {item: found, location, shadowedBy} of placement.items) {
+      details.set(found.path, found)
+      subagents.push({
+        agent: target.id,
+        name: found.name,
+        scope: location.scope,
+        format,
+        folder: location.absolute,
+        path: found.path,
+        ...(found.description === undefined ? {} : {description: found.description}),
+        status: shadowedBy ? 'shadowed' : 'active',
+        ...(shadowedBy ? {shadowedBy} : {}),
+        valid: !hasErrors(found.problems),
+        problems: found.problems,
+        owner: ownership.ownerOf(found.path) ?? 'user',
+        ...(found.linkTarget ? {linkTarget: found.linkTarget} : {}),
+      })
     }
   }
   return {folders, subagents, skipped, details}
