@@ -8,6 +8,7 @@ import {errnoCode, isLoadoutError} from '../errors.js'
 import {resolvesInside, safeRealpath} from '../fs/contain.js'
 import {parseJsonBounded} from '../marketplace/json-depth.js'
 import {problem, type Problem} from '../problems.js'
+import {lineAndColumn} from '../text.js'
 
 /** Where one value sits in the text: `text.slice(start, end)` is its JSON. */
 export interface JsonSpan {
@@ -78,16 +79,6 @@ const OPEN_OBJECT = 0x7b
 const CLOSE_OBJECT = 0x7d
 const isSpace = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09
 const ends = (c: number) => Number.isNaN(c) || isSpace(c) || c === COMMA || c === CLOSE_ARRAY || c === CLOSE_OBJECT
-
-export const lineAndColumn = (text: string, at: number): {line: number; column: number} => {
-  let line = 1
-  let lineStart = 0
-  for (let i = text.indexOf('\n'); i !== -1 && i < at; i = text.indexOf('\n', i + 1)) {
-    line++
-    lineStart = i + 1
-  }
-  return {line, column: at - lineStart + 1}
-}
 
 interface Frame {
   array: boolean

@@ -30,6 +30,7 @@
  * never removes a parent.
  */
 import {validationFailed} from '../errors.js'
+import {lineAndColumn} from '../text.js'
 
 /** What `editJsonMember` changed, enough to put the text back exactly. Plain data: store it as JSON. */
 export interface JsonEditUndo {
@@ -417,16 +418,6 @@ const describeStart = (c: number): string => {
     default:
       return 'a number'
   }
-}
-
-const lineAndColumn = (text: string, at: number): {line: number; column: number} => {
-  let line = 1
-  let lineStart = 0
-  for (let p = text.indexOf('\n'); p >= 0 && p < at; p = text.indexOf('\n', p + 1)) {
-    line++
-    lineStart = p + 1
-  }
-  return {line, column: at - lineStart + 1}
 }
 
 const notJson = (text: string, file: string, at: number, message: string) => {

@@ -1,4 +1,5 @@
 import {validationFailed} from '../errors.js'
+import {lineAndColumn} from '../text.js'
 
 /** How deep a catalog may nest: `{"plugins": [{"source": {}}]}` is 4 levels. */
 export const MAX_JSON_DEPTH = 64
@@ -89,16 +90,6 @@ interface Found {
   at: number
   message: string
   tooDeep?: boolean
-}
-
-const lineAndColumn = (text: string, at: number): {line: number; column: number} => {
-  let line = 1
-  let lineStart = 0
-  for (let i = text.indexOf('\n'); i !== -1 && i < at; i = text.indexOf('\n', i + 1)) {
-    line++
-    lineStart = i + 1
-  }
-  return {line, column: at - lineStart + 1}
 }
 
 const QUOTE = 0x22
