@@ -50,6 +50,13 @@ const firstLocation = (target: AgentTarget, section: SectionName, input: PlanInp
   return location ? resolveLocation(target, location, input.env, input.context.projectRoot) : undefined
 }
 
+/** The first folder or file of a section for the scope; when the target has none, the part is reported as skipped. */
+const locationOrSkip = (input: PlanInput, target: AgentTarget, section: 'subagents' | 'mcp' | 'hooks', what: string, plan: TargetPlan, component: string): ResolvedLocation | undefined => {
+  const location = target[section] ? firstLocation(target, section, input) : undefined
+  if (!location) plan.skipped.push({component, reason: `${target.name} has no ${input.context.scope}-scope ${what}`})
+  return location
+}
+
 const ownedByReplaced = (input: PlanInput, path: string): boolean =>
   input.replacing.some((r) => r.files.some((f) => f.path === path || f.path.startsWith(path + '/')) || r.dirs.includes(path))
 
@@ -97,11 +104,8 @@ const planSubagents = (input: PlanInput, target: AgentTarget, plan: TargetPlan) 
   const {model, id} = input
   for (const agent of model.subagents) {
     const component = componentId(id, 'subagent', agent.name)
-    const location = target.subagents ? firstLocation(target, 'subagents', input) : undefined
-    if (!target.subagents || !location) {
-      plan.skipped.push({component, reason: `${target.name} has no ${input.context.scope}-scope subagents folder`})
-      continue
-    }
+    const location = locationOrSkip(input, target, 'subagents', 'subagents folder', plan, component)
+    if (!target.subagents || !location) continue
     const rendered = renderSubagent(agent, target.subagents.format)
     const dest = join(location.absolute, rendered.path)
     const holder = holderOf(input, dest)
@@ -117,11 +121,8 @@ const planMcp = (input: PlanInput, target: AgentTarget, plan: TargetPlan) => {
   for (const server of model.mcpServers) {
     const component = componentId(id, 'mcp', server.name)
     const section = target.mcp
-    const location = section ? firstLocation(target, 'mcp', input) : undefined
-    if (!section || !location) {
-      plan.skipped.push({component, reason: `${target.name} has no ${input.context.scope}-scope MCP config`})
-      continue
-    }
+    const location = locationOrSkip(input, target, 'mcp', 'MCP config', plan, component)
+    if (!section || !location) continue
     const rendered = renderMcpEntry(substitutePluginVars(server.config, input.vars) as typeof server.config, section.shape)
     if ('unsupported' in rendered) {
       plan.skipped.push({component, reason: `${target.name}: ${rendered.unsupported}`})
@@ -154,11 +155,8 @@ const planHooks = (input: PlanInput, target: AgentTarget, plan: TargetPlan) => {
   for (const hooks of model.hooks) {
     const component = componentId(id, 'hooks', hooks.name)
     const section = target.hooks
-    const location = section ? firstLocation(target, 'hooks', input) : undefined
-    if (!section || !location) {
-      plan.skipped.push({component, reason: `${target.name} has no ${input.context.scope}-scope hooks config`})
-      continue
-    }
+    const location = locationOrSkip(input, target, 'hooks', 'hooks config', plan, component)
+    if (!section || !location) continue
     const rendered = renderHooks(substitutePluginVars(hooks.events, input.vars) as HookEvents, section.shape)
     if ('unsupported' in rendered) {
       plan.skipped.push({component, reason: `${target.name}: ${rendered.unsupported}`})
@@ -175,16 +173,12 @@ const planCommandsAndTools = (input: PlanInput, target: AgentTarget, plan: Targe
   for (const command of input.model.commands) {
     plan.skipped.push({component: componentId(input.id, 'command', command.name), reason: `${target.name}: slash commands are not written by loadout yet`})
   }
-  for (const tool of input.model.tools) {
-    const component = componentId(input.id, 'tool', tool.name)
-    const location = target.plugins ? firstLocation(target, 'plugins', input) : undefined
-    if (!location) {
-      plan.skipped.push({component, reason: `${target.name} cannot run exec tools`})
-      continue
-    }
-  }
+  if (input.model.tools.length === 0) return
+  // Exec tools go in whole: the plugin is copied into the agent's plugins folder.
   const location = target.plugins ? firstLocation(target, 'plugins', input) : undefined
-  if (location && input.model.tools.length > 0) {
+  if (!location) {
+    for (const tool of input.model.tools) plan.skipped.push({component: componentId(input.id, 'tool', tool.name), reason: `${target.name} cannot run exec tools`})
+  } else {
     const dest = join(location.absolute, input.model.name)
     const holder = holderOf(input, dest)
     if (holder) throw conflict('plugin-taken', `${dest} belongs to ${holder}`)
