@@ -2,11 +2,10 @@ import type {MarketplaceAdded} from '../../core/marketplace/add.js'
 import type {MarketplaceInfo, MarketplaceRow, SearchResult} from '../../core/marketplace/browse.js'
 import type {MarketplaceRemoval} from '../../core/marketplace/remove.js'
 import type {MarketplacesUpdated} from '../../core/marketplace/update.js'
-import {formatProblem, type Problem} from '../../core/problems.js'
 import {bold, dim, green, red, yellow} from '../style.js'
 import {renderTable} from '../table.js'
+import {problemLine} from './common.js'
 
-const problemLine = (p: Problem) => `  ${p.severity === 'error' ? red(formatProblem(p)) : yellow(formatProblem(p))}`
 const short = (sha?: string) => (sha ? sha.slice(0, 12) : '-')
 
 export const renderAdded = (added: MarketplaceAdded): string => {

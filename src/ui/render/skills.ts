@@ -3,11 +3,9 @@ import type {CreatedSkill} from '../../core/skills/create.js'
 import type {DeletedSkill} from '../../core/skills/delete.js'
 import type {SkillInfo} from '../../core/skills/info.js'
 import type {SkillsValidation} from '../../core/skills/validate-paths.js'
-import {formatProblem, type Problem} from '../../core/problems.js'
 import {bold, dim, green, red, yellow} from '../style.js'
 import {renderTable} from '../table.js'
-
-const problemLine = (p: Problem) => `  ${p.severity === 'error' ? red(formatProblem(p)) : yellow(formatProblem(p))}`
+import {frontmatterLines, problemLine, problemsOrValid, whereLines} from './common.js'
 
 export const renderCreated = (created: CreatedSkill): string => {
   const verb = created.dryRun ? 'would create' : 'created'
@@ -57,23 +55,10 @@ export const renderSkillInfo = (info: SkillInfo): string => {
   const lines = [bold(info.name), info.description ? `  ${info.description}` : '']
   lines.push(`path: ${info.path}`)
   lines.push(`body: ${info.body.lines} lines, ${info.body.bytes} bytes, ~${info.body.estimatedTokens} tokens`)
-  if (info.frontmatter) {
-    lines.push('frontmatter:')
-    for (const [key, value] of Object.entries(info.frontmatter)) lines.push(`  ${key}: ${typeof value === 'string' ? value : JSON.stringify(value)}`)
-  }
+  lines.push(...frontmatterLines(info.frontmatter))
   lines.push(`files (${info.files.length}${info.filesTruncated ? '+' : ''}):`)
   for (const f of info.files) lines.push(`  ${f.path} ${dim(`${f.bytes} B${f.kind === 'file' ? '' : `, ${f.kind}`}`)}`)
-  lines.push('where:')
-  lines.push(
-    renderTable(
-      ['AGENT', 'SCOPE', 'STATUS', 'OWNER', 'PATH'],
-      info.locations.map((l) => [l.agent, l.scope, l.status === 'active' ? green('active') : dim(`shadowed by ${l.shadowedBy}`), l.owner, l.path]),
-    ).replace(/^/gm, '  '),
-  )
-  if (info.problems.length > 0) {
-    lines.push('problems:')
-    for (const p of info.problems) lines.push(problemLine(p))
-  } else lines.push(green('valid'))
+  lines.push(...whereLines(info.locations), ...problemsOrValid(info.problems))
   return lines.filter((l) => l !== '').join('\n')
 }
 

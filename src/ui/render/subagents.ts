@@ -2,11 +2,10 @@ import type {CreatedSubagent} from '../../core/subagents/create.js'
 import type {DeletedSubagent} from '../../core/subagents/delete.js'
 import type {SubagentInfo} from '../../core/subagents/info.js'
 import type {SkippedTarget, SubagentsListResult} from '../../core/subagents/list.js'
-import {formatProblem, type Problem} from '../../core/problems.js'
 import {bold, dim, green, red, yellow} from '../style.js'
 import {renderTable} from '../table.js'
+import {frontmatterLines, problemLine, problemsOrValid, whereLines} from './common.js'
 
-const problemLine = (p: Problem) => `  ${p.severity === 'error' ? red(formatProblem(p)) : yellow(formatProblem(p))}`
 const skippedLines = (skipped: readonly SkippedTarget[]) => skipped.map((s) => yellow(`skipped ${s.agent}: ${s.reason}`))
 
 export const renderSubagentCreated = (created: CreatedSubagent): string => {
@@ -60,21 +59,8 @@ export const renderSubagentInfo = (info: SubagentInfo): string => {
   const lines = [bold(info.name), info.description ? `  ${info.description}` : '']
   lines.push(`path: ${info.file} ${dim(`(${info.format})`)}`)
   lines.push(`prompt: ${info.body.lines} lines, ${info.body.bytes} bytes, ~${info.body.estimatedTokens} tokens`)
-  if (info.frontmatter) {
-    lines.push('frontmatter:')
-    for (const [key, value] of Object.entries(info.frontmatter)) lines.push(`  ${key}: ${typeof value === 'string' ? value : JSON.stringify(value)}`)
-  }
-  lines.push('where:')
-  lines.push(
-    renderTable(
-      ['AGENT', 'SCOPE', 'STATUS', 'OWNER', 'PATH'],
-      info.locations.map((l) => [l.agent, l.scope, l.status === 'active' ? green('active') : dim(`shadowed by ${l.shadowedBy}`), l.owner, l.path]),
-    ).replace(/^/gm, '  '),
-  )
-  if (info.problems.length > 0) {
-    lines.push('problems:')
-    for (const p of info.problems) lines.push(problemLine(p))
-  } else lines.push(green('valid'))
+  lines.push(...frontmatterLines(info.frontmatter))
+  lines.push(...whereLines(info.locations), ...problemsOrValid(info.problems))
   return lines.filter((l) => l !== '').join('\n')
 }
 
