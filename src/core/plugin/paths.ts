@@ -4,11 +4,12 @@
  * path stays inside the plugin root), and a walk finds every symbolic link that leads out. Nothing
  * here follows a link to read what is behind it.
  */
-import {closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readlinkSync, readSync, type Dirent} from 'node:fs'
+import {closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readlinkSync, type Dirent} from 'node:fs'
 import {basename, dirname, isAbsolute, join, relative, resolve, sep} from 'node:path'
 import {errnoCode, isLoadoutError, validationFailed, type LoadoutError} from '../errors.js'
 import {isInside, safeRealpath} from '../fs/contain.js'
 import {problem, type Problem} from '../problems.js'
+import {readOpenFile} from '../fs/read.js'
 
 /** Where a path came from: the manifest file (or label) and the JSON path inside it. */
 export interface PathOrigin {
@@ -239,15 +240,9 @@ export const readContainedText = (abs: string, options: ContainedReadOptions): s
     if (info.size > options.maxBytes) {
       throw ruleBroken('file-too-large', `${shown} is ${info.size} bytes; the limit is ${options.maxBytes}`, options)
     }
-    const buffer = Buffer.alloc(info.size)
-    let read = 0
-    while (read < info.size) {
-      const n = readSync(fd, buffer, read, info.size - read, read)
-      if (n === 0) break
-      read += n
-    }
+    const bytes = readOpenFile(fd, info.size)
     try {
-      return UTF8.decode(buffer.subarray(0, read))
+      return UTF8.decode(bytes)
     } catch {
       throw ruleBroken('file-not-utf8', `${shown} is not valid UTF-8 text`, options)
     }

@@ -23,7 +23,6 @@ import {
   markdownDeclared,
   mcpIdentity,
   mcpServersOf,
-  originOfConvention,
   originOfDeclared,
   readSkill,
   readSubagent,

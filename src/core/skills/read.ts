@@ -1,10 +1,11 @@
-import {closeSync, fstatSync, lstatSync, openSync, readdirSync, readlinkSync, readSync, constants} from 'node:fs'
+import {closeSync, fstatSync, lstatSync, openSync, readdirSync, readlinkSync, constants} from 'node:fs'
 import {basename, join, relative} from 'node:path'
 import {errnoCode} from '../errors.js'
 import {resolvesInside, safeRealpath} from '../fs/contain.js'
 import {problem, type Problem} from '../problems.js'
 import type {SkillDialect} from '../targets/types.js'
 import {parseSkillText, type ParsedSkill} from './validate.js'
+import {readOpenFile} from '../fs/read.js'
 
 export const SKILL_FILE = 'SKILL.md'
 export const MAX_SKILL_FILE_BYTES = 10 * 1024 * 1024
@@ -68,15 +69,9 @@ export const readSkillDir = (dir: string, dialect: SkillDialect = 'spec'): Skill
     if (info.size > MAX_SKILL_FILE_BYTES) {
       return failed(dir, file, problem('error', 'skill-file-too-large', `${SKILL_FILE} is ${(info.size / 1048576).toFixed(1)} MB; the limit is 10 MB`, {file}), {...extra, bytes: info.size})
     }
-    const buffer = Buffer.alloc(info.size)
-    let read = 0
-    while (read < info.size) {
-      const n = readSync(fd, buffer, read, info.size - read, read)
-      if (n === 0) break
-      read += n
-    }
-    const parsed = parseSkillText(buffer.subarray(0, read).toString('utf8'), folder, file, dialect)
-    return {...parsed, dir, file, bytes: read, ...extra}
+    const bytes = readOpenFile(fd, info.size)
+    const parsed = parseSkillText(bytes.toString('utf8'), folder, file, dialect)
+    return {...parsed, dir, file, bytes: bytes.length, ...extra}
   } catch (error) {
     const code = errnoCode(error)
     return failed(dir, file, problem('error', 'skill-unreadable', `cannot read ${file}: ${code ?? String(error)}`, {file}), extra)

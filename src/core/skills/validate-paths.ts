@@ -1,10 +1,11 @@
-import {closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readSync, statSync} from 'node:fs'
+import {closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, statSync} from 'node:fs'
 import {basename, dirname, extname, join, resolve} from 'node:path'
 import {readCharacteroidSkill} from '../authoring/characteroid.js'
 import {errnoCode} from '../errors.js'
 import {hasErrors, problem, type Problem} from '../problems.js'
 import type {SkillDialect} from '../targets/types.js'
 import {MAX_SKILL_FILE_BYTES, readSkillDir, SKILL_FILE} from './read.js'
+import {readOpenFile} from '../fs/read.js'
 
 export interface ValidatedSkill {
   path: string
@@ -49,14 +50,8 @@ const readYamlSkill = (file: string): {name?: string; problems: Problem[]} => {
     const info = fstatSync(fd)
     if (!info.isFile()) return failed('skill-file-not-regular', `${file} is not a regular file`)
     if (info.size > MAX_SKILL_FILE_BYTES) return failed('skill-file-too-large', `${basename(file)} is ${(info.size / 1048576).toFixed(1)} MB; the limit is 10 MB`)
-    const buffer = Buffer.alloc(info.size)
-    let read = 0
-    while (read < info.size) {
-      const n = readSync(fd, buffer, read, info.size - read, read)
-      if (n === 0) break
-      read += n
-    }
-    return readCharacteroidSkill(buffer.subarray(0, read).toString('utf8'), file)
+    const bytes = readOpenFile(fd, info.size)
+    return readCharacteroidSkill(bytes.toString('utf8'), file)
   } catch (error) {
     return failed('skill-unreadable', `cannot read ${file}: ${errnoCode(error) ?? String(error)}`)
   } finally {

@@ -1,4 +1,4 @@
-import {closeSync, constants, fstatSync, lstatSync, openSync, readSync} from 'node:fs'
+import {closeSync, constants, fstatSync, lstatSync, openSync} from 'node:fs'
 import {parse as parseToml} from 'smol-toml'
 import {errnoCode} from '../errors.js'
 import {resolvesInside, safeRealpath} from '../fs/contain.js'
@@ -6,6 +6,7 @@ import {problem, type Problem} from '../problems.js'
 import {parseYamlMapping, splitFrontmatter} from '../skills/frontmatter.js'
 import type {SubagentFormat} from '../targets/types.js'
 import {layoutOf, textFile} from './layout.js'
+import {readOpenFile} from '../fs/read.js'
 
 export const MAX_SUBAGENT_FILE_BYTES = 1024 * 1024
 
@@ -65,14 +66,8 @@ const readText = (file: string, boundary: string | undefined): TextRead => {
     if (info.size > MAX_SUBAGENT_FILE_BYTES) {
       return {ok: false, bytes: info.size, problem: problem('error', 'subagent-file-too-large', `${file} is ${(info.size / 1048576).toFixed(1)} MB; the limit is 1 MB`, {file})}
     }
-    const buffer = Buffer.alloc(info.size)
-    let read = 0
-    while (read < info.size) {
-      const n = readSync(fd, buffer, read, info.size - read, read)
-      if (n === 0) break
-      read += n
-    }
-    return {ok: true, text: buffer.subarray(0, read).toString('utf8'), bytes: read}
+    const bytes = readOpenFile(fd, info.size)
+    return {ok: true, text: bytes.toString('utf8'), bytes: bytes.length}
   } catch (error) {
     return {ok: false, problem: unreadable(file, error)}
   } finally {
