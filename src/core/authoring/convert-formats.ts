@@ -25,8 +25,9 @@ import {
   type Metadata,
   type NotCarried,
 } from './convert-plan.js'
+import {CODEX_EVENTS} from '../formats/hooks.js'
 import {HOOKS_CONVENTION, MCP_CONVENTION, sameSet} from './convert-sources.js'
-import {title} from './plugin-scaffold.js'
+import {shortDescription, title} from './plugin-scaffold.js'
 
 const isFileAgent = (s: SubagentComponent): boolean => s.file.toLowerCase().endsWith('.md')
 
@@ -175,16 +176,8 @@ export const buildClaude = (ctx: BuildContext): ConversionPlan => {
 // Codex
 
 /** The events Codex fires (its hooks documentation); other events' hooks never run there. */
-const CODEX_EVENTS = new Set(['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PermissionRequest', 'PostToolUse', 'Stop'])
 
 const CODEX_MANAGED = new Set([...METADATA_KEYS, 'skills', 'mcpServers', 'hooks'])
-
-/** The first sentence of the description, at most 128 characters: Codex shows it as a subtitle. */
-const shortDescription = (description: string): string => {
-  const sentence = /^(.+?[.!?])(\s|$)/s.exec(description)?.[1] ?? description
-  const flat = sentence.replace(/\s+/g, ' ').trim()
-  return [...flat].length <= 128 ? flat : `${[...flat].slice(0, 125).join('')}...`
-}
 
 const codexHooks = (ctx: BuildContext, notCarried: NotCarried[]): unknown => {
   const {hooks, root} = ctx.sources

@@ -25,6 +25,7 @@ import {
 } from './convert-plan.js'
 import {isSemverRange, LEXORA_API_VERSION, LEXORA_BUILTIN_SUBAGENTS, LEXORA_BUILTIN_TOOLS} from './plugin-lexora.js'
 import {title} from './plugin-scaffold.js'
+import {SECRET_PARAM} from './plugin-lexora.js'
 
 export const MAX_LEXORA_SKILLS = 32
 export const MAX_LEXORA_CONNECTORS = 16
@@ -35,7 +36,6 @@ const LEXORA_ID = /^[a-z0-9][a-z0-9_-]{0,63}$/
 /** Lexora skill names: lowercase letters and digits in words joined by single hyphens, at most 64. */
 const LEXORA_SKILL_NAME = /^[a-z0-9]+(-[a-z0-9]+)*$/
 /** Query parameters that look like a credential (the same rule as `plugin validate`'s). */
-const SECRET_PARAM = /token|secret|passw|pwd|api[-_]?key|^key$|auth|sig(nature)?$|credential|session/i
 
 /** Claude tool names that have a Lexora built-in counterpart (lower-cased). */
 const TO_LEXORA_TOOL: Record<string, string> = {read: 'read', grep: 'grep', glob: 'find', find: 'find', ls: 'ls'}

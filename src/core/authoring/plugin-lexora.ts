@@ -25,7 +25,7 @@ export const LEXORA_BUILTIN_TOOLS = ['read', 'find', 'grep', 'ls'] as const
 const PLUGIN_ID = /^[a-z0-9]+(-[a-z0-9]+)*(\.[a-z0-9]+(-[a-z0-9]+)*)*$/
 
 /** Query parameters that carry a credential when they appear in a URL. */
-const SECRET_PARAM = /token|secret|passw|pwd|api[-_]?key|^key$|auth|sig(nature)?$|credential|session/i
+export const SECRET_PARAM = /token|secret|passw|pwd|api[-_]?key|^key$|auth|sig(nature)?$|credential|session/i
 
 // ---------------------------------------------------------------------------------------------
 // Semver ranges, as npm reads them (node-semver's grammar), without a dependency

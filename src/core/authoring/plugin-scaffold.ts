@@ -55,7 +55,7 @@ const MANIFEST_FILE: Record<PluginFormat, string> = {
 const json = (value: unknown): ScaffoldFile => ({text: `${JSON.stringify(value, null, 2)}\n`, mode: 0o644})
 
 /** The first sentence of the description, at most 128 characters: Codex shows it as a subtitle. */
-const shortDescription = (description: string): string => {
+export const shortDescription = (description: string): string => {
   const sentence = /^(.+?[.!?])(\s|$)/s.exec(description)?.[1] ?? description
   const flat = sentence.replace(/\s+/g, ' ').trim()
   return [...flat].length <= 128 ? flat : `${[...flat].slice(0, 125).join('')}...`

@@ -46,7 +46,8 @@ export const jsonEqual = (a: unknown, b: unknown): boolean => {
  * Codex reads hooks.json in Claude's own layout (event -> matcher groups -> command handlers, timeout
  * in seconds) with Claude's event names, but only these events (Codex hooks documentation).
  */
-const CODEX_EVENTS = new Set(['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PermissionRequest', 'PostToolUse', 'Stop'])
+/** The hook events Codex fires. */
+export const CODEX_EVENTS = new Set(['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PermissionRequest', 'PostToolUse', 'Stop'])
 
 /** Tool names a Codex tool-event matcher can meet: its shell and patch tools, and MCP tools. */
 const CODEX_TOOL_EVENTS = new Set(['PreToolUse', 'PermissionRequest', 'PostToolUse'])
