@@ -1,7 +1,9 @@
-import {existsSync, mkdirSync, rmSync} from 'node:fs'
+import {createHash, randomBytes} from 'node:crypto'
+import {existsSync, mkdirSync, renameSync, rmSync} from 'node:fs'
 import {join} from 'node:path'
 import type {Environment} from '../environment.js'
 import {EXIT, LoadoutError, notFound} from '../errors.js'
+import {normalizeGitUrl} from '../sources/parse.js'
 import {redactUrl} from '../sources/redact.js'
 
 /** How long git may go without printing anything before it is killed. */
@@ -230,4 +232,27 @@ const prefetchBlobs = async (context: GitContext, mirrorDir: string, commit: str
       // the checkout below still fetches what is missing, one file at a time
     })
   }
+}
+
+/** The cache folder of a git URL, holding its mirror and the trees checked out of it. */
+export const gitCacheDir = (cacheDir: string, url: string): string =>
+  join(cacheDir, 'git', createHash('sha256').update(`git:${normalizeGitUrl(url)}`).digest('hex').slice(0, 24))
+
+/**
+ * The tree of `commit` (only `paths`, when given) in the cache: checked out once into a staging
+ * folder and renamed into place, then reused. Identical trees are stored once.
+ */
+export const cachedTree = async (context: GitContext, base: string, commit: string, paths?: readonly string[]): Promise<string> => {
+  const limited = paths && paths.length > 0 ? paths : undefined
+  const tree = join(base, 'trees', limited ? `${commit}-${createHash('sha256').update(limited.join('\0')).digest('hex').slice(0, 8)}` : commit)
+  if (existsSync(tree)) return tree
+  const staging = join(base, 'trees', `.stage-${randomBytes(4).toString('hex')}`)
+  try {
+    await checkoutTree(context, join(base, 'mirror'), commit, staging, limited)
+    renameSync(staging, tree)
+  } catch (error) {
+    rmSync(staging, {recursive: true, force: true})
+    throw error
+  }
+  return tree
 }

@@ -1,12 +1,10 @@
-import {createHash, randomBytes} from 'node:crypto'
-import {existsSync, renameSync, rmSync, statSync} from 'node:fs'
+import {existsSync, statSync} from 'node:fs'
 import {join} from 'node:path'
 import {loadoutPaths, type Environment} from '../environment.js'
 import {EXIT, LoadoutError, notFound} from '../errors.js'
-import {checkoutTree, gitContext, hasCommit, resolveCommit, updateMirror} from '../fetch/git.js'
+import {cachedTree, gitCacheDir, gitContext, hasCommit, resolveCommit, updateMirror} from '../fetch/git.js'
 import {resolvesInside} from '../fs/contain.js'
 import {treeIntegrity} from '../integrity.js'
-import {normalizeGitUrl} from '../sources/parse.js'
 import {redactUrl} from '../sources/redact.js'
 import type {PluginFetchSpec} from './resolve.js'
 
@@ -18,14 +16,12 @@ export interface FetchedPlugin {
   integrity: string
 }
 
-const gitKey = (url: string) => createHash('sha256').update(`git:${normalizeGitUrl(url)}`).digest('hex').slice(0, 24)
-
 const offlineMiss = (label: string) =>
   new LoadoutError('offline-not-cached', EXIT.network, `offline, and ${label} is not in the cache`, {suggestions: ['run once without --offline to fetch it']})
 
 const fetchGitPlugin = async (spec: Extract<PluginFetchSpec, {kind: 'git'}>, env: Environment, offline: boolean): Promise<FetchedPlugin> => {
   const cache = loadoutPaths(env).cache
-  const base = join(cache, 'git', gitKey(spec.url))
+  const base = gitCacheDir(cache, spec.url)
   const mirror = join(base, 'mirror')
   const context = gitContext(env, cache)
   // A pinned commit already in the mirror needs no network at all.
@@ -36,18 +32,7 @@ const fetchGitPlugin = async (spec: Extract<PluginFetchSpec, {kind: 'git'}>, env
     await updateMirror(context, spec.url, mirror, {partial: Boolean(spec.path)})
   }
   const commit = await resolveCommit(context, mirror, spec.sha ?? spec.ref, spec.url)
-  const treeName = spec.path ? `${commit}-${createHash('sha256').update(spec.path).digest('hex').slice(0, 8)}` : commit
-  const tree = join(base, 'trees', treeName)
-  if (!existsSync(tree)) {
-    const staging = join(base, 'trees', `.stage-${randomBytes(4).toString('hex')}`)
-    try {
-      await checkoutTree(context, mirror, commit, staging, spec.path ? [spec.path] : undefined)
-      renameSync(staging, tree)
-    } catch (error) {
-      rmSync(staging, {recursive: true, force: true})
-      throw error
-    }
-  }
+  const tree = await cachedTree(context, base, commit, spec.path ? [spec.path] : undefined)
   const root = spec.path ? join(tree, spec.path) : tree
   if (!existsSync(root) || !resolvesInside(tree, root)) throw notFound('path-not-found', `${spec.path} is not a folder of ${redactUrl(spec.url)} at ${commit.slice(0, 12)}`)
   return {root, commit, integrity: await treeIntegrity(root)}

@@ -3,7 +3,7 @@ import {existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync,
 import {dirname, join, relative} from 'node:path'
 import {loadoutPaths, type Environment} from '../environment.js'
 import {EXIT, LoadoutError, notFound, validationFailed} from '../errors.js'
-import {checkoutTree, gitContext, resolveCommit, updateMirror} from '../fetch/git.js'
+import {cachedTree, gitCacheDir, gitContext, resolveCommit, updateMirror} from '../fetch/git.js'
 import {httpGet, secretsOf} from '../fetch/http.js'
 import {resolvesInside} from '../fs/contain.js'
 import {readJsonFile, writeJsonFile} from '../fs/json.js'
@@ -80,7 +80,7 @@ const fetchGit = async (source: Extract<Source, {kind: 'git' | 'github'}>, optio
   const {env} = options
   const cache = loadoutPaths(env).cache
   const url = gitUrlOf(source, env)
-  const base = join(cache, 'git', sourceKey(source, env))
+  const base = gitCacheDir(cache, url)
   const mirror = join(base, 'mirror')
   const context = gitContext(env, cache)
   let action: FetchedCatalog['action'] = 'cached'
@@ -92,18 +92,7 @@ const fetchGit = async (source: Extract<Source, {kind: 'git' | 'github'}>, optio
   }
   const commit = await resolveCommit(context, mirror, options.ref ?? source.ref, url)
   const sparse = options.sparse && options.sparse.length > 0 ? [...CATALOG_PATHS.map((p) => dirname(p)), ...options.sparse] : undefined
-  const treeName = sparse ? `${commit}-${createHash('sha256').update(sparse.join('\0')).digest('hex').slice(0, 8)}` : commit
-  const tree = join(base, 'trees', treeName)
-  if (!existsSync(tree)) {
-    const staging = join(base, 'trees', `.stage-${randomBytes(4).toString('hex')}`)
-    try {
-      await checkoutTree(context, mirror, commit, staging, sparse)
-      renameSync(staging, tree)
-    } catch (error) {
-      rmSync(staging, {recursive: true, force: true})
-      throw error
-    }
-  }
+  const tree = await cachedTree(context, base, commit, sparse)
   const root = source.path ? join(tree, source.path) : tree
   if (source.path && !resolvesInside(tree, root)) throw notFound('path-not-found', `${source.path} is not a folder of ${redactUrl(url)} at ${commit.slice(0, 12)}`)
   const catalogFile = findCatalogFile(root)
@@ -229,14 +218,14 @@ export const discardDownload = (fetched: FetchedCatalog): void => {
 /** Removes the cached copies of a source (never a local folder). */
 export const removeCached = (source: Source, env: Environment): void => {
   const cache = loadoutPaths(env).cache
-  if (source.kind === 'git' || source.kind === 'github') rmSync(join(cache, 'git', sourceKey(source, env)), {recursive: true, force: true})
+  if (source.kind === 'git' || source.kind === 'github') rmSync(gitCacheDir(cache, gitUrlOf(source, env)), {recursive: true, force: true})
   if (source.kind === 'catalog-url') rmSync(join(cache, 'catalogs', sourceKey(source, env)), {recursive: true, force: true})
 }
 
 /** Drops checked-out trees of a git source other than the one in use. */
 export const pruneTrees = (source: Source, env: Environment, keep: string | undefined): void => {
   if (source.kind !== 'git' && source.kind !== 'github') return
-  const trees = join(loadoutPaths(env).cache, 'git', sourceKey(source, env), 'trees')
+  const trees = join(gitCacheDir(loadoutPaths(env).cache, gitUrlOf(source, env)), 'trees')
   if (!existsSync(trees)) return
   for (const name of readdirSync(trees)) {
     const path = join(trees, name)
