@@ -1,4 +1,5 @@
 import {Args} from '@oclif/core'
+import {LoadoutError, worstStatus} from '../core/errors.js'
 import {updatePlugins, type PluginsUpdated} from '../core/install/update.js'
 import {resolveScope} from '../core/scope.js'
 import {LoadoutCommand} from '../ui/base-command.js'
@@ -38,6 +39,16 @@ export default class Update extends LoadoutCommand {
           : {}),
       }),
     )
+    const failed = result.updates.filter((u) => u.status === 'failed')
+    if (failed.length > 0) {
+      if (!this.jsonEnabled()) process.stderr.write(`${renderUpdates(result)}\n`)
+      const first = failed[0]!
+      const message = failed.length === 1 ? `${first.plugin}: ${first.message}` : `${failed.length} of ${result.updates.length} plugins failed to update: ${failed.map((u) => `${u.plugin}: ${u.message}`).join('; ')}`
+      throw new LoadoutError(failed.length === 1 && first.code ? first.code : 'update-failed', worstStatus(failed.map((u) => u.exitStatus ?? 1)), message, {
+        details: result,
+        suggestions: ['the other plugins were updated; see each failure above'],
+      })
+    }
     this.log(renderUpdates(result))
     return result
   }

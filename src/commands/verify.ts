@@ -6,7 +6,7 @@ import {LoadoutCommand} from '../ui/base-command.js'
 import {renderVerify} from '../ui/render/install.js'
 
 export default class Verify extends LoadoutCommand {
-  static override summary = 'Recompute the hash of every installed file and config entry; report anything missing, changed or added'
+  static override summary = 'Recompute the hash of every installed file, config entry and installed plugin copy; report anything missing, changed or added'
   static override examples = ['<%= config.bin %> verify', '<%= config.bin %> verify review@acme --json']
   static override strict = false
   static override args = {plugin: Args.string({description: 'plugins to check (default: all)'})}
@@ -16,7 +16,7 @@ export default class Verify extends LoadoutCommand {
     const {argv, flags} = await this.parse(Verify)
     const env = this.environment()
     const context = resolveScope(flags.scope, env)
-    const result = verifyInstalled(env, context.projectRoot, {plugins: argv as string[], ...(flags.scope ? {scope: flags.scope as 'user' | 'project'} : {})})
+    const result = await verifyInstalled(env, context.projectRoot, {plugins: argv as string[], ...(flags.scope ? {scope: flags.scope as 'user' | 'project'} : {})})
     if (!result.ok) {
       if (!this.jsonEnabled()) process.stderr.write(`${renderVerify(result)}\n`)
       throw new LoadoutError('verify-failed', EXIT.integrity, 'some installed files or config entries are missing, changed or added', {details: result, suggestions: ['reinstall with: loadout install <plugin> --force']})

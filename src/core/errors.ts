@@ -80,3 +80,13 @@ export const errnoCode = (error: unknown): string | undefined =>
   typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string'
     ? error.code
     : undefined
+
+/** The code and exit status a thrown value stands for: a LoadoutError's own, else an unexpected error. */
+export const toExitStatus = (error: unknown): {code: string; exitStatus: ExitStatus} =>
+  isLoadoutError(error) ? {code: error.code, exitStatus: error.exitStatus} : {code: 'unexpected', exitStatus: EXIT.unexpected}
+
+/**
+ * When several items of one run fail (each still tried), the run exits with the highest of their
+ * statuses: the README's "worst one wins".
+ */
+export const worstStatus = (statuses: readonly ExitStatus[]): ExitStatus => statuses.reduce<ExitStatus>((worst, s) => (s > worst ? s : worst), EXIT.ok)

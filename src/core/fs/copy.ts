@@ -25,7 +25,7 @@ export const copyTree = (from: string, to: string, boundary: string = from): Cop
       if (stat.isDirectory()) walk(s, d)
       else if (stat.isFile()) {
         copyFileSync(s, d)
-        const mode = stat.mode & 0o111 ? 0o755 : 0o644
+        const mode = stat.mode & 0o100 ? 0o755 : 0o644
         chmodSync(d, mode)
         copied.push({path: relative(to, d).split('\\').join('/'), mode})
       } else if (stat.isSymbolicLink()) {

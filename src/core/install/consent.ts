@@ -5,27 +5,54 @@ import {stableStringify, readJsonFile, writeJsonFile} from '../fs/json.js'
 import {hookCommandsForConsent, type HookConsent} from '../formats/hooks.js'
 import {describeMcpForConsent, type McpConsent} from '../formats/mcp.js'
 import type {PluginModel} from '../plugin/types.js'
+import {readSkillDir} from '../skills/read.js'
+import {MODE_EXECUTABLE} from '../integrity.js'
+import type {PluginFiles} from './plugin-copy.js'
 
 /** One part of a plugin that runs code on the user's machine, as it is shown before installing. */
 export type ConsentItem =
   | {kind: 'hook'; component: string; hook: HookConsent}
   | {kind: 'mcp'; component: string; server: McpConsent}
   | {kind: 'tool'; component: string; tool: {command: string | string[]; perm: string; timeout: number}}
+  /** `hooks:` in a skill's frontmatter: Claude Code runs them while the skill is active */
+  | {kind: 'skill-hooks'; component: string; hooks: unknown}
+
+/** The plugin's files that the executable parts can reach: all of them, bound by the tree's integrity. */
+export interface ConsentFiles {
+  count: number
+  integrity: string
+  /** files with the executable bit */
+  executables: string[]
+}
 
 export interface ConsentSummary {
   items: ConsentItem[]
-  /** sha256 of exactly what is shown: an approval is bound to it */
+  files: ConsentFiles
+  /** sha256 of exactly what is shown, the files' integrity included: an approval is bound to it */
   fingerprint: string
 }
 
-export const consentSummary = (id: string, model: PluginModel): ConsentSummary => {
+const skillHooks = (id: string, model: PluginModel): ConsentItem[] =>
+  model.skills.flatMap((s) => {
+    const hooks = readSkillDir(s.dir).frontmatter?.hooks
+    return hooks === undefined || hooks === null ? [] : [{kind: 'skill-hooks' as const, component: `${id}/skills/${s.name}`, hooks}]
+  })
+
+/**
+ * What a plugin runs: its hooks (in hooks files and in skills' frontmatter), MCP servers and tools,
+ * and the files they can reach. A command line that stays the same while the script it runs changes
+ * changes the fingerprint all the same.
+ */
+export const consentSummary = (id: string, model: PluginModel, tree: PluginFiles): ConsentSummary => {
   const items: ConsentItem[] = [
     ...model.hooks.flatMap((h) => hookCommandsForConsent(h.events).map((hook): ConsentItem => ({kind: 'hook', component: `${id}/hooks/${h.name}`, hook}))),
+    ...skillHooks(id, model),
     ...model.mcpServers.map((m): ConsentItem => ({kind: 'mcp', component: `${id}/mcp/${m.name}`, server: describeMcpForConsent(m.config)})),
     ...model.tools.map((t): ConsentItem => ({kind: 'tool', component: `${id}/tool/${t.name}`, tool: {command: t.command, perm: t.perm, timeout: t.timeout}})),
   ]
-  const fingerprint = `sha256-${createHash('sha256').update(stableStringify(items)).digest('hex')}`
-  return {items, fingerprint}
+  const files: ConsentFiles = {count: tree.entries.length, integrity: tree.integrity, executables: tree.entries.filter((e) => e.mode === MODE_EXECUTABLE).map((e) => e.path)}
+  const fingerprint = `sha256-${createHash('sha256').update(stableStringify({items, files: files.integrity})).digest('hex')}`
+  return {items, files, fingerprint}
 }
 
 interface Approvals {
@@ -53,6 +80,8 @@ export const describeConsentItem = (item: ConsentItem): string => {
       const what = s.url ? `connects to ${s.url}` : `runs ${[s.command, ...(s.args ?? [])].map((a) => JSON.stringify(a)).join(' ')}`
       return `MCP server ${item.component.split('/').pop()}: ${what}${s.envNames.length > 0 ? ` with env ${s.envNames.join(', ')}` : ''}`
     }
+    case 'skill-hooks':
+      return `skill ${item.component.split('/').pop()} declares hooks: ${JSON.stringify(item.hooks)}`
     case 'tool':
       return `exec tool ${item.component.split('/').pop()}: runs ${JSON.stringify(item.tool.command)} (perm ${item.tool.perm}, timeout ${item.tool.timeout}s)`
     default: {

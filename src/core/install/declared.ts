@@ -67,14 +67,14 @@ export const installDeclared = async (options: DeclaredOptions): Promise<Declare
       .filter(({prepared, targets}) => options.force || !isCurrent(existingRecords(all, prepared.id, {context, targets}), targets, prepared.fetched.integrity))
       .map(({prepared}) => prepared)
       .filter((p) => {
-        const summary = consentSummary(p.id, p.model)
+        const summary = consentSummary(p.id, p.model, p.files)
         return summary.items.length > 0 && !isApproved(env, p.id, summary.fingerprint)
       })
     if (unapproved.length > 0) {
       const names = unapproved.map((p) => p.id).join(', ')
       throw needsConsent('consent-needed', `${names} ${unapproved.length === 1 ? 'runs' : 'run'} code on this machine (hooks, MCP servers or tools) and needs your approval; nothing was installed`, {
         suggestions: ['run it on a terminal to review and approve, or pass --yes to approve', 'a project cannot approve its own plugins: each person approves them once'],
-        details: {items: unapproved.flatMap((p) => consentSummary(p.id, p.model).items)},
+        details: {items: unapproved.flatMap((p) => consentSummary(p.id, p.model, p.files).items)},
       })
     }
   }

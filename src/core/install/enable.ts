@@ -1,10 +1,11 @@
 import type {Environment} from '../environment.js'
-import {notFound} from '../errors.js'
+import {EXIT, LoadoutError, notFound} from '../errors.js'
 import type {ScopeContext} from '../scope.js'
 import {loadTargets, pickTargets} from '../targets/registry.js'
 import {installPrepared, type InstallResult} from './install.js'
 import {readPlugin} from '../plugin/read.js'
 import {recordsFor} from './remove.js'
+import {pluginFiles} from './plugin-copy.js'
 
 /**
  * Re-applies a disabled plugin from its installed copy, to the agents it was installed for. A skill
@@ -16,6 +17,12 @@ export const enablePlugin = async (id: string, options: {env: Environment; conte
   const first = disabled[0]
   if (!first) return {status: 'already-installed', plugin: mine[0]!.plugin, source: mine[0]!.source, integrity: mine[0]!.integrity, scope: options.context.scope, dryRun: options.dryRun, plans: [], consent: {items: [], fingerprint: '', approvedBy: 'not-needed'}, problems: []}
   if (!first.pluginRoot) throw notFound('plugin-copy-missing', `the installed copy of ${first.plugin} is gone; reinstall it`)
+  const files = await pluginFiles(first.pluginRoot)
+  if (first.pluginRootIntegrity && files.integrity !== first.pluginRootIntegrity) {
+    throw new LoadoutError('plugin-copy-changed', EXIT.integrity, `the installed copy of ${first.plugin} (${first.pluginRoot}) changed since it was installed; not enabled`, {
+      suggestions: [`see what changed: loadout verify ${first.plugin}`, `reinstall it: loadout install ${first.plugin} --force`],
+    })
+  }
   const model = readPlugin(first.pluginRoot, {home: options.env.home})
   const targets = pickTargets(disabled.map((r) => r.target), await loadTargets())
   return installPrepared(
@@ -24,6 +31,7 @@ export const enablePlugin = async (id: string, options: {env: Environment; conte
       fetched: {root: first.pluginRoot, integrity: first.integrity, ...(first.commit ? {commit: first.commit} : {})},
       model,
       id: first.plugin,
+      files,
     },
     {env: options.env, context: options.context, targets, dryRun: options.dryRun, force: true, prefix: true, offline: true, yes: options.yes},
   )

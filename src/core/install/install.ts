@@ -1,8 +1,7 @@
-import {existsSync, renameSync, rmSync} from 'node:fs'
+import {existsSync, rmSync} from 'node:fs'
 import {basename, join} from 'node:path'
 import {loadoutPaths, type Environment} from '../environment.js'
 import {EXIT, LoadoutError, needsConsent, notFound, validationFailed} from '../errors.js'
-import {copyTree} from '../fs/copy.js'
 import {withLock} from '../fs/lock.js'
 import {stateLockDir} from '../marketplace/state.js'
 import type {PluginEntry} from '../marketplace/types.js'
@@ -20,6 +19,7 @@ import {planInstall, type TargetPlan} from './plan.js'
 import {declarePlugin} from './project.js'
 import {DIRECT, pluginDataDirs, resolvePluginSpec, type ResolvedPlugin} from './resolve.js'
 import {checkRecord} from './verify.js'
+import {materializeCopy, pluginFiles, type PluginFiles} from './plugin-copy.js'
 
 export interface InstallOptions {
   env: Environment
@@ -47,7 +47,7 @@ export interface InstallResult {
   scope: string
   dryRun: boolean
   plans: TargetPlan[]
-  consent: {items: ConsentSummary['items']; fingerprint: string; approvedBy: 'not-needed' | 'stored' | 'yes' | 'prompt' | 'pending'}
+  consent: {items: ConsentSummary['items']; files?: ConsentSummary['files']; fingerprint: string; approvedBy: 'not-needed' | 'stored' | 'yes' | 'prompt' | 'pending'}
   problems: Problem[]
   recovered?: Recovery
 }
@@ -79,24 +79,13 @@ const installedRoot = (env: Environment, id: string, fetched: FetchedPlugin): {r
   return dirs
 }
 
-const materialize = (from: string, to: string): void => {
-  if (existsSync(to)) return
-  const staging = `${to}.stage-${process.pid}`
-  rmSync(staging, {recursive: true, force: true})
-  try {
-    copyTree(from, staging)
-    renameSync(staging, to)
-  } catch (error) {
-    rmSync(staging, {recursive: true, force: true})
-    if (!existsSync(to)) throw error
-  }
-}
-
 export interface Prepared {
   resolved: ResolvedPlugin
   fetched: FetchedPlugin
   model: PluginModel
   id: string
+  /** the plugin's files as read: what consent shows and the installed copy must match */
+  files: PluginFiles
 }
 
 /**
@@ -120,12 +109,12 @@ export const preparePlugin = async (spec: string, options: Pick<InstallOptions, 
 }
 
 /** Reads and checks a fetched plugin (only the skills asked for, when some are). */
-export const prepareFetched = (resolved: ResolvedPlugin, fetched: FetchedPlugin, options: Pick<InstallOptions, 'env' | 'skills'>): Prepared => {
+export const prepareFetched = async (resolved: ResolvedPlugin, fetched: FetchedPlugin, options: Pick<InstallOptions, 'env' | 'skills'>): Promise<Prepared> => {
   let model = readFetched(resolved, fetched, options.env)
   if (options.skills && options.skills.length > 0) model = pickSkills(model, options.skills)
   checkModel(model)
   const id = resolved.marketplace === DIRECT ? `${model.name}@${DIRECT}` : resolved.id
-  return {resolved, fetched, model, id}
+  return {resolved, fetched, model, id, files: await pluginFiles(model.root)}
 }
 
 /** The records of `id` in the scope for the chosen targets: what an install replaces. */
@@ -157,9 +146,9 @@ export const installPrepared = async (prepared: Prepared, options: InstallOption
     dryRun: options.dryRun,
     problems: model.problems,
   }
-  const summary = consentSummary(id, model)
+  const summary = consentSummary(id, model, prepared.files)
   if (isCurrent(existing, options.targets, fetched.integrity) && !options.force) {
-    return {...base, status: 'already-installed', plans: [], consent: {items: summary.items, fingerprint: summary.fingerprint, approvedBy: 'not-needed'}}
+    return {...base, status: 'already-installed', plans: [], consent: {items: summary.items, files: summary.files, fingerprint: summary.fingerprint, approvedBy: 'not-needed'}}
   }
 
   const dirs = installedRoot(env, id, fetched)
@@ -190,7 +179,7 @@ export const installPrepared = async (prepared: Prepared, options: InstallOption
       })
     }
   }
-  const consent = {items: summary.items, fingerprint: summary.fingerprint, approvedBy}
+  const consent = {items: summary.items, files: summary.files, fingerprint: summary.fingerprint, approvedBy}
   if (options.dryRun) return {...base, status: 'planned', plans, consent}
 
   const recordBase = {
@@ -202,11 +191,12 @@ export const installPrepared = async (prepared: Prepared, options: InstallOption
     ...(fetched.archiveSha256 ? {archiveSha256: fetched.archiveSha256} : {}),
     integrity: fetched.integrity,
     pluginRoot: dirs.root,
+    pluginRootIntegrity: prepared.files.integrity,
     ...(summary.items.length > 0 ? {consent: summary.fingerprint} : {}),
   }
   const recovered = await withLock(stateLockDir(env), async () => {
     const recovery = recoverJournal(env, context.projectRoot)
-    materialize(model.root, dirs.root)
+    await materializeCopy(model.root, dirs.root, prepared.files)
     const journal: Journal = {plugin: id, scope: context.scope, targets: options.targets.map((t) => t.id), steps: []}
     const file = journalFile(env)
     try {

@@ -1,3 +1,4 @@
+import {EXIT, toExitStatus, type ExitStatus} from '../errors.js'
 import {updateMarketplaces} from '../marketplace/update.js'
 import {readInstallRecords, type InstallRecord} from '../state/records.js'
 import {loadTargets, pickTargets} from '../targets/registry.js'
@@ -14,6 +15,9 @@ export interface PluginUpdate {
   consentChanged?: boolean
   result?: InstallResult
   message?: string
+  /** failed only: the error's code and documented exit status */
+  code?: string
+  exitStatus?: ExitStatus
 }
 
 export interface PluginsUpdated {
@@ -51,8 +55,9 @@ export const updatePlugins = async (ids: readonly string[], options: Omit<Instal
       const result = await installPrepared(prepared, {...options, targets, force: true})
       updates.push({plugin, scope: first.scope, status: 'updated', from, to, consentChanged: Boolean(first.consent && first.consent !== result.consent.fingerprint), result})
     } catch (error) {
-      updates.push({plugin, scope: first.scope, status: 'failed', from, message: (error as Error).message})
-      if (ids.length > 0) throw error
+      // one plugin failing leaves the others to be updated; the command's status reports it
+      const {code, exitStatus} = toExitStatus(error)
+      updates.push({plugin, scope: first.scope, status: 'failed', from, message: (error as Error).message, code, exitStatus})
     }
   }
   return {updates}

@@ -8,6 +8,7 @@ import type {HookEvents} from '../plugin/types.js'
 import type {Scope} from '../scope.js'
 import {readInstallRecords, type InstallRecord, type RecordedConfigEdit} from '../state/records.js'
 import {fileSha256Sync} from './hash.js'
+import {checkCopy, type CopyCheck} from './plugin-copy.js'
 
 export interface RecordCheck {
   plugin: string
@@ -81,11 +82,28 @@ export const checkRecord = (record: InstallRecord): RecordCheck => {
   return {plugin: record.plugin, target: record.target, scope: record.scope, enabled: record.enabled, missing, changed, added, ok: missing.length + changed.length + added.length === 0}
 }
 
-/** Recomputes the hash of every recorded file and config entry; reports missing, changed and added. */
-export const verifyInstalled = (env: Environment, projectRoot: string, filter: {plugins?: readonly string[]; scope?: Scope} = {}): VerifyResult => {
+/**
+ * Recomputes the hash of every recorded file and config entry, and of every file of the installed
+ * plugin copy that hooks and MCP servers execute; reports missing, changed and added.
+ */
+export const verifyInstalled = async (env: Environment, projectRoot: string, filter: {plugins?: readonly string[]; scope?: Scope} = {}): Promise<VerifyResult> => {
   const records = readInstallRecords(env, projectRoot).filter(
     (r) => r.enabled && (!filter.scope || r.scope === filter.scope) && (!filter.plugins || filter.plugins.length === 0 || filter.plugins.includes(r.plugin) || filter.plugins.includes(r.plugin.split('@')[0]!)),
   )
-  const checks = records.map(checkRecord)
+  const copies = new Map<string, Promise<CopyCheck>>()
+  const checks: RecordCheck[] = []
+  for (const record of records) {
+    const check = checkRecord(record)
+    if (record.pluginRoot && record.pluginRootIntegrity) {
+      const key = `${record.pluginRoot}\0${record.pluginRootIntegrity}`
+      if (!copies.has(key)) copies.set(key, checkCopy(record.pluginRoot, record.pluginRootIntegrity))
+      const copy = await copies.get(key)!
+      check.missing.push(...copy.missing)
+      check.changed.push(...copy.changed)
+      check.added.push(...copy.added)
+      check.ok = check.missing.length + check.changed.length + check.added.length === 0
+    }
+    checks.push(check)
+  }
   return {ok: checks.every((c) => c.ok), checked: checks.length, records: checks}
 }

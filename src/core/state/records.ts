@@ -49,6 +49,8 @@ export interface InstallRecord {
   integrity: string
   /** the installed copy `${CLAUDE_PLUGIN_ROOT}` points at */
   pluginRoot?: string
+  /** integrity of that copy's files when it was made: `verify` re-hashes the copy against it */
+  pluginRootIntegrity?: string
   enabled: boolean
   /** sha256 fingerprint of the executable parts the user approved */
   consent?: string

@@ -1,0 +1,102 @@
+/**
+ * The installed copy of a plugin: the folder `${CLAUDE_PLUGIN_ROOT}` points at, which hooks and MCP
+ * servers execute. Its file list (path, mode, content hash) is kept beside it, so that `verify` can
+ * name the file that changed; the list is trusted only when it hashes to the integrity in the
+ * install record (state.json), which the list itself cannot change.
+ */
+import {existsSync, renameSync, rmSync} from 'node:fs'
+import {EXIT, LoadoutError} from '../errors.js'
+import {copyTree} from '../fs/copy.js'
+import {readJsonFile, writeJsonFile} from '../fs/json.js'
+import {integrityOf, treeEntries, type TreeEntry} from '../integrity.js'
+
+/** The file list of the copy at `root`. */
+const listFile = (root: string): string => `${root}.files.json`
+
+export interface PluginFiles {
+  /** integrity of the plugin tree (see treeIntegrity) */
+  integrity: string
+  entries: TreeEntry[]
+}
+
+/** The files of a plugin folder, as consent shows them and the copy must match. */
+export const pluginFiles = async (root: string): Promise<PluginFiles> => {
+  const entries = await treeEntries(root)
+  return {integrity: integrityOf(entries), entries}
+}
+
+const integrityAt = async (root: string): Promise<string | undefined> => {
+  try {
+    return integrityOf(await treeEntries(root))
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Makes `to` a copy of `from` whose files are exactly `expected`. A copy already there is kept only
+ * when it still hashes to that (someone may have edited it); otherwise it is replaced. A source that
+ * changed since it was hashed (and shown for consent) is refused: what runs is what was approved.
+ */
+export const materializeCopy = async (from: string, to: string, expected: PluginFiles): Promise<void> => {
+  if (existsSync(to) && (await integrityAt(to)) === expected.integrity) {
+    writeJsonFile(listFile(to), expected)
+    return
+  }
+  const staging = `${to}.stage-${process.pid}`
+  rmSync(staging, {recursive: true, force: true})
+  try {
+    copyTree(from, staging)
+    const copied = await integrityAt(staging)
+    if (copied !== expected.integrity) {
+      throw new LoadoutError('plugin-changed', EXIT.integrity, `${from} changed after it was read and shown (its files no longer hash to ${expected.integrity}); nothing was installed`, {
+        suggestions: ['run the install again'],
+      })
+    }
+    const aside = `${to}.old-${process.pid}`
+    if (existsSync(to)) renameSync(to, aside)
+    renameSync(staging, to)
+    rmSync(aside, {recursive: true, force: true})
+    writeJsonFile(listFile(to), expected)
+  } finally {
+    rmSync(staging, {recursive: true, force: true})
+  }
+}
+
+export interface CopyCheck {
+  missing: string[]
+  changed: string[]
+  added: string[]
+}
+
+/**
+ * Re-hashes an installed copy against the integrity recorded at install. Each differing file is
+ * named when the kept file list is the one recorded; otherwise the copy as a whole is reported.
+ */
+export const checkCopy = async (root: string, recorded: string): Promise<CopyCheck> => {
+  const result: CopyCheck = {missing: [], changed: [], added: []}
+  if (!existsSync(root)) return {...result, missing: [root]}
+  let entries: TreeEntry[]
+  try {
+    entries = await treeEntries(root)
+  } catch (error) {
+    return {...result, changed: [`${root} (${(error as Error).message})`]}
+  }
+  if (integrityOf(entries) === recorded) return result
+  let list: PluginFiles | undefined
+  try {
+    list = readJsonFile<PluginFiles | undefined>(listFile(root), undefined)
+  } catch {
+    list = undefined
+  }
+  if (!list || !Array.isArray(list.entries) || integrityOf(list.entries) !== recorded) return {...result, changed: [`${root} (its files no longer hash to ${recorded})`]}
+  const now = new Map(entries.map((e) => [e.path, e]))
+  const then = new Map(list.entries.map((e) => [e.path, e]))
+  for (const [path, old] of then) {
+    const current = now.get(path)
+    if (!current) result.missing.push(`${root}/${path}`)
+    else if (current.hash !== old.hash || current.mode !== old.mode) result.changed.push(`${root}/${path}`)
+  }
+  for (const path of now.keys()) if (!then.has(path)) result.added.push(`${root}/${path}`)
+  return result
+}
