@@ -1,6 +1,7 @@
 import {Command, Errors} from '@oclif/core'
 import {environmentFromProcess, type Environment} from '../core/environment.js'
 import {EXIT, isLoadoutError, LoadoutError} from '../core/errors.js'
+import {safeMessage} from './safe-text.js'
 import {red} from './style.js'
 
 const debugging = () => /(^|,)\s*loadout(\*|:|,|$)/.test(process.env.DEBUG ?? '') || process.env.DEBUG === '*'
@@ -43,7 +44,7 @@ export abstract class LoadoutCommand extends Command {
       this.logJson({error: error.toJSON()})
       return undefined
     }
-    const lines = [`${red('error', process.stderr)}: ${error.message}`, ...error.suggestions.map((s) => `  ${s}`)]
+    const lines = [`${red('error', process.stderr)}: ${safeMessage(error.message)}`, ...error.suggestions.map((s) => `  ${safeMessage(s)}`)]
     process.stderr.write(`${lines.join('\n')}\n`)
     return undefined
   }

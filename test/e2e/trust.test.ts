@@ -2,11 +2,14 @@
  * Trust covers the code that runs: hostile and changed plugins, each built here in code, are refused
  * with a message naming the problem, and nothing outside the targets changes (canaries under HOME).
  */
+import {spawnSync} from 'node:child_process'
 import {createHash} from 'node:crypto'
-import {appendFileSync, chmodSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs'
+import {appendFileSync, chmodSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
 import {join} from 'node:path'
-import {describe, expect, it} from 'vitest'
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import type {Sandbox} from '../support/cli.js'
+import {startHttpsServer, type TestHttpsServer} from '../support/https-server.js'
 import {jsonError, loadout, sandboxes} from './helpers.js'
 
 const sandbox = sandboxes()
@@ -120,6 +123,54 @@ describe('the installed plugin copy is what verify checks and consent covers', (
     expect(accepted.status, accepted.stdout).toBe(0)
     expect(accepted.json().updates[0]).toMatchObject({status: 'updated', consentChanged: true})
     expect((await loadout(sb, ['verify'])).status).toBe(0)
+    expect(canaries()).toEqual(before)
+  })
+})
+
+describe('each token goes only to its own origin', () => {
+  const TOKEN = 'loadout-secret-token-1234'
+  const GH = 'github-secret-token-5678'
+  let a: TestHttpsServer
+  let b: TestHttpsServer
+  beforeAll(async () => {
+    ;[a, b] = await Promise.all([startHttpsServer(), startHttpsServer()])
+    const work = realpathSync(mkdtempSync(join(tmpdir(), 'loadout-token-')))
+    writeFiles(join(work, 'kit'), {'skills/kit/SKILL.md': '---\nname: kit\ndescription: A kit.\n---\n\nKit.\n'})
+    const made = spawnSync('tar', ['-czf', join(work, 'kit.tar.gz'), '-C', work, 'kit'])
+    expect(made.status).toBe(0)
+    const archive = readFileSync(join(work, 'kit.tar.gz'))
+    rmSync(work, {recursive: true, force: true})
+    a.file('/kit.tar.gz', archive)
+    b.file('/kit.tar.gz', archive)
+    a.json('/catalog.json', {
+      name: 'tokens',
+      plugins: [
+        {name: 'here', source: {source: 'archive', url: a.url('/kit.tar.gz')}},
+        {name: 'there', source: {source: 'archive', url: b.url('/kit.tar.gz')}},
+      ],
+    })
+  })
+  afterAll(async () => {
+    await Promise.all([a?.stop(), b?.stop()])
+  })
+
+  it('LOADOUT_TOKEN reaches the catalog origin, never a host the catalog merely names; GITHUB_TOKEN reaches neither', async () => {
+    const sb = sandbox()
+    mkdirSync(join(sb.home, '.claude'))
+    const canaries = plantCanaries(sb)
+    const before = canaries()
+    const env = {...a.trustEnv(), LOADOUT_TOKEN: TOKEN, GITHUB_TOKEN: GH}
+    const added = await loadout(sb, ['marketplace', 'add', a.url('/catalog.json'), '--json'], {env})
+    expect(added.status, added.stdout).toBe(0)
+    expect(a.requestsTo('/catalog.json').at(-1)!.headers.authorization).toBe(`Bearer ${TOKEN}`)
+    for (const id of ['here@tokens', 'there@tokens']) {
+      const installed = await loadout(sb, ['install', id, '--agent', 'claude-code', '--scope', 'user', '--prefix', '--json'], {env})
+      expect(installed.status, installed.stdout + installed.stderr).toBe(0)
+    }
+    expect(a.requestsTo('/kit.tar.gz').map((r) => r.headers.authorization)).toEqual([`Bearer ${TOKEN}`])
+    expect(b.requestsTo('/kit.tar.gz')).toHaveLength(1)
+    expect(b.requestsTo('/kit.tar.gz').map((r) => r.headers.authorization)).toEqual([undefined])
+    expect(JSON.stringify([...a.requestsTo('/'), ...b.requestsTo('/')].map((r) => r.headers))).not.toContain(GH)
     expect(canaries()).toEqual(before)
   })
 })

@@ -85,7 +85,7 @@ describe('httpGet faults', () => {
         seenElsewhere = this.req.headers.authorization as string | undefined
         return [200, '{"name":"x","plugins":[]}']
       })
-    const result = await httpGet(`${HOST}/c.json`, {env: env({LOADOUT_TOKEN: TOKEN}), maxBytes: 1000, ...fast})
+    const result = await httpGet(`${HOST}/c.json`, {env: env({LOADOUT_TOKEN: TOKEN}), maxBytes: 1000, tokenOrigin: new URL(HOST).origin, ...fast})
     expect(result.status).toBe('ok')
     expect(seenAtOrigin).toBe(`Bearer ${TOKEN}`)
     expect(seenElsewhere).toBeUndefined()

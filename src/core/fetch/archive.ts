@@ -361,6 +361,8 @@ export interface FetchArchiveOptions {
   /** default true: a GitHub-style archive's one top folder is not part of the plugin */
   stripSingleRoot?: boolean
   timeoutMs?: number
+  /** the origin LOADOUT_TOKEN was given for: the archive's own when the user named it, the catalog's when a catalog listed it */
+  tokenOrigin?: string
   /** waits between tries of the download; tests shorten them */
   backoffMs?: readonly number[]
 }
@@ -401,6 +403,7 @@ export const fetchArchive = async (url: string, options: FetchArchiveOptions): P
     maxBytes: options.maxDownloadBytes ?? DEFAULT_MAX_DOWNLOAD_BYTES,
     accept: 'application/gzip, application/x-gzip, application/octet-stream;q=0.9, */*;q=0.5',
     ...(options.timeoutMs === undefined ? {} : {timeoutMs: options.timeoutMs}),
+    ...(options.tokenOrigin === undefined ? {} : {tokenOrigin: options.tokenOrigin}),
     ...(options.backoffMs === undefined ? {} : {backoffMs: options.backoffMs}),
   })
   if (response.status !== 'ok') throw new LoadoutError('fetch-failed', EXIT.network, `${shown} answered 304 to a request that was not conditional`)

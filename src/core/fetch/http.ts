@@ -10,6 +10,8 @@ export interface HttpOptions {
   lastModified?: string
   /** hosts (besides github.com) for which GITHUB_TOKEN / GH_TOKEN may be sent */
   githubHosts?: readonly string[]
+  /** the origin LOADOUT_TOKEN was given for (a catalog URL's); no other origin ever receives it */
+  tokenOrigin?: string
   /** waits between tries; tests shorten them */
   backoffMs?: readonly number[]
   accept?: string
@@ -22,10 +24,13 @@ export type HttpResult =
 const MAX_REDIRECTS = 5
 const GITHUB_HOSTS = ['github.com', 'api.github.com', 'raw.githubusercontent.com', 'codeload.github.com']
 
-/** The token for a URL: LOADOUT_TOKEN anywhere, GITHUB_TOKEN / GH_TOKEN only for GitHub hosts. */
-export const tokenFor = (url: URL, env: Environment, githubHosts: readonly string[] = []): string | undefined => {
+/**
+ * The token for a URL, each only to its own origin: LOADOUT_TOKEN to the origin of the catalog URL
+ * it was given for (never to a host that catalog merely names), GITHUB_TOKEN / GH_TOKEN to GitHub.
+ */
+export const tokenFor = (url: URL, env: Environment, githubHosts: readonly string[] = [], tokenOrigin?: string): string | undefined => {
   const v = env.vars
-  if (v.LOADOUT_TOKEN) return v.LOADOUT_TOKEN
+  if (v.LOADOUT_TOKEN && tokenOrigin !== undefined && url.origin === tokenOrigin) return v.LOADOUT_TOKEN
   if ([...GITHUB_HOSTS, ...githubHosts].includes(url.hostname)) return v.GITHUB_TOKEN || v.GH_TOKEN || undefined
   return undefined
 }
@@ -62,7 +67,7 @@ const readCapped = async (response: Response, maxBytes: number, label: string): 
 }
 
 const once = async (start: URL, options: HttpOptions): Promise<HttpResult> => {
-  const token = tokenFor(start, options.env, options.githubHosts)
+  const token = tokenFor(start, options.env, options.githubHosts, options.tokenOrigin)
   const origin = start.origin
   let url = start
   const signal = AbortSignal.timeout(options.timeoutMs ?? 30_000)

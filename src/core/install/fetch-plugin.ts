@@ -56,7 +56,7 @@ export const fetchPlugin = async (spec: PluginFetchSpec, env: Environment, offli
     case 'archive': {
       if (offline) throw offlineMiss(redactUrl(spec.url))
       const {fetchArchive} = await import('../fetch/archive.js')
-      const fetched = await fetchArchive(spec.url, {env, cacheDir: loadoutPaths(env).cache, ...(spec.sha256 ? {sha256: spec.sha256} : {})})
+      const fetched = await fetchArchive(spec.url, {env, cacheDir: loadoutPaths(env).cache, ...(spec.sha256 ? {sha256: spec.sha256} : {}), ...(spec.tokenOrigin ? {tokenOrigin: spec.tokenOrigin} : {})})
       return {root: fetched.dir, archiveSha256: fetched.sha256, integrity: fetched.integrity}
     }
     default: {

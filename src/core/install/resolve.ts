@@ -1,10 +1,10 @@
 import {join, relative, resolve, sep} from 'node:path'
 import type {Environment} from '../environment.js'
-import {conflict, notFound, usageError} from '../errors.js'
+import {conflict, notFound, usageError, validationFailed} from '../errors.js'
 import {isInside} from '../fs/contain.js'
 import {readKnownCatalog} from '../marketplace/browse.js'
 import {findMarketplace, knownMarketplaces, type KnownMarketplace} from '../marketplace/known.js'
-import type {PluginEntry} from '../marketplace/types.js'
+import type {DroppedEntry, PluginEntry} from '../marketplace/types.js'
 import {cloneUrl, parseSource, sourceLabel} from '../sources/parse.js'
 import {closestNames} from '../suggest.js'
 
@@ -12,7 +12,7 @@ import {closestNames} from '../suggest.js'
 export type PluginFetchSpec =
   | {kind: 'folder'; path: string; label: string; commit?: string; git?: {url: string; path: string}}
   | {kind: 'git'; url: string; ref?: string; sha?: string; path?: string; label: string}
-  | {kind: 'archive'; url: string; sha256?: string; label: string}
+  | {kind: 'archive'; url: string; sha256?: string; label: string; /** where LOADOUT_TOKEN may go: the archive's origin when the user named it, a catalog URL's when that listed it */ tokenOrigin?: string}
 
 export interface ResolvedPlugin {
   /** plugin@marketplace */
@@ -46,6 +46,14 @@ const directName = (source: {kind: 'github'; repo: string; path?: string} | {kin
     .replace(/^-+|-+$/g, '')
 }
 
+const originOf = (url: string): string | undefined => {
+  try {
+    return new URL(url).origin
+  } catch {
+    return undefined
+  }
+}
+
 const entrySpec = (entry: PluginEntry, market: KnownMarketplace, env: Environment): PluginFetchSpec => {
   const source = entry.source
   const label = `${entry.name}@${market.name}`
@@ -68,8 +76,10 @@ const entrySpec = (entry: PluginEntry, market: KnownMarketplace, env: Environmen
       return {kind: 'git', url: source.url, ...(source.ref ? {ref: source.ref} : {}), ...(source.sha ? {sha: source.sha} : {}), label: source.url}
     case 'git-subdir':
       return {kind: 'git', url: source.url, path: source.path, ...(source.ref ? {ref: source.ref} : {}), ...(source.sha ? {sha: source.sha} : {}), label: `${source.url} (${source.path})`}
-    case 'archive':
-      return {kind: 'archive', url: source.url, ...(source.sha256 ? {sha256: source.sha256} : {}), label: source.url}
+    case 'archive': {
+      const tokenOrigin = market.source.kind === 'catalog-url' ? originOf(market.source.url) : undefined
+      return {kind: 'archive', url: source.url, ...(source.sha256 ? {sha256: source.sha256} : {}), label: source.url, ...(tokenOrigin ? {tokenOrigin} : {})}
+    }
     case 'unsupported':
       throw usageError('unsupported-source', `${label} has an unsupported source type (${source.type}); loadout cannot install it`)
     default: {
@@ -79,11 +89,22 @@ const entrySpec = (entry: PluginEntry, market: KnownMarketplace, env: Environmen
   }
 }
 
+/** A listed entry that was skipped for a broken rule is refused with that rule, not as "not in marketplace". */
+const droppedEntry = (name: string, market: KnownMarketplace, dropped: readonly DroppedEntry[]): Error | undefined => {
+  const found = dropped.find((d) => d.name === name)
+  if (!found) return undefined
+  return validationFailed(found.code, `plugin "${name}" is listed in marketplace "${market.name}" but its entry was dropped: ${found.message}`, {
+    suggestions: [`see every problem of the catalog: loadout marketplace info ${market.name}`],
+  })
+}
+
 const fromMarketplace = (name: string, market: KnownMarketplace, env: Environment, version?: string): ResolvedPlugin => {
-  const {catalog} = readKnownCatalog(market)
+  const {catalog, dropped} = readKnownCatalog(market)
   const renamed = catalog.renames[name]
   const entry = catalog.plugins.find((p) => p.name === name) ?? (renamed ? catalog.plugins.find((p) => p.name === renamed) : undefined)
   if (!entry) {
+    const why = droppedEntry(name, market, dropped ?? [])
+    if (why) throw why
     const near = closestNames(name, catalog.plugins.map((p) => p.name))
     throw notFound('plugin-not-found', `plugin "${name}" is not in marketplace "${market.name}" (${catalog.plugins.length} plugins)`, {
       suggestions: [...(near.length > 0 ? [`did you mean ${near.map((n) => `"${n}"`).join(' or ')}?`] : []), `try: loadout search ${name}`],
@@ -119,7 +140,7 @@ export const resolvePluginSpec = (input: string, env: Environment, projectRoot: 
       case 'git':
         return {id: '', name: directName(source), marketplace: DIRECT, fetch: {kind: 'git', url: cloneUrl(source, env.vars.LOADOUT_GITHUB_URL || undefined)!, ...(source.ref ? {ref: source.ref} : {}), ...(source.sha ? {sha: source.sha} : {}), ...(source.path ? {path: source.path} : {}), label}}
       case 'archive':
-        return {id: '', name: directName(source), marketplace: DIRECT, fetch: {kind: 'archive', url: source.url, ...(source.sha256 ? {sha256: source.sha256} : {}), label}}
+        return {id: '', name: directName(source), marketplace: DIRECT, fetch: {kind: 'archive', url: source.url, ...(source.sha256 ? {sha256: source.sha256} : {}), label, ...(originOf(source.url) ? {tokenOrigin: originOf(source.url)!} : {})}}
       case 'catalog-url':
         throw usageError('catalog-not-plugin', `${label} is a catalog, not a plugin`, {suggestions: [`add it first: loadout marketplace add ${label}`]})
       default: {
@@ -142,16 +163,20 @@ export const resolvePluginSpec = (input: string, env: Environment, projectRoot: 
 const resolveBare = (name: string, env: Environment, projectRoot: string, version?: string): ResolvedPlugin => {
   const matches: KnownMarketplace[] = []
   const all: string[] = []
+  let dropped: Error | undefined
   for (const market of knownMarketplaces(env, projectRoot)) {
     try {
-      const {catalog} = readKnownCatalog(market)
+      const read = readKnownCatalog(market)
+      const {catalog} = read
       all.push(...catalog.plugins.map((p) => p.name))
       if (catalog.plugins.some((p) => p.name === name)) matches.push(market)
+      dropped ??= droppedEntry(name, market, read.dropped ?? [])
     } catch {
       // an unreadable catalog cannot hold the plugin
     }
   }
   if (matches.length === 0) {
+    if (dropped) throw dropped
     const near = closestNames(name, all)
     throw notFound('plugin-not-found', `no marketplace lists a plugin named "${name}"`, {
       suggestions: [...(near.length > 0 ? [`did you mean ${near.map((n) => `"${n}"`).join(' or ')}?`] : []), `try: loadout search ${name}`],

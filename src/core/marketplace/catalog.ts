@@ -1,7 +1,7 @@
 import {validationFailed} from '../errors.js'
 import {problem, type Problem} from '../problems.js'
 import {checkMarketplaceName, checkPluginName} from './names.js'
-import type {Catalog, CatalogFormat, CatalogRead, PluginAuthor, PluginEntry, PluginSource} from './types.js'
+import type {Catalog, CatalogFormat, CatalogRead, DroppedEntry, PluginAuthor, PluginEntry, PluginSource} from './types.js'
 
 /**
  * Reading a marketplace catalog (`.claude-plugin/marketplace.json`, Codex's
@@ -100,7 +100,7 @@ export const readCatalog = (data: unknown, options: ReadCatalogOptions): Catalog
     if (entry) catalog.plugins.push(entry)
   }
   catalog.format = options.format ?? (codexShaped ? 'codex' : 'claude')
-  return {catalog, problems: read.problems}
+  return {catalog, problems: read.problems, dropped: read.dropped}
 }
 
 /** Codex entries carry `interface` or `policy` objects, or a `{source: "local"}` source. */
@@ -122,6 +122,9 @@ interface Broken {
 
 class Reader {
   readonly problems: Problem[] = []
+  readonly dropped: DroppedEntry[] = []
+  /** the name of the entry being read, once it is a string: a skip is recorded under it */
+  private current: string | undefined
   /** warnings about the entry being read, stored on it if it is kept */
   private entryProblems: Problem[] = []
   /** plugin name -> index of the first usable entry with that name */
@@ -136,6 +139,7 @@ class Reader {
 
   skip(code: string, message: string, path: string): undefined {
     this.problems.push(problem('error', code, message, {file: this.file, path}))
+    if (this.current !== undefined) this.dropped.push({name: this.current, code, message})
     return undefined
   }
 
@@ -266,6 +270,15 @@ class Reader {
   entry(raw: unknown, index: number, pluginRoot: string | undefined): PluginEntry | undefined {
     const at = `plugins[${index}]`
     this.entryProblems = []
+    this.current = isObject(raw) && typeof raw.name === 'string' ? raw.name : undefined
+    try {
+      return this.readEntry(raw, at, index, pluginRoot)
+    } finally {
+      this.current = undefined
+    }
+  }
+
+  private readEntry(raw: unknown, at: string, index: number, pluginRoot: string | undefined): PluginEntry | undefined {
     if (!isObject(raw)) return this.skip('entry-not-object', `${at} must be an object with name and source, not ${typeName(raw)}; the entry is skipped`, at)
     if (typeof raw.name !== 'string') {
       return raw.name === undefined

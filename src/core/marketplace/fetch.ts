@@ -121,6 +121,7 @@ const fetchUrl = async (source: Extract<Source, {kind: 'catalog-url'}>, options:
     maxBytes: MAX_CATALOG_BYTES,
     ...(cached && meta.etag ? {etag: meta.etag} : {}),
     ...(cached && meta.lastModified ? {lastModified: meta.lastModified} : {}),
+    tokenOrigin: new URL(source.url).origin,
     ...(env.vars.LOADOUT_GITHUB_URL ? {githubHosts: [new URL(env.vars.LOADOUT_GITHUB_URL).hostname]} : {}),
   })
   if (result.status === 'not-modified') return {origin: 'url', label: redactUrl(source.url), catalogFile: file, action: 'not-modified', ...meta}

@@ -52,4 +52,12 @@ export interface CatalogRead {
   catalog: Catalog
   /** every problem found; an entry with an error is skipped and its problem kept here */
   problems: Problem[]
+  /** entries skipped for a broken rule, by the name they gave: why a listed name cannot be installed */
+  dropped: DroppedEntry[]
+}
+
+export interface DroppedEntry {
+  name: string
+  code: string
+  message: string
 }

@@ -2,7 +2,7 @@ import type {Environment} from '../environment.js'
 import {isLoadoutError} from '../errors.js'
 import {withLock} from '../fs/lock.js'
 import type {ScopeContext} from '../scope.js'
-import type {Catalog} from './types.js'
+import type {Catalog, DroppedEntry} from './types.js'
 import {commitDownload, discardDownload, fetchCatalogSource, pruneTrees, readFetchedCatalog} from './fetch.js'
 import {readKnownCatalog} from './browse.js'
 import {findMarketplace, knownMarketplaces} from './known.js'
@@ -21,6 +21,8 @@ export interface MarketplaceUpdate {
   previousCommit?: string
   pluginCount?: number
   changes?: CatalogChanges
+  /** entries of the new catalog skipped for a broken rule, each with its reason */
+  dropped?: DroppedEntry[]
   /** why it failed or was skipped; a failure keeps the last good copy */
   message?: string
   errorCode?: string
@@ -83,10 +85,11 @@ const updateOne = async (record: MarketplaceRecord, env: Environment, offline: b
       ...(final.lastModified ? {lastModified: final.lastModified} : {}),
       ...(final.root ? {root: final.root} : {}),
     }
-    if (dryRun) return {result: {name: record.name, status: changed ? 'updated' : 'unchanged', ...(final.commit ? {commit: final.commit} : {}), ...(record.commit ? {previousCommit: record.commit} : {}), pluginCount: next.pluginCount, changes}, record}
+    const dropped = read.dropped.length > 0 ? {dropped: read.dropped} : {}
+    if (dryRun) return {result: {name: record.name, status: changed ? 'updated' : 'unchanged', ...(final.commit ? {commit: final.commit} : {}), ...(record.commit ? {previousCommit: record.commit} : {}), pluginCount: next.pluginCount, changes, ...dropped}, record}
     pruneTrees(record.source, env, final.root)
     return {
-      result: {name: record.name, status: changed ? 'updated' : 'unchanged', ...(final.commit ? {commit: final.commit} : {}), ...(record.commit ? {previousCommit: record.commit} : {}), pluginCount: next.pluginCount, changes},
+      result: {name: record.name, status: changed ? 'updated' : 'unchanged', ...(final.commit ? {commit: final.commit} : {}), ...(record.commit ? {previousCommit: record.commit} : {}), pluginCount: next.pluginCount, changes, ...dropped},
       record: next,
     }
   } catch (error) {

@@ -5,6 +5,7 @@ import type {VerifyResult} from '../../core/install/verify.js'
 import type {Operation} from '../../core/install/plan.js'
 import type {InstallRecord} from '../../core/state/records.js'
 import {bold, dim, green, red, yellow} from '../style.js'
+import {safeMessage, safeText as t} from '../safe-text.js'
 import {renderTable} from '../table.js'
 
 const describeOp = (op: Operation): string => {
@@ -22,25 +23,34 @@ const describeOp = (op: Operation): string => {
   }
 }
 
+/** What the executable parts can reach: every file of the plugin, bound by its integrity. */
+const filesLine = (files: ConsentSummary['files'] | undefined): string[] =>
+  files
+    ? [
+        `  and the ${files.count} file(s) they can reach (integrity ${files.integrity.slice(0, 23)}…)${files.executables.length > 0 ? `, executable: ${t(files.executables.join(', '), {max: 1000})}` : ''}`,
+      ]
+    : []
+
 export const renderConsent = (summary: ConsentSummary, id: string): string =>
-  [bold(`${id} runs code on this machine:`), ...summary.items.map((i) => `  ${describeConsentItem(i)}`), dim(`fingerprint ${summary.fingerprint.slice(0, 23)}…`)].join('\n')
+  [bold(`${t(id)} runs code on this machine:`), ...summary.items.map((i) => `  ${t(describeConsentItem(i), {max: 2000})}`), ...filesLine(summary.files), dim(`fingerprint ${summary.fingerprint.slice(0, 23)}…`)].join('\n')
 
 export const renderInstalled = (result: InstallResult): string => {
-  if (result.status === 'already-installed') return `${result.plugin} is already installed (${result.scope} scope, same content); nothing to do. Use --force to reinstall.`
+  if (result.status === 'already-installed') return `${t(result.plugin)} is already installed (${result.scope} scope, same content); nothing to do. Use --force to reinstall.`
   const lines: string[] = []
   if (result.recovered) lines.push(yellow(`recovered an interrupted run of ${result.recovered.plugin}: ${result.recovered.action}`))
   const verb = result.status === 'planned' ? yellow('would install') : green('installed')
-  lines.push(`${verb} ${bold(result.plugin)}${result.version ? ` ${result.version}` : ''} from ${result.source}${result.commit ? ` at ${result.commit.slice(0, 12)}` : ''} ${dim(`[${result.scope} scope]`)}`)
+  lines.push(`${verb} ${bold(t(result.plugin))}${result.version ? ` ${t(result.version)}` : ''} from ${t(result.source)}${result.commit ? ` at ${result.commit.slice(0, 12)}` : ''} ${dim(`[${result.scope} scope]`)}`)
   for (const plan of result.plans) {
     lines.push(`  ${bold(plan.target)}`)
     for (const op of plan.operations) lines.push(`    ${describeOp(op)}`)
-    for (const s of plan.skipped) lines.push(yellow(`    not written: ${s.component.split('/').slice(-2).join(' ')}: ${s.reason}`))
+    for (const s of plan.skipped) lines.push(yellow(`    not written: ${t(s.component.split('/').slice(-2).join(' '))}: ${safeMessage(s.reason)}`))
   }
   if (result.consent.items.length > 0) {
     lines.push(`  executable parts (${result.consent.approvedBy === 'pending' ? 'need approval' : `approved: ${result.consent.approvedBy}`}):`)
-    for (const item of result.consent.items) lines.push(`    ${describeConsentItem(item)}`)
+    for (const item of result.consent.items) lines.push(`    ${t(describeConsentItem(item), {max: 2000})}`)
+    for (const line of filesLine(result.consent.files)) lines.push(`  ${line}`)
   }
-  for (const p of result.problems.filter((p) => p.severity === 'warning')) lines.push(dim(`  warning: ${p.message}`))
+  for (const p of result.problems.filter((p) => p.severity === 'warning')) lines.push(dim(`  warning: ${safeMessage(p.message)}`))
   return lines.join('\n')
 }
 
@@ -59,7 +69,7 @@ export const renderInstalledList = (records: readonly InstallRecord[], problems:
   if (records.length === 0) return 'nothing installed'
   return renderTable(
     ['PLUGIN', 'SCOPE', 'AGENT', 'VERSION', 'COMMIT', 'STATE', 'PROBLEMS'],
-    records.map((r) => [r.plugin, r.scope, r.target, r.version ?? '-', r.commit ? r.commit.slice(0, 12) : '-', r.enabled ? green('enabled') : dim('disabled'), problems.get(r) ? red(String(problems.get(r))) : '0']),
+    records.map((r) => [t(r.plugin), r.scope, r.target, t(r.version ?? '-'), r.commit ? r.commit.slice(0, 12) : '-', r.enabled ? green('enabled') : dim('disabled'), problems.get(r) ? red(String(problems.get(r))) : '0']),
   )
 }
 
@@ -67,9 +77,9 @@ export const renderVerify = (result: VerifyResult): string => {
   const lines: string[] = []
   for (const r of result.records) {
     lines.push(`${r.ok ? green('ok  ') : red('FAIL')} ${r.plugin} ${dim(`${r.scope}/${r.target}`)}`)
-    for (const m of r.missing) lines.push(red(`  missing ${m}`))
-    for (const c of r.changed) lines.push(red(`  changed ${c}`))
-    for (const a of r.added) lines.push(yellow(`  added   ${a}`))
+    for (const m of r.missing) lines.push(red(`  missing ${t(m, {max: 1000})}`))
+    for (const c of r.changed) lines.push(red(`  changed ${t(c, {max: 1000})}`))
+    for (const a of r.added) lines.push(yellow(`  added   ${t(a, {max: 1000})}`))
   }
   lines.push(result.checked === 0 ? 'nothing installed to verify' : result.ok ? green(`all ${result.checked} install(s) intact`) : red('some installed files are missing or changed'))
   return lines.join('\n')

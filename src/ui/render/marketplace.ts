@@ -5,12 +5,13 @@ import type {MarketplacesUpdated} from '../../core/marketplace/update.js'
 import {bold, dim, green, red, yellow} from '../style.js'
 import {renderTable} from '../table.js'
 import {problemLine} from './common.js'
+import {safeMessage, safeText as t} from '../safe-text.js'
 
 const short = (sha?: string) => (sha ? sha.slice(0, 12) : '-')
 
 export const renderAdded = (added: MarketplaceAdded): string => {
-  if (added.status === 'already-added') return `marketplace "${added.name}" is already added from ${added.source} (${added.scope} scope); nothing to do`
-  const lines = [`${added.status === 'would-add' ? yellow('would add') : green('added')} marketplace "${added.name}" (${added.pluginCount} plugin${added.pluginCount === 1 ? '' : 's'}) from ${added.source}${added.commit ? ` at ${short(added.commit)}` : ''} ${dim(`[${added.scope} scope]`)}`]
+  if (added.status === 'already-added') return `marketplace "${added.name}" is already added from ${t(added.source)} (${added.scope} scope); nothing to do`
+  const lines = [`${added.status === 'would-add' ? yellow('would add') : green('added')} marketplace "${added.name}" (${added.pluginCount} plugin${added.pluginCount === 1 ? '' : 's'}) from ${t(added.source)}${added.commit ? ` at ${short(added.commit)}` : ''} ${dim(`[${added.scope} scope]`)}`]
   if (added.warnings.length > 0) {
     lines.push(yellow(`${added.warnings.length} problem(s) in the catalog (entries with an error were skipped):`))
     for (const w of added.warnings) lines.push(problemLine(w))
@@ -25,14 +26,14 @@ export const renderMarketplaceList = (rows: readonly MarketplaceRow[]): string =
   )
 
 export const renderMarketplaceInfo = (info: MarketplaceInfo): string => {
-  const lines = [bold(info.name) + (info.description ? `  ${info.description}` : '')]
-  lines.push(dim(`source: ${info.source} (${info.kind}, ${info.format} format)${info.commit ? ` at ${short(info.commit)}` : ''}${info.updatedAt ? `, updated ${info.updatedAt}` : ''}`))
-  if (info.owner || info.version) lines.push(dim(`owner: ${info.owner ?? '-'}  version: ${info.version ?? '-'}`))
+  const lines = [bold(t(info.name)) + (info.description ? `  ${t(info.description)}` : '')]
+  lines.push(dim(`source: ${t(info.source)} (${info.kind}, ${info.format} format)${info.commit ? ` at ${short(info.commit)}` : ''}${info.updatedAt ? `, updated ${t(info.updatedAt)}` : ''}`))
+  if (info.owner || info.version) lines.push(dim(`owner: ${t(info.owner ?? '-')}  version: ${t(info.version ?? '-')}`))
   lines.push('')
   lines.push(
     renderTable(
       ['PLUGIN', 'VERSION', 'CATEGORY', 'DESCRIPTION'],
-      info.plugins.map((p) => [p.supported ? p.name : yellow(p.name), p.version ?? '-', p.category ?? '-', (p.supported ? '' : yellow(`[${p.source}] `)) + (p.description ?? '')]),
+      info.plugins.map((p) => [p.supported ? t(p.name) : yellow(t(p.name)), t(p.version ?? '-'), t(p.category ?? '-'), (p.supported ? '' : yellow(`[${t(p.source)}] `)) + t(p.description)]),
     ),
   )
   if (info.problems.length > 0) {
@@ -42,16 +43,20 @@ export const renderMarketplaceInfo = (info: MarketplaceInfo): string => {
   return lines.join('\n')
 }
 
+/** Each catalog entry that was skipped, with why: a name the user knows never just disappears. */
+const droppedLines = (dropped: MarketplacesUpdated['results'][number]['dropped']): string =>
+  (dropped ?? []).map((d) => `\n${yellow(`  dropped ${t(d.name)}: ${safeMessage(d.message)}`)}`).join('')
+
 export const renderUpdated = (updated: MarketplacesUpdated): string =>
   updated.results
     .map((r) => {
       switch (r.status) {
         case 'failed':
-          return `${red('failed')}   ${r.name}: ${r.message}`
+          return `${red('failed')}   ${r.name}: ${safeMessage(r.message ?? '')}`
         case 'skipped':
           return `${dim('skipped')}  ${r.name}: ${r.message}`
         case 'unchanged':
-          return `${dim('current')}  ${r.name}${r.commit ? ` at ${short(r.commit)}` : ''}`
+          return `${dim('current')}  ${r.name}${r.commit ? ` at ${short(r.commit)}` : ''}${droppedLines(r.dropped)}`
         case 'updated': {
           const c = r.changes!
           const parts = [
@@ -59,7 +64,7 @@ export const renderUpdated = (updated: MarketplacesUpdated): string =>
             ...(c.removed.length > 0 ? [`removed ${c.removed.join(', ')}`] : []),
             ...c.versions.map((v) => `${v.name} ${v.from ?? '?'} -> ${v.to ?? '?'}`),
           ]
-          return `${green('updated')}  ${r.name}${r.previousCommit ? ` ${short(r.previousCommit)} -> ${short(r.commit)}` : ''}${parts.length > 0 ? `: ${parts.join('; ')}` : ''}`
+          return `${green('updated')}  ${r.name}${r.previousCommit ? ` ${short(r.previousCommit)} -> ${short(r.commit)}` : ''}${parts.length > 0 ? `: ${t(parts.join('; '), {max: 2000})}` : ''}${droppedLines(r.dropped)}`
         }
         default:
           return ''
@@ -76,15 +81,15 @@ export const renderRemoved = (removed: MarketplaceRemoval): string => {
 
 export const renderSearch = (result: SearchResult): string => {
   const lines: string[] = []
-  if (result.hits.length === 0) lines.push(`no plugins match "${result.query}" in ${result.searched.join(', ')}`)
+  if (result.hits.length === 0) lines.push(`no plugins match "${t(result.query)}" in ${result.searched.join(', ')}`)
   else {
     lines.push(
       renderTable(
         ['PLUGIN', 'VERSION', 'CATEGORY', 'DESCRIPTION'],
-        result.hits.map((h) => [h.id, h.version ?? '-', h.category ?? '-', h.description ?? '']),
+        result.hits.map((h) => [t(h.id), t(h.version ?? '-'), t(h.category ?? '-'), t(h.description)]),
       ),
     )
   }
-  for (const u of result.unreadable) lines.push(yellow(`skipped ${u.marketplace}: ${u.message}`))
+  for (const u of result.unreadable) lines.push(yellow(`skipped ${u.marketplace}: ${safeMessage(u.message)}`))
   return lines.join('\n')
 }

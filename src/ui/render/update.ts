@@ -1,15 +1,16 @@
 import type {OutdatedResult} from '../../core/install/outdated.js'
 import type {PluginsUpdated} from '../../core/install/update.js'
 import {dim, green, red, yellow} from '../style.js'
+import {safeMessage, safeText as t} from '../safe-text.js'
 import {renderTable} from '../table.js'
 
-const show = (v: {version?: string; commit?: string}) => [v.version, v.commit?.slice(0, 12)].filter(Boolean).join(' ') || '-'
+const show = (v: {version?: string; commit?: string}) => t([v.version, v.commit?.slice(0, 12)].filter(Boolean).join(' ') || '-')
 
 export const renderOutdated = (result: OutdatedResult): string => {
   if (result.rows.length === 0) return 'nothing installed'
   const table = renderTable(
     ['PLUGIN', 'SCOPE', 'CURRENT', 'WANTED', 'LATEST', 'STATUS'],
-    result.rows.map((r) => [r.plugin, r.scope, show(r.current), show(r.wanted), show(r.latest), r.error ? red(r.error) : r.outdated ? yellow(r.reason ?? 'outdated') : green('current')]),
+    result.rows.map((r) => [r.plugin, r.scope, show(r.current), show(r.wanted), show(r.latest), r.error ? red(safeMessage(r.error)) : r.outdated ? yellow(r.reason ?? 'outdated') : green('current')]),
   )
   return `${table}\n${dim(`asked ${result.remotesAsked} remote(s)`)}`
 }
@@ -23,6 +24,6 @@ export const renderUpdates = (result: PluginsUpdated): string =>
             ? `${green(u.result?.status === 'planned' ? 'would update' : 'updated')} ${u.plugin}: ${show(u.from)} -> ${show(u.to ?? {})}${u.consentChanged ? yellow(' (what it runs changed: approved again)') : ''}`
             : u.status === 'current'
               ? `${dim('current')}  ${u.plugin} ${show(u.from)}`
-              : `${red('failed')}   ${u.plugin}: ${u.message}`,
+              : `${red('failed')}   ${u.plugin}: ${safeMessage(u.message ?? '')}`,
         )
         .join('\n')

@@ -1,0 +1,47 @@
+/**
+ * Text that came from a catalog, a manifest or a plugin, made safe to print to a terminal: control
+ * characters (C0, DEL, C1: ESC sequences, BEL, backspace) and bidirectional controls (which can make
+ * `evil` display as `live`) are shown as escapes, and a long field is cut with a marker. `--json`
+ * output keeps the full, unescaped text; only human output goes through here.
+ */
+
+/** Code points a field shown to a person may hold at most before it is cut. */
+export const MAX_FIELD_CHARS = 300
+export const CUT_MARKER = '…'
+/** A message (an error, a problem) may quote several fields, so it is allowed more. */
+export const MAX_MESSAGE_CHARS = 2000
+
+// C0 (tab and newline included: a field is one line), DEL, C1, and the bidi controls:
+// U+061C, U+200E/F, U+202A-202E, U+2066-2069.
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g
+
+const NAMED: Record<string, string> = {'\n': '\\n', '\r': '\\r', '\t': '\\t'}
+
+const escapeOne = (ch: string): string => {
+  if (NAMED[ch]) return NAMED[ch]
+  const code = ch.codePointAt(0)!
+  return code <= 0xff ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u${code.toString(16).padStart(4, '0').toUpperCase()}`
+}
+
+export interface SafeTextOptions {
+  /** cut after this many code points (default 300); Infinity keeps it whole */
+  max?: number
+  /** keep line breaks (for multi-line text such as a message); other controls are still escaped */
+  multiline?: boolean
+}
+
+/** One field of fetched text, safe to print: escaped controls and bidi characters, cut when long. */
+export const safeText = (text: string | undefined, options: SafeTextOptions = {}): string => {
+  if (text === undefined) return ''
+  const max = options.max ?? MAX_FIELD_CHARS
+  let shown = text
+  // Cut by code points before escaping, so an escape is never cut in half.
+  if (shown.length > max) {
+    const points = [...shown]
+    if (points.length > max) shown = points.slice(0, max).join('') + CUT_MARKER
+  }
+  return shown.replace(UNSAFE, (ch) => (options.multiline && ch === '\n' ? ch : escapeOne(ch)))
+}
+
+/** A message that may quote fetched text: line breaks kept, cut at MAX_MESSAGE_CHARS. */
+export const safeMessage = (text: string): string => safeText(text, {max: MAX_MESSAGE_CHARS, multiline: true})
