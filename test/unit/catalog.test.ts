@@ -226,6 +226,7 @@ describe('readCatalog: the top level', () => {
     expect(read({name: 'acme', plugins: []})).toEqual({
       catalog: {name: 'acme', format: 'claude', renames: {}, plugins: []},
       problems: [],
+      dropped: [],
     })
   })
 

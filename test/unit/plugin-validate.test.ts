@@ -163,7 +163,7 @@ describe('any JSON file', () => {
 
   it('invalid UTF-8 is refused', async () => {
     const bytes = Buffer.concat([Buffer.from('{"name": "demo", "description": "caf'), Buffer.from([0xc3, 0x28]), Buffer.from('"}')])
-    await check({...claudeBase(), [CLAUDE]: bytes}, {code: 'file-not-utf8', message: '.claude-plugin/plugin.json is not valid UTF-8 text', file: CLAUDE})
+    await check({...claudeBase(), [CLAUDE]: bytes}, {code: 'file-not-utf8', message: '.claude-plugin/plugin.json is not valid UTF-8: byte 36 (0xc3) starts no valid character', file: CLAUDE})
   })
 
   it('a byte-order mark is an error (JSON.parse refuses it)', async () => {

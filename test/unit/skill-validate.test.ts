@@ -199,10 +199,11 @@ describe('skill names', () => {
     expect(broken('ＰＤＦ')).toBe('name-uppercase')
   })
 
-  it('counts the length after NFKC', () => {
+  it('counts the length after NFKC, and then requires the name to be its NFKC form', () => {
     // U+FB00 (the "ff" ligature) is two letters after NFKC
-    expect(broken('\uFB00'.repeat(32))).toBeUndefined()
+    expect(broken('\uFB00'.repeat(32))).toBe('name-not-normalized')
     expect(broken('\uFB00'.repeat(33))).toBe('name-too-long')
+    expect(broken('ｍy-skill')).toBe('name-not-normalized')
   })
 })
 
@@ -239,11 +240,11 @@ describe('the name field and its folder', () => {
     expect(parsed.problems[0]!.message).toContain('pdf-tool')
   })
 
-  it('compares the name and the folder after NFKC (full-width letters)', () => {
+  it('compares the name and the folder after NFKC, but the name itself must be its NFKC form', () => {
     // a full-width folder name holding the ASCII name, and the other way round
     expect(parse(skill(), 'ｐｄｆ-tools').problems).toEqual([])
-    expect(parse(skill('', {name: 'ｐｄｆ-ｔｏｏｌｓ'}), 'pdf-tools').problems).toEqual([])
-    expect(codes(parse(skill('', {name: 'ｐｄｆ-ｔｏｏｌ'}), 'pdf-tools').problems)).toEqual(['name-folder-mismatch'])
+    expect(codes(parse(skill('', {name: 'ｐｄｆ-ｔｏｏｌｓ'}), 'pdf-tools').problems)).toEqual(['name-not-normalized'])
+    expect(codes(parse(skill('', {name: 'ｐｄｆ-ｔｏｏｌ'}), 'pdf-tools').problems)).toEqual(['name-not-normalized'])
   })
 
   it('does not fold case when comparing with the folder', () => {

@@ -1,9 +1,10 @@
-import {existsSync, readFileSync} from 'node:fs'
+import {existsSync, readdirSync, readFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {getJsonMember, parseJsonText} from '../config/json-edit.js'
 import {getTomlTable, parseTomlText, type TomlEntries} from '../config/toml-edit.js'
 import type {Environment} from '../environment.js'
-import {conflict} from '../errors.js'
+import {conflict, validationFailed} from '../errors.js'
+import {confusableWith} from '../name-skeleton.js'
 import {assertNoLinksBelow} from '../fs/contain.js'
 import {renderHooks} from '../formats/hooks.js'
 import {mcpServerKey, renderMcpEntry} from '../formats/mcp.js'
@@ -71,6 +72,23 @@ const holderOf = (input: PlanInput, path: string): string | undefined => {
   return input.ownership.ownerOf(path) ?? 'the user (not installed by loadout)'
 }
 
+/** The names already in a folder (file extensions dropped), to refuse one that looks like another. */
+const namesIn = (dir: string): string[] => {
+  try {
+    return readdirSync(dir).map((n) => n.replace(/(\.agent)?\.(md|toml)$/, ''))
+  } catch {
+    return []
+  }
+}
+
+const refuseConfusable = (kind: 'skill' | 'subagent', name: string, dir: string, target: AgentTarget): void => {
+  const other = confusableWith(name, namesIn(dir))
+  if (other === undefined) return
+  throw validationFailed(`${kind}-name-confusable`, `${kind} "${name}" cannot be installed for ${target.id}: it looks like "${other}", already in ${dir}`, {
+    suggestions: ['rename one of them so that the two names cannot be taken for each other'],
+  })
+}
+
 const planSkills = (input: PlanInput, target: AgentTarget, plan: TargetPlan) => {
   const {model, id} = input
   if (model.skills.length === 0) return
@@ -96,6 +114,7 @@ const planSkills = (input: PlanInput, target: AgentTarget, plan: TargetPlan) => 
       if (prefixedHolder) throw conflict('skill-taken', `skill "${name}" cannot be installed for ${target.id}: ${dest} belongs to ${prefixedHolder}`)
     }
     assertNoLinksBelow(location.root, dest)
+    refuseConfusable('skill', name, location.absolute, target)
     plan.operations.push({kind: 'copy-dir', component, from: skill.dir, dest, root: location.root, ...(name === skill.name ? {} : {renameSkillTo: name})})
   }
 }
@@ -111,6 +130,7 @@ const planSubagents = (input: PlanInput, target: AgentTarget, plan: TargetPlan) 
     const holder = holderOf(input, dest)
     if (holder) throw conflict('subagent-taken', `subagent "${agent.name}" cannot be installed for ${target.id}: ${dest} belongs to ${holder}`)
     assertNoLinksBelow(location.root, dest)
+    refuseConfusable('subagent', agent.name, location.absolute, target)
     const parts = rendered.path.split('/')
     plan.operations.push({kind: 'write-file', component, dest, root: location.root, content: rendered.content, ...(parts.length > 1 ? {dir: join(location.absolute, parts[0]!)} : {})})
   }

@@ -1,5 +1,6 @@
 import {validationFailed} from '../errors.js'
 import {problem, type Problem} from '../problems.js'
+import {skeleton} from '../name-skeleton.js'
 import {checkMarketplaceName, checkPluginName} from './names.js'
 import type {Catalog, CatalogFormat, CatalogRead, DroppedEntry, PluginAuthor, PluginEntry, PluginSource} from './types.js'
 
@@ -129,6 +130,8 @@ class Reader {
   private entryProblems: Problem[] = []
   /** plugin name -> index of the first usable entry with that name */
   private readonly firstAt = new Map<string, number>()
+  /** skeleton (see name-skeleton.ts) -> the first usable name with it */
+  private readonly bySkeleton = new Map<string, string>()
   /** metadata.pluginRoot was set but broke a rule, so bare names have nowhere to resolve */
   private pluginRootIgnored = false
 
@@ -301,6 +304,12 @@ class Reader {
     if (first !== undefined) {
       return this.skip('entry-duplicate-name', `plugin ${quoted(name)} is already listed at plugins[${first}]; this entry is skipped`, `${at}.name`)
     }
+    const look = skeleton(name)
+    const alike = this.bySkeleton.get(look)
+    if (alike !== undefined) {
+      return this.skip('entry-confusable-name', `plugin ${quoted(name)} looks like ${quoted(alike)}, already listed; this entry is skipped`, `${at}.name`)
+    }
+    this.bySkeleton.set(look, name)
     this.firstAt.set(name, index)
     if (source.kind === 'unsupported') {
       this.warn('source-unsupported', `unsupported source type ${SIMPLE_TYPE.test(source.type) ? source.type : quoted(source.type)}: plugin ${quoted(name)} is listed but cannot be installed`, `${at}.source`)

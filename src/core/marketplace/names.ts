@@ -5,6 +5,8 @@
  * whole alphabet of allowed characters.
  */
 
+import {nfkcRule} from '../name-skeleton.js'
+
 export const MAX_NAME = 64
 
 const MARKETPLACE_CHARS = /^[a-z0-9._-]+$/
@@ -36,6 +38,8 @@ export const checkMarketplaceName = (name: string): string | undefined => {
 export const checkPluginName = (name: string): string | undefined => {
   const length = lengthRule(name)
   if (length) return length
+  const notNormal = nfkcRule(name)
+  if (notNormal) return notNormal
   if (name.includes('/') || name.includes('\\')) return 'contains a path separator (/ or \\)'
   if (name.includes('..')) return 'contains ".."'
   if (WHITESPACE.test(name)) return 'contains whitespace; use kebab-case (lowercase words joined by "-")'

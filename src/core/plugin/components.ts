@@ -3,6 +3,7 @@
  * cst-agent exec tools. Each takes the untrusted value and the JSON path it sits at, records every
  * broken rule in the report, and returns only what it could read whole.
  */
+import {nfkcRule} from '../name-skeleton.js'
 import {basename, extname} from 'node:path'
 import {splitFrontmatter, parseYamlMapping, type YamlMapping} from '../skills/frontmatter.js'
 import {checkSkillName} from '../skills/name.js'
@@ -126,6 +127,11 @@ export const parseMcpServer = (name: string, raw: unknown, at: string, options: 
   }
   if (name.trim() === '') {
     report.error('mcp-server-name-empty', 'an MCP server has an empty name', {file, path: at})
+    return undefined
+  }
+  const notNormal = nfkcRule(name)
+  if (notNormal) {
+    report.error('mcp-server-name-not-normalized', `MCP server name ${JSON.stringify(name)} ${notNormal}`, {file, path: at})
     return undefined
   }
   const hasUrl = 'url' in raw

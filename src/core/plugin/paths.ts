@@ -10,6 +10,7 @@ import {errnoCode, isLoadoutError, validationFailed, type LoadoutError} from '..
 import {isInside, safeRealpath} from '../fs/contain.js'
 import {problem, type Problem} from '../problems.js'
 import {readOpenFile} from '../fs/read.js'
+import {decodeAgentText} from '../fs/utf8.js'
 
 /** Where a path came from: the manifest file (or label) and the JSON path inside it. */
 export interface PathOrigin {
@@ -218,8 +219,6 @@ export interface ContainedReadOptions extends PathOrigin {
   maxBytes: number
 }
 
-const UTF8 = new TextDecoder('utf-8', {fatal: true})
-
 /**
  * Reads a file that must be a regular file (or a link resolving inside `root`), at most `maxBytes`,
  * valid UTF-8. The size is checked on the open descriptor before a byte is read.
@@ -240,12 +239,9 @@ export const readContainedText = (abs: string, options: ContainedReadOptions): s
     if (info.size > options.maxBytes) {
       throw ruleBroken('file-too-large', `${shown} is ${info.size} bytes; the limit is ${options.maxBytes}`, options)
     }
-    const bytes = readOpenFile(fd, info.size)
-    try {
-      return UTF8.decode(bytes)
-    } catch {
-      throw ruleBroken('file-not-utf8', `${shown} is not valid UTF-8 text`, options)
-    }
+    const decoded = decodeAgentText(readOpenFile(fd, info.size))
+    if ('fault' in decoded) throw ruleBroken(decoded.fault.code, `${shown} ${decoded.fault.why}`, options)
+    return decoded.text
   } finally {
     closeSync(fd)
   }

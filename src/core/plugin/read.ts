@@ -4,6 +4,7 @@
  * inside the plugin root. `readPlugin` refuses a plugin that breaks a rule; `inspectPlugin` returns
  * what it could read together with every problem, for `plugin validate`.
  */
+import {confusableWith} from '../name-skeleton.js'
 import {statSync} from 'node:fs'
 import {basename, join, resolve} from 'node:path'
 import {notFound, validationFailed, type LoadoutError} from '../errors.js'
@@ -283,7 +284,25 @@ export const inspectPlugin = (root: string, options: ReadPluginOptions = {}): Pl
     tools: collectTools(ctx),
     problems: report.problems,
   }
+  refuseConfusableNames(model, report)
   return {model, fatal: report.fatal}
+}
+
+/** Two skills, subagents or MCP servers of one plugin whose names a reader could take for each other. */
+const refuseConfusableNames = (model: PluginModel, report: PluginReport): void => {
+  const lists: Array<[string, ReadonlyArray<{name: string}>]> = [
+    ['skill', model.skills],
+    ['subagent', model.subagents],
+    ['MCP server', model.mcpServers],
+  ]
+  for (const [kind, parts] of lists) {
+    const seen: string[] = []
+    for (const {name} of parts) {
+      const other = confusableWith(name, seen)
+      if (other !== undefined) report.error('name-confusable', `${kind} names ${JSON.stringify(other)} and ${JSON.stringify(name)} look alike; rename one`, {file: model.root})
+      seen.push(name)
+    }
+  }
 }
 
 const describeProblem = (p: Problem, root: string): string => {

@@ -1,3 +1,5 @@
+import {nfkcRule} from '../name-skeleton.js'
+
 /** The Agent Skills name rule, one reason per way a name can break it. */
 export interface NameRuleBroken {
   code: string
@@ -15,6 +17,9 @@ export const checkSkillName = (raw: string): NameRuleBroken | undefined => {
   if (name.includes('..')) return says('name-has-dotdot', 'contains ".."')
   if (name.startsWith('.')) return says('name-leading-dot', 'starts with a dot')
   if (name !== name.toLowerCase()) return says('name-uppercase', 'has upper-case letters; use lowercase letters, digits and hyphens')
+  // checked after the rules above, which judge the NFKC form: a full-width "／" is named as a separator
+  const notNormal = nfkcRule(raw)
+  if (notNormal) return says('name-not-normalized', notNormal)
   if (!/^[a-z0-9-]+$/.test(name)) return says('name-invalid-characters', 'may hold only lowercase letters, digits and hyphens')
   if (name.startsWith('-') || name.endsWith('-')) return says('name-edge-hyphen', 'starts or ends with a hyphen')
   if (name.includes('--')) return says('name-double-hyphen', 'has two hyphens in a row')

@@ -6,6 +6,7 @@ import {problem, type Problem} from '../problems.js'
 import type {SkillDialect} from '../targets/types.js'
 import {parseSkillText, type ParsedSkill} from './validate.js'
 import {readOpenFile} from '../fs/read.js'
+import {decodeAgentText} from '../fs/utf8.js'
 
 export const SKILL_FILE = 'SKILL.md'
 export const MAX_SKILL_FILE_BYTES = 10 * 1024 * 1024
@@ -70,7 +71,9 @@ export const readSkillDir = (dir: string, dialect: SkillDialect = 'spec'): Skill
       return failed(dir, file, problem('error', 'skill-file-too-large', `${SKILL_FILE} is ${(info.size / 1048576).toFixed(1)} MB; the limit is 10 MB`, {file}), {...extra, bytes: info.size})
     }
     const bytes = readOpenFile(fd, info.size)
-    const parsed = parseSkillText(bytes.toString('utf8'), folder, file, dialect)
+    const decoded = decodeAgentText(bytes)
+    if ('fault' in decoded) return failed(dir, file, problem('error', decoded.fault.code, `${file} ${decoded.fault.why}`, {file}), {...extra, bytes: bytes.length})
+    const parsed = parseSkillText(decoded.text, folder, file, dialect)
     return {...parsed, dir, file, bytes: bytes.length, ...extra}
   } catch (error) {
     const code = errnoCode(error)

@@ -7,6 +7,7 @@ import {parseYamlMapping, splitFrontmatter} from '../skills/frontmatter.js'
 import type {SubagentFormat} from '../targets/types.js'
 import {layoutOf, textFile} from './layout.js'
 import {readOpenFile} from '../fs/read.js'
+import {decodeAgentText} from '../fs/utf8.js'
 
 export const MAX_SUBAGENT_FILE_BYTES = 1024 * 1024
 
@@ -67,7 +68,9 @@ const readText = (file: string, boundary: string | undefined): TextRead => {
       return {ok: false, bytes: info.size, problem: problem('error', 'subagent-file-too-large', `${file} is ${(info.size / 1048576).toFixed(1)} MB; the limit is 1 MB`, {file})}
     }
     const bytes = readOpenFile(fd, info.size)
-    return {ok: true, text: bytes.toString('utf8'), bytes: bytes.length}
+    const decoded = decodeAgentText(bytes)
+    if ('fault' in decoded) return {ok: false, bytes: bytes.length, problem: problem('error', decoded.fault.code, `${file} ${decoded.fault.why}`, {file})}
+    return {ok: true, text: decoded.text, bytes: bytes.length}
   } catch (error) {
     return {ok: false, problem: unreadable(file, error)}
   } finally {

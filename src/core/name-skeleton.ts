@@ -1,0 +1,37 @@
+/**
+ * Names a person reads (skills, subagents, plugins, MCP servers) must say what they look like: in
+ * Unicode normal form NFKC (so a fullwidth `ｍy-skill` is refused, not installed beside `my-skill`),
+ * and not confusable with a name already in the same folder. Two names are confusable when their
+ * skeletons are equal: NFKC, lower case, and common look-alikes (Cyrillic and Greek letters that
+ * look Latin, `0`/`o`, `1`/`l`, `rn`/`m`) mapped to one letter.
+ */
+
+/** The rule a name breaks by not being its own NFKC form, phrased to follow the quoted name. */
+export const nfkcRule = (name: string): string | undefined => {
+  const normal = name.normalize('NFKC')
+  return normal === name ? undefined : `is not in Unicode normal form NFKC (it normalizes to ${JSON.stringify(normal)}); write it as that`
+}
+
+const LOOK_ALIKES: Record<string, string> = {
+  // Cyrillic
+  а: 'a', в: 'b', е: 'e', ё: 'e', з: '3', і: 'i', ї: 'i', ј: 'j', к: 'k', м: 'm', н: 'h', о: 'o', р: 'p', с: 'c', т: 't', у: 'y', х: 'x', ѕ: 's', ԁ: 'd', ԛ: 'q', ԝ: 'w', һ: 'h', ӏ: 'l',
+  // Greek
+  α: 'a', β: 'b', γ: 'y', ε: 'e', η: 'n', ι: 'i', κ: 'k', μ: 'u', ν: 'v', ο: 'o', ρ: 'p', τ: 't', υ: 'u', χ: 'x', ω: 'w', ϲ: 'c', ϳ: 'j',
+  // Latin and digits
+  ı: 'i', ɡ: 'g', ɑ: 'a', '0': 'o', '1': 'l', '|': 'l', '_': '-', '‐': '-', '‑': '-', '–': '-', '—': '-',
+}
+
+/** The form two names share when a reader could take one for the other. */
+export const skeleton = (name: string): string =>
+  [...name.normalize('NFKC').toLowerCase()]
+    .map((ch) => LOOK_ALIKES[ch] ?? ch)
+    .join('')
+    .replace(/rn/g, 'm')
+    .replace(/vv/g, 'w')
+
+/** An existing name that differs from `name` but looks like it, or undefined. */
+export const confusableWith = (name: string, existing: Iterable<string>): string | undefined => {
+  const mine = skeleton(name)
+  for (const other of existing) if (other !== name && skeleton(other) === mine) return other
+  return undefined
+}
