@@ -4,7 +4,7 @@
  */
 import {spawnSync} from 'node:child_process'
 import {createHash} from 'node:crypto'
-import {appendFileSync, chmodSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync} from 'node:fs'
+import {appendFileSync, chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
@@ -256,6 +256,60 @@ describe('a local marketplace with hostile text, a dropped entry and failing upd
     const linked = await loadout(sb, ['update', 'good@hostile', '--scope', 'user', '--json'])
     expect(linked.status).toBe(4)
     expect(jsonError(linked).message).toMatch(/linked.*outside/)
+    expect(canaries()).toEqual(before)
+  })
+})
+
+describe('names and encodings are safety rules, at plugin validate and install alike', () => {
+  const skill = (name: string, body = 'Body.') => `---\nname: ${name}\ndescription: The ${name} skill.\n---\n\n${body}\n`
+  const bytes = (...parts: Array<string | number[]>) => Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : Buffer.from(p))))
+  const manifest = JSON.stringify({name: 'odd', version: '1.0.0'})
+  const cases: Array<[string, Record<string, string | Buffer>, RegExp]> = [
+    ['a full-width skill name', {'skills/ｍy-skill/SKILL.md': skill('ｍy-skill')}, /name "ｍy-skill" is not in Unicode normal form NFKC \(it normalizes to "my-skill"\)/],
+    ['invalid UTF-8 in SKILL.md', {'skills/my-skill/SKILL.md': bytes(skill('my-skill').slice(0, 40), [0xff, 0xfe], 'rest\n')}, /SKILL\.md is not valid UTF-8: byte 40 \(0xff\)/],
+    ['a NUL in SKILL.md', {'skills/my-skill/SKILL.md': bytes(skill('my-skill'), [0], 'hidden\n')}, new RegExp(`SKILL\\.md holds a NUL byte at byte ${skill('my-skill').length}`)],
+    ['a NUL in a subagent file', {'agents/reviewer.md': bytes('---\nname: reviewer\ndescription: Reviews.\n---\nReview', [0], '\n')}, new RegExp(`reviewer\\.md holds a NUL byte at byte ${'---\nname: reviewer\ndescription: Reviews.\n---\nReview'.length}`)],
+    ['invalid UTF-8 in plugin.json', {'.claude-plugin/plugin.json': bytes('{"name": "odd", "description": "caf', [0xc3, 0x28], '"}')}, /plugin\.json is not valid UTF-8: byte 35 \(0xc3\)/],
+    ['two skills whose names look alike', {'skills/model-kit/SKILL.md': skill('model-kit'), 'skills/rnodel-kit/SKILL.md': skill('rnodel-kit')}, /skill names "model-kit" and "rnodel-kit" look alike/],
+  ]
+  for (const [what, files, message] of cases) {
+    it(`refuses ${what}`, async () => {
+      const sb = sandbox()
+      mkdirSync(join(sb.home, '.claude/skills/my-skill'), {recursive: true})
+      writeFileSync(join(sb.home, '.claude/skills/my-skill/SKILL.md'), skill('my-skill', 'The user\'s own.'))
+      const canaries = plantCanaries(sb)
+      const before = canaries()
+      const src = join(sb.dir, 'odd')
+      writeFiles(src, {'.claude-plugin/plugin.json': manifest})
+      for (const [path, content] of Object.entries(files)) {
+        mkdirSync(join(src, path, '..'), {recursive: true})
+        writeFileSync(join(src, path), content)
+      }
+      const validated = await loadout(sb, ['plugin', 'validate', src])
+      expect(validated.status).toBe(4)
+      expect(validated.stdout + validated.stderr).toMatch(message)
+      const installed = await loadout(sb, ['install', src, '--agent', 'claude-code', '--scope', 'user', '--yes', '--json'])
+      expect(installed.status).toBe(4)
+      expect(jsonError(installed).message).toMatch(message)
+      expect(readdirSync(join(sb.home, '.claude/skills'))).toEqual(['my-skill'])
+      expect(readFileSync(join(sb.home, '.claude/skills/my-skill/SKILL.md'), 'utf8')).toContain("The user's own.")
+      expect(canaries()).toEqual(before)
+    })
+  }
+
+  it('refuses a skill whose name looks like one already in the target folder', async () => {
+    const sb = sandbox()
+    const theirs = join(sb.home, '.claude/skills/mу-skill') // Cyrillic у, made by the user
+    mkdirSync(theirs, {recursive: true})
+    writeFileSync(join(theirs, 'SKILL.md'), skill('mу-skill'))
+    const canaries = plantCanaries(sb)
+    const before = canaries()
+    const src = join(sb.dir, 'fine')
+    writeFiles(src, {'.claude-plugin/plugin.json': JSON.stringify({name: 'fine'}), 'skills/my-skill/SKILL.md': skill('my-skill')})
+    const installed = await loadout(sb, ['install', src, '--agent', 'claude-code', '--scope', 'user', '--json'])
+    expect(installed.status).toBe(4)
+    expect(jsonError(installed)).toMatchObject({code: 'skill-name-confusable', message: expect.stringContaining('skill "my-skill" cannot be installed for claude-code: it looks like "mу-skill"')})
+    expect(readdirSync(join(sb.home, '.claude/skills'))).toEqual(['mу-skill'])
     expect(canaries()).toEqual(before)
   })
 })
