@@ -38,6 +38,9 @@ export const SUBAGENT_FORMATS: readonly SubagentFormat[] = [
 /** Fields that would run code or widen permissions outside the consent loadout asks for. */
 const RISKY_FIELDS = new Set(['hooks', 'mcpServers', 'permissionMode'])
 
+/** The risky fields a subagent's frontmatter sets: each is stripped, and the install says so. */
+export const riskyFieldsOf = (frontmatter: Record<string, unknown>): string[] => Object.keys(frontmatter).filter((k) => RISKY_FIELDS.has(k) && frontmatter[k] !== undefined && frontmatter[k] !== null)
+
 /** Claude's model aliases: names only Claude Code resolves. */
 const CLAUDE_MODEL_ALIASES = new Set(['inherit', 'sonnet', 'opus', 'haiku', 'opusplan'])
 

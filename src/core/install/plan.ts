@@ -8,7 +8,7 @@ import {confusableWith} from '../name-skeleton.js'
 import {assertNoLinksBelow} from '../fs/contain.js'
 import {renderHooks} from '../formats/hooks.js'
 import {mcpServerKey, renderMcpEntry} from '../formats/mcp.js'
-import {renderSubagent} from '../formats/subagent.js'
+import {renderSubagent, riskyFieldsOf} from '../formats/subagent.js'
 import {substitutePluginVars, type PluginVars} from '../formats/substitute.js'
 import type {HookEvents, PluginModel} from '../plugin/types.js'
 import type {ScopeContext} from '../scope.js'
@@ -126,6 +126,10 @@ const planSubagents = (input: PlanInput, target: AgentTarget, plan: TargetPlan) 
     const location = locationOrSkip(input, target, 'subagents', 'subagents folder', plan, component)
     if (!target.subagents || !location) continue
     const rendered = renderSubagent(agent, target.subagents.format)
+    // hooks (and the like) in a subagent's frontmatter would run unasked: stripped, and said so
+    for (const field of riskyFieldsOf(agent.frontmatter)) {
+      plan.skipped.push({component: `${component}/${field}`, reason: `"${field}" in its frontmatter was stripped: it would run code or widen permissions without the consent loadout asks for`})
+    }
     const dest = join(location.absolute, rendered.path)
     const holder = holderOf(input, dest)
     if (holder) throw conflict('subagent-taken', `subagent "${agent.name}" cannot be installed for ${target.id}: ${dest} belongs to ${holder}`)
