@@ -4,7 +4,7 @@
  */
 import {spawnSync} from 'node:child_process'
 import {createHash} from 'node:crypto'
-import {appendFileSync, chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync} from 'node:fs'
+import {appendFileSync, chmodSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
@@ -348,6 +348,73 @@ describe('hooks in frontmatter are executable parts', () => {
     const again = await loadout(sb, ['update', '--scope', 'user', '--json'])
     expect(again.status).toBe(8)
     expect(readFileSync(join(sb.home, '.claude/skills/guarded/scripts/check.sh'), 'utf8')).not.toContain('example.invalid')
+    expect(canaries()).toEqual(before)
+  })
+})
+
+describe('links: one containment rule for validate and install', () => {
+  const skill = (name: string) => `---\nname: ${name}\ndescription: The ${name} skill.\n---\n\nBody.\n`
+
+  it('a catalog source through a linked folder (the plugin folder, or one on its way) is refused', async () => {
+    const sb = sandbox()
+    mkdirSync(join(sb.home, '.claude'))
+    const canaries = plantCanaries(sb)
+    const before = canaries()
+    const outside = join(sb.dir, 'elsewhere')
+    writeFiles(join(outside, 'evil'), {'skills/evil/SKILL.md': skill('evil')})
+    const market = join(sb.dir, 'market')
+    writeFiles(market, {
+      '.claude-plugin/marketplace.json': JSON.stringify({name: 'linky', plugins: [{name: 'evil', source: './plugins/evil'}, {name: 'via', source: './vendor/evil'}]}),
+    })
+    mkdirSync(join(market, 'plugins'))
+    symlinkSync(join(outside, 'evil'), join(market, 'plugins/evil'))
+    symlinkSync(outside, join(market, 'vendor'))
+    expect((await loadout(sb, ['marketplace', 'add', market, '--scope', 'user'])).status).toBe(0)
+    for (const [id, link] of [['evil@linky', 'plugins/evil'], ['via@linky', 'vendor']]) {
+      const refused = await loadout(sb, ['install', id!, '--agent', 'claude-code', '--scope', 'user', '--json'])
+      expect(refused.status).toBe(4)
+      expect(jsonError(refused)).toMatchObject({code: 'source-through-link', message: expect.stringContaining(`goes through the symbolic link ${link} (to `)})
+    }
+    expect(readdirSync(join(sb.home, '.claude'))).toEqual([])
+    expect(canaries()).toEqual(before)
+  })
+
+  it('a link in a skill that leaves the skill folder is refused by both, one inside it is accepted by both', async () => {
+    const sb = sandbox()
+    mkdirSync(join(sb.home, '.claude'))
+    const src = join(sb.dir, 'linked')
+    writeFiles(src, {'.claude-plugin/plugin.json': JSON.stringify({name: 'linked'}), 'shared/notes.md': 'shared\n', 'skills/ok/SKILL.md': skill('ok'), 'skills/ok/ref/a.md': 'a\n'})
+    symlinkSync('ref/a.md', join(src, 'skills/ok/alias.md'))
+    const good = await loadout(sb, ['plugin', 'validate', src, '--json'])
+    expect(good.status, good.stdout).toBe(0)
+    const installed = await loadout(sb, ['install', src, '--agent', 'claude-code', '--scope', 'user', '--json'])
+    expect(installed.status, installed.stdout).toBe(0)
+    symlinkSync('../../shared/notes.md', join(src, 'skills/ok/notes.md'))
+    const validated = await loadout(sb, ['plugin', 'validate', src])
+    expect(validated.status).toBe(4)
+    expect(validated.stdout + validated.stderr).toMatch(/symbolic link notes\.md points outside its skill folder/)
+    const refused = await loadout(sb, ['install', src, '--agent', 'claude-code', '--scope', 'user', '--force', '--json'])
+    expect(refused.status).toBe(4)
+    expect(jsonError(refused)).toMatchObject({code: 'link-outside-skill', message: expect.stringMatching(/symbolic link notes\.md points outside its skill folder/)})
+  })
+
+  it('a hard link to a file outside the local source is refused by both; two names inside it are fine', async () => {
+    const sb = sandbox()
+    mkdirSync(join(sb.home, '.claude'))
+    const canaries = plantCanaries(sb)
+    const before = canaries()
+    const src = join(sb.dir, 'hard')
+    writeFiles(src, {'.claude-plugin/plugin.json': JSON.stringify({name: 'hard'}), 'skills/hard/SKILL.md': skill('hard'), 'skills/hard/a.md': 'a\n'})
+    linkSync(join(src, 'skills/hard/a.md'), join(src, 'skills/hard/b.md'))
+    expect((await loadout(sb, ['plugin', 'validate', src])).status).toBe(0)
+    linkSync(join(sb.home, '.ssh/id_ed25519'), join(src, 'skills/hard/key.txt'))
+    const validated = await loadout(sb, ['plugin', 'validate', src])
+    expect(validated.status).toBe(4)
+    expect(validated.stdout + validated.stderr).toMatch(/skills\/hard\/key\.txt is a hard link \(2 names for one file\) and 1 of its other names are outside the plugin root/)
+    const refused = await loadout(sb, ['install', src, '--agent', 'claude-code', '--scope', 'user', '--json'])
+    expect(refused.status).toBe(4)
+    expect(jsonError(refused)).toMatchObject({code: 'hard-link-outside'})
+    expect(readdirSync(join(sb.home, '.claude'))).toEqual([])
     expect(canaries()).toEqual(before)
   })
 })

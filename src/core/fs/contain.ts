@@ -39,6 +39,24 @@ export const assertNoLinksBelow = (root: string, path: string): void => {
   }
 }
 
+/**
+ * The first existing component from just below `root` down to `path` that is a symbolic link, or
+ * undefined. A plugin folder of a marketplace, and every folder on its way, must be a real folder:
+ * a committed link could point anywhere on the machine that reads it.
+ */
+export const linkOnTheWay = (root: string, path: string): string | undefined => {
+  let current = resolve(root)
+  for (const part of relative(current, resolve(path)).split(sep).filter(Boolean)) {
+    current = join(current, part)
+    try {
+      if (lstatSync(current).isSymbolicLink()) return current
+    } catch {
+      return undefined
+    }
+  }
+  return undefined
+}
+
 /** The real path of `path`, or undefined when it (or its target) does not exist. */
 export const safeRealpath = (path: string): string | undefined => {
   try {

@@ -1,7 +1,7 @@
 import {join, relative, resolve, sep} from 'node:path'
 import type {Environment} from '../environment.js'
 import {conflict, notFound, usageError, validationFailed} from '../errors.js'
-import {isInside} from '../fs/contain.js'
+import {isInside, linkOnTheWay, safeRealpath} from '../fs/contain.js'
 import {readKnownCatalog} from '../marketplace/browse.js'
 import {findMarketplace, knownMarketplaces, type KnownMarketplace} from '../marketplace/known.js'
 import type {DroppedEntry, PluginEntry} from '../marketplace/types.js'
@@ -63,6 +63,12 @@ const entrySpec = (entry: PluginEntry, market: KnownMarketplace, env: Environmen
       if (!market.root) throw usageError('relative-without-root', `${label}: a relative source needs a marketplace checkout, and "${market.name}" was fetched as a bare catalog`)
       const path = resolve(market.root, source.path)
       if (!isInside(market.root, path)) throw usageError('source-outside', `${label}: ${source.path} points outside the marketplace`)
+      const link = linkOnTheWay(market.root, path)
+      if (link) {
+        throw validationFailed('source-through-link', `${label}: ${source.path} goes through the symbolic link ${relative(market.root, link)} (to ${safeRealpath(link) ?? 'a missing target'}); a plugin folder and every folder on its way must be real folders inside the marketplace`, {
+          suggestions: ['replace the link with the folder itself in the marketplace repository'],
+        })
+      }
       // A folder of a git marketplace is at the commit the marketplace was read at: recorded, so a
       // lock can fetch that folder at that commit again.
       const url = market.commit ? cloneUrl(market.source, env.vars.LOADOUT_GITHUB_URL || undefined) : undefined

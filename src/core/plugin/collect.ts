@@ -12,7 +12,7 @@ import {stableStringify} from '../fs/json.js'
 import type {SkillDialect} from '../targets/types.js'
 import {parseHooks, parseMcpServers, readSubagentFile} from './components.js'
 import {MAX_MANIFEST_BYTES, parseManifestJson, type DeclaredPath, type DeclaredSource} from './manifest-fields.js'
-import {checkResolvesInside, entryKind, followedKind, readContainedText, shownFile, type PathOrigin} from './paths.js'
+import {checkResolvesInside, entryKind, followedKind, linksOutside, readContainedText, shownFile, type PathOrigin} from './paths.js'
 import type {PluginReport} from './report.js'
 import type {CommandComponent, HooksComponent, McpComponent, SkillComponent, SubagentComponent} from './types.js'
 
@@ -121,6 +121,11 @@ export const skillDirsByConvention = (ctx: CollectContext): FoundPath[] => {
 export const readSkill = (dir: string, dialect: SkillDialect, report: PluginReport, dropCodes: readonly string[] = []): SkillComponent => {
   const onDisk = readSkillDir(dir, dialect)
   report.carry(onDisk.problems.filter((p) => !dropCodes.includes(p.code)))
+  // A skill folder is copied alone into each agent's skills folder: a link in it must stay in it,
+  // or the copy would point at whatever sits beside it there. Validate and install share this rule.
+  for (const found of linksOutside(dir, dir, {what: 'its skill folder', hardLinks: false})) {
+    if (found.file && !report.leadsThroughOutsideLink(found.file)) report.addFatal({...found, code: 'link-outside-skill'})
+  }
   const usable = onDisk.name !== undefined && checkSkillName(onDisk.name) === undefined
   return {kind: 'skill', name: usable ? onDisk.name! : basename(dir), dir}
 }

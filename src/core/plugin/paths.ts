@@ -140,10 +140,14 @@ export const MAX_TREE_ENTRIES = 100_000
 export interface LinkWalkOptions {
   /** the user's home, to show link targets as `~/...` */
   home?: string
+  /** what the root is, in messages: `the plugin root` (default), `its skill folder` */
+  what?: string
+  /** also refuse hard-linked files (see hardLinkProblems); default true */
+  hardLinks?: boolean
 }
 
 /** The problem with one symbolic link, or undefined when its target resolves inside the root. */
-const linkProblem = (link: string, root: string, realRoot: string, home?: string): Problem | undefined => {
+const linkProblem = (link: string, root: string, realRoot: string, home?: string, what = 'the plugin root'): Problem | undefined => {
   const shownLink = relative(root, link) || basename(link)
   const real = safeRealpath(link)
   if (real !== undefined && isInside(realRoot, real)) return undefined
@@ -154,7 +158,7 @@ const linkProblem = (link: string, root: string, realRoot: string, home?: string
     if (isInside(realRoot, aimed)) return undefined
     target = `${displayPath(aimed, home)} (which does not exist)`
   }
-  return problem('error', 'link-outside-root', `symbolic link ${shownLink} points outside the plugin root, to ${target}; it is refused and never followed`, {file: link})
+  return problem('error', 'link-outside-root', `symbolic link ${shownLink} points outside ${what}, to ${target}; it is refused and never followed`, {file: link})
 }
 
 const specialFileProblem = (path: string, root: string): Problem =>
@@ -171,9 +175,10 @@ export const linksOutside = (dir: string, root: string, options: LinkWalkOptions
   const problems: Problem[] = []
   const start = lstatOrUndefined(dir)
   if (start?.isSymbolicLink()) {
-    const found = linkProblem(dir, root, realRoot, options.home)
+    const found = linkProblem(dir, root, realRoot, options.home, options.what)
     return found ? [found] : []
   }
+  const linked = new Map<string, {nlink: number; paths: string[]}>()
   if (!start?.isDirectory()) return []
   let seen = 0
   const walk = (current: string): boolean => {
@@ -191,17 +196,41 @@ export const linksOutside = (dir: string, root: string, options: LinkWalkOptions
       }
       const full = join(current, entry.name)
       if (entry.isSymbolicLink()) {
-        const found = linkProblem(full, root, realRoot, options.home)
+        const found = linkProblem(full, root, realRoot, options.home, options.what)
         if (found) problems.push(found)
       } else if (entry.isDirectory()) {
         if (!SKIPPED_FOLDERS.has(entry.name) && !walk(full)) return false
       } else if (isSpecial(entry)) problems.push(specialFileProblem(full, root))
+      else if (entry.isFile() && options.hardLinks !== false) noteHardLink(full, linked)
     }
     return true
   }
   walk(dir)
-  return problems
+  return [...problems, ...hardLinkProblems(linked, root, options.what)]
 }
+
+const noteHardLink = (path: string, linked: Map<string, {nlink: number; paths: string[]}>): void => {
+  const stat = lstatOrUndefined(path)
+  if (!stat || stat.nlink <= 1) return
+  const key = `${stat.dev}:${stat.ino}`
+  const seen = linked.get(key) ?? {nlink: stat.nlink, paths: []}
+  seen.paths.push(path)
+  linked.set(key, seen)
+}
+
+/**
+ * A hard-linked file is the same bytes as another path, and which path that is cannot be asked of
+ * the file: it may be `~/.ssh/id_ed25519`. It is accepted only when every one of its links was found
+ * inside the root (two names for one file of the plugin); otherwise it is refused.
+ */
+const hardLinkProblems = (linked: Map<string, {nlink: number; paths: string[]}>, root: string, what = 'the plugin root'): Problem[] =>
+  [...linked.values()]
+    .filter((l) => l.paths.length < l.nlink)
+    .flatMap((l) =>
+      l.paths.map((path) =>
+        problem('error', 'hard-link-outside', `${relative(root, path)} is a hard link (${l.nlink} names for one file) and ${l.nlink - l.paths.length} of its other names are outside ${what}; copy the file instead of linking it`, {file: path}),
+      ),
+    )
 
 /** Throws, naming each link and its target, when any link under `dir` leads outside `root`. */
 export const checkLinksInside = (dir: string, root: string, options: LinkWalkOptions = {}): void => {
