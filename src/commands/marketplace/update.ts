@@ -1,5 +1,5 @@
 import {Args} from '@oclif/core'
-import {EXIT, LoadoutError} from '../../core/errors.js'
+import {EXIT, LoadoutError, worstStatus, type ExitStatus} from '../../core/errors.js'
 import {updateMarketplaces, type MarketplacesUpdated} from '../../core/marketplace/update.js'
 import {resolveScope} from '../../core/scope.js'
 import {LoadoutCommand} from '../../ui/base-command.js'
@@ -22,8 +22,8 @@ export default class MarketplaceUpdate extends LoadoutCommand {
     const failed = updated.results.filter((r) => r.status === 'failed')
     if (failed.length > 0) {
       if (!this.jsonEnabled()) process.stderr.write(`${renderUpdated(updated)}\n`)
-      const status = failed.every((f) => f.exitStatus === failed[0]!.exitStatus) && failed[0]!.exitStatus ? failed[0]!.exitStatus : EXIT.network
-      throw new LoadoutError('update-failed', status as (typeof EXIT)[keyof typeof EXIT], `${failed.length} of ${updated.results.length} marketplace(s) could not be refreshed; their last good copies were kept`, {
+      const status = worstStatus(failed.map((f) => (f.exitStatus ?? EXIT.network) as ExitStatus))
+      throw new LoadoutError('update-failed', status, `${failed.length} of ${updated.results.length} marketplace(s) could not be refreshed; their last good copies were kept`, {
         details: updated,
         suggestions: failed.map((f) => `${f.name}: ${f.message}`),
       })
