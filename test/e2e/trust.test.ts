@@ -9,13 +9,15 @@ import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import type {Sandbox} from '../support/cli.js'
+import {startGitHttpsServer, type GitHttpsServer} from '../support/git-http.js'
+import {makeServedRepo} from '../support/git-repos.js'
 import {startHttpsServer, type TestHttpsServer} from '../support/https-server.js'
 import {jsonError, loadout, sandboxes} from './helpers.js'
 
 const sandbox = sandboxes()
 
 /** Files a hostile plugin might aim at: hashed before and after every run. */
-const CANARIES = ['.ssh/id_ed25519', '.bashrc', '.config/git/config']
+const CANARIES = ['.ssh/id_ed25519', '.bashrc', '.config/canary/secret']
 
 const plantCanaries = (sb: Sandbox): (() => Record<string, string>) => {
   for (const c of CANARIES) {
@@ -270,6 +272,8 @@ describe('names and encodings are safety rules, at plugin validate and install a
     ['a NUL in SKILL.md', {'skills/my-skill/SKILL.md': bytes(skill('my-skill'), [0], 'hidden\n')}, new RegExp(`SKILL\\.md holds a NUL byte at byte ${skill('my-skill').length}`)],
     ['a NUL in a subagent file', {'agents/reviewer.md': bytes('---\nname: reviewer\ndescription: Reviews.\n---\nReview', [0], '\n')}, new RegExp(`reviewer\\.md holds a NUL byte at byte ${'---\nname: reviewer\ndescription: Reviews.\n---\nReview'.length}`)],
     ['invalid UTF-8 in plugin.json', {'.claude-plugin/plugin.json': bytes('{"name": "odd", "description": "caf', [0xc3, 0x28], '"}')}, /plugin\.json is not valid UTF-8: byte 35 \(0xc3\)/],
+    ['a full-width MCP server name', {'.mcp.json': JSON.stringify({mcpServers: {'ｇithub': {command: 'node', args: ['server.js']}}})}, /MCP server name "ｇithub" is not in Unicode normal form NFKC/],
+    ['a full-width plugin name', {'.claude-plugin/plugin.json': JSON.stringify({name: 'ｏdd'})}, /plugin name "ｏdd" .*NFKC/],
     ['two skills whose names look alike', {'skills/model-kit/SKILL.md': skill('model-kit'), 'skills/rnodel-kit/SKILL.md': skill('rnodel-kit')}, /skill names "model-kit" and "rnodel-kit" look alike/],
   ]
   for (const [what, files, message] of cases) {
@@ -414,6 +418,45 @@ describe('links: one containment rule for validate and install', () => {
     const refused = await loadout(sb, ['install', src, '--agent', 'claude-code', '--scope', 'user', '--json'])
     expect(refused.status).toBe(4)
     expect(jsonError(refused)).toMatchObject({code: 'hard-link-outside'})
+    expect(readdirSync(join(sb.home, '.claude'))).toEqual([])
+    expect(canaries()).toEqual(before)
+  })
+})
+
+describe('a git marketplace with committed links to folders outside it', () => {
+  let work: string
+  let server: GitHttpsServer
+  beforeAll(async () => {
+    work = realpathSync(mkdtempSync(join(tmpdir(), 'loadout-trust-git-')))
+    const root = join(work, 'served')
+    mkdirSync(root)
+    server = await startGitHttpsServer({root})
+    writeFiles(join(work, 'outside', 'evil'), {'skills/evil/SKILL.md': '---\nname: evil\ndescription: Evil.\n---\n\nEvil.\n'})
+    makeServedRepo(join(work, 'src'), root, 'acme/linky', {
+      '.claude-plugin/marketplace.json': JSON.stringify({name: 'linky', plugins: [{name: 'evil', source: './plugins/evil'}, {name: 'via', source: './vendor/evil'}]}),
+      'plugins/evil': {symlink: join(work, 'outside', 'evil')},
+      vendor: {symlink: join(work, 'outside')},
+      'README.md': 'links\n',
+    })
+  })
+  afterAll(async () => {
+    await server?.stop()
+    rmSync(work, {recursive: true, force: true})
+  })
+
+  it('refuses the plugin folder that is a link, and the one reached through a linked folder', async () => {
+    const sb = sandbox()
+    mkdirSync(join(sb.home, '.claude'))
+    const canaries = plantCanaries(sb)
+    const before = canaries()
+    const env = {...server.trustEnv(), LOADOUT_GITHUB_URL: `${server.origin}/git`}
+    const added = await loadout(sb, ['marketplace', 'add', 'acme/linky', '--scope', 'user'], {env})
+    expect(added.status, added.stderr).toBe(0)
+    for (const [id, link] of [['evil@linky', 'plugins/evil'], ['via@linky', 'vendor']]) {
+      const refused = await loadout(sb, ['install', id!, '--agent', 'claude-code', '--scope', 'user', '--json'], {env})
+      expect(refused.status).toBe(4)
+      expect(jsonError(refused)).toMatchObject({code: 'source-through-link', message: expect.stringContaining(`goes through the symbolic link ${link}`)})
+    }
     expect(readdirSync(join(sb.home, '.claude'))).toEqual([])
     expect(canaries()).toEqual(before)
   })
