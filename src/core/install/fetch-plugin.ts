@@ -4,7 +4,7 @@ import {loadoutPaths, type Environment} from '../environment.js'
 import {EXIT, LoadoutError, notFound} from '../errors.js'
 import {cachedTree, gitCacheDir, gitContext, hasCommit, resolveCommit, updateMirror} from '../fetch/git.js'
 import {resolvesInside} from '../fs/contain.js'
-import {treeIntegrity} from '../integrity.js'
+import {pluginFiles, type PluginFiles} from './plugin-copy.js'
 import {redactUrl} from '../sources/redact.js'
 import type {PluginFetchSpec} from './resolve.js'
 
@@ -14,6 +14,8 @@ export interface FetchedPlugin {
   commit?: string
   archiveSha256?: string
   integrity: string
+  /** the files of `root`, when they were hashed file by file here (their integrity is `integrity`) */
+  files?: PluginFiles
 }
 
 const offlineMiss = (label: string) =>
@@ -35,7 +37,8 @@ const fetchGitPlugin = async (spec: Extract<PluginFetchSpec, {kind: 'git'}>, env
   const tree = await cachedTree(context, base, commit, spec.path ? [spec.path] : undefined)
   const root = spec.path ? join(tree, spec.path) : tree
   if (!existsSync(root) || !resolvesInside(tree, root)) throw notFound('path-not-found', `${spec.path} is not a folder of ${redactUrl(spec.url)} at ${commit.slice(0, 12)}`)
-  return {root, commit, integrity: await treeIntegrity(root)}
+  const files = await pluginFiles(root)
+  return {root, commit, integrity: files.integrity, files}
 }
 
 /** Brings a plugin's files to a local folder: a cached git tree, an extracted archive, or a folder. */
@@ -49,7 +52,8 @@ export const fetchPlugin = async (spec: PluginFetchSpec, env: Environment, offli
         // reported below
       }
       if (!isDir) throw notFound('plugin-folder-missing', `${spec.path} is not a folder`)
-      return {root: spec.path, ...(spec.commit ? {commit: spec.commit} : {}), integrity: await treeIntegrity(spec.path)}
+      const files = await pluginFiles(spec.path)
+      return {root: spec.path, ...(spec.commit ? {commit: spec.commit} : {}), integrity: files.integrity, files}
     }
     case 'git':
       return fetchGitPlugin(spec, env, offline)

@@ -114,7 +114,9 @@ export const prepareFetched = async (resolved: ResolvedPlugin, fetched: FetchedP
   if (options.skills && options.skills.length > 0) model = pickSkills(model, options.skills)
   checkModel(model)
   const id = resolved.marketplace === DIRECT ? `${model.name}@${DIRECT}` : resolved.id
-  return {resolved, fetched, model, id, files: await pluginFiles(model.root)}
+  // the fetch hashed the same folder file by file already, unless the plugin is a folder inside it
+  const files = fetched.files && model.root === fetched.root ? fetched.files : await pluginFiles(model.root)
+  return {resolved, fetched, model, id, files}
 }
 
 /** The records of `id` in the scope for the chosen targets: what an install replaces. */
