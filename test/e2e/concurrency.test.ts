@@ -2,10 +2,10 @@
  * Several loadout processes at once, as real processes: the lock serialises them, each plans on the
  * records as they are once it holds the lock, and none undoes another's work.
  */
-import {readFileSync} from 'node:fs'
+import {existsSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
-import {loadout, sandboxes} from './helpers.js'
+import {jsonError, loadout, sandboxes} from './helpers.js'
 import {AGENTS3, CODEX_TOML, journalPending, prepareHome, recordedTargets, tempNames, writeKit} from './tx-support.js'
 
 const sandbox = sandboxes()
@@ -57,5 +57,33 @@ describe('concurrent installs', () => {
     expect(sessionStartCommands(join(sb.home, '.claude', 'settings.json'))).toEqual(['echo same'])
     expect(sessionStartCommands(join(sb.home, '.codex', 'hooks.json'))).toEqual(['echo same'])
     expect(tempNames(sb.home)).toEqual([])
+  })
+
+  it('a lock whose pid now names another process (pid reuse) is taken over, not waited for', {timeout: 120_000}, async () => {
+    const sb = sandbox()
+    prepareHome(sb, {big: false})
+    const plugin = writeKit(sb.dir)
+    const lock = join(sb.home, '.config', 'loadout', '.lock')
+    mkdirSync(lock, {recursive: true})
+    // this test process is alive, but it is not the process that took the lock: that one started at tick 1
+    writeFileSync(join(lock, 'owner.json'), JSON.stringify({pid: process.pid, start: '1', token: 'gone'}))
+    // a wait would run out (LOADOUT_LOCK_WAIT=1, then exit 9): only the takeover lets it pass
+    const result = await loadout(sb, ['install', plugin, '--agent', AGENTS3, '--scope', 'user', '--yes', '--json'], {env: {LOADOUT_LOCK_WAIT: '1'}})
+    expect(result.status, result.stdout + result.stderr).toBe(0)
+    expect(existsSync(lock)).toBe(false)
+  })
+
+  it('a live owner is waited for and named: exit 9 once the wait runs out', {timeout: 120_000}, async () => {
+    const sb = sandbox()
+    const lock = join(sb.home, '.config', 'loadout', '.lock')
+    mkdirSync(lock, {recursive: true})
+    const start = readFileSync(`/proc/${process.pid}/stat`, 'utf8')
+    const tick = start.slice(start.lastIndexOf(')') + 2).split(' ')[19]
+    writeFileSync(join(lock, 'owner.json'), JSON.stringify({pid: process.pid, start: tick, token: 'live'}))
+    const plugin = writeKit(sb.dir)
+    const result = await loadout(sb, ['install', plugin, '--agent', 'claude-code', '--scope', 'user', '--yes', '--json'], {env: {LOADOUT_LOCK_WAIT: '1'}})
+    expect(result.status).toBe(9)
+    expect(jsonError(result).message).toBe(`another loadout process (pid ${process.pid}) holds ${lock}`)
+    expect(JSON.parse(readFileSync(join(lock, 'owner.json'), 'utf8')).token).toBe('live')
   })
 })

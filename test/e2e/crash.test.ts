@@ -54,7 +54,7 @@ describe('SIGKILL at 40 moments of install, update and uninstall', () => {
       expect(versions.size, `${label}: ${[...versions]}`).toBe(1)
       const claude = JSON.parse(readFileSync(join(sb.home, '.claude.json'), 'utf8'))
       expect(Object.keys(claude.mcpServers).sort(), label).toEqual(['kit-srv', 'mine'])
-      expect(Object.keys(claude.projects).length, label).toBe(9000)
+      expect(Object.keys(claude.projects).length, label).toBe(6000)
       expect(readFileSync(join(sb.home, '.codex', 'config.toml'), 'utf8'), label).toContain('# my own server, keep this comment')
       return [...versions][0]!
     }
@@ -79,30 +79,36 @@ describe('SIGKILL at 40 moments of install, update and uninstall', () => {
       const delay = Math.floor(((i + Math.random()) / KILLS) * span[command] * 1.1)
       const killed = await runAndSignal(sb, args, delay)
       const label = `${command} killed at ${delay} ms (kill ${i + 1})`
-      if (killed.signal === 'SIGKILL' && journalPending(sb.home)) killedMidway[command]++
+      const journalPendingBefore = journalPending(sb.home)
+      if (killed.signal === 'SIGKILL' && journalPendingBefore) killedMidway[command]++
       const seen = await check(label)
-      return {seen, label}
+      return {seen, label, midway: killed.signal === 'SIGKILL' && journalPendingBefore}
     }
 
     for (let i = 0; i < KILLS; i++) {
       // install: before is nothing, after is the current version everywhere
-      let {seen, label} = await killAt('install', install, i)
+      let {seen, label, midway} = await killAt('install', install, i)
       expect(['none', version], label).toContain(seen)
-      const again = await loadout(sb, install)
-      expect(again.status, `${label}, then again: ${again.stderr}`).toBe(0)
-      expect(await check(`${label}, re-run`, false)).toBe(version)
+      // the same command again succeeds (run whenever it has work left, or the kill was mid-transaction)
+      if (seen === 'none' || midway) {
+        const again = await loadout(sb, install)
+        expect(again.status, `${label}, then again: ${again.stderr}`).toBe(0)
+        expect(await check(`${label}, re-run`, false)).toBe(version)
+      }
 
       // update: before is the old version, after the new one
       const old = version
       flip()
-      ;({seen, label} = await killAt('update', update, i))
+      ;({seen, label, midway} = await killAt('update', update, i))
       expect([old, version], label).toContain(seen)
-      const updated = await loadout(sb, update)
-      expect(updated.status, `${label}, then again: ${updated.stderr}`).toBe(0)
-      expect(await check(`${label}, re-run`, false)).toBe(version)
+      if (seen === old || midway) {
+        const updated = await loadout(sb, update)
+        expect(updated.status, `${label}, then again: ${updated.stderr}`).toBe(0)
+        expect(await check(`${label}, re-run`, false)).toBe(version)
+      }
 
       // uninstall: before is installed, after is nothing
-      ;({seen, label} = await killAt('uninstall', uninstall, i))
+      ;({seen, label, midway} = await killAt('uninstall', uninstall, i))
       expect([version, 'none'], label).toContain(seen)
       if (seen !== 'none') {
         const removed = await loadout(sb, uninstall)

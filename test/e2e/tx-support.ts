@@ -30,7 +30,7 @@ export const writeKit = (dir: string, name = 'kit', version = 'v1'): string => {
 
 const bigClaudeJson = (): string => {
   const projects: Record<string, unknown> = {}
-  for (let i = 0; i < 9000; i++) projects[`/home/user/project-${i}`] = {allowedTools: [], history: [`entry ${i} ${'x'.repeat(300)}`], lastCost: i / 7}
+  for (let i = 0; i < 6000; i++) projects[`/home/user/project-${i}`] = {allowedTools: [], history: [`entry ${i} ${'x'.repeat(300)}`], lastCost: i / 7}
   return JSON.stringify({numStartups: 42, theme: 'dark', projects, mcpServers: {mine: {command: 'my-server'}}}, null, 2)
 }
 

@@ -31,12 +31,12 @@
  * left in the folders it touched are swept away. Read-only commands call `recoverIfFree`.
  */
 import {randomBytes} from 'node:crypto'
-import {appendFileSync, copyFileSync, existsSync, linkSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync} from 'node:fs'
+import {appendFileSync, copyFileSync, existsSync, linkSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync} from 'node:fs'
 import {dirname, isAbsolute, join, normalize} from 'node:path'
 import {loadoutPaths, type Environment} from '../environment.js'
 import {explainIoError, isLoadoutError} from '../errors.js'
 import {isInside} from '../fs/contain.js'
-import {acquireLock, lockHolder, type LockOwner} from '../fs/lock.js'
+import {acquireLock, lockHolder, withLock, type LockOwner} from '../fs/lock.js'
 import {assertWritableFile, TEMP_NAME, tmpName} from '../fs/write.js'
 import {stateLockDir} from '../marketplace/state.js'
 import type {Scope} from '../scope.js'
@@ -174,12 +174,28 @@ const pruneTree = (dir: string): void => {
   rmdirQuiet(dir)
 }
 
+const unchanged = (file: string, copy: string): boolean => {
+  try {
+    const a = statSync(file)
+    const b = statSync(copy)
+    if (a.ino === b.ino && a.dev === b.dev) return true
+    return a.size === b.size && readFileSync(file).equals(readFileSync(copy))
+  } catch {
+    return false
+  }
+}
+
 const restoreBackup = (entry: {file: string; copy?: string}): void => {
   if (!entry.copy) {
     rmSync(entry.file, {force: true})
     return
   }
   if (!existsSync(entry.copy)) return // put back already, by a recovery that was itself cut short
+  if (unchanged(entry.file, entry.copy)) {
+    // never written (the run stopped before): nothing to put back, and no space needed to do it
+    rmSync(entry.copy, {force: true})
+    return
+  }
   try {
     renameSync(entry.copy, entry.file)
   } catch {
@@ -431,7 +447,7 @@ const testDelay = async (env: Environment): Promise<void> => {
 export const transaction = async <T>(env: Environment, projectRoot: string, label: string, body: (tx: Transaction) => Promise<T> | T): Promise<T> => {
   enterCritical()
   try {
-    const lock = await acquireLock(stateLockDir(env))
+    const lock = await acquireLock(stateLockDir(env), lockWaitMs(env))
     try {
       const recovered = recoverPending(env)
       const tx = new Journal(env, projectRoot, label, recovered)
@@ -458,4 +474,25 @@ export const transaction = async <T>(env: Environment, projectRoot: string, labe
   } finally {
     leaveCritical()
   }
+}
+
+/**
+ * For changes that are one atomic rename each and not journalled step by step (marketplace records,
+ * a skill or subagent made by hand): the lock, after recovering what a killed run left, so they never
+ * interleave with a transaction nor read its half-done state.
+ */
+export const withStateLock = async <T>(env: Environment, fn: () => Promise<T> | T): Promise<T> =>
+  withLock(
+    stateLockDir(env),
+    () => {
+      recoverPending(env)
+      return fn()
+    },
+    lockWaitMs(env),
+  )
+
+/** How long a change waits for another loadout process: `LOADOUT_LOCK_WAIT` seconds, default 30. */
+export const lockWaitMs = (env: Environment): number => {
+  const seconds = Number(env.vars.LOADOUT_LOCK_WAIT)
+  return Number.isFinite(seconds) && seconds >= 0 && env.vars.LOADOUT_LOCK_WAIT !== '' && env.vars.LOADOUT_LOCK_WAIT !== undefined ? seconds * 1000 : 30_000
 }
