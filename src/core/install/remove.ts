@@ -5,6 +5,7 @@ import type {Scope, ScopeContext} from '../scope.js'
 import {readInstallRecords, type InstallRecord} from '../state/records.js'
 import {closestNames} from '../suggest.js'
 import {removeApplied} from './apply.js'
+import {inheritCreated} from './config-heirs.js'
 import {keptBy} from './install.js'
 import {undeclarePlugin} from './project.js'
 import {transaction} from './transaction.js'
@@ -62,7 +63,7 @@ export const removeInstalled = async (
       targets.push({...summarize(record), kept: report.kept, drifted: report.drifted})
     }
     const disabled = options.keepRecord ? mine.map((r): InstallRecord => ({...r, enabled: false, files: [], dirs: [], trees: [], config: []})) : []
-    tx.writeRecords(context.scope, [...remaining, ...disabled])
+    tx.writeRecords(context.scope, [...inheritCreated(mine, remaining), ...disabled])
     if (context.scope === 'project' && !options.keepRecord && !remaining.some((r) => r.plugin === plugin && r.scope === 'project')) {
       tx.touch(projectManifestFile(context.projectRoot))
       undeclarePlugin(context.projectRoot, plugin)
