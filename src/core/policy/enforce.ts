@@ -82,14 +82,17 @@ export const checkParts = (policy: Policy, model: PluginModel, id: string): void
   if (policy.tools && model.tools.length > 0) {
     throw policyRefused(id, {rule: 'tools', file: policy.tools.from, subject: id}, `it has exec tools (${model.tools.map((t) => t.name).join(', ')}) and tools are not allowed`)
   }
-  for (const server of model.mcpServers) {
-    if (policy.mcp.stdio && isStdio(server.config)) {
-      throw policyRefused(id, {rule: 'mcp.stdio', file: policy.mcp.stdio.from, subject: server.name}, `MCP server "${server.name}" runs a local command (${server.config.command ?? ''}) and local MCP servers are not allowed`)
-    }
-    const subjects = mcpSubjects(server.config)
-    const unlisted = policy.mcp.allow.find((list) => !list.patterns.some((p) => subjects.some((s) => globMatches(p, s))))
-    if (unlisted) {
-      throw policyRefused(id, {rule: 'mcp.allow', file: unlisted.from, subject: subjects.at(-1) ?? server.name}, `MCP server "${server.name}" (${subjects.at(-1) ?? 'no command or URL'}) is not in the allowed ${unlisted.patterns.map((p) => `"${p}"`).join(', ')}`)
-    }
+  for (const server of model.mcpServers) checkMcpServer(policy, server.name, server.config, id)
+}
+
+/** One MCP server against `mcp.stdio` and `mcp.allow` (a plugin's, or one installed on its own). */
+export const checkMcpServer = (policy: Policy, name: string, config: McpServerConfig, id: string): void => {
+  if (policy.mcp.stdio && isStdio(config)) {
+    throw policyRefused(id, {rule: 'mcp.stdio', file: policy.mcp.stdio.from, subject: name}, `MCP server "${name}" runs a local command (${config.command ?? ''}) and local MCP servers are not allowed`)
+  }
+  const subjects = mcpSubjects(config)
+  const unlisted = policy.mcp.allow.find((list) => !list.patterns.some((p) => subjects.some((s) => globMatches(p, s))))
+  if (unlisted) {
+    throw policyRefused(id, {rule: 'mcp.allow', file: unlisted.from, subject: subjects.at(-1) ?? name}, `MCP server "${name}" (${subjects.at(-1) ?? 'no command or URL'}) is not in the allowed ${unlisted.patterns.map((p) => `"${p}"`).join(', ')}`)
   }
 }

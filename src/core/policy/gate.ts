@@ -1,10 +1,10 @@
 import {refuseHiddenText} from '../audit/scan.js'
 import type {Environment} from '../environment.js'
 import {DIRECT, type ResolvedPlugin} from '../install/resolve.js'
-import type {PluginModel} from '../plugin/types.js'
+import type {McpServerConfig, PluginModel} from '../plugin/types.js'
 import type {Source} from '../sources/types.js'
-import {checkMarketplaceName, checkParts, checkPinned, checkPluginId, checkSourceHost} from './enforce.js'
-import {hostOfSource, hostOfSpec} from './hosts.js'
+import {checkMarketplaceName, checkMcpServer, checkParts, checkPinned, checkPluginId, checkSourceHost} from './enforce.js'
+import {hostOfSource, hostOfSpec, hostOfUrl} from './hosts.js'
 import {loadPolicy} from './load.js'
 
 /**
@@ -43,4 +43,17 @@ export const admitMarketplace = (source: Source, name: string | undefined, env: 
   if (name !== undefined) checkMarketplaceName(policy, name)
   const host = hostOfSource(source, env.vars)
   checkSourceHost(policy, host, `marketplace ${label} from ${host.subject}`)
+}
+
+/**
+ * An MCP server installed on its own (`loadout mcp ...`): `mcp.stdio`, `mcp.allow`, and the host of
+ * the registry or package URL it comes from, when there is one. Call before fetching or writing.
+ */
+export const admitMcpServer = (name: string, config: McpServerConfig, env: Environment, projectRoot: string, fromUrl?: string): void => {
+  const policy = loadPolicy(env, projectRoot)
+  if (fromUrl !== undefined) {
+    const host = hostOfUrl(fromUrl)
+    checkSourceHost(policy, host, `MCP server "${name}" from ${host.subject}`)
+  }
+  checkMcpServer(policy, name, config, `MCP server "${name}"`)
 }
