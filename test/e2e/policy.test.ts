@@ -163,6 +163,42 @@ describe('a system policy that allows one git host', () => {
     }
   })
 
+  it('update of an installed plugin the policy now blocks is refused before fetching the plugin', async () => {
+    writeFileSync(join(sb.project, 'loadout-policy.json'), JSON.stringify({plugins: {block: ['plain@*']}}))
+    try {
+      const result = await run(sb, ['update', 'plain@acme', '--scope', 'user', '--json'])
+      expect(result.status, result.stdout).toBe(10)
+      expect(jsonError(result).details).toMatchObject({rule: 'plugins.block', subject: 'plain@acme'})
+    } finally {
+      rmSync(join(sb.project, 'loadout-policy.json'))
+    }
+  })
+
+  it('install with no argument refuses a plugin loadout.json declares from another host, writing nothing', async () => {
+    const project = sandbox({git: true})
+    systemPolicy(project, {sources: {allow: [`127.0.0.1:${port(allowed)}`]}})
+    writeFileSync(join(project.project, 'loadout.json'), JSON.stringify({plugins: {'plugin@direct': {source: other.git.url('far/plugin')}}}))
+    other.clearRequests()
+    const result = await run(project, ['install', '--agent', 'claude-code', '--yes', '--json'])
+    expect(result.status, result.stdout).toBe(10)
+    expect(jsonError(result).details).toMatchObject({rule: 'sources.allow', subject: `127.0.0.1:${port(other)}`})
+    expect(other.requestsTo('/git').length).toBe(0)
+    expect(existsSync(join(project.project, '.claude'))).toBe(false)
+    expect(existsSync(join(project.project, 'loadout.lock'))).toBe(false)
+  })
+
+  it('outdated does not ask a remote the policy refuses', async () => {
+    const result = await run(sb, ['install', other.git.url('far/plugin'), '--agent', 'claude-code', '--scope', 'user', '--json'], {LOADOUT_POLICY: join(sb.dir, 'none.json')})
+    expect(result.status, result.stdout).toBe(0)
+    other.clearRequests()
+    const outdated = await run(sb, ['outdated', '--json'])
+    expect(outdated.status, outdated.stdout).toBe(0)
+    expect(other.requestsTo('/git').length).toBe(0)
+    const open = await run(sb, ['outdated', '--json'], {LOADOUT_POLICY: join(sb.dir, 'none.json')})
+    expect(open.status).toBe(0)
+    expect(other.requestsTo('/git').length).toBeGreaterThan(0)
+  })
+
   it('marketplace update is refused once the policy no longer allows the marketplace host', async () => {
     systemPolicy(sb, {sources: {allow: ['github.com']}})
     try {

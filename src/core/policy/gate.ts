@@ -45,6 +45,12 @@ export const admitMarketplace = (source: Source, name: string | undefined, env: 
   checkSourceHost(policy, host, `marketplace ${label} from ${host.subject}`)
 }
 
+/** Before asking a git remote anything (`outdated`'s ls-remote): its host. */
+export const admitRemote = (url: string, env: Environment, projectRoot: string): void => {
+  const host = hostOfUrl(url)
+  checkSourceHost(loadPolicy(env, projectRoot), host, `git remote ${host.subject}`)
+}
+
 /**
  * An MCP server installed on its own (`loadout mcp ...`): `mcp.stdio`, `mcp.allow`, and the host of
  * the registry or package URL it comes from, when there is one. Call before fetching or writing.
