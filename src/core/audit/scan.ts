@@ -1,6 +1,7 @@
-import {closeSync, fstatSync, lstatSync, openSync, readdirSync, readSync} from 'node:fs'
+import {closeSync, fstatSync, lstatSync, openSync, readdirSync} from 'node:fs'
 import {join, relative, sep} from 'node:path'
 import {validationFailed} from '../errors.js'
+import {readOpenFile} from '../fs/read.js'
 import {CLAUDE_MANIFEST, CODEX_MANIFEST, ROOT_MANIFEST} from '../plugin/manifests.js'
 import type {PluginModel} from '../plugin/types.js'
 import {findHiddenText, type HiddenChar} from './hidden-text.js'
@@ -21,15 +22,8 @@ const readHead = (path: string): string | undefined => {
     return undefined
   }
   try {
-    if (!fstatSync(fd).isFile()) return undefined
-    const buffer = Buffer.alloc(Math.min(fstatSync(fd).size, MAX_SCAN_BYTES))
-    let read = 0
-    while (read < buffer.length) {
-      const n = readSync(fd, buffer, read, buffer.length - read, read)
-      if (n === 0) break
-      read += n
-    }
-    return buffer.subarray(0, read).toString('utf8')
+    const stat = fstatSync(fd)
+    return stat.isFile() ? readOpenFile(fd, Math.min(stat.size, MAX_SCAN_BYTES)).toString('utf8') : undefined
   } finally {
     closeSync(fd)
   }

@@ -1,8 +1,9 @@
-import {closeSync, fstatSync, openSync, readSync} from 'node:fs'
+import {closeSync, fstatSync, openSync} from 'node:fs'
 import {createRequire} from 'node:module'
 import {join} from 'node:path'
 import {loadoutPaths, type Environment} from '../environment.js'
 import {EXIT, errnoCode, LoadoutError} from '../errors.js'
+import {readOpenFile} from '../fs/read.js'
 import {PACKAGE_ROOT} from '../package-root.js'
 import type {CompiledValidator} from '../schemas.js'
 import {describeSchemaErrors} from '../schemas.js'
@@ -38,14 +39,7 @@ const readBounded = (path: string): string | undefined => {
     const stat = fstatSync(fd)
     if (!stat.isFile()) throw broken(path, 'is not a file')
     if (stat.size > MAX_POLICY_BYTES) throw broken(path, `is larger than ${MAX_POLICY_BYTES} bytes`)
-    const buffer = Buffer.alloc(stat.size)
-    let read = 0
-    while (read < stat.size) {
-      const n = readSync(fd, buffer, read, stat.size - read, read)
-      if (n === 0) break
-      read += n
-    }
-    return buffer.subarray(0, read).toString('utf8')
+    return readOpenFile(fd, stat.size).toString('utf8')
   } finally {
     closeSync(fd)
   }
