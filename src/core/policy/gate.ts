@@ -2,6 +2,7 @@ import {refuseHiddenText} from '../audit/scan.js'
 import type {Environment} from '../environment.js'
 import {DIRECT, type ResolvedPlugin} from '../install/resolve.js'
 import type {McpServerConfig, PluginModel} from '../plugin/types.js'
+import {problem} from '../problems.js'
 import type {Source} from '../sources/types.js'
 import {checkMarketplaceName, checkMcpServer, checkParts, checkPinned, checkPluginId, checkSourceHost} from './enforce.js'
 import {hostOfSource, hostOfSpec, hostOfUrl} from './hosts.js'
@@ -29,9 +30,13 @@ export interface AdmitModelOptions {
   allowHiddenText?: boolean
 }
 
-/** Once read: the parts the policy forbids, and hidden text in what the agents will read. */
+/**
+ * Once read: the parts the policy forbids, and hidden text in what the agents will read. A policy
+ * file's ignored attempt to loosen becomes a warning of the install.
+ */
 export const admitPluginModel = (model: PluginModel, id: string, options: AdmitModelOptions): void => {
   const policy = loadPolicy(options.env, options.projectRoot)
+  for (const w of policy.warnings) model.problems.push(problem('warning', 'policy-loosening-ignored', `${w.rule} ${w.message}`, {file: w.file}))
   checkPluginId(policy, id)
   checkParts(policy, model, id)
   if (!options.allowHiddenText) refuseHiddenText(model, id)
