@@ -13,7 +13,7 @@ export const EXIT = {
   integrity: 7,
   needsConsent: 8,
   locked: 9,
-  policy: 10,
+  policy: 11,
 } as const
 
 export type ExitStatus = (typeof EXIT)[keyof typeof EXIT]
@@ -29,7 +29,7 @@ export const EXIT_DESCRIPTIONS: Record<ExitStatus, string> = {
   7: 'integrity failed: a hash, signature or recorded file does not match',
   8: 'needs consent: run on a terminal to answer, or pass --yes',
   9: 'locked: another loadout process holds the lock',
-  10: 'refused by policy: a policy file forbids this source, marketplace, plugin or part',
+  11: 'refused by policy: a policy file forbids this source, marketplace, plugin or part',
 }
 
 export interface LoadoutErrorOptions {

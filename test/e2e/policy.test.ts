@@ -93,7 +93,7 @@ describe('a system policy that allows one git host', () => {
   it('refuses marketplace add of another host, before fetching from it, naming the file and the rule', async () => {
     other.clearRequests()
     const result = await run(sb, ['marketplace', 'add', other.git.url('far/market'), '--scope', 'user', '--json'])
-    expect(result.status).toBe(10)
+    expect(result.status).toBe(11)
     const error = jsonError(result)
     expect(error.code).toBe('policy-refused')
     expect(error.message).toContain(`127.0.0.1:${port(other)}`)
@@ -106,7 +106,7 @@ describe('a system policy that allows one git host', () => {
 
   it('says it on stderr without --json, one line and what to do', async () => {
     const result = await run(sb, ['marketplace', 'add', other.git.url('far/market'), '--scope', 'user'])
-    expect(result.status).toBe(10)
+    expect(result.status).toBe(11)
     expect(result.stderr).toMatch(/^error: refused by policy: .*sources\.allow/m)
     expect(result.stderr).toContain('loadout policy show')
   })
@@ -115,7 +115,7 @@ describe('a system policy that allows one git host', () => {
     other.clearRequests()
     const before = homeSnapshot(sb.home)
     const result = await run(sb, ['install', 'elsewhere@acme', '--agent', 'claude-code', '--scope', 'user', '--yes', '--json'])
-    expect(result.status, result.stdout).toBe(10)
+    expect(result.status, result.stdout).toBe(11)
     expect(jsonError(result).details).toMatchObject({rule: 'sources.allow', file: policyFile})
     expect(other.requestsTo('/git').length).toBe(0)
     expect(homeSnapshot(sb.home)).toEqual(before)
@@ -123,7 +123,7 @@ describe('a system policy that allows one git host', () => {
 
   it('refuses a direct install from another host', async () => {
     const result = await run(sb, ['install', other.git.url('far/plugin'), '--agent', 'claude-code', '--scope', 'user', '--json'])
-    expect(result.status).toBe(10)
+    expect(result.status).toBe(11)
     expect(jsonError(result).message).toContain(policyFile)
   })
 
@@ -137,7 +137,7 @@ describe('a system policy that allows one git host', () => {
     writeFileSync(join(sb.project, 'loadout-policy.json'), JSON.stringify({sources: {allow: ['*']}}))
     try {
       const result = await run(sb, ['install', 'elsewhere@acme', '--agent', 'claude-code', '--scope', 'user', '--json'])
-      expect(result.status).toBe(10)
+      expect(result.status).toBe(11)
       expect(jsonError(result).details).toMatchObject({rule: 'sources.allow', file: policyFile})
       const plain = await run(sb, ['install', 'plain@acme', '--agent', 'claude-code', '--scope', 'user', '--force', '--json'])
       expect(plain.status, plain.stdout).toBe(0)
@@ -159,7 +159,7 @@ describe('a system policy that allows one git host', () => {
     writeFileSync(join(sb.project, 'loadout-policy.json'), JSON.stringify({marketplaces: {block: ['acme']}}))
     try {
       const result = await run(sb, ['install', 'plain@acme', '--agent', 'claude-code', '--scope', 'user', '--force', '--json'])
-      expect(result.status).toBe(10)
+      expect(result.status).toBe(11)
       expect(jsonError(result).details).toMatchObject({rule: 'marketplaces.block', file: join(sb.project, 'loadout-policy.json')})
     } finally {
       rmSync(join(sb.project, 'loadout-policy.json'))
@@ -170,7 +170,7 @@ describe('a system policy that allows one git host', () => {
     writeFileSync(join(sb.project, 'loadout-policy.json'), JSON.stringify({plugins: {block: ['plain@*']}}))
     try {
       const result = await run(sb, ['update', 'plain@acme', '--scope', 'user', '--json'])
-      expect(result.status, result.stdout).toBe(10)
+      expect(result.status, result.stdout).toBe(11)
       expect(jsonError(result).details).toMatchObject({rule: 'plugins.block', subject: 'plain@acme'})
     } finally {
       rmSync(join(sb.project, 'loadout-policy.json'))
@@ -183,7 +183,7 @@ describe('a system policy that allows one git host', () => {
     writeFileSync(join(project.project, 'loadout.json'), JSON.stringify({plugins: {'plugin@direct': {source: other.git.url('far/plugin')}}}))
     other.clearRequests()
     const result = await run(project, ['install', '--agent', 'claude-code', '--yes', '--json'])
-    expect(result.status, result.stdout).toBe(10)
+    expect(result.status, result.stdout).toBe(11)
     expect(jsonError(result).details).toMatchObject({rule: 'sources.allow', subject: `127.0.0.1:${port(other)}`})
     expect(other.requestsTo('/git').length).toBe(0)
     expect(existsSync(join(project.project, '.claude'))).toBe(false)
@@ -206,7 +206,7 @@ describe('a system policy that allows one git host', () => {
     systemPolicy(sb, {sources: {allow: ['github.com']}})
     try {
       const result = await run(sb, ['marketplace', 'update', 'acme', '--json'])
-      expect(result.status).toBe(10)
+      expect(result.status).toBe(11)
       expect(JSON.stringify(jsonError(result))).toContain('sources.allow')
     } finally {
       systemPolicy(sb, {sources: {allow: [`127.0.0.1:${port(allowed)}`]}})
@@ -226,7 +226,7 @@ describe('a policy without hooks', () => {
     writeFileSync(userPolicy, JSON.stringify({hooks: false}))
     const before = homeSnapshot(sb.home)
     const result = await run(sb, ['install', 'hooky@acme', '--agent', 'claude-code', '--yes', '--json'])
-    expect(result.status, result.stdout).toBe(10)
+    expect(result.status, result.stdout).toBe(11)
     const error = jsonError(result)
     expect(error.details).toMatchObject({rule: 'hooks', file: userPolicy})
     expect(error.message).toContain('SessionStart')
@@ -282,16 +282,16 @@ describe('loadout policy show', () => {
     expect(result.stdout).toContain('no rules')
   })
 
-  it('a broken policy file fails closed: policy show and install exit 10 naming it', async () => {
+  it('a broken policy file fails closed: policy show and install exit 11 naming it', async () => {
     const sb = sandbox()
     const file = systemPolicy(sb, {hooks: 'no', surprise: 1})
     const shown = await run(sb, ['policy', 'show', '--json'])
-    expect(shown.status).toBe(10)
+    expect(shown.status).toBe(11)
     expect(jsonError(shown)).toMatchObject({code: 'policy-invalid'})
     expect(jsonError(shown).message).toContain(file)
     writeFileSync(file, '{not json')
     const install = await run(sb, ['install', allowed.git.url('acme/market'), '--agent', 'claude-code', '--json'])
-    expect(install.status).toBe(10)
+    expect(install.status).toBe(11)
     expect(jsonError(install).code).toBe('policy-invalid')
   })
 })
@@ -302,7 +302,7 @@ describe('requirePinned', () => {
     mkdirSync(join(sb.home, '.claude'))
     const file = systemPolicy(sb, {requirePinned: true})
     const unpinned = await run(sb, ['install', other.git.url('far/plugin'), '--agent', 'claude-code', '--json'])
-    expect(unpinned.status).toBe(10)
+    expect(unpinned.status).toBe(11)
     expect(jsonError(unpinned).details).toMatchObject({rule: 'requirePinned', file})
     const pinned = await run(sb, ['install', `${other.git.url('far/plugin')}#${farSha}`, '--agent', 'claude-code', '--json'])
     expect(pinned.status, pinned.stdout + pinned.stderr).toBe(0)
