@@ -45,9 +45,11 @@ export default class Update extends LoadoutCommand {
       if (!this.jsonEnabled()) process.stderr.write(`${renderUpdates(result)}\n`)
       const first = failed[0]!
       const message = failed.length === 1 ? `${first.plugin}: ${first.message}` : `${failed.length} of ${result.updates.length} plugins failed to update: ${failed.map((u) => `${u.plugin}: ${u.message}`).join('; ')}`
-      throw new LoadoutError(failed.length === 1 && first.code ? first.code : 'update-failed', worstStatus(failed.map((u) => u.exitStatus ?? 1)), message, {
-        details: result,
-        suggestions: ['the other plugins were updated; see each failure above'],
+      // one failure is reported as itself (its details and suggestions); several as the whole result
+      const one = failed.length === 1
+      throw new LoadoutError(one && first.code ? first.code : 'update-failed', worstStatus(failed.map((u) => u.exitStatus ?? 1)), message, {
+        details: one && first.details !== undefined ? first.details : result,
+        suggestions: one && first.suggestions ? first.suggestions : ['the other plugins were updated; see each failure above'],
       })
     }
     this.log(renderUpdates(result))

@@ -113,9 +113,11 @@ export const errnoCode = (error: unknown): string | undefined =>
     ? error.code
     : undefined
 
-/** The code and exit status a thrown value stands for: a LoadoutError's own, else an unexpected error. */
-export const toExitStatus = (error: unknown): {code: string; exitStatus: ExitStatus} =>
-  isLoadoutError(error) ? {code: error.code, exitStatus: error.exitStatus} : {code: 'unexpected', exitStatus: EXIT.unexpected}
+/** What a thrown value stands for, to report beside other items: a LoadoutError's own, else an unexpected error. */
+export const toExitStatus = (error: unknown): {code: string; exitStatus: ExitStatus; suggestions?: string[]; details?: unknown} =>
+  isLoadoutError(error)
+    ? {code: error.code, exitStatus: error.exitStatus, ...(error.suggestions.length > 0 ? {suggestions: error.suggestions} : {}), ...(error.details === undefined ? {} : {details: error.details})}
+    : {code: 'unexpected', exitStatus: EXIT.unexpected}
 
 /**
  * When several items of one run fail (each still tried), the run exits with the highest of their

@@ -1,4 +1,4 @@
-import {EXIT, toExitStatus, type ExitStatus} from '../errors.js'
+import {toExitStatus, type ExitStatus} from '../errors.js'
 import {updateMarketplaces} from '../marketplace/update.js'
 import {readInstallRecords, type InstallRecord} from '../state/records.js'
 import {loadTargets, pickTargets} from '../targets/registry.js'
@@ -18,6 +18,8 @@ export interface PluginUpdate {
   /** failed only: the error's code and documented exit status */
   code?: string
   exitStatus?: ExitStatus
+  suggestions?: string[]
+  details?: unknown
 }
 
 export interface PluginsUpdated {
@@ -56,8 +58,7 @@ export const updatePlugins = async (ids: readonly string[], options: Omit<Instal
       updates.push({plugin, scope: first.scope, status: 'updated', from, to, consentChanged: Boolean(first.consent && first.consent !== result.consent.fingerprint), result})
     } catch (error) {
       // one plugin failing leaves the others to be updated; the command's status reports it
-      const {code, exitStatus} = toExitStatus(error)
-      updates.push({plugin, scope: first.scope, status: 'failed', from, message: (error as Error).message, code, exitStatus})
+      updates.push({plugin, scope: first.scope, status: 'failed', from, message: (error as Error).message, ...toExitStatus(error)})
     }
   }
   return {updates}
