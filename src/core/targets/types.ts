@@ -47,6 +47,8 @@ export type SubagentFormat =
 export interface McpSection extends Section<'codex-toml' | 'json-key'> {
   key: string
   shape: 'characteroid' | 'codex' | 'cst-agent' | 'gemini' | 'mcp-servers' | 'opencode' | 'vscode'
+  /** how the agent spells a reference to an environment variable in a server entry, `VAR` standing for the name (default `${VAR}`) */
+  envReference?: string
 }
 
 export interface HooksSection extends Section<'json-key'> {

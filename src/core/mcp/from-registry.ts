@@ -1,0 +1,82 @@
+/**
+ * Servers from an MCP Registry: installed pinned to the version the registry names, checked for a
+ * newer version by `outdated`, moved to it by `update`, and installed again from a project's lock.
+ */
+import type {Environment} from '../environment.js'
+import {usageError} from '../errors.js'
+import type {InstallOptions, Prepared} from '../install/install.js'
+import type {OutdatedRow} from '../install/outdated.js'
+import type {InstallRecord} from '../state/records.js'
+import {installServer, prepareServer, readServerSpec, type McpInstallResult} from './install.js'
+import {getRegistryServer} from './registry.js'
+import {specFromServerJson, type FromServerJson} from './server-json.js'
+import {isMcpId} from './spec.js'
+
+/** `io.github.acme/weather` or `io.github.acme/weather@1.4.2`. */
+export const parseServerRef = (input: string): {name: string; version?: string} => {
+  const at = input.lastIndexOf('@')
+  const name = at > 0 ? input.slice(0, at) : input
+  const version = at > 0 ? input.slice(at + 1) : undefined
+  if (!/^[A-Za-z0-9.-]+\/[A-Za-z0-9._-]+$/.test(name) || version === '') {
+    throw usageError('bad-server-ref', `"${input}" is not a registry server name such as io.github.owner/server[@version]`, {suggestions: ['find one: loadout mcp search <words>']})
+  }
+  return {name, ...(version ? {version} : {})}
+}
+
+export const installFromRegistry = async (input: string, options: InstallOptions & FromServerJson): Promise<McpInstallResult> => {
+  const ref = parseServerRef(input)
+  options.onProgress?.(`asking the MCP Registry for ${ref.name}`)
+  const entry = await getRegistryServer(ref.name, ref.version, options.env)
+  const spec = specFromServerJson(entry.server, entry.registry, {...(options.name ? {name: options.name} : {}), ...(options.remote ? {remote: true} : {})})
+  return installServer(spec, options, entry.server)
+}
+
+/** Where a recorded registry server came from: the folder it was installed from says. */
+const recordedSpec = (record: InstallRecord) => (record.pluginRoot ? readServerSpec(record.pluginRoot) : undefined)
+
+/** Whether the spec was made from a server's remote rather than its package. */
+const wasRemote = (config: {url?: string}): boolean => config.url !== undefined
+
+/** `outdated` for a standalone server: a registry one is compared with the registry's latest version. */
+export const checkServerOutdated = async (row: OutdatedRow, record: InstallRecord, env: Environment): Promise<void> => {
+  try {
+    const spec = recordedSpec(record)
+    if (!spec || spec.origin.kind !== 'registry') return
+    const latest = await getRegistryServer(spec.origin.server, undefined, {...env, vars: {...env.vars, LOADOUT_MCP_REGISTRY: spec.origin.registry}})
+    row.latest = {version: latest.server.version}
+    row.wanted = row.latest
+    if (latest.server.version !== spec.origin.version) {
+      row.outdated = true
+      row.reason = 'new version'
+    }
+  } catch (error) {
+    row.error = (error as Error).message
+  }
+}
+
+/** `update` for a standalone server: the registry's latest version, or the same server again. */
+export const prepareServerUpdate = async (record: InstallRecord, env: Environment): Promise<Prepared> => {
+  const spec = recordedSpec(record)
+  if (!spec) throw usageError('mcp-record-incomplete', `${record.plugin} has no installed copy to update from; install it again`)
+  if (spec.origin.kind !== 'registry') return prepareServer(env, spec)
+  const latest = await getRegistryServer(spec.origin.server, undefined, {...env, vars: {...env.vars, LOADOUT_MCP_REGISTRY: spec.origin.registry}})
+  const next = specFromServerJson(latest.server, spec.origin.registry, {name: spec.name, ...(wasRemote(spec.config) ? {remote: true} : {})})
+  return prepareServer(env, next, latest.server)
+}
+
+/**
+ * A server declared in loadout.json, at the version loadout.lock records: the registry is asked for
+ * exactly that version (the source URL names registry, server and version).
+ */
+export const prepareDeclaredServer = async (id: string, source: string | undefined, env: Environment): Promise<Prepared> => {
+  const match = source ? /^(https:\/\/.+)\/v0\.1\/servers\/([^/]+)\/versions\/([^/]+)$/.exec(source) : null
+  if (!isMcpId(id) || !match) {
+    throw usageError('mcp-not-reproducible', `${id} is declared in loadout.json without a registry source, so it cannot be installed again here`, {
+      suggestions: ['install it from a registry (loadout mcp install) so the project can reproduce it, or add it on each machine with loadout mcp add'],
+    })
+  }
+  const [, registry, name, version] = match
+  const entry = await getRegistryServer(decodeURIComponent(name!), decodeURIComponent(version!), {...env, vars: {...env.vars, LOADOUT_MCP_REGISTRY: registry}})
+  const local = id.slice('mcp:'.length).split('@')[0]!
+  return prepareServer(env, specFromServerJson(entry.server, registry!, {name: local}), entry.server)
+}

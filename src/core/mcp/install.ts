@@ -1,0 +1,96 @@
+/**
+ * Installs a standalone MCP server through the plugin install pipeline: the server becomes a
+ * one-server plugin (a folder in the cache holding its `.mcp.json` and, from a registry, its
+ * server.json) with the id `mcp:<name>@local|registry`, and `installPrepared` plans, consents,
+ * applies and records it like any plugin's server, under the server's own name.
+ */
+import {createHash} from 'node:crypto'
+import {existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync} from 'node:fs'
+import {join} from 'node:path'
+import {loadoutPaths, type Environment} from '../environment.js'
+import {LoadoutError, needsConsent} from '../errors.js'
+import {redactUrl} from '../sources/redact.js'
+import {stableStringify} from '../fs/json.js'
+import {installPrepared, type InstallOptions, type InstallResult, type Prepared} from '../install/install.js'
+import {DIRECT} from '../install/resolve.js'
+import {treeIntegrity} from '../integrity.js'
+import type {PluginModel} from '../plugin/types.js'
+import {mcpId, type McpServerSpec} from './spec.js'
+
+/** The file in the server's folder that says what it is, read back by update and `install` in a project. */
+export const SPEC_FILE = 'loadout-mcp.json'
+
+export interface McpInstallResult extends InstallResult {
+  server: string
+  /** variables the user must set in each agent's environment before the server can start */
+  requiredEnv: string[]
+  notes: string[]
+}
+
+/** Where a server came from, as recorded (`source`) and declared in loadout.json. */
+export const sourceLabel = (spec: McpServerSpec): string =>
+  spec.origin.kind === 'local' ? 'local' : `${spec.origin.registry}/v0.1/servers/${encodeURIComponent(spec.origin.server)}/versions/${encodeURIComponent(spec.origin.version)}`
+
+/** Writes the server's folder once per content (named by its hash) and returns it. */
+const serverFolder = (env: Environment, spec: McpServerSpec, serverJson?: unknown): string => {
+  const content = {spec: {name: spec.name, config: spec.config, origin: spec.origin, requiredEnv: spec.requiredEnv}, ...(serverJson === undefined ? {} : {serverJson})}
+  const digest = createHash('sha256').update(stableStringify(content)).digest('hex').slice(0, 32)
+  const dir = join(loadoutPaths(env).cache, 'mcp', digest)
+  if (existsSync(join(dir, SPEC_FILE))) return dir
+  const staging = `${dir}.stage-${process.pid}`
+  rmSync(staging, {recursive: true, force: true})
+  mkdirSync(staging, {recursive: true})
+  writeFileSync(join(staging, SPEC_FILE), stableStringify(content.spec))
+  writeFileSync(join(staging, '.mcp.json'), stableStringify({mcpServers: {[spec.name]: spec.config}}))
+  if (serverJson !== undefined) writeFileSync(join(staging, 'server.json'), stableStringify(serverJson))
+  rmSync(dir, {recursive: true, force: true})
+  renameSync(staging, dir)
+  return dir
+}
+
+/** A server spec as a prepared one-server plugin. */
+export const prepareServer = async (env: Environment, spec: McpServerSpec, serverJson?: unknown): Promise<Prepared> => {
+  const root = serverFolder(env, spec, serverJson)
+  const id = mcpId(spec.name, spec.origin)
+  const version = spec.origin.kind === 'registry' ? spec.origin.version : undefined
+  const model: PluginModel = {
+    name: spec.name,
+    ...(version ? {version} : {}),
+    root,
+    manifests: ['none'],
+    skills: [],
+    subagents: [],
+    mcpServers: [{kind: 'mcp', name: spec.name, key: spec.name, config: spec.config}],
+    hooks: [],
+    commands: [],
+    tools: [],
+    problems: [],
+  }
+  const label = sourceLabel(spec)
+  return {
+    // DIRECT: a project declares the server with its source, which says where to get it again
+    resolved: {id, name: spec.name, marketplace: DIRECT, ...(version ? {version} : {}), fetch: {kind: 'folder', path: root, label}},
+    fetched: {root, integrity: await treeIntegrity(root)},
+    model,
+    id,
+  }
+}
+
+/** The spec a server folder (an installed record's copy) was made from. */
+export const readServerSpec = (folder: string): McpServerSpec => JSON.parse(readFileSync(join(folder, SPEC_FILE), 'utf8')) as McpServerSpec
+
+export const installServer = async (spec: McpServerSpec, options: InstallOptions, serverJson?: unknown): Promise<McpInstallResult> => {
+  const prepared = await prepareServer(options.env, spec, serverJson)
+  try {
+    const result = await installPrepared(prepared, options)
+    return {...result, server: spec.name, requiredEnv: spec.requiredEnv, notes: spec.notes}
+  } catch (error) {
+    if (error instanceof LoadoutError && error.code === 'consent-needed') {
+      throw needsConsent('consent-needed', `MCP server "${spec.name}" ${spec.config.url ? `connects to ${redactUrl(spec.config.url)}` : 'runs a command on this machine'} and needs your approval`, {
+        suggestions: ['run it on a terminal to review and approve, or pass --yes to approve', 'see what it runs: add --dry-run'],
+        details: error.details,
+      })
+    }
+    throw error
+  }
+}
