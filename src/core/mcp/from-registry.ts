@@ -28,7 +28,7 @@ export const installFromRegistry = async (input: string, options: InstallOptions
   options.onProgress?.(`asking the MCP Registry for ${ref.name}`)
   const entry = await getRegistryServer(ref.name, ref.version, options.env)
   const spec = specFromServerJson(entry.server, entry.registry, {...(options.name ? {name: options.name} : {}), ...(options.remote ? {remote: true} : {})})
-  return installServer(spec, options, entry.server)
+  return installServer(spec, options)
 }
 
 /** Where a recorded registry server came from: the folder it was installed from says. */
@@ -61,7 +61,7 @@ export const prepareServerUpdate = async (record: InstallRecord, env: Environmen
   if (spec.origin.kind !== 'registry') return prepareServer(env, spec)
   const latest = await getRegistryServer(spec.origin.server, undefined, {...env, vars: {...env.vars, LOADOUT_MCP_REGISTRY: spec.origin.registry}})
   const next = specFromServerJson(latest.server, spec.origin.registry, {name: spec.name, ...(wasRemote(spec.config) ? {remote: true} : {})})
-  return prepareServer(env, next, latest.server)
+  return prepareServer(env, next)
 }
 
 /**
@@ -78,5 +78,5 @@ export const prepareDeclaredServer = async (id: string, source: string | undefin
   const [, registry, name, version] = match
   const entry = await getRegistryServer(decodeURIComponent(name!), decodeURIComponent(version!), {...env, vars: {...env.vars, LOADOUT_MCP_REGISTRY: registry}})
   const local = id.slice('mcp:'.length).split('@')[0]!
-  return prepareServer(env, specFromServerJson(entry.server, registry!, {name: local}), entry.server)
+  return prepareServer(env, specFromServerJson(entry.server, registry!, {name: local}))
 }

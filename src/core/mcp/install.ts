@@ -1,7 +1,7 @@
 /**
  * Installs a standalone MCP server through the plugin install pipeline: the server becomes a
- * one-server plugin (a folder in the cache holding its `.mcp.json` and, from a registry, its
- * server.json) with the id `mcp:<name>@local|registry`, and `installPrepared` plans, consents,
+ * one-server plugin (a folder in the cache holding its `.mcp.json` and what it was made from; never
+ * the registry's server.json, whose defaults for secrets are not to be kept) with the id `mcp:<name>@local|registry`, and `installPrepared` plans, consents,
  * applies and records it like any plugin's server, under the server's own name.
  */
 import {createHash} from 'node:crypto'
@@ -32,25 +32,24 @@ export const sourceLabel = (spec: McpServerSpec): string =>
   spec.origin.kind === 'local' ? 'local' : `${spec.origin.registry}/v0.1/servers/${encodeURIComponent(spec.origin.server)}/versions/${encodeURIComponent(spec.origin.version)}`
 
 /** Writes the server's folder once per content (named by its hash) and returns it. */
-const serverFolder = (env: Environment, spec: McpServerSpec, serverJson?: unknown): string => {
-  const content = {spec: {name: spec.name, config: spec.config, origin: spec.origin, requiredEnv: spec.requiredEnv}, ...(serverJson === undefined ? {} : {serverJson})}
+const serverFolder = (env: Environment, spec: McpServerSpec): string => {
+  const content = {name: spec.name, config: spec.config, origin: spec.origin, requiredEnv: spec.requiredEnv, notes: spec.notes}
   const digest = createHash('sha256').update(stableStringify(content)).digest('hex').slice(0, 32)
   const dir = join(loadoutPaths(env).cache, 'mcp', digest)
   if (existsSync(join(dir, SPEC_FILE))) return dir
   const staging = `${dir}.stage-${process.pid}`
   rmSync(staging, {recursive: true, force: true})
   mkdirSync(staging, {recursive: true})
-  writeFileSync(join(staging, SPEC_FILE), stableStringify(content.spec))
+  writeFileSync(join(staging, SPEC_FILE), stableStringify(content))
   writeFileSync(join(staging, '.mcp.json'), stableStringify({mcpServers: {[spec.name]: spec.config}}))
-  if (serverJson !== undefined) writeFileSync(join(staging, 'server.json'), stableStringify(serverJson))
   rmSync(dir, {recursive: true, force: true})
   renameSync(staging, dir)
   return dir
 }
 
 /** A server spec as a prepared one-server plugin. */
-export const prepareServer = async (env: Environment, spec: McpServerSpec, serverJson?: unknown): Promise<Prepared> => {
-  const root = serverFolder(env, spec, serverJson)
+export const prepareServer = async (env: Environment, spec: McpServerSpec): Promise<Prepared> => {
+  const root = serverFolder(env, spec)
   const id = mcpId(spec.name, spec.origin)
   const version = spec.origin.kind === 'registry' ? spec.origin.version : undefined
   const model: PluginModel = {
@@ -79,8 +78,8 @@ export const prepareServer = async (env: Environment, spec: McpServerSpec, serve
 /** The spec a server folder (an installed record's copy) was made from. */
 export const readServerSpec = (folder: string): McpServerSpec => JSON.parse(readFileSync(join(folder, SPEC_FILE), 'utf8')) as McpServerSpec
 
-export const installServer = async (spec: McpServerSpec, options: InstallOptions, serverJson?: unknown): Promise<McpInstallResult> => {
-  const prepared = await prepareServer(options.env, spec, serverJson)
+export const installServer = async (spec: McpServerSpec, options: InstallOptions): Promise<McpInstallResult> => {
+  const prepared = await prepareServer(options.env, spec)
   try {
     const result = await installPrepared(prepared, options)
     return {...result, server: spec.name, requiredEnv: spec.requiredEnv, notes: spec.notes}

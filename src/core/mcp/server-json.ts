@@ -76,10 +76,11 @@ class Filler {
   /** The value to write for one input, or undefined to leave it out. */
   value(input: Input, envName: string, what: string): string | undefined {
     if (input.isSecret) {
-      // a secret is never written, even when the registry offers a default
+      // a secret is never written, even when the registry offers a default: a template such as
+      // `Bearer {token}` keeps its text around references, anything else becomes one reference
+      if (input.value && /\{[A-Za-z_]/.test(input.value)) return this.placeholders(input.value, input)
       this.required.add(envName)
-      const template = input.value && /\{[A-Za-z_]/.test(input.value) ? this.placeholders(input.value, input) : undefined
-      return template ?? envReference(envName)
+      return envReference(envName)
     }
     const given = input.value ?? input.default
     if (given !== undefined) return this.placeholders(given, input)
