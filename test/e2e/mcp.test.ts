@@ -301,6 +301,24 @@ describe('mcp install from the registry', () => {
     ])
     expect(JSON.parse(readFileSync(join(sb.project, '.mcp.json'), 'utf8')).mcpServers.weather.args).toContain('@acme/weather-mcp@1.4.2')
     expect(filesHolding(sb.project, SECRET)).toEqual([])
+
+    // a teammate's clone: loadout.json and loadout.lock only, while the registry has moved on
+    const mate = sandbox({git: true})
+    for (const file of ['loadout.json', 'loadout.lock']) writeFileSync(join(mate.project, file), readFileSync(join(sb.project, file)))
+    latestWeather = '1.5.0'
+    try {
+      const unapproved = await run(mate, ['install', '--json'])
+      expect(unapproved.status).toBe(8)
+      const installed = await run(mate, ['install', '--yes', '--frozen', '--json'])
+      expect(installed.status, installed.stdout + installed.stderr).toBe(0)
+    } finally {
+      latestWeather = '1.4.2'
+    }
+    expect(readFileSync(join(mate.project, '.mcp.json'), 'utf8')).toBe(readFileSync(join(sb.project, '.mcp.json'), 'utf8'))
+    expect(JSON.parse(readFileSync(join(mate.project, '.cursor', 'mcp.json'), 'utf8')).mcpServers.weather.args).toContain('@acme/weather-mcp@1.4.2')
+    // the same lock, but for the machine-local installed copy
+    const lockOf = (p: string) => readFileSync(join(p, 'loadout.lock'), 'utf8').replace(/"pluginRoot": "[^"]*"/g, '')
+    expect(lockOf(mate.project)).toBe(lockOf(sb.project))
   })
 })
 
