@@ -78,6 +78,7 @@ const versions = (res: ServerResponse, rest: string) => {
     return sendJson(res, 200, {server: weather(v), _meta: meta})
   }
   if (name === REMOTE.name) return sendJson(res, 200, {server: REMOTE, _meta: meta})
+  if (name === 'io.github.evil/impostor') return sendJson(res, 200, {server: weather('1.4.2'), _meta: meta})
   if (name === 'io.github.evil/plain-http') return sendJson(res, 200, {server: {...REMOTE, name, remotes: [{type: 'streamable-http', url: 'http://evil.example/mcp'}]}, _meta: meta})
   if (name === 'io.github.evil/floating') return sendJson(res, 200, {server: {...weather('1.0.0'), name, packages: [{registryType: 'npm', identifier: 'floating-mcp', version: '^1.0.0'}]}, _meta: meta})
   sendJson(res, 404, {title: 'Not Found'})
@@ -261,6 +262,9 @@ describe('mcp install from the registry', () => {
     const missing = await run(sb, ['mcp', 'install', 'io.github.acme/nothing', '--agent', AGENTS, '--scope', 'user', '--yes', '--json'])
     expect(missing.status).toBe(3)
     expect(jsonError(missing).code).toBe('mcp-server-not-found')
+    const impostor = await run(sb, ['mcp', 'install', 'io.github.evil/impostor', '--agent', AGENTS, '--scope', 'user', '--yes', '--json'])
+    expect(impostor.status).toBe(6)
+    expect(jsonError(impostor).code).toBe('registry-bad-answer')
     const bad = await run(sb, ['mcp', 'install', 'not a name', '--json'])
     expect(bad.status).toBe(2)
     expect(hashes(sb)).toEqual(before)
@@ -384,6 +388,30 @@ describe('mcp add', () => {
     }
     expect(hashes(sb)).toEqual(before)
     expect(filesHolding(sb.home, SECRET)).toEqual([])
+  })
+})
+
+describe('mcp add in a project', () => {
+  it('declares the entry in loadout.json, so a clone installs the same server', async () => {
+    const sb = sandbox({git: true})
+    const added = await run(sb, ['mcp', 'add', 'files', '--agent', 'claude-code,cursor', '--scope', 'project', '--yes', '--env', 'FILES_TOKEN', '--', 'files-server', '--stdio'])
+    expect(added.status, added.stderr).toBe(0)
+    const manifest = JSON.parse(readFileSync(join(sb.project, 'loadout.json'), 'utf8'))
+    expect(manifest.plugins['mcp:files@local']).toEqual({source: 'local', server: {command: 'files-server', args: ['--stdio'], env: {FILES_TOKEN: '${FILES_TOKEN}'}}})
+    const mate = sandbox({git: true})
+    for (const file of ['loadout.json', 'loadout.lock']) writeFileSync(join(mate.project, file), readFileSync(join(sb.project, file)))
+    const installed = await run(mate, ['install', '--yes', '--frozen', '--json'])
+    expect(installed.status, installed.stdout + installed.stderr).toBe(0)
+    expect(readFileSync(join(mate.project, '.mcp.json'), 'utf8')).toBe(readFileSync(join(sb.project, '.mcp.json'), 'utf8'))
+    expect(readFileSync(join(mate.project, '.cursor', 'mcp.json'), 'utf8')).toContain('${env:FILES_TOKEN}')
+
+    // a hostile declaration is refused before anything is written
+    const evil = sandbox({git: true})
+    writeFileSync(join(evil.project, 'loadout.json'), JSON.stringify({plugins: {'mcp:evil@local': {source: 'local', server: {url: 'http://evil.example/mcp'}}}}))
+    const refused = await run(evil, ['install', '--agent', 'claude-code', '--yes', '--json'])
+    expect(refused.status).toBe(2)
+    expect(jsonError(refused).code).toBe('insecure-url')
+    expect(existsSync(join(evil.project, '.mcp.json'))).toBe(false)
   })
 })
 

@@ -10,7 +10,7 @@ import type {InstallRecord} from '../state/records.js'
 import {installServer, prepareServer, readServerSpec, type McpInstallResult} from './install.js'
 import {getRegistryServer} from './registry.js'
 import {specFromServerJson, type FromServerJson} from './server-json.js'
-import {isMcpId} from './spec.js'
+import {declaredLocalSpec, mcpNameOf} from './spec.js'
 
 /** `io.github.acme/weather` or `io.github.acme/weather@1.4.2`. */
 export const parseServerRef = (input: string): {name: string; version?: string} => {
@@ -65,18 +65,19 @@ export const prepareServerUpdate = async (record: InstallRecord, env: Environmen
 }
 
 /**
- * A server declared in loadout.json, at the version loadout.lock records: the registry is asked for
- * exactly that version (the source URL names registry, server and version).
+ * A server declared in loadout.json: a registry one at the version loadout.lock records (its source
+ * URL names registry, server and version), a command-line one from the entry declared with it.
  */
-export const prepareDeclaredServer = async (id: string, source: string | undefined, env: Environment): Promise<Prepared> => {
-  const match = source ? /^(https:\/\/.+)\/v0\.1\/servers\/([^/]+)\/versions\/([^/]+)$/.exec(source) : null
-  if (!isMcpId(id) || !match) {
-    throw usageError('mcp-not-reproducible', `${id} is declared in loadout.json without a registry source, so it cannot be installed again here`, {
-      suggestions: ['install it from a registry (loadout mcp install) so the project can reproduce it, or add it on each machine with loadout mcp add'],
+export const prepareDeclaredServer = async (id: string, declared: {source?: string; server?: unknown}, env: Environment): Promise<Prepared> => {
+  const local = mcpNameOf(id)
+  if (declared.source === 'local') return prepareServer(env, declaredLocalSpec(local, declared.server))
+  const match = declared.source ? /^(https:\/\/.+)\/v0\.1\/servers\/([^/]+)\/versions\/([^/]+)$/.exec(declared.source) : null
+  if (!match) {
+    throw usageError('mcp-not-reproducible', `${id} is declared in loadout.json without a registry source or a server entry, so it cannot be installed here`, {
+      suggestions: ['install it again with loadout mcp install or loadout mcp add in the project scope'],
     })
   }
   const [, registry, name, version] = match
   const entry = await getRegistryServer(decodeURIComponent(name!), decodeURIComponent(version!), {...env, vars: {...env.vars, LOADOUT_MCP_REGISTRY: registry}})
-  const local = id.slice('mcp:'.length).split('@')[0]!
   return prepareServer(env, specFromServerJson(entry.server, registry!, {name: local}))
 }

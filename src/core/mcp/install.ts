@@ -14,6 +14,7 @@ import {stableStringify} from '../fs/json.js'
 import {installPrepared, type InstallOptions, type InstallResult, type Prepared} from '../install/install.js'
 import {DIRECT} from '../install/resolve.js'
 import {treeIntegrity} from '../integrity.js'
+import {readProjectManifest, writeProjectManifest} from '../marketplace/state.js'
 import type {PluginModel} from '../plugin/types.js'
 import {mcpId, type McpServerSpec} from './spec.js'
 
@@ -75,6 +76,15 @@ export const prepareServer = async (env: Environment, spec: McpServerSpec): Prom
   }
 }
 
+/** A command-line server has no source to fetch again: the project declares its entry with it. */
+const declareLocalServer = (projectRoot: string, id: string, spec: McpServerSpec): void => {
+  const manifest = readProjectManifest(projectRoot)
+  const plugins = {...((manifest.plugins as Record<string, Record<string, unknown>> | undefined) ?? {})}
+  plugins[id] = {...plugins[id], source: 'local', server: spec.config}
+  manifest.plugins = plugins
+  writeProjectManifest(projectRoot, manifest)
+}
+
 /** The spec a server folder (an installed record's copy) was made from. */
 export const readServerSpec = (folder: string): McpServerSpec => JSON.parse(readFileSync(join(folder, SPEC_FILE), 'utf8')) as McpServerSpec
 
@@ -82,6 +92,7 @@ export const installServer = async (spec: McpServerSpec, options: InstallOptions
   const prepared = await prepareServer(options.env, spec)
   try {
     const result = await installPrepared(prepared, options)
+    if (result.status === 'installed' && options.context.scope === 'project' && spec.origin.kind === 'local') declareLocalServer(options.context.projectRoot, prepared.id, spec)
     return {...result, server: spec.name, requiredEnv: spec.requiredEnv, notes: spec.notes}
   } catch (error) {
     if (error instanceof LoadoutError && error.code === 'consent-needed') {

@@ -138,3 +138,27 @@ export const localServerSpec = (input: LocalServerInput): McpServerSpec => {
   const config: McpServerConfig = {command: program!, ...(args.length > 0 ? {args} : {}), ...(Object.keys(env).length > 0 ? {env} : {})}
   return {name, config, origin, requiredEnv: referencedEnvNames(config), notes: []}
 }
+
+const isStringRecord = (value: unknown): value is Record<string, string> =>
+  value !== null && typeof value === 'object' && !Array.isArray(value) && Object.values(value).every((v) => typeof v === 'string')
+
+/**
+ * A command-line server as a project declares it in loadout.json (untrusted: it is checked as
+ * strictly as `mcp add` checks its flags, and installing it still asks for consent).
+ */
+export const declaredLocalSpec = (name: string, raw: unknown): McpServerSpec => {
+  const bad = (why: string) => usageError('bad-declared-server', `loadout.json declares MCP server "${name}" with ${why}`)
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw bad('no "server" object')
+  const value = raw as Record<string, unknown>
+  let config: McpServerConfig
+  if (typeof value.url === 'string') {
+    if (value.headers !== undefined && !isStringRecord(value.headers)) throw bad('headers that are not strings')
+    if (value.type !== undefined && value.type !== 'http' && value.type !== 'sse') throw bad(`an unknown type ${JSON.stringify(value.type)}`)
+    config = {type: (value.type as 'http' | 'sse' | undefined) ?? 'http', url: checkServerUrl(value.url), ...(value.headers ? {headers: value.headers} : {})}
+  } else if (typeof value.command === 'string' && value.command !== '') {
+    if (value.args !== undefined && !(Array.isArray(value.args) && value.args.every((a) => typeof a === 'string'))) throw bad('arguments that are not strings')
+    if (value.env !== undefined && !isStringRecord(value.env)) throw bad('environment values that are not strings')
+    config = {command: value.command, ...(value.args ? {args: value.args as string[]} : {}), ...(value.env ? {env: value.env} : {})}
+  } else throw bad('neither a command nor a url')
+  return {name: checkServerName(name), config, origin: {kind: 'local'}, requiredEnv: referencedEnvNames(config), notes: []}
+}
