@@ -62,6 +62,10 @@ const sendJson = (res: ServerResponse, status: number, value: unknown) => {
 
 /** The registry: the list ignores `search` (the client matches descriptions itself) and pages by cursor. */
 const registry = (req: IncomingMessage, res: ServerResponse, url: URL) => {
+  if (url.searchParams.get('search') === 'loop') {
+    // a broken registry that hands out the same cursor forever
+    return sendJson(res, 200, {servers: [{server: filler(9), _meta: meta}, {server: {name: 42}}, 'junk'], metadata: {nextCursor: 'again', count: 3}})
+  }
   const pages = [[filler(1), filler(2), REMOTE], [filler(3), weather(latestWeather)]]
   const page = url.searchParams.get('cursor') === 'page-2' ? 1 : 0
   sendJson(res, 200, {servers: pages[page]!.map((s) => ({server: s, _meta: meta})), metadata: page === 0 ? {nextCursor: 'page-2', count: 3} : {count: 2}})
@@ -160,7 +164,14 @@ describe('mcp search', () => {
     expect(text.stdout).toContain('io.github.acme/tickets')
   })
 
-  it('fails with a network error when the registry is not https', async () => {
+  it('stops when a registry repeats a cursor, and skips entries that are not servers', async () => {
+    const sb = sandbox()
+    const result = await run(sb, ['mcp', 'search', 'loop', '--json'])
+    expect(result.status, result.stderr).toBe(0)
+    expect(result.json()).toMatchObject({pages: 2, skipped: 4, servers: []})
+  })
+
+  it('refuses a registry that is not https', async () => {
     const sb = sandbox()
     const result = await run(sb, ['mcp', 'search', 'x', '--json'], {LOADOUT_MCP_REGISTRY: 'http://127.0.0.1:1'})
     expect(result.status).toBe(2)
@@ -348,6 +359,18 @@ describe('mcp add', () => {
     expect(hashes(sb)).toEqual(before)
   })
 
+  it('shows the plan with --dry-run and writes nothing, even without consent', async () => {
+    const sb = sandbox()
+    prepareHome(sb)
+    const before = hashes(sb)
+    const result = await run(sb, ['mcp', 'add', 'files', '--agent', AGENTS, '--scope', 'user', '--dry-run', '--json', '--', 'files-server'])
+    expect(result.status, result.stderr).toBe(0)
+    expect(result.json()).toMatchObject({status: 'planned', consent: {approvedBy: 'pending'}})
+    expect(result.json().plans.map((p: {operations: unknown[]}) => p.operations.length)).toEqual([1, 1, 1])
+    expect(hashes(sb)).toEqual(before)
+    expect(existsSync(join(sb.home, '.config', 'loadout', 'state.json'))).toBe(false)
+  })
+
   it('adds a URL server, and keeps the mode of ~/.claude.json', async () => {
     const sb = sandbox()
     prepareHome(sb)
@@ -427,6 +450,13 @@ describe('mcp remove and list', () => {
     const nothing = await run(sb, ['mcp', 'remove', 'nothing', '--scope', 'user', '--yes', '--json'])
     expect(jsonError(nothing).code).toBe('not-installed')
     expect(hashes(sb)).toEqual(before)
+  })
+
+  it('fails on an unknown agent', async () => {
+    const sb = sandbox()
+    const result = await run(sb, ['mcp', 'list', '--agent', 'no-such-agent', '--json'])
+    expect(result.status).toBe(2)
+    expect(jsonError(result).message).toContain('no-such-agent')
   })
 
   it('names a config file it cannot read instead of failing', async () => {

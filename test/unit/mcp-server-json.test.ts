@@ -93,7 +93,10 @@ describe('references to environment variables, per agent', () => {
 
   it('become names Codex passes through, and what Codex cannot pass is named', () => {
     const rendered = renderMcpEntry(spec.config, 'codex')
-    expect(rendered).toEqual({value: {command: 'thing', args: ['--token', '${THING_TOKEN}'], env: {MODE: 'fast'}, env_vars: ['THING_TOKEN']}, notes: []})
+    expect(rendered).toEqual({
+      value: {command: 'thing', args: ['--token', '${THING_TOKEN}'], env: {MODE: 'fast'}, env_vars: ['THING_TOKEN']},
+      notes: ['args: Codex does not expand ${...} references (THING_TOKEN); written as is'],
+    })
     const notes: string[] = []
     expect(codexPassThrough({url: 'https://x.example', http_headers: {Authorization: 'Bearer ${A}', 'X-Key': '${B}', 'X-Mixed': 'id ${C}'}}, notes)).toEqual({
       url: 'https://x.example',

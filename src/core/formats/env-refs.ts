@@ -60,6 +60,9 @@ export const spellEnvReferences = (config: McpServerConfig, form: string): McpSe
  */
 export const codexPassThrough = (value: Record<string, unknown>, notes: string[]): Record<string, unknown> => {
   const out = {...value}
+  const args = value.args as string[] | undefined
+  const inArgs = referencedEnvNames(args ?? [])
+  if (inArgs.length > 0) notes.push(`args: Codex does not expand \${...} references (${inArgs.join(', ')}); written as is`)
   const env = value.env as Record<string, string> | undefined
   if (env) {
     const kept: Record<string, string> = {}

@@ -87,6 +87,7 @@ export const searchRegistry = async (query: string, env: Environment, limit = 50
   const words = query.toLowerCase().split(/\s+/).filter(Boolean)
   const found = new Map<string, RegistryEntry>()
   let cursor: string | undefined
+  const seen = new Set<string>()
   let pages = 0
   let skipped = 0
   do {
@@ -102,7 +103,9 @@ export const searchRegistry = async (query: string, env: Environment, limit = 50
       else if (matches(entry, words) && !found.has(entry.server.name)) found.set(entry.server.name, entry)
     }
     const next = isObject(page.metadata) ? page.metadata.nextCursor : undefined
-    cursor = typeof next === 'string' && next !== '' && next !== cursor ? next : undefined
+    // a registry that hands back a cursor it gave before would page forever
+    cursor = typeof next === 'string' && next !== '' && !seen.has(next) ? next : undefined
+    if (cursor) seen.add(cursor)
   } while (cursor && pages < MAX_PAGES && found.size < limit)
   return {registry: base, query, servers: [...found.values()].slice(0, limit), pages, skipped}
 }
