@@ -354,6 +354,10 @@ describe('mcp add', () => {
     const listed = await run(sb, ['mcp', 'list', '--agent', AGENTS, '--scope', 'user'])
     expect(listed.stdout).toMatch(/codex\s+user\s+files\s+mcp:files@local\s+npx -y @acme\/files@2\.0\.0 --root \/srv/)
     expect((await run(sb, ['verify'])).status).toBe(0)
+    // the registry's server of the same name cannot take its place
+    const taken = await run(sb, ['mcp', 'install', 'io.github.acme/weather', '--name', 'files', '--agent', AGENTS, '--scope', 'user', '--yes', '--json'])
+    expect(taken.status).toBe(5)
+    expect(jsonError(taken).code).toBe('mcp-name-taken')
     const removed = await run(sb, ['mcp', 'remove', 'files', '--scope', 'user', '--yes'])
     expect(removed.status, removed.stderr).toBe(0)
     expect(hashes(sb)).toEqual(before)

@@ -8,15 +8,16 @@ import {createHash} from 'node:crypto'
 import {existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {loadoutPaths, type Environment} from '../environment.js'
-import {LoadoutError, needsConsent} from '../errors.js'
+import {conflict, LoadoutError, needsConsent} from '../errors.js'
 import {redactUrl} from '../sources/redact.js'
 import {stableStringify} from '../fs/json.js'
 import {installPrepared, type InstallOptions, type InstallResult, type Prepared} from '../install/install.js'
 import {DIRECT} from '../install/resolve.js'
 import {treeIntegrity} from '../integrity.js'
 import {readProjectManifest, writeProjectManifest} from '../marketplace/state.js'
+import {readInstallRecords} from '../state/records.js'
 import type {PluginModel} from '../plugin/types.js'
-import {mcpId, type McpServerSpec} from './spec.js'
+import {isMcpId, mcpId, mcpNameOf, type McpServerSpec} from './spec.js'
 
 /** The file in the server's folder that says what it is, read back by update and `install` in a project. */
 export const SPEC_FILE = 'loadout-mcp.json'
@@ -88,8 +89,21 @@ const declareLocalServer = (projectRoot: string, id: string, spec: McpServerSpec
 /** The spec a server folder (an installed record's copy) was made from. */
 export const readServerSpec = (folder: string): McpServerSpec => JSON.parse(readFileSync(join(folder, SPEC_FILE), 'utf8')) as McpServerSpec
 
+/** Another standalone server of the same name (added where one was installed, or the other way round) is a conflict. */
+const checkNameFree = (id: string, spec: McpServerSpec, options: InstallOptions): void => {
+  const other = readInstallRecords(options.env, options.context.projectRoot).find(
+    (r) => isMcpId(r.plugin) && r.plugin !== id && mcpNameOf(r.plugin) === spec.name && r.scope === options.context.scope && options.targets.some((t) => t.id === r.target),
+  )
+  if (other) {
+    throw conflict('mcp-name-taken', `MCP server "${spec.name}" is already installed as ${other.plugin} for ${other.target} (${other.scope} scope)`, {
+      suggestions: [`remove it first: loadout mcp remove ${spec.name}`, 'or give this one another name'],
+    })
+  }
+}
+
 export const installServer = async (spec: McpServerSpec, options: InstallOptions): Promise<McpInstallResult> => {
   const prepared = await prepareServer(options.env, spec)
+  checkNameFree(prepared.id, spec, options)
   try {
     const result = await installPrepared(prepared, options)
     if (result.status === 'installed' && options.context.scope === 'project' && spec.origin.kind === 'local') declareLocalServer(options.context.projectRoot, prepared.id, spec)

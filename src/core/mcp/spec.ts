@@ -64,7 +64,7 @@ export const checkServerUrl = (url: string): string => {
 /** Names whose value is a credential: such a value is written only as a reference to a variable. */
 const SECRET_NAME = /key|token|secret|passw|auth|cookie|credential/i
 
-const splitPair = (pair: string, what: 'env' | 'header'): [string, string | undefined] => {
+const splitPair = (pair: string): [string, string | undefined] => {
   const at = pair.indexOf('=')
   return at < 0 ? [pair, undefined] : [pair.slice(0, at), pair.slice(at + 1)]
 }
@@ -77,7 +77,7 @@ const splitPair = (pair: string, what: 'env' | 'header'): [string, string | unde
 export const parseEnvPairs = (pairs: readonly string[]): {env: Record<string, string>; referenced: string[]} => {
   const env: Record<string, string> = {}
   for (const pair of pairs) {
-    const [name, value] = splitPair(pair, 'env')
+    const [name, value] = splitPair(pair)
     if (!isEnvName(name)) throw usageError('bad-env-name', `--env ${JSON.stringify(name)}: an environment variable name is letters, digits and "_", not starting with a digit`)
     if (value !== undefined && SECRET_NAME.test(name) && referencedEnvNames(value).length === 0) {
       throw usageError('secret-value', `--env ${name}=…: refusing to write the value of ${name} into the agent's config in the clear`, {
@@ -94,7 +94,7 @@ const HEADER_NAME = /^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/
 export const parseHeaderPairs = (pairs: readonly string[]): Record<string, string> => {
   const headers: Record<string, string> = {}
   for (const pair of pairs) {
-    const [name, value] = splitPair(pair, 'header')
+    const [name, value] = splitPair(pair)
     if (!HEADER_NAME.test(name) || value === undefined) throw usageError('bad-header', `--header ${JSON.stringify(name)}: give it as Name=value`)
     if (SECRET_NAME.test(name) && referencedEnvNames(value).length === 0) {
       throw usageError('secret-value', `--header ${name}=…: refusing to write a credential into the agent's config in the clear`, {
