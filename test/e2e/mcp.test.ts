@@ -442,6 +442,36 @@ describe('mcp add in a project', () => {
   })
 })
 
+describe('mcp add in every shape', () => {
+  it("writes OpenCode's mcp, Copilot's servers, Gemini, deepagents and cst-agent entries, each spelling the reference its own way, and removes them", async () => {
+    const sb = sandbox({git: true})
+    const p = sb.project
+    mkdirSync(join(p, '.vscode'))
+    writeFileSync(join(p, 'opencode.json'), '{\n  // mine\n  "$schema": "https://opencode.ai/config.json",\n  "theme": "dark"\n}\n')
+    writeFileSync(join(p, '.vscode', 'mcp.json'), '{"servers": {"mine": {"type": "stdio", "command": "mine"}}}')
+    const files = ['opencode.json', '.vscode/mcp.json', '.gemini/settings.json', '.deepagents/.mcp.json', '.agent/mcp.json']
+    const sums = () => files.map((f) => (existsSync(join(p, f)) ? createHash('sha256').update(readFileSync(join(p, f))).digest('hex') : 'absent'))
+    const before = sums()
+    const agents = 'opencode,github-copilot,gemini-cli,deepagents,cst-agent'
+    const added = await run(sb, ['mcp', 'add', 'files', '--agent', agents, '--scope', 'project', '--yes', '--env', 'FILES_TOKEN', '--', 'files-server', '--stdio'])
+    expect(added.status, added.stderr).toBe(0)
+    const read = (f: string) => JSON.parse(readFileSync(join(p, f), 'utf8').replace(/^\s*\/\/.*$/m, ''))
+    expect(read('opencode.json').mcp.files).toEqual({type: 'local', command: ['files-server', '--stdio'], environment: {FILES_TOKEN: '{env:FILES_TOKEN}'}})
+    expect(read('.vscode/mcp.json').servers.files).toEqual({type: 'stdio', command: 'files-server', args: ['--stdio'], env: {FILES_TOKEN: '${env:FILES_TOKEN}'}})
+    expect(read('.gemini/settings.json').mcpServers.files).toEqual({command: 'files-server', args: ['--stdio'], env: {FILES_TOKEN: '${FILES_TOKEN}'}})
+    expect(read('.deepagents/.mcp.json').mcpServers.files.command).toBe('files-server')
+    expect(read('.agent/mcp.json').mcpServers.files.command).toBe('files-server')
+    expect(readFileSync(join(p, 'opencode.json'), 'utf8')).toContain('// mine')
+    const listed = await run(sb, ['mcp', 'list', '--agent', agents, '--scope', 'project', '--json'])
+    expect(listed.json().servers.filter((s: {name: string}) => s.name === 'files').map((s: {agent: string}) => s.agent)).toEqual(agents.split(','))
+    expect((await run(sb, ['verify'])).status).toBe(0)
+    const removed = await run(sb, ['mcp', 'remove', 'files', '--scope', 'project', '--yes'])
+    expect(removed.status, removed.stderr).toBe(0)
+    expect(sums()).toEqual(before)
+    expect(JSON.parse(readFileSync(join(p, 'loadout.json'), 'utf8')).plugins).toEqual({})
+  })
+})
+
 describe('mcp remove and list', () => {
   it('leaves a server loadout did not write, and says whose it is', async () => {
     const sb = sandbox()

@@ -125,7 +125,8 @@ const planMcp = (input: PlanInput, target: AgentTarget, plan: TargetPlan) => {
     const location = locationOrSkip(input, target, 'mcp', 'MCP config', plan, component)
     if (!section || !location) continue
     const config = substitutePluginVars(server.config, input.vars) as typeof server.config
-    const rendered = renderMcpEntry(section.envReference ? spellEnvReferences(config, section.envReference) : config, section.shape)
+    const form = location.envReference ?? section.envReference
+    const rendered = renderMcpEntry(form ? spellEnvReferences(config, form) : config, section.shape)
     if ('unsupported' in rendered) {
       plan.skipped.push({component, reason: `${target.name}: ${rendered.unsupported}`})
       continue

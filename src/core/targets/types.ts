@@ -14,6 +14,8 @@ export interface Location {
   /** `~/…` or `{base}/…` for user scope; relative to the project root for project scope */
   path: string
   key?: string
+  /** MCP only: how the program reading this file spells a variable reference, when not as the section says */
+  envReference?: string
   requiresTrust?: boolean
   confidence?: Confidence
   note?: string
