@@ -353,6 +353,13 @@ describe('mcp add', () => {
     expect(codexText(sb)).toContain('env = { ROOT = "/srv" }\nenv_vars = ["FILES_TOKEN"]')
     const listed = await run(sb, ['mcp', 'list', '--agent', AGENTS, '--scope', 'user'])
     expect(listed.stdout).toMatch(/codex\s+user\s+files\s+mcp:files@local\s+npx -y @acme\/files@2\.0\.0 --root \/srv/)
+    // disable takes it out, enable puts the same entry back under the same name
+    const written = FILES.map((f) => readFileSync(join(sb.home, f), 'utf8'))
+    expect((await run(sb, ['disable', 'mcp:files', '--scope', 'user'])).status).toBe(0)
+    expect(hashes(sb)).toEqual(before)
+    const enabled = await run(sb, ['enable', 'mcp:files', '--scope', 'user', '--yes'])
+    expect(enabled.status, enabled.stderr).toBe(0)
+    expect(FILES.map((f) => readFileSync(join(sb.home, f), 'utf8'))).toEqual(written)
     expect((await run(sb, ['verify'])).status).toBe(0)
     // the registry's server of the same name cannot take its place
     const taken = await run(sb, ['mcp', 'install', 'io.github.acme/weather', '--name', 'files', '--agent', AGENTS, '--scope', 'user', '--yes', '--json'])

@@ -6,6 +6,7 @@ import {copyTree} from '../fs/copy.js'
 import {withLock} from '../fs/lock.js'
 import {stateLockDir} from '../marketplace/state.js'
 import type {PluginEntry} from '../marketplace/types.js'
+import {readInstalledCopy} from '../mcp/model.js'
 import {inspectPlugin, readPlugin} from '../plugin/read.js'
 import type {PluginModel} from '../plugin/types.js'
 import {formatProblem, type Problem} from '../problems.js'
@@ -268,7 +269,7 @@ const applyPlans = (plans: readonly TargetPlan[], recordBase: RecordBase, journa
 const restoreReplaced = (replaced: readonly InstallRecord[], others: readonly InstallRecord[], options: InstallOptions): InstallRecord[] => {
   const first = replaced[0]!
   if (!first.pluginRoot || !existsSync(first.pluginRoot)) return []
-  const model = readPlugin(first.pluginRoot, {home: options.env.home})
+  const model = readInstalledCopy(first.plugin, first.pluginRoot, options.env.home)
   const targets = options.targets.filter((t) => replaced.some((r) => r.target === t.id))
   const plans = planInstall({
     id: first.plugin,

@@ -5,7 +5,7 @@
  * applies and records it like any plugin's server, under the server's own name.
  */
 import {createHash} from 'node:crypto'
-import {existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync} from 'node:fs'
+import {existsSync, mkdirSync, renameSync, rmSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {loadoutPaths, type Environment} from '../environment.js'
 import {conflict, LoadoutError, needsConsent} from '../errors.js'
@@ -16,11 +16,9 @@ import {DIRECT} from '../install/resolve.js'
 import {treeIntegrity} from '../integrity.js'
 import {readProjectManifest, writeProjectManifest} from '../marketplace/state.js'
 import {readInstallRecords} from '../state/records.js'
-import type {PluginModel} from '../plugin/types.js'
+import {serverModel, SPEC_FILE} from './model.js'
 import {isMcpId, mcpId, mcpNameOf, type McpServerSpec} from './spec.js'
 
-/** The file in the server's folder that says what it is, read back by update and `install` in a project. */
-export const SPEC_FILE = 'loadout-mcp.json'
 
 export interface McpInstallResult extends InstallResult {
   server: string
@@ -54,19 +52,7 @@ export const prepareServer = async (env: Environment, spec: McpServerSpec): Prom
   const root = serverFolder(env, spec)
   const id = mcpId(spec.name, spec.origin)
   const version = spec.origin.kind === 'registry' ? spec.origin.version : undefined
-  const model: PluginModel = {
-    name: spec.name,
-    ...(version ? {version} : {}),
-    root,
-    manifests: ['none'],
-    skills: [],
-    subagents: [],
-    mcpServers: [{kind: 'mcp', name: spec.name, key: spec.name, config: spec.config}],
-    hooks: [],
-    commands: [],
-    tools: [],
-    problems: [],
-  }
+  const model = serverModel(spec, root)
   const label = sourceLabel(spec)
   return {
     // DIRECT: a project declares the server with its source, which says where to get it again
@@ -86,8 +72,6 @@ const declareLocalServer = (projectRoot: string, id: string, spec: McpServerSpec
   writeProjectManifest(projectRoot, manifest)
 }
 
-/** The spec a server folder (an installed record's copy) was made from. */
-export const readServerSpec = (folder: string): McpServerSpec => JSON.parse(readFileSync(join(folder, SPEC_FILE), 'utf8')) as McpServerSpec
 
 /** Another standalone server of the same name (added where one was installed, or the other way round) is a conflict. */
 const checkNameFree = (id: string, spec: McpServerSpec, options: InstallOptions): void => {

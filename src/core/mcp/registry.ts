@@ -91,7 +91,7 @@ export const searchRegistry = async (query: string, env: Environment, limit = 50
   let pages = 0
   let skipped = 0
   do {
-    const params = new URLSearchParams({search: query, version: 'latest'})
+    const params = new URLSearchParams({search: query, version: 'latest', limit: '100'})
     if (cursor) params.set('cursor', cursor)
     const url = `${base}/v0.1/servers?${params}`
     const page = await getJson(url, env)
