@@ -66,7 +66,8 @@ const registry = (req: IncomingMessage, res: ServerResponse, url: URL) => {
     // a broken registry that hands out the same cursor forever
     return sendJson(res, 200, {servers: [{server: filler(9), _meta: meta}, {server: {name: 42}}, 'junk'], metadata: {nextCursor: 'again', count: 3}})
   }
-  const pages = [[filler(1), filler(2), REMOTE], [filler(3), weather(latestWeather)]]
+  const sneaky = {...filler(7), name: 'io.github.evil/sneaky', description: 'sneaky \u001b]0;owned\u0007\u001b[2J text'}
+  const pages = [[filler(1), filler(2), REMOTE, sneaky], [filler(3), weather(latestWeather)]]
   const page = url.searchParams.get('cursor') === 'page-2' ? 1 : 0
   sendJson(res, 200, {servers: pages[page]!.map((s) => ({server: s, _meta: meta})), metadata: page === 0 ? {nextCursor: 'page-2', count: 3} : {count: 2}})
 }
@@ -162,6 +163,14 @@ describe('mcp search', () => {
     expect(asked.every((r) => r.headers.authorization === undefined)).toBe(true)
     const text = await run(sb, ['mcp', 'search', 'issue', 'tracker'])
     expect(text.stdout).toContain('io.github.acme/tickets')
+  })
+
+  it('shows a description with escape sequences harmlessly', async () => {
+    const sb = sandbox()
+    const result = await run(sb, ['mcp', 'search', 'sneaky'])
+    expect(result.status, result.stderr).toBe(0)
+    expect(result.stdout).toContain('io.github.evil/sneaky')
+    expect(result.stdout).not.toContain('\u001b')
   })
 
   it('stops when a registry repeats a cursor, and skips entries that are not servers', async () => {

@@ -93,6 +93,9 @@ export const installServer = async (spec: McpServerSpec, options: InstallOptions
     if (result.status === 'installed' && options.context.scope === 'project' && spec.origin.kind === 'local') declareLocalServer(options.context.projectRoot, prepared.id, spec)
     return {...result, server: spec.name, requiredEnv: spec.requiredEnv, notes: spec.notes}
   } catch (error) {
+    if (error instanceof LoadoutError && error.code === 'mcp-key-taken') {
+      throw conflict('mcp-key-taken', error.message, {suggestions: [`install it under another name: --name ${spec.name}-2`, 'or remove the other entry first (loadout mcp list shows whose it is)']})
+    }
     if (error instanceof LoadoutError && error.code === 'consent-needed') {
       throw needsConsent('consent-needed', `MCP server "${spec.name}" ${spec.config.url ? `connects to ${redactUrl(spec.config.url)}` : 'runs a command on this machine'} and needs your approval`, {
         suggestions: ['run it on a terminal to review and approve, or pass --yes to approve', 'see what it runs: add --dry-run'],

@@ -5,6 +5,10 @@ import {bold, dim, yellow} from '../style.js'
 import {renderTable} from '../table.js'
 import {renderInstalled} from './install.js'
 
+/** Text from a registry or someone's config file, with control characters (escape sequences) shown as `?`. */
+// eslint-disable-next-line no-control-regex
+const printable = (text: string): string => text.replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/g, '?')
+
 export const renderMcpInstalled = (result: McpInstallResult): string => {
   const lines = [renderInstalled(result)]
   for (const note of result.notes) lines.push(dim(`  note: ${note}`))
@@ -21,7 +25,7 @@ export const renderMcpList = (listing: McpListing): string => {
     lines.push(
       renderTable(
         ['AGENT', 'SCOPE', 'SERVER', 'OWNER', 'RUNS'],
-        listing.servers.map((s) => [s.agent, s.scope, bold(s.name), s.owner === 'user' ? dim('user') : s.owner, `${s.transport === 'stdio' ? '' : `${s.transport} `}${s.runs}`]),
+        listing.servers.map((s) => [s.agent, s.scope, bold(printable(s.name)), s.owner === 'user' ? dim('user') : s.owner, printable(`${s.transport === 'stdio' ? '' : `${s.transport} `}${s.runs}`)]),
       ),
     )
   }
@@ -33,6 +37,6 @@ export const renderMcpSearch = (result: RegistrySearch): string => {
   if (result.servers.length === 0) return `no MCP server in ${result.registry} matches "${result.query}"`
   return renderTable(
     ['SERVER', 'VERSION', 'DESCRIPTION'],
-    result.servers.map((e) => [bold(e.server.name), e.server.version, e.server.description ?? '']),
+    result.servers.map((e) => [bold(printable(e.server.name)), printable(e.server.version), printable(e.server.description ?? '')]),
   )
 }
