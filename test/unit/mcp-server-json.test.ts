@@ -35,6 +35,9 @@ describe('specFromServerJson', () => {
             packageArguments: [
               {type: 'positional', valueHint: 'workspace', default: '/work'},
               {type: 'named', name: '--verbose', isRequired: false},
+              {type: 'named', name: '--stdio', isRequired: true},
+              {type: 'named', name: '--api-key', isSecret: true, isRequired: true},
+              {type: 'named', name: '--base', valueHint: 'base_url', isRequired: true},
             ],
           },
         ],
@@ -42,7 +45,8 @@ describe('specFromServerJson', () => {
       REGISTRY,
     )
     expect(spec.name).toBe('thing')
-    expect(spec.config).toEqual({command: 'uvx', args: ['--python', '3.12', 'acme-thing==1.2.3', '/work']})
+    expect(spec.config).toEqual({command: 'uvx', args: ['--python', '3.12', 'acme-thing==1.2.3', '/work', '--stdio', '--api-key', '${API_KEY}', '--base', '${BASE_URL}']})
+    expect(spec.requiredEnv).toEqual(['API_KEY', 'BASE_URL'])
     expect(spec.origin).toEqual({kind: 'registry', registry: REGISTRY, server: 'io.github.acme/thing', version: '1.2.3'})
   })
 

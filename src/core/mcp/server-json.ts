@@ -98,10 +98,15 @@ class Filler {
           this.notes.push(`${what}: a named argument without a "--name" was left out`)
           continue
         }
-        const value = this.value(arg, envNameFor(arg.name.replace(/^-+/, '')), `${what} ${arg.name}`)
-        if (value === undefined && arg.value === undefined && arg.default === undefined && !arg.isRequired) continue
-        out.push(arg.name)
-        if (value !== undefined) out.push(value)
+        if (arg.value === undefined && arg.default === undefined && !arg.isSecret) {
+          if (!arg.isRequired) continue
+          if (!arg.valueHint) {
+            // a required switch with nothing to say about a value (`--stdio`)
+            out.push(arg.name)
+            continue
+          }
+        }
+        out.push(arg.name, this.value(arg, envNameFor(arg.valueHint ?? arg.name.replace(/^-+/, '')), `${what} ${arg.name}`)!)
       } else {
         const env = envNameFor(arg.valueHint ?? arg.name ?? `${this.server}_arg`)
         const value = this.value(arg, env, `${what} ${arg.valueHint ?? arg.name ?? 'positional argument'}`)
