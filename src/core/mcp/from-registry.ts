@@ -5,7 +5,6 @@
 import type {Environment} from '../environment.js'
 import {usageError} from '../errors.js'
 import type {InstallOptions, Prepared} from '../install/install.js'
-import type {OutdatedRow} from '../install/outdated.js'
 import type {InstallRecord} from '../state/records.js'
 import {installServer, prepareServer, type McpInstallResult} from './install.js'
 import {readServerSpec} from './model.js'
@@ -32,6 +31,15 @@ export const installFromRegistry = async (input: string, options: InstallOptions
   return installServer(spec, options)
 }
 
+/** The parts of an `outdated` row this fills in (kept structural: outdated.ts imports this module). */
+interface OutdatedFields {
+  wanted: {version?: string}
+  latest: {version?: string}
+  outdated: boolean
+  reason?: string
+  error?: string
+}
+
 /** Where a recorded registry server came from: the folder it was installed from says. */
 const recordedSpec = (record: InstallRecord) => (record.pluginRoot ? readServerSpec(record.pluginRoot) : undefined)
 
@@ -39,7 +47,7 @@ const recordedSpec = (record: InstallRecord) => (record.pluginRoot ? readServerS
 const wasRemote = (config: {url?: string}): boolean => config.url !== undefined
 
 /** `outdated` for a standalone server: a registry one is compared with the registry's latest version. */
-export const checkServerOutdated = async (row: OutdatedRow, record: InstallRecord, env: Environment): Promise<void> => {
+export const checkServerOutdated = async (row: OutdatedFields, record: InstallRecord, env: Environment): Promise<void> => {
   try {
     const spec = recordedSpec(record)
     if (!spec || spec.origin.kind !== 'registry') return
