@@ -421,6 +421,7 @@ describe('mcp add', () => {
       [['mcp', 'add', 'x', '--url', 'https://docs.example/mcp', '--header', `Authorization=Bearer ${SECRET}`], 2, 'secret-value'],
       [['mcp', 'add', '../x', '--', 'server'], 2, 'bad-server-name'],
       [['mcp', 'add', 'x'], 2, 'no-command'],
+      [['mcp', 'add', 'x', 'npx', '-y', 'some-server'], 2, 'command-needs-separator'],
       [['mcp', 'add', 'mine', '--', 'other-server'], 5, 'mcp-key-taken'],
     ]
     for (const [args, status, code] of cases) {

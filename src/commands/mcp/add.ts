@@ -1,4 +1,5 @@
 import {Args, Flags} from '@oclif/core'
+import {usageError} from '../../core/errors.js'
 import {installServer, type McpInstallResult} from '../../core/mcp/install.js'
 import {localServerSpec} from '../../core/mcp/spec.js'
 import {resolveScope} from '../../core/scope.js'
@@ -32,9 +33,14 @@ export default class McpAdd extends LoadoutCommand {
 
   async run(): Promise<McpInstallResult> {
     const {args, argv, flags} = await this.parse(McpAdd)
+    const command = (argv as string[]).slice(1)
+    // Without --, the command's own flags would be read as loadout's (`npx -y` as --yes).
+    if (command.length > 0 && !this.argv.includes('--')) {
+      throw usageError('command-needs-separator', `put the server's command after --: loadout mcp add ${args.name} [flags] -- ${command.join(' ')}`)
+    }
     const spec = localServerSpec({
       name: args.name,
-      command: (argv as string[]).slice(1),
+      command,
       ...(flags.url !== undefined ? {url: flags.url} : {}),
       ...(flags.transport ? {transport: flags.transport as 'http' | 'sse'} : {}),
       env: flags.env ?? [],
