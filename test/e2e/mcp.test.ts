@@ -459,6 +459,25 @@ describe('mcp add in a project', () => {
   })
 })
 
+describe('policy', () => {
+  it('refuses a local command where mcp.stdio is false, and a registry whose host is not allowed, writing nothing', async () => {
+    const sb = sandbox()
+    prepareHome(sb)
+    const before = hashes(sb)
+    mkdirSync(join(sb.home, '.config', 'loadout'), {recursive: true})
+    writeFileSync(join(sb.home, '.config', 'loadout', 'policy.json'), JSON.stringify({mcp: {stdio: false}}))
+    const stdio = await run(sb, ['mcp', 'add', 'files', '--agent', AGENTS, '--scope', 'user', '--yes', '--json', '--', 'files-server'])
+    expect(stdio.status).toBe(11)
+    expect(jsonError(stdio).message).toContain('files')
+    writeFileSync(join(sb.home, '.config', 'loadout', 'policy.json'), JSON.stringify({sources: {allow: ['github.com']}}))
+    server.clearRequests()
+    const registryHost = await run(sb, ['mcp', 'install', 'io.github.acme/weather', '--agent', AGENTS, '--scope', 'user', '--yes', '--json'])
+    expect(registryHost.status).toBe(11)
+    expect(server.requestsTo('/v0.1')).toEqual([])
+    expect(hashes(sb)).toEqual(before)
+  })
+})
+
 describe('mcp add in every shape', () => {
   it("writes OpenCode's mcp, Copilot's servers, Gemini, deepagents and cst-agent entries, each spelling the reference its own way, and removes them", async () => {
     const sb = sandbox({git: true})

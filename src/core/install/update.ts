@@ -43,7 +43,7 @@ export const updatePlugins = async (ids: readonly string[], options: Omit<Instal
     const from = {...(first.version ? {version: first.version} : {}), ...(first.commit ? {commit: first.commit} : {}), integrity: first.integrity}
     try {
       const spec = plugin.endsWith(`@${DIRECT}`) ? first.source : plugin
-      const prepared = isMcpId(plugin) ? await prepareServerUpdate(first, env) : await preparePlugin(spec, options)
+      const prepared = isMcpId(plugin) ? await prepareServerUpdate(first, env, context.projectRoot) : await preparePlugin(spec, options)
       const to = {...(prepared.model.version ?? prepared.resolved.version ? {version: prepared.resolved.version ?? prepared.model.version} : {}), ...(prepared.fetched.commit ? {commit: prepared.fetched.commit} : {}), integrity: prepared.fetched.integrity}
       if (to.integrity === from.integrity) {
         updates.push({plugin, scope: first.scope, status: 'current', from})

@@ -8,7 +8,8 @@ import type {InstallOptions, Prepared} from '../install/install.js'
 import type {InstallRecord} from '../state/records.js'
 import {installServer, prepareServer, type McpInstallResult} from './install.js'
 import {readServerSpec} from './model.js'
-import {getRegistryServer} from './registry.js'
+import {admitRemote} from '../policy/gate.js'
+import {getRegistryServer, registryBase} from './registry.js'
 import {specFromServerJson, type FromServerJson} from './server-json.js'
 import {declaredLocalSpec, mcpNameOf} from './spec.js'
 
@@ -25,6 +26,8 @@ export const parseServerRef = (input: string): {name: string; version?: string} 
 
 export const installFromRegistry = async (input: string, options: InstallOptions & FromServerJson): Promise<McpInstallResult> => {
   const ref = parseServerRef(input)
+  // the policy's source hosts, before the registry is asked anything
+  admitRemote(registryBase(options.env), options.env, options.context.projectRoot)
   options.onProgress?.(`asking the MCP Registry for ${ref.name}`)
   const entry = await getRegistryServer(ref.name, ref.version, options.env)
   const spec = specFromServerJson(entry.server, entry.registry, {...(options.name ? {name: options.name} : {}), ...(options.remote ? {remote: true} : {})})
@@ -64,22 +67,22 @@ export const checkServerOutdated = async (row: OutdatedFields, record: InstallRe
 }
 
 /** `update` for a standalone server: the registry's latest version, or the same server again. */
-export const prepareServerUpdate = async (record: InstallRecord, env: Environment): Promise<Prepared> => {
+export const prepareServerUpdate = async (record: InstallRecord, env: Environment, projectRoot: string): Promise<Prepared> => {
   const spec = recordedSpec(record)
   if (!spec) throw usageError('mcp-record-incomplete', `${record.plugin} has no installed copy to update from; install it again`)
-  if (spec.origin.kind !== 'registry') return prepareServer(env, spec)
+  if (spec.origin.kind !== 'registry') return prepareServer(env, spec, projectRoot)
   const latest = await getRegistryServer(spec.origin.server, undefined, {...env, vars: {...env.vars, LOADOUT_MCP_REGISTRY: spec.origin.registry}})
   const next = specFromServerJson(latest.server, spec.origin.registry, {name: spec.name, ...(wasRemote(spec.config) ? {remote: true} : {})})
-  return prepareServer(env, next)
+  return prepareServer(env, next, projectRoot)
 }
 
 /**
  * A server declared in loadout.json: a registry one at the version loadout.lock records (its source
  * URL names registry, server and version), a command-line one from the entry declared with it.
  */
-export const prepareDeclaredServer = async (id: string, declared: {source?: string; server?: unknown}, env: Environment): Promise<Prepared> => {
+export const prepareDeclaredServer = async (id: string, declared: {source?: string; server?: unknown}, env: Environment, projectRoot: string): Promise<Prepared> => {
   const local = mcpNameOf(id)
-  if (declared.source === 'local') return prepareServer(env, declaredLocalSpec(local, declared.server))
+  if (declared.source === 'local') return prepareServer(env, declaredLocalSpec(local, declared.server), projectRoot)
   const match = declared.source ? /^(https:\/\/.+)\/v0\.1\/servers\/([^/]+)\/versions\/([^/]+)$/.exec(declared.source) : null
   if (!match) {
     throw usageError('mcp-not-reproducible', `${id} is declared in loadout.json without a registry source or a server entry, so it cannot be installed here`, {
@@ -88,5 +91,5 @@ export const prepareDeclaredServer = async (id: string, declared: {source?: stri
   }
   const [, registry, name, version] = match
   const entry = await getRegistryServer(decodeURIComponent(name!), decodeURIComponent(version!), {...env, vars: {...env.vars, LOADOUT_MCP_REGISTRY: registry}})
-  return prepareServer(env, specFromServerJson(entry.server, registry!, {name: local}))
+  return prepareServer(env, specFromServerJson(entry.server, registry!, {name: local}), projectRoot)
 }

@@ -15,6 +15,7 @@ import {installPrepared, type InstallOptions, type InstallResult, type Prepared}
 import {DIRECT} from '../install/resolve.js'
 import {treeIntegrity} from '../integrity.js'
 import {readProjectManifest, writeProjectManifest} from '../marketplace/state.js'
+import {admitMcpServer} from '../policy/gate.js'
 import {readInstallRecords} from '../state/records.js'
 import {serverModel, SPEC_FILE} from './model.js'
 import {isMcpId, mcpId, mcpNameOf, type McpServerSpec} from './spec.js'
@@ -48,7 +49,9 @@ const serverFolder = (env: Environment, spec: McpServerSpec): string => {
 }
 
 /** A server spec as a prepared one-server plugin. */
-export const prepareServer = async (env: Environment, spec: McpServerSpec): Promise<Prepared> => {
+export const prepareServer = async (env: Environment, spec: McpServerSpec, projectRoot: string): Promise<Prepared> => {
+  // the policy's mcp.stdio, mcp.allow and source hosts, before anything is written
+  admitMcpServer(spec.name, spec.config, env, projectRoot, spec.origin.kind === 'registry' ? spec.origin.registry : undefined)
   const root = serverFolder(env, spec)
   const id = mcpId(spec.name, spec.origin)
   const version = spec.origin.kind === 'registry' ? spec.origin.version : undefined
@@ -86,7 +89,7 @@ const checkNameFree = (id: string, spec: McpServerSpec, options: InstallOptions)
 }
 
 export const installServer = async (spec: McpServerSpec, options: InstallOptions): Promise<McpInstallResult> => {
-  const prepared = await prepareServer(options.env, spec)
+  const prepared = await prepareServer(options.env, spec, options.context.projectRoot)
   checkNameFree(prepared.id, spec, options)
   try {
     const result = await installPrepared(prepared, options)
