@@ -344,6 +344,21 @@ describe('mcp install from the registry', () => {
     const lockOf = (p: string) => readFileSync(join(p, 'loadout.lock'), 'utf8').replace(/"pluginRoot": "[^"]*"/g, '')
     expect(lockOf(mate.project)).toBe(lockOf(sb.project))
   })
+
+  it('a server installed from its remote stays a remote in a clone', async () => {
+    const sb = sandbox({git: true})
+    const result = await run(sb, ['mcp', 'install', 'io.github.acme/weather', '--remote', '--name', 'weather-remote', '--agent', 'claude-code', '--scope', 'project', '--yes'])
+    expect(result.status).toBe(2)
+    expect(jsonError(await run(sb, ['mcp', 'install', 'io.github.acme/weather', '--remote', '--agent', 'claude-code', '--scope', 'project', '--yes', '--json'])).code).toBe('no-remote')
+    const tickets = await run(sb, ['mcp', 'install', 'io.github.acme/tickets', '--remote', '--agent', 'claude-code', '--scope', 'project', '--yes'])
+    expect(tickets.status, tickets.stderr).toBe(0)
+    expect(JSON.parse(readFileSync(join(sb.project, 'loadout.json'), 'utf8')).plugins['mcp:tickets@registry'].source).toMatch(/versions\/2\.0\.0#remote$/)
+    const mate = sandbox({git: true})
+    for (const file of ['loadout.json', 'loadout.lock']) writeFileSync(join(mate.project, file), readFileSync(join(sb.project, file)))
+    const installed = await run(mate, ['install', '--yes', '--frozen'])
+    expect(installed.status, installed.stdout + installed.stderr).toBe(0)
+    expect(readFileSync(join(mate.project, '.mcp.json'), 'utf8')).toBe(readFileSync(join(sb.project, '.mcp.json'), 'utf8'))
+  })
 })
 
 describe('mcp add', () => {

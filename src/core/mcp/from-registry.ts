@@ -6,7 +6,7 @@ import type {Environment} from '../environment.js'
 import {usageError} from '../errors.js'
 import type {InstallOptions, Prepared} from '../install/install.js'
 import type {InstallRecord} from '../state/records.js'
-import {installServer, prepareServer, type McpInstallResult} from './install.js'
+import {installServer, prepareServer, REMOTE_MARK, type McpInstallResult} from './install.js'
 import {readServerSpec} from './model.js'
 import {admitRemote} from '../policy/gate.js'
 import {getRegistryServer, registryBase} from './registry.js'
@@ -83,7 +83,9 @@ export const prepareServerUpdate = async (record: InstallRecord, env: Environmen
 export const prepareDeclaredServer = async (id: string, declared: {source?: string; server?: unknown}, env: Environment, projectRoot: string): Promise<Prepared> => {
   const local = mcpNameOf(id)
   if (declared.source === 'local') return prepareServer(env, declaredLocalSpec(local, declared.server), projectRoot)
-  const match = declared.source ? /^(https:\/\/.+)\/v0\.1\/servers\/([^/]+)\/versions\/([^/]+)$/.exec(declared.source) : null
+  const remote = declared.source?.endsWith(REMOTE_MARK) ?? false
+  const source = remote ? declared.source!.slice(0, -REMOTE_MARK.length) : declared.source
+  const match = source ? /^(https:\/\/.+)\/v0\.1\/servers\/([^/#]+)\/versions\/([^/#]+)$/.exec(source) : null
   if (!match) {
     throw usageError('mcp-not-reproducible', `${id} is declared in loadout.json without a registry source or a server entry, so it cannot be installed here`, {
       suggestions: ['install it again with loadout mcp install or loadout mcp add in the project scope'],
@@ -91,5 +93,5 @@ export const prepareDeclaredServer = async (id: string, declared: {source?: stri
   }
   const [, registry, name, version] = match
   const entry = await getRegistryServer(decodeURIComponent(name!), decodeURIComponent(version!), {...env, vars: {...env.vars, LOADOUT_MCP_REGISTRY: registry}})
-  return prepareServer(env, specFromServerJson(entry.server, registry!, {name: local}), projectRoot)
+  return prepareServer(env, specFromServerJson(entry.server, registry!, {name: local, ...(remote ? {remote: true} : {})}), projectRoot)
 }

@@ -30,7 +30,12 @@ export interface McpInstallResult extends InstallResult {
 
 /** Where a server came from, as recorded (`source`) and declared in loadout.json. */
 export const sourceLabel = (spec: McpServerSpec): string =>
-  spec.origin.kind === 'local' ? 'local' : `${spec.origin.registry}/v0.1/servers/${encodeURIComponent(spec.origin.server)}/versions/${encodeURIComponent(spec.origin.version)}`
+  spec.origin.kind === 'local'
+    ? 'local'
+    : `${spec.origin.registry}/v0.1/servers/${encodeURIComponent(spec.origin.server)}/versions/${encodeURIComponent(spec.origin.version)}${spec.config.url === undefined ? '' : REMOTE_MARK}`
+
+/** Ends the source of a registry server installed from its remote rather than its package. */
+export const REMOTE_MARK = '#remote'
 
 /** Writes the server's folder once per content (named by its hash) and returns it. */
 const serverFolder = (env: Environment, spec: McpServerSpec): string => {
