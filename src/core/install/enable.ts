@@ -3,7 +3,7 @@ import {EXIT, LoadoutError, notFound} from '../errors.js'
 import type {ScopeContext} from '../scope.js'
 import {loadTargets, pickTargets} from '../targets/registry.js'
 import {installPrepared, type InstallResult} from './install.js'
-import {readPlugin} from '../plugin/read.js'
+import {readInstalledCopy} from '../mcp/model.js'
 import {recordsFor} from './remove.js'
 import {pluginFiles} from './plugin-copy.js'
 
@@ -23,7 +23,7 @@ export const enablePlugin = async (id: string, options: {env: Environment; conte
       suggestions: [`see what changed: loadout verify ${first.plugin}`, `reinstall it: loadout install ${first.plugin} --force`],
     })
   }
-  const model = readPlugin(first.pluginRoot, {home: options.env.home})
+  const model = readInstalledCopy(first.plugin, first.pluginRoot, options.env.home)
   const targets = pickTargets(disabled.map((r) => r.target), await loadTargets())
   return installPrepared(
     {
