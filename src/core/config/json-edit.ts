@@ -5,11 +5,9 @@
  *
  * The text is read for the spans of the members of the few objects on the edited path, and an
  * edit splices new text into those spans; nothing is re-serialised except the value being written.
- * Strict JSON is checked by V8's `JSON.parse` and then walked by a lean scanner that skips
- * everything off the path; anything else goes to a validating scanner of its own (strings with
- * escapes, numbers, literals, `//` and block comments, trailing commas, no recursion) that either
- * accepts it as JSONC or says at which line and column it is wrong. Each edit is read back before
- * it is returned. On a 5 MB `~/.claude.json` an edit costs about one `JSON.parse` of the file.
+ * The reading is `jsonc-parser`'s (see `json/scan.ts`): it accepts JSON and JSONC (comments,
+ * trailing commas, as VS Code does) or says at which line and column the text is wrong. Each edit
+ * is read back before it is returned. On a 5 MB `~/.claude.json` an edit costs about 50 ms.
  *
  * ## Putting a file back exactly
  *
@@ -29,7 +27,9 @@
  * what it cannot know is whether a parent object or the whole file was created by the set, so it
  * never removes a parent.
  */
+import {createScanner, SyntaxKind} from 'jsonc-parser'
 import {validationFailed} from '../errors.js'
+import {scanJson as readJson, type JsonMistake} from '../json/scan.js'
 import {lineAndColumn} from '../text.js'
 
 /** What `editJsonMember` changed, enough to put the text back exactly. Plain data: store it as JSON. */
@@ -53,7 +53,7 @@ export interface JsonEdit {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The scanner
+// Reading the spans
 
 /** An object on the tracked path: where its braces are and where each member is. */
 interface ObjectSpan {
@@ -89,335 +89,154 @@ interface Scan {
 }
 
 interface Frame {
-  array: boolean
   /** Recorded spans, for an object on the tracked path; undefined for everything else. */
   obj: ObjectSpan | undefined
   /** How many keys of the tracked path lead to this object. */
   depth: number
   /** The member being read (tracked objects only). */
   member: MemberSpan | undefined
-  /** The last comma read and not yet followed by a member or item, or -1. */
-  comma: number
 }
 
-const VALUE = 0
-const AFTER_VALUE = 1
-const MEMBER_OR_CLOSE = 2
-const ITEM_OR_CLOSE = 3
-
-const STRING_RUN = /[^"\\\u0000-\u001f]*/y
-const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y
-const HEX4 = /^[0-9a-fA-F]{4}$/
+/**
+ * How deep a config file may nest for loadout to read it with comments in it. Strict JSON of any
+ * depth is read (see `shallow`); `jsonc-parser` recurses once per level, and no config file nests
+ * anywhere near this.
+ */
+const MAX_DEPTH = 1000
 
 /**
- * Reads the text for its spans. Strict JSON (the common case, and what `~/.claude.json` is) is
- * checked by V8's own `JSON.parse` and then walked by `walkJson`, which skips everything off the
- * path at `indexOf` speed; anything else goes through `scanJsonc`, which accepts comments and
- * trailing commas or says exactly where the text goes wrong.
+ * Reads the text for its spans with `jsonc-parser`, which checks the JSON grammar plus comments
+ * and trailing commas, and records member spans for the top-level object and for each object
+ * reached by following `path` from it (all of its members, so that the edit knows its neighbours).
+ * Invalid text throws `config-not-json` naming the line and column of its first mistake.
  */
 const scanJson = (text: string, file: string, path: readonly string[]): Scan => {
-  const start = text.charCodeAt(0) === 0xfeff ? 1 : 0
+  const scan = scanSpans(text, path)
+  if (!('mistake' in scan)) return scan
+  const {mistake} = scan
+  if (mistake.tooDeep && isStrictJson(text)) {
+    const flat = scanSpans(shallow(text, path.length + 1), path)
+    if (!('mistake' in flat)) return flat
+  }
+  throw notJson(text, file, mistake.at, mistake.tooDeep ? `it nests more than ${MAX_DEPTH} levels deep` : mistake.message)
+}
+
+const isStrictJson = (text: string): boolean => {
   try {
-    JSON.parse(start === 0 ? text : text.slice(start))
+    JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text)
+    return true
   } catch {
-    return scanJsonc(text, file, path)
+    return false
   }
-  return walkJson(text, start, path)
 }
 
 /**
- * Finds the spans in text that `JSON.parse` has accepted, so it checks nothing. Only the objects
- * on the path are read member by member (recursing once per key of the path); every other value
- * is skipped: strings by `indexOf('"')`, arrays and objects by counting brackets outside strings.
+ * Text that `JSON.parse` has accepted with every array and object deeper than `keep` levels
+ * emptied out (its inside turned into spaces, so that every offset stays where it was): the same
+ * spans down to `keep` levels, at a depth the scanner can walk.
  */
-const walkJson = (text: string, start: number, path: readonly string[]): Scan => {
-  let i = start
-  const space = (): void => {
-    for (;;) {
-      const c = text.charCodeAt(i)
-      if (c !== 32 && c !== 10 && c !== 13 && c !== 9) return
-      i++
-    }
-  }
-  const stringEnd = (p: number): number => {
-    for (let from = p + 1; ; ) {
-      const q = text.indexOf('"', from)
-      let b = q - 1
-      while (text.charCodeAt(b) === 92) b--
-      if ((q - 1 - b) % 2 === 0) return q + 1
-      from = q + 1
-    }
-  }
-  const skipValue = (p: number): number => {
-    const c = text.charCodeAt(p)
-    if (c === 34) return stringEnd(p)
-    if (c === 123 || c === 91) {
-      let depth = 0
-      for (;;) {
-        const d = text.charCodeAt(p)
-        if (d === 34) {
-          p = stringEnd(p)
-          continue
-        }
-        p++
-        if (d === 123 || d === 91) depth++
-        else if ((d === 125 || d === 93) && --depth === 0) return p
+const shallow = (text: string, keep: number): string => {
+  const scanner = createScanner(text, true)
+  const parts: string[] = []
+  let depth = 0
+  let from = 0
+  let cut = 0
+  for (let token = scanner.scan(); token !== SyntaxKind.EOF; token = scanner.scan()) {
+    if (token === SyntaxKind.OpenBraceToken || token === SyntaxKind.OpenBracketToken) {
+      if (++depth === keep + 1) cut = scanner.getTokenOffset() + 1
+    } else if (token === SyntaxKind.CloseBraceToken || token === SyntaxKind.CloseBracketToken) {
+      if (depth-- === keep + 1) {
+        const end = scanner.getTokenOffset()
+        parts.push(text.slice(from, cut), ' '.repeat(end - cut))
+        from = end
       }
     }
-    for (;;) {
-      const d = text.charCodeAt(p)
-      if (d === 44 || d === 125 || d === 93 || d === 32 || d === 10 || d === 13 || d === 9 || p >= text.length) return p
-      p++
-    }
   }
-  const object = (open: number, depth: number): ObjectSpan => {
-    const obj: ObjectSpan = {open, close: -1, members: []}
-    i = open + 1
-    space()
-    if (text.charCodeAt(i) === 125) {
-      obj.close = i++
-      return obj
-    }
-    for (;;) {
-      const keyStart = i
-      i = stringEnd(i)
-      const raw = text.slice(keyStart + 1, i - 1)
-      const key = raw.includes('\\') ? (JSON.parse(text.slice(keyStart, i)) as string) : raw
-      const member: MemberSpan = {key, keyStart, keyEnd: i, valueStart: -1, valueEnd: -1, comma: -1, object: undefined, kind: ''}
-      obj.members.push(member)
-      space()
-      i++
-      space()
-      member.valueStart = i
-      const c = text.charCodeAt(i)
-      member.kind = describeStart(c)
-      if (c === 123 && depth < path.length && key === path[depth]) {
-        member.object = object(i, depth + 1)
-      } else {
-        i = skipValue(i)
-      }
-      member.valueEnd = i
-      space()
-      if (text.charCodeAt(i) === 125) {
-        obj.close = i++
-        return obj
-      }
-      member.comma = i++
-      space()
-    }
-  }
-  space()
-  const valueStart = i
-  const c = text.charCodeAt(i)
-  const root = c === 123 ? object(i, 0) : undefined
-  return {valueStart, valueEnd: root ? i : skipValue(i), root, rootKind: describeStart(c), junk: []}
+  parts.push(text.slice(from))
+  return parts.join('')
 }
 
-/**
- * Reads the whole text once, without recursion, checking the JSON grammar plus comments and
- * trailing commas. Records member spans for the top-level object and for each object reached by
- * following `path` from it (all of its members, so that the edit knows its neighbours).
- */
-const scanJsonc = (text: string, file: string, path: readonly string[]): Scan => {
-  const n = text.length
-  let i = text.charCodeAt(0) === 0xfeff ? 1 : 0
+const kindOf = (value: unknown): string =>
+  typeof value === 'string' ? 'a string' : typeof value === 'boolean' ? 'a boolean' : value === null ? 'null' : 'a number'
+
+const scanSpans = (text: string, path: readonly string[]): Scan | {mistake: JsonMistake} => {
   const junk: number[] = []
   const stack: Frame[] = []
   let root: ObjectSpan | undefined
   let valueStart = -1
-
-  const fail = (at: number, message: string): never => {
-    throw notJson(text, file, at, message)
-  }
-
-  const trivia = (): void => {
-    for (;;) {
-      const c = text.charCodeAt(i)
-      if (c === 32 || c === 10 || c === 13 || c === 9) {
-        i++
-      } else if (c === 47) {
-        const d = text.charCodeAt(i + 1)
-        const s = i
-        if (d === 47) {
-          i += 2
-          while (i < n) {
-            const e = text.charCodeAt(i)
-            if (e === 10 || e === 13) break
-            i++
-          }
-        } else if (d === 42) {
-          const e = text.indexOf('*/', i + 2)
-          if (e < 0) fail(s, 'unterminated /* comment')
-          i = e + 2
-        } else {
-          fail(i, "unexpected '/'")
-        }
-        junk.push(s, i)
-      } else {
-        return
-      }
-    }
-  }
-
-  const string = (): void => {
-    const s = i
-    i++
-    for (;;) {
-      STRING_RUN.lastIndex = i
-      STRING_RUN.test(text)
-      i = STRING_RUN.lastIndex
-      const c = text.charCodeAt(i)
-      if (c === 34) {
-        i++
-        return
-      }
-      if (c === 92) {
-        const e = text.charCodeAt(i + 1)
-        if (e === 117) {
-          if (!HEX4.test(text.slice(i + 2, i + 6))) fail(i, 'invalid \\u escape in a string')
-          i += 6
-        } else if (e === 34 || e === 92 || e === 47 || e === 98 || e === 102 || e === 110 || e === 114 || e === 116) {
-          i += 2
-        } else {
-          fail(i, 'invalid escape in a string')
-        }
-      } else if (i >= n) {
-        fail(s, 'unterminated string')
-      } else {
-        fail(i, 'unescaped control character in a string')
-      }
-    }
-  }
-
-  const close = (top: Frame): void => {
-    stack.pop()
-    if (top.comma >= 0) junk.push(top.comma, top.comma + 1)
-    if (top.obj) top.obj.close = i
-    i++
-  }
-
-  let state = VALUE
-  for (;;) {
+  let valueEnd = -1
+  let rootKind = ''
+  /** A comma not yet followed by a member or item: a trailing comma when a close comes next. */
+  let comma = -1
+  const begin = (offset: number, kind: string): Frame | undefined => {
+    comma = -1
     const top = stack[stack.length - 1]
-    if (state === VALUE) {
-      trivia()
-      const c = text.charCodeAt(i)
-      if (top === undefined) valueStart = i
-      const member = top?.member
-      if (member) {
-        member.valueStart = i
-        member.kind = describeStart(c)
-      }
-      if (c === 123) {
+    if (top === undefined) {
+      valueStart = offset
+      rootKind = kind
+    } else if (top.member) {
+      top.member.valueStart = offset
+      top.member.kind = kind
+    }
+    return top
+  }
+  const end = (at: number): void => {
+    const top = stack[stack.length - 1]
+    if (top === undefined) valueEnd = at
+    else if (top.member) top.member.valueEnd = at
+  }
+  const close = (offset: number): void => {
+    const frame = stack.pop() as Frame
+    if (comma >= 0) junk.push(comma, comma + 1)
+    comma = -1
+    if (frame.obj) frame.obj.close = offset
+    end(offset + 1)
+  }
+  const mistake = readJson(
+    text,
+    {
+      objectBegin: (offset) => {
+        const top = begin(offset, 'an object')
         let obj: ObjectSpan | undefined
         let depth = 0
         if (top === undefined) {
-          obj = root = {open: i, close: -1, members: []}
-        } else if (member && top.depth < path.length && member.key === path[top.depth]) {
-          obj = member.object = {open: i, close: -1, members: []}
+          obj = root = {open: offset, close: -1, members: []}
+        } else if (top.member && top.depth < path.length && top.member.key === path[top.depth]) {
+          obj = top.member.object = {open: offset, close: -1, members: []}
           depth = top.depth + 1
         }
-        stack.push({array: false, obj, depth, member: undefined, comma: -1})
-        i++
-        state = MEMBER_OR_CLOSE
-        continue
-      }
-      if (c === 91) {
-        stack.push({array: true, obj: undefined, depth: 0, member: undefined, comma: -1})
-        i++
-        state = ITEM_OR_CLOSE
-        continue
-      }
-      if (c === 34) {
-        string()
-      } else if (c === 45 || (c >= 48 && c <= 57)) {
-        NUMBER.lastIndex = i
-        if (!NUMBER.test(text)) fail(i, 'invalid number')
-        i = NUMBER.lastIndex
-      } else if (c === 116 && text.startsWith('true', i)) {
-        i += 4
-      } else if (c === 102 && text.startsWith('false', i)) {
-        i += 5
-      } else if (c === 110 && text.startsWith('null', i)) {
-        i += 4
-      } else {
-        fail(i, i >= n ? 'the text ends where a value should be' : 'expected a value')
-      }
-      state = AFTER_VALUE
-    } else if (state === AFTER_VALUE) {
-      if (top === undefined) break
-      if (top.member) top.member.valueEnd = i
-      trivia()
-      const c = text.charCodeAt(i)
-      if (c === 44) {
-        if (top.member) top.member.comma = i
-        top.comma = i
-        i++
-        state = top.array ? ITEM_OR_CLOSE : MEMBER_OR_CLOSE
-      } else if (c === (top.array ? 93 : 125)) {
-        close(top)
-      } else {
-        fail(i, i >= n ? `the text ends inside ${top.array ? 'an array' : 'an object'}` : top.array ? "expected ',' or ']'" : "expected ',' or '}'")
-      }
-    } else if (state === MEMBER_OR_CLOSE) {
-      const t = top as Frame
-      trivia()
-      const c = text.charCodeAt(i)
-      if (c === 125) {
-        close(t)
-        state = AFTER_VALUE
-        continue
-      }
-      if (c !== 34) {
-        fail(i, i >= n ? 'the text ends inside an object' : t.comma >= 0 ? 'expected a member name in double quotes' : "expected a member name in double quotes or '}'")
-      }
-      const keyStart = i
-      string()
-      t.comma = -1
-      if (t.obj) {
-        const raw = text.slice(keyStart + 1, i - 1)
-        const key = raw.includes('\\') ? (JSON.parse(text.slice(keyStart, i)) as string) : raw
-        t.member = {key, keyStart, keyEnd: i, valueStart: -1, valueEnd: -1, comma: -1, object: undefined, kind: ''}
-        t.obj.members.push(t.member)
-      }
-      trivia()
-      if (text.charCodeAt(i) !== 58) fail(i, "expected ':' after the member name")
-      i++
-      state = VALUE
-    } else {
-      const t = top as Frame
-      trivia()
-      if (text.charCodeAt(i) === 93) {
-        close(t)
-        state = AFTER_VALUE
-        continue
-      }
-      t.comma = -1
-      state = VALUE
-    }
-  }
-  const valueEnd = i
-  trivia()
-  if (i < n) fail(i, 'unexpected text after the end of the JSON value')
-  return {valueStart, valueEnd, root, rootKind: describeStart(text.charCodeAt(valueStart)), junk}
-}
-
-const describeStart = (c: number): string => {
-  switch (c) {
-    case 123:
-      return 'an object'
-    case 91:
-      return 'an array'
-    case 34:
-      return 'a string'
-    case 116:
-    case 102:
-      return 'a boolean'
-    case 110:
-      return 'null'
-    default:
-      return 'a number'
-  }
+        stack.push({obj, depth, member: undefined})
+      },
+      arrayBegin: (offset) => {
+        begin(offset, 'an array')
+        stack.push({obj: undefined, depth: 0, member: undefined})
+      },
+      objectEnd: close,
+      arrayEnd: close,
+      property: (key, offset, length) => {
+        comma = -1
+        const top = stack[stack.length - 1] as Frame
+        if (!top.obj) return
+        top.member = {key, keyStart: offset, keyEnd: offset + length, valueStart: -1, valueEnd: -1, comma: -1, object: undefined, kind: ''}
+        top.obj.members.push(top.member)
+      },
+      literal: (value, offset, length) => {
+        begin(offset, kindOf(value))
+        end(offset + length)
+      },
+      separator: (char, offset) => {
+        if (char !== ',') return
+        comma = offset
+        const top = stack[stack.length - 1]
+        if (top?.member) top.member.comma = offset
+      },
+      comment: (offset, length) => {
+        junk.push(offset, offset + length)
+      },
+    },
+    {jsonc: true, maxDepth: MAX_DEPTH},
+  )
+  return mistake ? {mistake} : {valueStart, valueEnd, root, rootKind, junk}
 }
 
 const notJson = (text: string, file: string, at: number, message: string) => {
@@ -468,7 +287,7 @@ export const parseJsonText = (text: string, file: string): unknown => {
   try {
     return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text) as unknown
   } catch {
-    const scan = scanJsonc(text, file, [])
+    const scan = scanJson(text, file, [])
     return parseSpan(text, scan.valueStart, scan.valueEnd, scan.junk)
   }
 }
@@ -483,7 +302,7 @@ export const getJsonMember = (text: string, path: readonly string[], key: string
   try {
     value = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text) as unknown
   } catch {
-    const scan = scanJsonc(text, file, path)
+    const scan = scanJson(text, file, path)
     const obj = objectAt(scan, path, path.length)
     const member = obj.found && findMember(obj.found, key)
     return member ? parseSpan(text, member.valueStart, member.valueEnd, scan.junk) : undefined
