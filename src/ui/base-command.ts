@@ -23,6 +23,12 @@ export const toLoadoutError = (error: unknown): LoadoutError => {
   })
 }
 
+/** A failure as people read it: one line, then what to do next, on stderr. */
+export const printError = (error: LoadoutError): void => {
+  const lines = [`${red('error', process.stderr)}: ${error.message}`, ...error.suggestions.map((s) => `  ${s}`)]
+  process.stderr.write(`${lines.join('\n')}\n`)
+}
+
 /**
  * Every loadout command: `--json` prints the typed result (or `{error}`), and a failure is one line
  * plus suggestions on stderr with a documented exit status, without a stack unless DEBUG=loadout*.
@@ -43,8 +49,7 @@ export abstract class LoadoutCommand extends Command {
       this.logJson({error: error.toJSON()})
       return undefined
     }
-    const lines = [`${red('error', process.stderr)}: ${error.message}`, ...error.suggestions.map((s) => `  ${s}`)]
-    process.stderr.write(`${lines.join('\n')}\n`)
+    printError(error)
     return undefined
   }
 
