@@ -1,8 +1,11 @@
 /** `loadout doctor` and `loadout cache list|clean` against real installs in a temporary HOME. */
-import {existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync} from 'node:fs'
+import {existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
 import {join} from 'node:path'
-import {describe, expect, it} from 'vitest'
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import type {Sandbox} from '../support/cli.js'
+import {startGitHttpsServer, type GitHttpsServer} from '../support/git-http.js'
+import {commitFiles, makeServedRepo, syncServedRepo} from '../support/git-repos.js'
 import {jsonError, loadout, sandboxes} from './helpers.js'
 
 const sandbox = sandboxes()
@@ -132,5 +135,63 @@ describe('loadout cache', () => {
     const list = await loadout(sb, ['cache', 'list'])
     expect(list.status, list.stderr).toBe(0)
     expect(list.stdout).toMatch(/^the cache is empty/)
+  })
+})
+
+describe('loadout cache, with git sources', () => {
+  let work: string
+  let server: GitHttpsServer
+  let solo: {repo: string; bare: string; sha: string}
+  const catalog = JSON.stringify({name: 'acme', owner: {name: 'Acme'}, plugins: [{name: 'review', source: './plugins/review', description: 'Reviews code'}]})
+  const skillMd = (name: string, text: string) => `---\nname: ${name}\ndescription: The ${name} skill\n---\n\n${text}\n`
+
+  beforeAll(async () => {
+    work = realpathSync(mkdtempSync(join(tmpdir(), 'loadout-cache-')))
+    mkdirSync(join(work, 'served'))
+    server = await startGitHttpsServer({root: join(work, 'served')})
+    makeServedRepo(join(work, 'src'), join(work, 'served'), 'acme/plugins', {
+      '.claude-plugin/marketplace.json': catalog,
+      'plugins/review/skills/review/SKILL.md': skillMd('review', 'Review the diff.'),
+    })
+    solo = makeServedRepo(join(work, 'src'), join(work, 'served'), 'acme/solo', {'skills/solo/SKILL.md': skillMd('solo', 'Do it.')})
+  })
+  afterAll(async () => {
+    await server?.stop()
+    rmSync(work, {recursive: true, force: true})
+  })
+
+  it('keeps the mirror and the checkouts in use, and removes what an update left behind', async () => {
+    const sb = sandbox()
+    mkdirSync(join(sb.home, '.claude'))
+    const run = (args: string[]) => loadout(sb, args, {env: {...server.trustEnv(), LOADOUT_GITHUB_URL: `${server.origin}/git`}})
+    expect((await run(['marketplace', 'add', 'acme/plugins', '--json'])).status).toBe(0)
+    const installed = await run(['install', 'acme/solo', '--agent', 'claude-code', '--scope', 'user', '--yes', '--json'])
+    expect(installed.status, installed.stderr).toBe(0)
+    const first = solo.sha
+    commitFiles(solo.repo, {'skills/solo/SKILL.md': skillMd('solo', 'Do it twice.')})
+    syncServedRepo(solo.bare)
+    const updated = await run(['update', '--yes', '--json'])
+    expect(updated.status, updated.stderr).toBe(0)
+
+    const entries = (await run(['cache', 'list', '--json'])).json<{entries: Entry[]}>().entries
+    const trees = entries.filter((e) => e.kind === 'git-tree')
+    const old = trees.find((e) => e.path.endsWith(first))!
+    expect(old.usedBy).toBeUndefined()
+    expect(trees.filter((e) => e.usedBy?.includes('plugin solo@direct'))).toHaveLength(1)
+    expect(trees.filter((e) => e.usedBy === 'marketplace acme')).toHaveLength(1)
+    expect(entries.filter((e) => e.kind === 'git-mirror').map((e) => e.usedBy).sort()).toEqual(['marketplace acme', expect.stringContaining('plugin solo@direct')])
+    expect(entries.find((e) => e.path.endsWith('empty-hooks'))!.usedBy).toContain('git')
+    expect(copies(entries).filter((e) => !e.usedBy)).toHaveLength(1)
+
+    const clean = await run(['cache', 'clean', '--json'])
+    expect(clean.status, clean.stderr).toBe(0)
+    expect(clean.json<{removed: Entry[]}>().removed.map((e) => e.kind).sort()).toEqual(['git-tree', 'plugin-copy'])
+    expect(existsSync(old.path)).toBe(false)
+    for (const e of entries.filter((x) => x.usedBy)) expect(existsSync(e.path), e.path).toBe(true)
+    const search = await run(['search', 'review', '--json'])
+    expect(search.status, search.stderr).toBe(0)
+    expect(search.stdout).toContain('review')
+    const verified = await run(['verify', '--json'])
+    expect(verified.status, verified.stdout + verified.stderr).toBe(0)
   })
 })

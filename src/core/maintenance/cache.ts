@@ -116,6 +116,8 @@ export const listCache = (env: Environment, context: ScopeContext): CacheListing
       }
     } else if (name === 'catalogs' && isDir(path)) {
       for (const key of names(path)) add('catalog', join(path, key), marketplaceUsing(join(path, key)))
+    } else if (name === 'empty-hooks') {
+      add('other', path, 'git (an empty hooks folder, so that no repository hook runs)')
     } else if (name === 'autocomplete') {
       add('completion', path, 'shell completion (loadout autocomplete)')
     } else if (name.startsWith('archive-')) {
