@@ -1,9 +1,10 @@
 /** `loadout doctor` and `loadout cache list|clean` against real installs in a temporary HOME. */
-import {existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync} from 'node:fs'
+import {existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, symlinkSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import type {Sandbox} from '../support/cli.js'
+import {spawn} from 'node:child_process'
+import {BIN, type Sandbox} from '../support/cli.js'
 import {startGitHttpsServer, type GitHttpsServer} from '../support/git-http.js'
 import {commitFiles, makeServedRepo, syncServedRepo} from '../support/git-repos.js'
 import {jsonError, loadout, sandboxes} from './helpers.js'
@@ -93,6 +94,60 @@ describe('loadout doctor', () => {
     const left = copies((await loadout(sb, ['cache', 'list', '--json'])).json<{entries: Entry[]}>().entries)
     expect(left).toHaveLength(1)
     expect(left[0]!.usedBy).toContain('plug@direct')
+  })
+})
+
+/**
+ * Starts an install of a plugin with many skills and kills it (SIGKILL) as soon as its journal
+ * appears, so that it dies half-way through writing. True when the kill landed while the journal
+ * was there (an install can finish before the kill; the caller tries again).
+ */
+const killMidInstall = (sb: Sandbox, plugin: string): Promise<boolean> =>
+  new Promise((resolve) => {
+    const journal = join(sb.home, '.config', 'loadout', 'journal.json')
+    const child = spawn(process.execPath, [BIN, 'install', plugin, '--agent', 'claude-code', '--scope', 'user', '--yes'], {cwd: sb.project, env: sb.env, stdio: 'ignore'})
+    let killed = false
+    const poll = setInterval(() => {
+      if (!killed && existsSync(journal)) {
+        killed = child.kill('SIGKILL')
+      }
+    }, 1)
+    child.on('exit', () => {
+      clearInterval(poll)
+      resolve(killed && existsSync(journal))
+    })
+  })
+
+describe('loadout doctor, after an install was killed', () => {
+  it('reports the pending journal, and --fix rolls the half-done install back', async () => {
+    let sb: Sandbox | undefined
+    for (let attempt = 0; attempt < 10 && !sb; attempt++) {
+      const candidate = sandbox()
+      mkdirSync(join(candidate.home, '.claude'))
+      const root = join(candidate.dir, 'many')
+      mkdirSync(join(root, '.claude-plugin'), {recursive: true})
+      writeFileSync(join(root, '.claude-plugin', 'plugin.json'), JSON.stringify({name: 'many', version: '1.0.0'}))
+      for (let i = 0; i < 400; i++) {
+        mkdirSync(join(root, 'skills', `s${i}`), {recursive: true})
+        writeFileSync(join(root, 'skills', `s${i}`, 'SKILL.md'), `---\nname: s${i}\ndescription: Skill ${i}.\n---\n\n${'Body. '.repeat(200)}\n`)
+      }
+      if (await killMidInstall(candidate, root)) sb = candidate
+    }
+    expect(sb, 'no attempt was killed while its journal existed').toBeDefined()
+    const report = await loadout(sb!, ['doctor', '--json'])
+    expect(report.status, report.stderr).toBe(0)
+    expect(report.json<{checks: Check[]}>().checks.find((c) => c.id === 'journal')).toMatchObject({status: 'warn', message: expect.stringContaining('an install of many@direct was interrupted')})
+
+    const fixed = await loadout(sb!, ['doctor', '--fix', '--json'])
+    expect(fixed.status, fixed.stderr).toBe(0)
+    expect(fixed.json<{checks: Check[]}>().checks.find((c) => c.id === 'journal')).toMatchObject({status: 'ok', fixed: true, message: expect.stringMatching(/many@direct was (rolled back|completed)/)})
+    expect(existsSync(join(sb!.home, '.config', 'loadout', 'journal.json'))).toBe(false)
+    const skills = join(sb!.home, '.claude', 'skills')
+    const left = existsSync(skills) ? readdirSync(skills) : []
+    const list = (await loadout(sb!, ['list', '--json'])).stdout
+    // Rolled back: no skill of the plugin is left; completed: it is installed and recorded.
+    if (list.includes('many@direct')) expect(left).toHaveLength(400)
+    else expect(left).toEqual([])
   })
 })
 
