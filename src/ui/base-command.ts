@@ -30,6 +30,22 @@ export const printError = (error: LoadoutError): void => {
 }
 
 /**
+ * The last word on a failure that no command caught (oclif's own, or its plugins'): the exit
+ * status oclif asked for when it is an exit, else loadout's error line, or `{error}` under `--json`.
+ */
+export const reportFailure = (thrown: unknown, argv: readonly string[]): void => {
+  if (thrown instanceof Errors.ExitError) {
+    process.exitCode = thrown.oclif.exit ?? 0
+    return
+  }
+  const error = toLoadoutError(thrown)
+  process.exitCode = error.exitStatus
+  if (debugging()) process.stderr.write(`${(thrown as Error)?.stack ?? String(thrown)}\n`)
+  if (argv.includes('--json')) process.stdout.write(`${JSON.stringify({error: error.toJSON()}, null, 2)}\n`)
+  else printError(error)
+}
+
+/**
  * Every loadout command: `--json` prints the typed result (or `{error}`), and a failure is one line
  * plus suggestions on stderr with a documented exit status, without a stack unless DEBUG=loadout*.
  */

@@ -74,3 +74,16 @@ describe('loadout autocomplete', () => {
     expect(functions).toContain('skills')
   })
 })
+
+describe('failures of oclif’s own commands', () => {
+  it('are said in loadout’s words, with status 2 and no stack trace', async () => {
+    const sb = sandbox()
+    const help = await loadout(sb, ['help', 'instal'])
+    expect(help.status).toBe(2)
+    expect(help.stderr).toBe('error: Command instal not found.\n  see: loadout --help, or loadout <command> --help\n')
+    const shell = await loadout(sb, ['autocomplete', 'fish', '--json'])
+    expect(shell.status).toBe(2)
+    expect(jsonError(shell)).toMatchObject({code: 'usage', exitStatus: 2, message: expect.stringContaining('Expected fish to be one of: zsh, bash, powershell')})
+    expect(shell.stderr).not.toMatch(/\bat .*\.js:\d+/)
+  })
+})
