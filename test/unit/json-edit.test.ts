@@ -532,3 +532,47 @@ describe('undo gives back the exact bytes, whatever the file looks like', () => 
     expect(error.message).toMatch(/nests more than \d+ levels deep at line 1, column \d+$/)
   })
 })
+
+describe('undo is exact on generated documents', () => {
+  // A seeded generator of JSONC objects: every mix of spaces, tabs, LF and CRLF, block and line
+  // comments between tokens, trailing commas, nested arrays and objects, repeated keys.
+  let seed = 11
+  const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(rnd() * items.length)] as T
+  const ws = () => pick(['', ' ', '  ', '\n', '\r\n', '\n  ', '\t', ' /* c */ ', ' // x\n', '\r\n\t\t'])
+  const trailing = (n: number) => (n > 0 && rnd() < 0.2 ? `,${ws()}` : '')
+  const value = (depth: number): string => {
+    const r = rnd()
+    if (depth > 2 || r < 0.3) return pick(['1', '"s"', 'true', 'null', '-2.5e3', '"a\\"b"', '[]', '{}'])
+    if (r < 0.6) {
+      const items = Array.from({length: Math.floor(rnd() * 3)}, () => ws() + value(depth + 1) + ws())
+      return `[${items.join(',')}${trailing(items.length)}${ws()}]`
+    }
+    return object(depth + 1)
+  }
+  const object = (depth: number): string => {
+    const members = Array.from({length: Math.floor(rnd() * 4)}, () => `${ws()}${JSON.stringify(pick(['mcpServers', 'a', 'projects', '/p']))}${ws()}:${ws()}${value(depth)}${ws()}`)
+    return `{${members.join(',')}${trailing(members.length)}${ws()}}`
+  }
+
+  it('gives back every generated document byte for byte after an edit', () => {
+    let edits = 0
+    for (let i = 0; i < 3000; i++) {
+      const text = ws() + object(0) + ws()
+      const path = pick([[], ['mcpServers'], ['projects', '/p'], ['a']])
+      const key = pick(['mcpServers', 'k', 'a'])
+      let edit
+      try {
+        edit = editJsonMember(text, path, key, SERVER, FILE)
+      } catch (error) {
+        // only a value on the path that is not an object stops an edit
+        expect((error as LoadoutError).code, text).toBe('config-not-object')
+        continue
+      }
+      edits++
+      expect(getJsonMember(edit.text, path, key, FILE), text).toEqual(SERVER)
+      expect(undoJsonEdit(edit.text, edit.undo, FILE), text).toBe(text)
+    }
+    expect(edits).toBeGreaterThan(2000)
+  })
+})

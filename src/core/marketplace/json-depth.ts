@@ -18,7 +18,14 @@ export const MAX_JSON_DEPTH = 64
 export const parseJsonBounded = (text: string, file: string, maxDepth = MAX_JSON_DEPTH): unknown => {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text
   const mistake = scanJson(body, {}, {maxDepth})
-  if (mistake === undefined) return JSON.parse(body) as unknown
+  if (mistake === undefined) {
+    try {
+      return JSON.parse(body) as unknown
+    } catch (error) {
+      // The scanner accepts exactly the JSON grammar, so this is not expected; keep V8's word for it.
+      throw validationFailed('catalog-not-json', `${file}: not valid JSON: ${(error as Error).message}`, {cause: error})
+    }
+  }
   const at = lineAndColumn(body, mistake.at)
   if (mistake.tooDeep) {
     throw validationFailed('catalog-too-deep', `${file}: JSON nests more than ${maxDepth} levels deep (at line ${at.line}, column ${at.column})`, {
