@@ -15,8 +15,8 @@ import {lstatSync, readdirSync, rmSync} from 'node:fs'
 import {dirname, join, relative, sep} from 'node:path'
 import {loadoutPaths, type Environment} from '../environment.js'
 import {resolvesInside} from '../fs/contain.js'
-import {withLock} from '../fs/lock.js'
-import {readMarketplaces, stateLockDir} from '../marketplace/state.js'
+import {withStateLock} from '../install/transaction.js'
+import {readMarketplaces} from '../marketplace/state.js'
 import type {ScopeContext} from '../scope.js'
 import {readInstallRecords, type InstallRecord} from '../state/records.js'
 
@@ -146,12 +146,12 @@ export const listCache = (env: Environment, context: ScopeContext): CacheListing
 }
 
 /**
- * Removes every entry nothing uses, under the state lock (so no install or marketplace update is
- * half-way through writing one). Each path is checked to lie inside the cache or data folder first.
+ * Removes every entry nothing uses, under the state lock and after recovering what a killed run
+ * left (so no install or marketplace update is half-way through writing one). Each path is checked to lie inside the cache or data folder first.
  * A git mirror whose trees are all unused goes with them; a used one stays.
  */
 export const cleanCache = async (env: Environment, context: ScopeContext, options: {dryRun: boolean}): Promise<CacheCleaned> =>
-  withLock(stateLockDir(env), () => {
+  withStateLock(env, () => {
     const listing = listCache(env, context)
     // Each entry is a name read from a folder of the cache or data folder; its folder must really lie
     // inside that root (no link along the way leads out). The entry itself may be a link: rmSync

@@ -12,10 +12,7 @@ import {parseJsonText} from '../config/json-edit.js'
 import {parseTomlText} from '../config/toml-edit.js'
 import type {Environment} from '../environment.js'
 import {isLoadoutError} from '../errors.js'
-import {withLock} from '../fs/lock.js'
-import {journalFile, recoverJournal} from '../install/journal.js'
-import {readJournal} from '../install/apply.js'
-import {stateLockDir} from '../marketplace/state.js'
+import {journalFile, peekPending, recoverIfFree} from '../install/transaction.js'
 import {PACKAGE_ROOT} from '../package-root.js'
 import {SCOPES, type ScopeContext} from '../scope.js'
 import {readInstallRecords} from '../state/records.js'
@@ -138,31 +135,25 @@ const checkAgents = async (env: Environment, context: ScopeContext): Promise<Doc
   }).flat()
 }
 
-const checkJournal = async (env: Environment, context: ScopeContext, fix: boolean): Promise<DoctorCheck> => {
-  const file = journalFile(env)
-  if (!existsSync(file)) return {id: 'journal', status: 'ok', message: 'no interrupted install is pending'}
-  let plugin = 'a plugin'
-  try {
-    plugin = readJournal(file)?.plugin ?? plugin
-  } catch {
-    // an unreadable journal is reported all the same
+const checkJournal = async (env: Environment, fix: boolean): Promise<DoctorCheck> => {
+  const pending = peekPending(env)
+  if (!pending) return {id: 'journal', status: 'ok', message: 'no interrupted run is pending'}
+  const path = journalFile(env)
+  if (pending.running) {
+    return {id: 'journal', status: 'ok', message: `${pending.label} is running now (pid ${pending.pid ?? '?'}); its journal is left alone`, path}
   }
   const check: DoctorCheck = {
     id: 'journal',
     status: 'warn',
-    message: `an install of ${plugin} was interrupted; its journal is pending`,
-    path: file,
-    suggestion: 'run loadout doctor --fix (or any install) to finish or roll it back',
+    message: `${pending.label} was interrupted; its journal is pending`,
+    path,
+    suggestion: 'run loadout doctor --fix (or any command that changes something) to finish or roll it back',
   }
   if (!fix) return check
-  try {
-    // The lock is taken without waiting: a live holder may be writing this very journal.
-    const recovery = await withLock(stateLockDir(env), () => recoverJournal(env, context.projectRoot), 0)
-    return {...check, status: 'ok', fixed: true, message: recovery ? `the interrupted install of ${recovery.plugin} was ${recovery.action.replace('-', ' ')}` : 'the journal was empty and is removed'}
-  } catch (error) {
-    if (isLoadoutError(error) && error.code === 'locked') return {...check, message: `${check.message}; another loadout process holds the lock, so it was left alone`}
-    throw error
-  }
+  // Without waiting for the lock: a live holder may be writing this very journal.
+  const {recovered} = await recoverIfFree(env)
+  if (!recovered) return {...check, message: `${check.message}; another loadout process holds the lock, so it was left alone`}
+  return {...check, status: 'ok', fixed: true, message: `${recovered.label}, interrupted, was ${recovered.action === 'completed' ? 'completed' : 'rolled back'} (${recovered.steps} steps)`}
 }
 
 const checkRecords = (env: Environment, context: ScopeContext): DoctorCheck[] => {
@@ -210,7 +201,7 @@ const checkCache = async (env: Environment, context: ScopeContext, fix: boolean)
 /** Runs every check; with `fix`, the journal is recovered and unused caches removed. */
 export const runDoctor = async (env: Environment, context: ScopeContext, options: {fix: boolean}): Promise<DoctorReport> => {
   const checks: DoctorCheck[] = [checkNode(), await checkGit(env), ...(await checkAgents(env, context))]
-  checks.push(await checkJournal(env, context, options.fix))
+  checks.push(await checkJournal(env, options.fix))
   checks.push(...checkRecords(env, context))
   checks.push(await checkCache(env, context, options.fix))
   return {ok: checks.every((c) => c.status !== 'error'), fix: options.fix, checks}

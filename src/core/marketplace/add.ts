@@ -1,6 +1,6 @@
 import type {Environment} from '../environment.js'
 import {conflict, usageError} from '../errors.js'
-import {withLock} from '../fs/lock.js'
+import {withStateLock} from '../install/transaction.js'
 import type {Problem} from '../problems.js'
 import type {ScopeContext} from '../scope.js'
 import {parseSource, sourceLabel} from '../sources/parse.js'
@@ -10,7 +10,7 @@ import {relative, sep} from 'node:path'
 import {commitDownload, discardDownload, fetchCatalogSource, readFetchedCatalog, sourceKey} from './fetch.js'
 import {BUILTIN_NAME} from './known.js'
 import {checkMarketplaceName} from './names.js'
-import {readMarketplaces, readProjectManifest, stateLockDir, visibleMarketplaces, writeMarketplaces, writeProjectManifest, type MarketplaceRecord} from './state.js'
+import {readMarketplaces, readProjectManifest, visibleMarketplaces, writeMarketplaces, writeProjectManifest, type MarketplaceRecord} from './state.js'
 
 export interface AddMarketplaceInput {
   input: string
@@ -54,7 +54,7 @@ export const addMarketplace = async (input: AddMarketplaceInput): Promise<Market
   }
   const key = sourceKey(source, env)
   const project = context.scope === 'project' ? context.projectRoot : undefined
-  return withLock(stateLockDir(env), async () => {
+  return withStateLock(env, async () => {
     const records = readMarketplaces(env)
     const visible = visibleMarketplaces(records, context.projectRoot)
     const same = visible.find((r) => r.scope === context.scope && sourceKey(r.source, env) === key && (r.ref ?? '') === (input.ref ?? ''))

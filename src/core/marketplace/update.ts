@@ -1,12 +1,12 @@
 import type {Environment} from '../environment.js'
 import {isLoadoutError} from '../errors.js'
-import {withLock} from '../fs/lock.js'
+import {withStateLock} from '../install/transaction.js'
 import type {ScopeContext} from '../scope.js'
 import type {Catalog} from './types.js'
 import {commitDownload, discardDownload, fetchCatalogSource, pruneTrees, readFetchedCatalog} from './fetch.js'
 import {readKnownCatalog} from './browse.js'
 import {findMarketplace, knownMarketplaces} from './known.js'
-import {readMarketplaces, stateLockDir, writeMarketplaces, type MarketplaceRecord} from './state.js'
+import {readMarketplaces, writeMarketplaces, type MarketplaceRecord} from './state.js'
 
 export interface CatalogChanges {
   added: string[]
@@ -107,7 +107,7 @@ const updateOne = async (record: MarketplaceRecord, env: Environment, offline: b
 export const updateMarketplaces = async (names: readonly string[], env: Environment, context: ScopeContext, options: {offline: boolean; dryRun?: boolean; now?: () => Date; onProgress?: (m: string) => void}): Promise<MarketplacesUpdated> => {
   const targets = names.length > 0 ? names.map((n) => findMarketplace(n, env, context.projectRoot)) : knownMarketplaces(env, context.projectRoot)
   const now = (options.now ?? (() => new Date()))().toISOString()
-  return withLock(stateLockDir(env), async () => {
+  return withStateLock(env, async () => {
     const results: MarketplaceUpdate[] = []
     let records = readMarketplaces(env)
     for (const target of targets) {
