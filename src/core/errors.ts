@@ -16,6 +16,7 @@ export const EXIT = {
   io: 10,
   interrupted: 130,
   terminated: 143,
+  policy: 11,
 } as const
 
 export type ExitStatus = (typeof EXIT)[keyof typeof EXIT]
@@ -34,6 +35,7 @@ export const EXIT_DESCRIPTIONS: Record<ExitStatus, string> = {
   10: 'cannot write: permission denied, read-only file or file system, or disk full (the message names the path)',
   130: 'interrupted (SIGINT, Ctrl-C): the change was rolled back',
   143: 'terminated (SIGTERM): the change was rolled back',
+  11: 'refused by policy: a policy file forbids this source, marketplace, plugin or part',
 }
 
 export interface LoadoutErrorOptions {
