@@ -10,6 +10,7 @@ export default class CacheList extends LoadoutCommand {
   async run(): Promise<CacheListing> {
     await this.parse(CacheList)
     const env = this.environment()
+    await this.settlePending(env)
     const listing = listCache(env, resolveScope(undefined, env))
     this.log(renderCacheList(listing))
     return listing
