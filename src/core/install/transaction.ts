@@ -103,7 +103,9 @@ const validEntry = (e: Record<string, unknown>, kept: string): Entry | undefined
       return str(e.label) ? {t: 'begin', id: String(e.id), label: e.label, pid: Number(e.pid)} : undefined
     case 'create':
       if (!cleanPath(e.path) || !cleanPath(e.root) || dirname(e.root) === e.root || !isInside(e.root, e.path)) return undefined
-      return e.kind === 'file' || e.kind === 'dir' || e.kind === 'tree' ? {t: 'create', path: e.path, root: e.root, kind: e.kind} : undefined
+      // a whole tree or file is never an agent's root itself: only a folder made empty is removed there
+      if (e.kind === 'dir') return {t: 'create', path: e.path, root: e.root, kind: 'dir'}
+      return (e.kind === 'file' || e.kind === 'tree') && e.path !== e.root ? {t: 'create', path: e.path, root: e.root, kind: e.kind} : undefined
     case 'backup':
       if (!cleanPath(e.file) || (e.copy !== undefined && !(cleanPath(e.copy) && dirname(e.copy) === kept))) return undefined
       return {t: 'backup', file: e.file, ...(e.copy === undefined ? {} : {copy: e.copy as string})}
