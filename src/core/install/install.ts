@@ -7,6 +7,7 @@ import {projectManifestFile} from '../marketplace/state.js'
 import type {PluginEntry} from '../marketplace/types.js'
 import {inspectPlugin, readPlugin} from '../plugin/read.js'
 import type {PluginModel} from '../plugin/types.js'
+import {admitPluginModel, admitPluginSource} from '../policy/gate.js'
 import {formatProblem, type Problem} from '../problems.js'
 import type {ScopeContext} from '../scope.js'
 import {ownershipFrom, readInstallRecords, type InstallRecord} from '../state/records.js'
@@ -31,6 +32,8 @@ export interface InstallOptions {
   yes: boolean
   /** install only these skills of the plugin */
   skills?: readonly string[]
+  /** install even when text the agents read hides characters (tags, bidi controls, zero-width) */
+  allowHiddenText?: boolean
   /** asks the person on a terminal; absent when there is none */
   confirm?: (summary: ConsentSummary, id: string) => Promise<boolean>
   onProgress?: (message: string) => void
@@ -113,19 +116,21 @@ export const readFetched = (resolved: ResolvedPlugin, fetched: FetchedPlugin, en
 }
 
 /** Resolve, fetch and read: everything up to the plan, nothing written to any agent. */
-export const preparePlugin = async (spec: string, options: Pick<InstallOptions, 'env' | 'context' | 'offline' | 'skills' | 'onProgress'>): Promise<Prepared> => {
+export const preparePlugin = async (spec: string, options: Pick<InstallOptions, 'env' | 'context' | 'offline' | 'skills' | 'allowHiddenText' | 'onProgress'>): Promise<Prepared> => {
   const resolved = resolvePluginSpec(spec, options.env, options.context.projectRoot)
+  admitPluginSource(resolved, options.env, options.context.projectRoot)
   options.onProgress?.(`fetching ${resolved.fetch.label}`)
   const fetched = await fetchPlugin(resolved.fetch, options.env, options.offline)
   return prepareFetched(resolved, fetched, options)
 }
 
 /** Reads and checks a fetched plugin (only the skills asked for, when some are). */
-export const prepareFetched = (resolved: ResolvedPlugin, fetched: FetchedPlugin, options: Pick<InstallOptions, 'env' | 'skills'>): Prepared => {
+export const prepareFetched = (resolved: ResolvedPlugin, fetched: FetchedPlugin, options: Pick<InstallOptions, 'env' | 'context' | 'skills' | 'allowHiddenText'>): Prepared => {
   let model = readFetched(resolved, fetched, options.env)
   if (options.skills && options.skills.length > 0) model = pickSkills(model, options.skills)
   checkModel(model)
   const id = resolved.marketplace === DIRECT ? `${model.name}@${DIRECT}` : resolved.id
+  admitPluginModel(model, id, {env: options.env, projectRoot: options.context.projectRoot, ...(options.allowHiddenText ? {allowHiddenText: true} : {})})
   return {resolved, fetched, model, id}
 }
 

@@ -6,6 +6,7 @@ import type {ScopeContext} from '../scope.js'
 import {parseSource, sourceLabel} from '../sources/parse.js'
 import type {Source, SourceKind} from '../sources/types.js'
 import {isInside} from '../fs/contain.js'
+import {admitMarketplace} from '../policy/gate.js'
 import {relative, sep} from 'node:path'
 import {commitDownload, discardDownload, fetchCatalogSource, readFetchedCatalog, sourceKey} from './fetch.js'
 import {BUILTIN_NAME} from './known.js'
@@ -52,6 +53,7 @@ export const addMarketplace = async (input: AddMarketplaceInput): Promise<Market
     const broken = checkMarketplaceName(input.name)
     if (broken) throw usageError('bad-marketplace-name', `invalid marketplace name "${input.name}": ${broken}`)
   }
+  admitMarketplace(source, input.name, env, context.projectRoot, sourceLabel(source))
   const key = sourceKey(source, env)
   const project = context.scope === 'project' ? context.projectRoot : undefined
   return withStateLock(env, async () => {
@@ -64,6 +66,14 @@ export const addMarketplace = async (input: AddMarketplaceInput): Promise<Market
     const fetched = await fetchCatalogSource(source, {env, offline: input.offline, ...(input.ref ? {ref: input.ref} : {}), ...(input.sparse ? {sparse: input.sparse} : {}), ...(input.onProgress ? {onProgress: input.onProgress} : {})})
     const read = readFetchedCatalog(fetched)
     const name = input.name ?? read.catalog.name
+    if (input.name === undefined) {
+      try {
+        admitMarketplace(source, name, env, context.projectRoot, sourceLabel(source))
+      } catch (error) {
+        discardDownload(fetched)
+        throw error
+      }
+    }
     const taken = name === BUILTIN_NAME ? 'the built-in marketplace' : visible.find((r) => r.name === name && r.scope === context.scope)?.input
     if (taken) {
       discardDownload(fetched)
