@@ -4,7 +4,8 @@
  * name the file that changed; the list is trusted only when it hashes to the integrity in the
  * install record (state.json), which the list itself cannot change.
  */
-import {existsSync, renameSync, rmSync} from 'node:fs'
+import {existsSync, readdirSync, renameSync, rmSync} from 'node:fs'
+import {basename, dirname, join} from 'node:path'
 import {EXIT, LoadoutError} from '../errors.js'
 import {copyTree} from '../fs/copy.js'
 import {readJsonFile, writeJsonFile} from '../fs/json.js'
@@ -39,6 +40,13 @@ const integrityAt = async (root: string): Promise<string | undefined> => {
  * changed since it was hashed (and shown for consent) is refused: what runs is what was approved.
  */
 export const materializeCopy = async (from: string, to: string, expected: PluginFiles): Promise<void> => {
+  // called under the lock: a staging or set-aside copy beside `to` is a killed run's, and goes
+  const parent = dirname(to)
+  if (existsSync(parent)) {
+    for (const name of readdirSync(parent)) {
+      if (name.startsWith(`${basename(to)}.stage-`) || name.startsWith(`${basename(to)}.old-`)) rmSync(join(parent, name), {recursive: true, force: true})
+    }
+  }
   if (existsSync(to) && (await integrityAt(to)) === expected.integrity) {
     writeJsonFile(listFile(to), expected)
     return
