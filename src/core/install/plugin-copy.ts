@@ -4,15 +4,23 @@
  * name the file that changed; the list is trusted only when it hashes to the integrity in the
  * install record (state.json), which the list itself cannot change.
  */
-import {existsSync, readdirSync, renameSync, rmSync} from 'node:fs'
+import {existsSync, mkdirSync, readdirSync, renameSync, rmSync} from 'node:fs'
 import {basename, dirname, join} from 'node:path'
 import {EXIT, LoadoutError} from '../errors.js'
 import {copyTree} from '../fs/copy.js'
 import {readJsonFile, writeJsonFile} from '../fs/json.js'
 import {integrityOf, treeEntries, type TreeEntry} from '../integrity.js'
 
-/** The file list of the copy at `root`. */
-const listFile = (root: string): string => `${root}.files.json`
+/**
+ * The file list of the copy at `<data>/plugins/<market>/<name>/<revision>`: kept apart, in
+ * `<data>/plugin-files/<market>/<name>/<revision>.json`, so the plugins folder holds only copies.
+ */
+const listFile = (root: string): string => {
+  const name = dirname(root)
+  const market = dirname(name)
+  const data = dirname(dirname(market))
+  return join(data, 'plugin-files', basename(market), basename(name), `${basename(root)}.json`)
+}
 
 export interface PluginFiles {
   /** integrity of the plugin tree (see treeIntegrity) */
@@ -24,6 +32,11 @@ export interface PluginFiles {
 export const pluginFiles = async (root: string): Promise<PluginFiles> => {
   const entries = await treeEntries(root)
   return {integrity: integrityOf(entries), entries}
+}
+
+const writeList = (root: string, files: PluginFiles): void => {
+  mkdirSync(dirname(listFile(root)), {recursive: true})
+  writeJsonFile(listFile(root), files)
 }
 
 const integrityAt = async (root: string): Promise<string | undefined> => {
@@ -48,7 +61,7 @@ export const materializeCopy = async (from: string, to: string, expected: Plugin
     }
   }
   if (existsSync(to) && (await integrityAt(to)) === expected.integrity) {
-    writeJsonFile(listFile(to), expected)
+    writeList(to, expected)
     return
   }
   const staging = `${to}.stage-${process.pid}`
@@ -65,7 +78,7 @@ export const materializeCopy = async (from: string, to: string, expected: Plugin
     if (existsSync(to)) renameSync(to, aside)
     renameSync(staging, to)
     rmSync(aside, {recursive: true, force: true})
-    writeJsonFile(listFile(to), expected)
+    writeList(to, expected)
   } finally {
     rmSync(staging, {recursive: true, force: true})
   }
