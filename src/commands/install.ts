@@ -64,6 +64,8 @@ export default class Install extends LoadoutCommand {
       const result = await withProgress(!this.jsonEnabled(), (onProgress) => installDeclared({...options, frozen: flags.frozen, ...(fromLock ? {chooseTargets} : {}), onProgress}))
       for (const r of result.results) this.log(renderInstalled(r))
       if (result.results.length === 0) this.log('loadout.json declares no plugins')
+      for (const m of result.registered) this.log(`registered marketplace ${m.name} (${m.source}) from loadout.json`)
+      if (result.ignore.length > 0) this.log(`commit loadout.json and loadout.lock; add to .gitignore (machine-local copies):\n${result.ignore.map((l) => `  ${l}`).join('\n')}`)
       return result
     }
     const result = await withProgress(!this.jsonEnabled(), (onProgress) => installPlugin(args.plugin!, {...options, onProgress}))

@@ -11,6 +11,7 @@ import {fileSha256Sync} from './hash.js'
 import {splitFrontmatter} from '../skills/frontmatter.js'
 import type {HookEvents} from '../plugin/types.js'
 import type {RecordedConfigEdit, RecordedFile} from '../state/records.js'
+import {ownedEdits} from './owned-edits.js'
 import type {Operation} from './plan.js'
 
 /** What applying one operation left behind: enough to record it and to take it back. */
@@ -180,7 +181,7 @@ export const revertConfigEdit = (edit: RecordedConfigEdit, report: RemovalReport
  */
 export const removeApplied = (applied: Applied, options: {force: boolean; keep?: ReadonlySet<string>}): RemovalReport => {
   const report: RemovalReport = {kept: [], drifted: []}
-  for (const edit of [...applied.config].reverse()) revertConfigEdit(edit, report)
+  for (const edit of [...ownedEdits(applied.config)].reverse()) revertConfigEdit(edit, report)
   const keep = options.keep ?? new Set<string>()
   for (const file of applied.files) {
     if (keep.has(file.path) || !existsSync(file.path)) continue

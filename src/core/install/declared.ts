@@ -1,16 +1,23 @@
 import {EXIT, LoadoutError, needsConsent} from '../errors.js'
-import {readInstallRecords} from '../state/records.js'
+import {readInstallRecords, type InstallRecord} from '../state/records.js'
 import {loadTargets, pickTargets} from '../targets/registry.js'
 import type {AgentTarget} from '../targets/types.js'
 import {consentSummary, isApproved} from './consent.js'
 import {fetchPlugin} from './fetch-plugin.js'
 import {existingRecords, installPrepared, isCurrent, prepareFetched, preparePlugin, type InstallOptions, type InstallResult, type Prepared} from './install.js'
-import {declaredPlugins} from './project.js'
+import {registerDeclaredMarketplaces, type RegisteredMarketplace} from './declared-markets.js'
+import {lockDiffers} from './frozen.js'
+import {declaredPlugins, type DeclaredPlugin} from './project.js'
+import {missingIgnoreLines} from './project-root.js'
 import type {PluginFetchSpec} from './resolve.js'
 
 export interface DeclaredInstall {
   frozen: boolean
+  /** marketplaces loadout.json declares that were registered on this machine by this run */
+  registered: RegisteredMarketplace[]
   results: InstallResult[]
+  /** lines the project's .gitignore still needs (loadout's machine-local folder), to print */
+  ignore: string[]
 }
 
 export interface DeclaredOptions extends InstallOptions {
@@ -30,17 +37,11 @@ export interface DeclaredOptions extends InstallOptions {
  */
 export const installDeclared = async (options: DeclaredOptions): Promise<DeclaredInstall> => {
   const {env, context} = options
+  const registered = await registerDeclaredMarketplaces(env, context, {offline: options.offline, ...(options.onProgress ? {onProgress: options.onProgress} : {})})
   const declared = declaredPlugins(context.projectRoot)
   const locked = readInstallRecords(env, context.projectRoot).filter((r) => r.scope === 'project')
   const ids = Object.keys(declared).sort((a, b) => a.localeCompare(b))
-  if (options.frozen) {
-    const missing = ids.filter((id) => !locked.some((r) => r.plugin === id))
-    if (missing.length > 0) {
-      throw new LoadoutError('lock-outdated', EXIT.integrity, `${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} declared in loadout.json but not in loadout.lock`, {
-        suggestions: ['run loadout install without --frozen and commit loadout.lock'],
-      })
-    }
-  }
+  if (options.frozen) assertDeclarationsLocked(declared, locked)
   // Everything is fetched and checked before anything is written: a stale lock or a missing approval
   // fails the whole run, not half of it.
   const all = readInstallRecords(env, context.projectRoot)
@@ -50,9 +51,10 @@ export const installDeclared = async (options: DeclaredOptions): Promise<Declare
     const lock = locked.find((r) => r.plugin === id)
     let prepared = await preparePlugin(declared[id]!.source ?? id, options)
     if (lock?.commit && prepared.fetched.commit !== lock.commit) prepared = await preparePluginAt(prepared, lock.commit, options)
-    if (options.frozen && lock && lock.integrity !== prepared.fetched.integrity) {
-      throw new LoadoutError('lock-outdated', EXIT.integrity, `${id} resolves to different content than loadout.lock records (${lock.integrity.slice(0, 19)}… vs ${prepared.fetched.integrity.slice(0, 19)}…)`, {
-        suggestions: ['run loadout install without --frozen to update the lock'],
+    // The lock is the contract: other content at the locked commit (or a folder that changed) is refused; `update` moves the lock.
+    if (lock && lock.integrity !== prepared.fetched.integrity) {
+      throw new LoadoutError('integrity-mismatch', EXIT.integrity, `${id} resolves to different content than loadout.lock records (${lock.integrity.slice(0, 19)}… vs ${prepared.fetched.integrity.slice(0, 19)}…); nothing was installed`, {
+        suggestions: [`to take the new content and rewrite the lock: loadout update ${id}`, 'or restore the source the lock was made from'],
       })
     }
     let targets = options.targets
@@ -80,7 +82,19 @@ export const installDeclared = async (options: DeclaredOptions): Promise<Declare
   }
   const results: InstallResult[] = []
   for (const {prepared, targets} of ready) results.push(await installPrepared(prepared, {...options, targets}))
-  return {frozen: options.frozen, results}
+  return {frozen: options.frozen, registered, results, ignore: missingIgnoreLines(context.projectRoot)}
+}
+
+/** --frozen: loadout.json and loadout.lock must name the same plugins, at the same versions. */
+const assertDeclarationsLocked = (declared: Record<string, DeclaredPlugin>, locked: readonly InstallRecord[]): void => {
+  const differences: string[] = []
+  for (const [id, entry] of Object.entries(declared)) {
+    const lock = locked.find((r) => r.plugin === id)
+    if (!lock) differences.push(`${id} is declared in loadout.json but not in loadout.lock`)
+    else if (entry.version !== undefined && lock.version !== undefined && entry.version !== lock.version) differences.push(`${id} is declared at ${entry.version} but locked at ${lock.version}`)
+  }
+  for (const id of new Set(locked.map((r) => r.plugin))) if (!(id in declared)) differences.push(`${id} is in loadout.lock but not declared in loadout.json`)
+  if (differences.length > 0) throw lockDiffers('--frozen: loadout.json and loadout.lock disagree', differences)
 }
 
 /** The same plugin fetched at the commit the lock pinned: its git source, or its git marketplace's folder. */

@@ -16,9 +16,13 @@ import {applyOperation, removeApplied, rollBack, writeJournal, type Journal} fro
 import {consentSummary, isApproved, storeApproval, type ConsentSummary} from './consent.js'
 import {fetchPlugin, type FetchedPlugin} from './fetch-plugin.js'
 import {journalFile, recoverJournal, type Recovery} from './journal.js'
+import {assertLockUnchanged} from './frozen.js'
+import {ownedEdits} from './owned-edits.js'
 import {planInstall, type TargetPlan} from './plan.js'
 import {declarePlugin} from './project.js'
-import {DIRECT, pluginDataDirs, resolvePluginSpec, type ResolvedPlugin} from './resolve.js'
+import {placeProjectCopy} from './project-copy.js'
+import {installedDirs, pluginVarsFor} from './project-root.js'
+import {DIRECT, resolvePluginSpec, type ResolvedPlugin} from './resolve.js'
 import {checkRecord} from './verify.js'
 
 export interface InstallOptions {
@@ -30,6 +34,8 @@ export interface InstallOptions {
   prefix: boolean
   offline: boolean
   yes: boolean
+  /** project scope: loadout.lock and loadout.json must not change (`install --frozen`) */
+  frozen?: boolean
   /** install only these skills of the plugin */
   skills?: readonly string[]
   /** asks the person on a terminal; absent when there is none */
@@ -73,12 +79,6 @@ const pickSkills = (model: PluginModel, names: readonly string[]): PluginModel =
 }
 
 /** The copy of the plugin that `${CLAUDE_PLUGIN_ROOT}` points at: one per plugin and revision, made once. */
-const installedRoot = (env: Environment, id: string, fetched: FetchedPlugin): {root: string; data: string} => {
-  const revision = (fetched.commit ?? fetched.integrity.replace(/^sha256-/, '')).slice(0, 16)
-  const dirs = pluginDataDirs(loadoutPaths(env).data, id, revision)
-  return dirs
-}
-
 const materialize = (from: string, to: string): void => {
   if (existsSync(to)) return
   const staging = `${to}.stage-${process.pid}`
@@ -162,7 +162,7 @@ export const installPrepared = async (prepared: Prepared, options: InstallOption
     return {...base, status: 'already-installed', plans: [], consent: {items: summary.items, fingerprint: summary.fingerprint, approvedBy: 'not-needed'}}
   }
 
-  const dirs = installedRoot(env, id, fetched)
+  const dirs = installedDirs(env, context, id, fetched)
   const others = all.filter((r) => !existing.includes(r))
   const plans = planInstall({
     id,
@@ -173,7 +173,7 @@ export const installPrepared = async (prepared: Prepared, options: InstallOption
     ownership: ownershipFrom(others),
     replacing: existing,
     prefix: options.prefix,
-    vars: {pluginRoot: dirs.root, pluginData: dirs.data},
+    vars: (target) => pluginVarsFor(target, context, dirs),
   })
   let approvedBy: InstallResult['consent']['approvedBy'] = 'not-needed'
   if (summary.items.length > 0) {
@@ -206,22 +206,27 @@ export const installPrepared = async (prepared: Prepared, options: InstallOption
   }
   const recovered = await withLock(stateLockDir(env), async () => {
     const recovery = recoverJournal(env, context.projectRoot)
-    materialize(model.root, dirs.root)
+    for (const old of existing) ownedEdits(old.config)
+    if (context.scope === 'project') await placeProjectCopy(context.projectRoot, model.root, dirs.root, fetched.integrity)
+    else materialize(model.root, dirs.root)
     const journal: Journal = {plugin: id, scope: context.scope, targets: options.targets.map((t) => t.id), steps: []}
     const file = journalFile(env)
     try {
       for (const old of existing) removeApplied(old, {force: true, keep: keptBy(others)})
       writeJournal(file, journal)
       const records = applyPlans(plans, recordBase, journal, file)
-      writeInstallRecords(env, context.projectRoot, context.scope, [...others, ...records])
-      if (context.scope === 'project') declarePlugin(context.projectRoot, id, base.version, resolved.fetch.label, resolved.marketplace === DIRECT)
+      if (options.frozen && context.scope === 'project') assertLockUnchanged(context.projectRoot, [...others, ...records])
+      else {
+        writeInstallRecords(env, context.projectRoot, context.scope, [...others, ...records])
+        if (context.scope === 'project') declarePlugin(context.projectRoot, id, base.version, resolved.fetch.label, resolved.marketplace === DIRECT)
+      }
       if (summary.items.length > 0) storeApproval(env, id, summary.fingerprint)
     } catch (error) {
       rollBack(journal)
       rmSync(file, {force: true})
       if (existing.length > 0) {
         const restored = restoreReplaced(existing, others, options)
-        writeInstallRecords(env, context.projectRoot, context.scope, [...others, ...restored])
+        if (!options.frozen) writeInstallRecords(env, context.projectRoot, context.scope, [...others, ...restored])
       }
       throw error
     }
@@ -279,7 +284,7 @@ const restoreReplaced = (replaced: readonly InstallRecord[], others: readonly In
     ownership: ownershipFrom(others),
     replacing: [],
     prefix: true,
-    vars: {pluginRoot: first.pluginRoot, pluginData: pluginDataDirs(loadoutPaths(options.env).data, first.plugin, 'x').data},
+    vars: (target) => pluginVarsFor(target, options.context, {root: first.pluginRoot!, data: installedDirs(options.env, options.context, first.plugin, first).data}),
   })
   const {target: _t, enabled: _e, components: _c, skipped: _s, files: _f, dirs: _d, config: _g, trees: _r, ...recordBase} = first
   const journal: Journal = {plugin: first.plugin, scope: first.scope, targets: targets.map((t) => t.id), steps: []}

@@ -39,8 +39,11 @@ export interface PlanInput {
   /** records of this plugin being replaced (reinstall, update): what they own is not a conflict */
   replacing: readonly InstallRecord[]
   prefix: boolean
-  vars: PluginVars
+  /** the plugin variables, or how each agent spells them (project scope: see project-root.ts) */
+  vars: PluginVars | ((target: AgentTarget) => PluginVars)
 }
+
+const varsOf = (input: PlanInput, target: AgentTarget): PluginVars => (typeof input.vars === 'function' ? input.vars(target) : input.vars)
 
 const componentId = (id: string, kind: string, name: string) => `${id}/${kind}/${name}`
 
@@ -123,7 +126,7 @@ const planMcp = (input: PlanInput, target: AgentTarget, plan: TargetPlan) => {
     const section = target.mcp
     const location = locationOrSkip(input, target, 'mcp', 'MCP config', plan, component)
     if (!section || !location) continue
-    const rendered = renderMcpEntry(substitutePluginVars(server.config, input.vars) as typeof server.config, section.shape)
+    const rendered = renderMcpEntry(substitutePluginVars(server.config, varsOf(input, target)) as typeof server.config, section.shape)
     if ('unsupported' in rendered) {
       plan.skipped.push({component, reason: `${target.name}: ${rendered.unsupported}`})
       continue
@@ -157,7 +160,7 @@ const planHooks = (input: PlanInput, target: AgentTarget, plan: TargetPlan) => {
     const section = target.hooks
     const location = locationOrSkip(input, target, 'hooks', 'hooks config', plan, component)
     if (!section || !location) continue
-    const rendered = renderHooks(substitutePluginVars(hooks.events, input.vars) as HookEvents, section.shape)
+    const rendered = renderHooks(substitutePluginVars(hooks.events, varsOf(input, target)) as HookEvents, section.shape)
     if ('unsupported' in rendered) {
       plan.skipped.push({component, reason: `${target.name}: ${rendered.unsupported}`})
       continue

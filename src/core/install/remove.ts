@@ -8,6 +8,7 @@ import {closestNames} from '../suggest.js'
 import {removeApplied} from './apply.js'
 import {keptBy} from './install.js'
 import {recoverJournal} from './journal.js'
+import {ownedEdits} from './owned-edits.js'
 import {undeclarePlugin} from './project.js'
 
 export interface RemovalResult {
@@ -56,6 +57,7 @@ export const removeInstalled = async (
     const all = readInstallRecords(env, context.projectRoot)
     const targets: RemovalResult['targets'] = []
     const remaining = all.filter((r) => !mine.some((m) => m.plugin === r.plugin && m.target === r.target && m.scope === r.scope))
+    for (const record of mine) ownedEdits(record.config)
     for (const record of mine) {
       const report = removeApplied(record, {force: options.force, keep: keptBy(remaining)})
       targets.push({...summarize(record), kept: report.kept, drifted: report.drifted})

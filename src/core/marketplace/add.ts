@@ -22,6 +22,8 @@ export interface AddMarketplaceInput {
   offline: boolean
   /** fetch and check, but register nothing */
   dryRun?: boolean
+  /** project scope: also declare it in loadout.json (default); false when registering what loadout.json declares */
+  declare?: boolean
   now?: () => Date
   onProgress?: (message: string) => void
 }
@@ -94,7 +96,7 @@ export const addMarketplace = async (input: AddMarketplaceInput): Promise<Market
       warningCount: read.problems.length,
     }
     writeMarketplaces(env, [...records, record])
-    if (project) {
+    if (project && input.declare !== false) {
       const manifest = readProjectManifest(project)
       manifest.marketplaces = {...manifest.marketplaces, [name]: {source: portableInput(source, record.input, project), ...(record.ref ? {ref: record.ref} : {}), ...(record.sparse ? {sparse: record.sparse} : {})}}
       writeProjectManifest(project, manifest)

@@ -60,6 +60,8 @@ export interface AgentTarget {
   description?: string
   confidence: Confidence
   installs?: boolean
+  /** the variable the agent expands to the project root in MCP and hook commands */
+  projectDirVariable?: string
   notes?: string[]
   bases: Record<string, BaseCandidate[]>
   detect: string[]
