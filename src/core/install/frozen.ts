@@ -22,8 +22,20 @@ const portableView = (r: InstallRecord): Record<string, unknown> => ({
   enabled: r.enabled,
   components: r.components,
   files: r.files.map((f) => [f.path, f.sha256]),
-  config: r.config.map((c) => [c.file, c.path, c.key, c.value]),
+  config: r.config.map((c) => [c.file, c.path, c.key, c.addedHooks ?? c.value]),
 })
+
+/** True when two records say the same in every field that must be the same on every machine. */
+export const portablyEqual = (a: InstallRecord, b: InstallRecord): boolean => a.plugin === b.plugin && a.target === b.target && stableStringify(portableView(a)) === stableStringify(portableView(b))
+
+/**
+ * The records to write for an install that replaced `locked`: where a new record says what the lock
+ * already says, the lock's own record stays, byte for byte. Which folders a run created and the undo
+ * data of a config file depend on what was there before (another plugin's hooks, installed in another
+ * order on the author's machine); rewriting them would change a committed lock for no reason.
+ */
+export const keepLocked = (locked: readonly InstallRecord[], records: readonly InstallRecord[]): InstallRecord[] =>
+  records.map((r) => locked.find((old) => old.scope === 'project' && portablyEqual(old, r)) ?? r)
 
 const describe = (before: readonly InstallRecord[], after: readonly InstallRecord[]): string[] => {
   const key = (r: InstallRecord) => `${r.plugin} for ${r.target}`

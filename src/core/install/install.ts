@@ -16,7 +16,7 @@ import {applyOperation, removeApplied, rollBack, writeJournal, type Journal} fro
 import {consentSummary, isApproved, storeApproval, type ConsentSummary} from './consent.js'
 import {fetchPlugin, type FetchedPlugin} from './fetch-plugin.js'
 import {journalFile, recoverJournal, type Recovery} from './journal.js'
-import {assertLockUnchanged} from './frozen.js'
+import {assertLockUnchanged, keepLocked} from './frozen.js'
 import {ownedEdits} from './owned-edits.js'
 import {planInstall, type TargetPlan} from './plan.js'
 import {declarePlugin} from './project.js'
@@ -214,7 +214,7 @@ export const installPrepared = async (prepared: Prepared, options: InstallOption
     try {
       for (const old of existing) removeApplied(old, {force: true, keep: keptBy(others)})
       writeJournal(file, journal)
-      const records = applyPlans(plans, recordBase, journal, file)
+      const records = keepLocked(existing, applyPlans(plans, recordBase, journal, file))
       if (options.frozen && context.scope === 'project') assertLockUnchanged(context.projectRoot, [...others, ...records])
       else {
         writeInstallRecords(env, context.projectRoot, context.scope, [...others, ...records])
