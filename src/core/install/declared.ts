@@ -7,6 +7,7 @@ import {fetchPlugin} from './fetch-plugin.js'
 import {existingRecords, installPrepared, isCurrent, prepareFetched, preparePlugin, type InstallOptions, type InstallResult, type Prepared} from './install.js'
 import {registerDeclaredMarketplaces, type RegisteredMarketplace} from './declared-markets.js'
 import {lockDiffers} from './frozen.js'
+import {ownedEdits} from './owned-edits.js'
 import {declaredPlugins, type DeclaredPlugin} from './project.js'
 import {missingIgnoreLines} from './project-root.js'
 import type {PluginFetchSpec} from './resolve.js'
@@ -37,9 +38,12 @@ export interface DeclaredOptions extends InstallOptions {
  */
 export const installDeclared = async (options: DeclaredOptions): Promise<DeclaredInstall> => {
   const {env, context} = options
+  // The lock is checked (every path contained) before anything, even a marketplace, is registered.
+  const locked = readInstallRecords(env, context.projectRoot).filter((r) => r.scope === 'project')
+  // ...and every config entry it claims is, on this machine, absent or as loadout recorded writing it.
+  for (const record of locked) ownedEdits(record.config)
   const registered = await registerDeclaredMarketplaces(env, context, {offline: options.offline, ...(options.onProgress ? {onProgress: options.onProgress} : {})})
   const declared = declaredPlugins(context.projectRoot)
-  const locked = readInstallRecords(env, context.projectRoot).filter((r) => r.scope === 'project')
   const ids = Object.keys(declared).sort((a, b) => a.localeCompare(b))
   if (options.frozen) assertDeclarationsLocked(declared, locked)
   // Everything is fetched and checked before anything is written: a stale lock or a missing approval
