@@ -53,7 +53,8 @@ export const installDeclared = async (options: DeclaredOptions): Promise<Declare
   const ready: Array<{prepared: Prepared; targets: readonly AgentTarget[]}> = []
   for (const id of ids) {
     const lock = locked.find((r) => r.plugin === id)
-    let prepared = await preparePlugin(declared[id]!.source ?? id, options)
+    // a declared folder is relative to the project root, wherever loadout runs from
+    let prepared = await preparePlugin(declared[id]!.source ?? id, {...options, env: {...env, cwd: context.projectRoot}})
     if (lock?.commit && prepared.fetched.commit !== lock.commit) prepared = await preparePluginAt(prepared, lock.commit, options)
     // The lock is the contract: other content at the locked commit (or a folder that changed) is refused; `update` moves the lock.
     if (lock && lock.integrity !== prepared.fetched.integrity) {

@@ -6,6 +6,7 @@ import {cachedTree, gitCacheDir, gitContext, hasCommit, resolveCommit, updateMir
 import {resolvesInside} from '../fs/contain.js'
 import {treeIntegrity} from '../integrity.js'
 import {redactUrl} from '../sources/redact.js'
+import {localGitCommit} from './local-commit.js'
 import type {PluginFetchSpec} from './resolve.js'
 
 export interface FetchedPlugin {
@@ -49,7 +50,8 @@ export const fetchPlugin = async (spec: PluginFetchSpec, env: Environment, offli
         // reported below
       }
       if (!isDir) throw notFound('plugin-folder-missing', `${spec.path} is not a folder`)
-      return {root: spec.path, ...(spec.commit ? {commit: spec.commit} : {}), integrity: await treeIntegrity(spec.path)}
+      const commit = spec.commit ?? (await localGitCommit(spec.path, env))
+      return {root: spec.path, ...(commit ? {commit} : {}), integrity: await treeIntegrity(spec.path)}
     }
     case 'git':
       return fetchGitPlugin(spec, env, offline)

@@ -4,6 +4,7 @@ import {conflict, notFound, usageError} from '../errors.js'
 import {isInside} from '../fs/contain.js'
 import {readKnownCatalog} from '../marketplace/browse.js'
 import {findMarketplace, knownMarketplaces, type KnownMarketplace} from '../marketplace/known.js'
+import {marketEnv} from '../marketplace/state.js'
 import type {PluginEntry} from '../marketplace/types.js'
 import {cloneUrl, parseSource, sourceLabel} from '../sources/parse.js'
 import {closestNames} from '../suggest.js'
@@ -46,8 +47,10 @@ const directName = (source: {kind: 'github'; repo: string; path?: string} | {kin
     .replace(/^-+|-+$/g, '')
 }
 
-const entrySpec = (entry: PluginEntry, market: KnownMarketplace, env: Environment): PluginFetchSpec => {
+const entrySpec = (entry: PluginEntry, market: KnownMarketplace, machineEnv: Environment): PluginFetchSpec => {
   const source = entry.source
+  // GitHub sources of a marketplace added with a GitHub base URL are on that server
+  const env = marketEnv(market, machineEnv)
   const label = `${entry.name}@${market.name}`
   switch (source.kind) {
     case 'relative':
@@ -114,7 +117,8 @@ export const resolvePluginSpec = (input: string, env: Environment, projectRoot: 
     const label = sourceLabel(source)
     switch (source.kind) {
       case 'local':
-        return {id: '', name: '', marketplace: DIRECT, fetch: {kind: 'folder', path: source.path, label}}
+        // a folder inside the project is named relative to it, so loadout.json and the lock work in every clone
+        return {id: '', name: '', marketplace: DIRECT, fetch: {kind: 'folder', path: source.path, label: isInside(projectRoot, source.path) ? `./${relative(projectRoot, source.path).split(sep).join('/')}` : label}}
       case 'github':
       case 'git':
         return {id: '', name: directName(source), marketplace: DIRECT, fetch: {kind: 'git', url: cloneUrl(source, env.vars.LOADOUT_GITHUB_URL || undefined)!, ...(source.ref ? {ref: source.ref} : {}), ...(source.sha ? {sha: source.sha} : {}), ...(source.path ? {path: source.path} : {}), label}}

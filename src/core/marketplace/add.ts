@@ -85,6 +85,7 @@ export const addMarketplace = async (input: AddMarketplaceInput): Promise<Market
       source,
       ...(input.ref ? {ref: input.ref} : {}),
       ...(input.sparse && input.sparse.length > 0 ? {sparse: input.sparse} : {}),
+      ...(source.kind === 'github' && env.vars.LOADOUT_GITHUB_URL ? {githubUrl: env.vars.LOADOUT_GITHUB_URL} : {}),
       addedAt: now,
       updatedAt: now,
       ...(final.commit ? {commit: final.commit} : {}),

@@ -6,7 +6,7 @@ import type {Catalog} from './types.js'
 import {commitDownload, discardDownload, fetchCatalogSource, pruneTrees, readFetchedCatalog} from './fetch.js'
 import {readKnownCatalog} from './browse.js'
 import {findMarketplace, knownMarketplaces} from './known.js'
-import {readMarketplaces, stateLockDir, writeMarketplaces, type MarketplaceRecord} from './state.js'
+import {marketEnv, readMarketplaces, stateLockDir, writeMarketplaces, type MarketplaceRecord} from './state.js'
 
 export interface CatalogChanges {
   added: string[]
@@ -54,8 +54,9 @@ const readOld = (record: MarketplaceRecord): Catalog | undefined => {
   }
 }
 
-const updateOne = async (record: MarketplaceRecord, env: Environment, offline: boolean, now: string, onProgress?: (m: string) => void, dryRun = false): Promise<{result: MarketplaceUpdate; record: MarketplaceRecord}> => {
+const updateOne = async (record: MarketplaceRecord, machineEnv: Environment, offline: boolean, now: string, onProgress?: (m: string) => void, dryRun = false): Promise<{result: MarketplaceUpdate; record: MarketplaceRecord}> => {
   const before = readOld(record)
+  const env = marketEnv(record, machineEnv)
   try {
     const fetched = await fetchCatalogSource(record.source, {
       env,
