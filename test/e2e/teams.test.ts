@@ -210,6 +210,10 @@ describe('a committed project reproduces on a teammate machine', () => {
     expect(verify.status).not.toBe(0)
     const missing = (jsonError(verify).details as {records: Array<{missing: string[]}>}).records.flatMap((r) => r.missing)
     expect(missing.join('\n')).toMatch(/\.mcp\.json mcpServers\.toolkit-linter: runs .*\.loadout\/plugins\/toolkit@acme\/.*\/bin\/lint, which does not exist/)
+    // even with A's plugin copies brought along too, what runs is not installed until C's user approves it
+    cpSync(join(a.project, '.loadout'), join(c.project, '.loadout'), {recursive: true})
+    const unapproved = await run(c, ['install', '--json'])
+    expect(unapproved.status, unapproved.stdout + unapproved.stderr).toBe(8)
     const installed = await run(c, ['install', '--yes', '--json'])
     expect(installed.status, installed.stdout + installed.stderr).toBe(0)
     expect(installed.json().results.map((r: {status: string}) => r.status)).toEqual(['installed', 'installed'])

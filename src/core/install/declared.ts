@@ -4,7 +4,7 @@ import {loadTargets, pickTargets} from '../targets/registry.js'
 import type {AgentTarget} from '../targets/types.js'
 import {consentSummary, isApproved} from './consent.js'
 import {fetchPlugin} from './fetch-plugin.js'
-import {existingRecords, installPrepared, isCurrent, prepareFetched, preparePlugin, type InstallOptions, type InstallResult, type Prepared} from './install.js'
+import {installPrepared, prepareFetched, preparePlugin, type InstallOptions, type InstallResult, type Prepared} from './install.js'
 import {registerDeclaredMarketplaces, type RegisteredMarketplace} from './declared-markets.js'
 import {lockDiffers} from './frozen.js'
 import {ownedEdits} from './owned-edits.js'
@@ -48,7 +48,6 @@ export const installDeclared = async (options: DeclaredOptions): Promise<Declare
   if (options.frozen) assertDeclarationsLocked(declared, locked)
   // Everything is fetched and checked before anything is written: a stale lock or a missing approval
   // fails the whole run, not half of it.
-  const all = readInstallRecords(env, context.projectRoot)
   let chosen: readonly AgentTarget[] | undefined
   const ready: Array<{prepared: Prepared; targets: readonly AgentTarget[]}> = []
   for (const id of ids) {
@@ -71,7 +70,6 @@ export const installDeclared = async (options: DeclaredOptions): Promise<Declare
   }
   if (!options.yes && !options.confirm && !options.dryRun) {
     const unapproved = ready
-      .filter(({prepared, targets}) => options.force || !isCurrent(existingRecords(all, prepared.id, {context, targets}), targets, prepared.fetched.integrity))
       .map(({prepared}) => prepared)
       .filter((p) => {
         const summary = consentSummary(p.id, p.model)

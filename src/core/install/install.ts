@@ -158,7 +158,8 @@ export const installPrepared = async (prepared: Prepared, options: InstallOption
     problems: model.problems,
   }
   const summary = consentSummary(id, model)
-  if (isCurrent(existing, options.targets, fetched.integrity) && !options.force) {
+  // What runs counts as installed only once this machine's user approved it: files a clone brings along never do.
+  if (isCurrent(existing, options.targets, fetched.integrity) && !options.force && (summary.items.length === 0 || isApproved(env, id, summary.fingerprint))) {
     return {...base, status: 'already-installed', plans: [], consent: {items: summary.items, fingerprint: summary.fingerprint, approvedBy: 'not-needed'}}
   }
 
