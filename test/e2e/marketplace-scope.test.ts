@@ -9,7 +9,7 @@ import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import type {Sandbox} from '../support/cli.js'
 import {startGitHttpsServer, type GitHttpsServer} from '../support/git-http.js'
-import {commitFiles, makeServedRepo, syncServedRepo} from '../support/git-repos.js'
+import {commitFiles, headSha, makeRepo, makeServedRepo, syncServedRepo} from '../support/git-repos.js'
 import {jsonError, loadout, sandboxes} from './helpers.js'
 
 const CATALOG = (version: string) => ({
@@ -88,5 +88,19 @@ describe('marketplace scopes, shared caches and the GitHub base URL', () => {
     expect(removed.status, removed.stdout + removed.stderr).toBe(0)
     expect(removed.json()).toMatchObject({scope: 'project', cacheRemoved: true})
     expect(gitCaches()).toEqual([])
+  })
+})
+
+describe('a local git folder as a marketplace', () => {
+  it('the lock records the commit its repository is at (a folder of the project itself records none)', async () => {
+    const sb = sandbox({git: true})
+    const local = join(sb.dir, 'local-market')
+    makeRepo(local, CATALOG('1.0.0'))
+    const added = await loadout(sb, ['marketplace', 'add', local, '--json'])
+    expect(added.status, added.stdout + added.stderr).toBe(0)
+    const installed = await loadout(sb, ['install', 'tool@acme', '--agent', 'claude-code', '--json'])
+    expect(installed.status, installed.stdout + installed.stderr).toBe(0)
+    const lock = JSON.parse(readFileSync(join(sb.project, 'loadout.lock'), 'utf8'))
+    expect(lock.installs[0]).toMatchObject({plugin: 'tool@acme', commit: headSha(local)})
   })
 })

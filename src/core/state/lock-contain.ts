@@ -79,10 +79,10 @@ const checkNoLinks = (projectRoot: string, absolute: string, shown: string, last
 
 const within = (path: string, area: string): boolean => path === area || path.startsWith(`${area}/`)
 
-const checkPath = (projectRoot: string, value: unknown, what: string, allowed: (rel: string) => boolean, lastMayLink = false): void => {
+const checkPath = (projectRoot: string, value: unknown, what: string, allowed: (rel: string) => boolean, lastMayLink = false, where = `a place its agent keeps ${what}s in`): void => {
   const absolute = checkRelative(projectRoot, value, what)
   const rel = relative(projectRoot, absolute).split(sep).join('/')
-  if (!allowed(rel)) throw lockRefused(String(value), `which is not a place its agent keeps ${what.split(' ')[0]}s in`)
+  if (!allowed(rel)) throw lockRefused(String(value), `which is not ${where}`)
   checkNoLinks(projectRoot, absolute, String(value), lastMayLink)
 }
 
@@ -132,7 +132,7 @@ export const checkLockRecord = (projectRoot: string, record: Record<string, unkn
   }
   if (record.pluginRoot !== undefined) {
     const own = `.loadout/plugins/${String(plugin)}`
-    checkPath(projectRoot, record.pluginRoot, 'plugin copy', (rel) => rel.startsWith(`${own}/`) && !rel.slice(own.length + 1).includes('/'))
+    checkPath(projectRoot, record.pluginRoot, 'plugin copy', (rel) => rel.startsWith(`${own}/`) && !rel.slice(own.length + 1).includes('/'), false, `the plugin copy's own folder (${own}/<revision>)`)
   }
 }
 
