@@ -232,35 +232,43 @@ describe('a committed project reproduces on a teammate machine', () => {
     expect(read(join(c.project, 'loadout.lock'))).toBe(`${committedLock}\n`)
   })
 
-  it('after pulling a teammate lock, install and then update replace the old version (hooks included), never adding a second hook', async () => {
-    // A moves toolkit on and commits the new lock; B pulls it and installs
+  it('after pulling a teammate lock, install (at the locked commit) and update (to the newest) replace the old version, hooks included', async () => {
+    // D installed the first lock; then A moves toolkit on and commits the new lock, and upstream moves on again
+    const d = sandbox()
+    rmSync(d.project, {recursive: true})
+    git(d.dir, ['clone', '-q', '--', a.project, d.project])
+    expect((await run(d, ['install', '--yes'])).status).toBe(0)
     commitFiles(remote.repo, toolkit('plugins/toolkit', LINT_V2), 'toolkit v2')
     syncServedRepo(remote.bare)
     const updatedA = await run(a, ['update', 'toolkit@acme', '--yes', '--json'])
     expect(updatedA.status, updatedA.stdout + updatedA.stderr).toBe(0)
     git(a.project, ['add', '--', 'loadout.lock'])
     git(a.project, ['commit', '-q', '--no-gpg-sign', '-m', 'toolkit v2'])
-    git(b.project, ['pull', '-q', '--no-rebase', '--ff-only'])
-    const pulled = read(join(b.project, 'loadout.lock'))
-    const oneHook = async (skill: string) => {
-      for (const file of ['.claude/settings.json', '.deepagents/hooks.json']) {
-        const groups = readJson(join(b.project, file)).hooks.PreToolUse
-        expect(groups, file).toHaveLength(1)
-        expect(existsSync(onMachine(groups[0].hooks[0].command, b.project)), file).toBe(true)
-      }
-      expect(read(join(b.project, '.claude/skills/lint-rules/SKILL.md'))).toBe(skill)
-      expect((await run(b, ['verify'])).status).toBe(0)
-    }
-    const installed = await run(b, ['install', '--yes', '--json'])
-    expect(installed.status, installed.stdout + installed.stderr).toBe(0)
-    await oneHook(LINT_V2)
-    expect(read(join(b.project, 'loadout.lock'))).toBe(pulled)
-
-    commitFiles(remote.repo, toolkit('plugins/toolkit', `${LINT_V2}\nv3\n`), 'toolkit v3')
+    const V3 = `${LINT_V2}\nv3\n`
+    commitFiles(remote.repo, toolkit('plugins/toolkit', V3), 'toolkit v3')
     syncServedRepo(remote.bare)
+
+    const oneHook = async (sb: Sandbox, skill: string) => {
+      for (const file of ['.claude/settings.json', '.deepagents/hooks.json']) {
+        const groups = readJson(join(sb.project, file)).hooks.PreToolUse
+        expect(groups, file).toHaveLength(1)
+        expect(existsSync(onMachine(groups[0].hooks[0].command, sb.project)), file).toBe(true)
+      }
+      expect(read(join(sb.project, '.claude/skills/lint-rules/SKILL.md'))).toBe(skill)
+      expect((await run(sb, ['verify'])).status).toBe(0)
+    }
+    // D: pull, then install: exactly the locked v2, the v1 hook gone
+    git(d.project, ['pull', '-q', '--no-rebase', '--ff-only'])
+    const pulled = read(join(d.project, 'loadout.lock'))
+    const installed = await run(d, ['install', '--yes', '--json'])
+    expect(installed.status, installed.stdout + installed.stderr).toBe(0)
+    await oneHook(d, LINT_V2)
+    expect(read(join(d.project, 'loadout.lock'))).toBe(pulled)
+    // B (still at v1 on disk): pull, then update straight away: v3, the v1 hook gone
+    git(b.project, ['pull', '-q', '--no-rebase', '--ff-only'])
     const updated = await run(b, ['update', '--yes', '--json'])
     expect(updated.status, updated.stdout + updated.stderr).toBe(0)
     expect(updated.json().updates.find((u: {plugin: string}) => u.plugin === 'toolkit@acme').status).toBe('updated')
-    await oneHook(`${LINT_V2}\nv3\n`)
+    await oneHook(b, V3)
   })
 })
