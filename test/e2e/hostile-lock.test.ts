@@ -6,7 +6,7 @@
  * file stays byte for byte as it was: for install, reinstall (install --force), uninstall --force,
  * disable, and a plain `loadout install` in a fresh clone on another HOME.
  */
-import {cpSync, mkdirSync, readFileSync, symlinkSync, writeFileSync} from 'node:fs'
+import {cpSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {beforeAll, describe, expect, it} from 'vitest'
 import type {Sandbox} from '../support/cli.js'
@@ -160,6 +160,7 @@ describe('a hostile loadout.lock is refused, naming the path, and nothing is tou
     // the user's own entry stays, the plugin's goes
     expect(Object.keys(JSON.parse(read(join(sb.project, '.mcp.json'))).mcpServers)).toEqual(['mine'])
     expect(read(join(sb.dir, 'victim', 'data.txt'))).toBe('reached through a link\n')
+    expect(existsSync(join(sb.project, '.loadout', 'plugins', 'toolkit@team'))).toBe(false)
   })
 
   it('a fresh clone on another HOME: plain loadout install refuses every hostile lock and touches nothing', async () => {

@@ -270,5 +270,7 @@ describe('a committed project reproduces on a teammate machine', () => {
     expect(updated.status, updated.stdout + updated.stderr).toBe(0)
     expect(updated.json().updates.find((u: {plugin: string}) => u.plugin === 'toolkit@acme').status).toBe('updated')
     await oneHook(b, V3)
+    // only the revision in use is kept in the project's machine-local folder
+    for (const sb of [b, d]) expect(readdirSync(join(sb.project, '.loadout/plugins/toolkit@acme'))).toHaveLength(1)
   })
 })

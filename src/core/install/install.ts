@@ -20,7 +20,7 @@ import {assertLockUnchanged, keepLocked} from './frozen.js'
 import {ownedEdits} from './owned-edits.js'
 import {planInstall, type TargetPlan} from './plan.js'
 import {declarePlugin} from './project.js'
-import {placeProjectCopy} from './project-copy.js'
+import {placeProjectCopy, pruneProjectCopies} from './project-copy.js'
 import {installedDirs, pluginVarsFor} from './project-root.js'
 import {DIRECT, resolvePluginSpec, type ResolvedPlugin} from './resolve.js'
 import {checkRecord} from './verify.js'
@@ -222,6 +222,7 @@ export const installPrepared = async (prepared: Prepared, options: InstallOption
         if (context.scope === 'project') declarePlugin(context.projectRoot, id, base.version, resolved.fetch.label, resolved.marketplace === DIRECT)
       }
       if (summary.items.length > 0) storeApproval(env, id, summary.fingerprint)
+      if (context.scope === 'project') pruneProjectCopies(context.projectRoot, id, [...others, ...records])
     } catch (error) {
       rollBack(journal)
       rmSync(file, {force: true})

@@ -1,10 +1,11 @@
-import {existsSync, mkdirSync, rmSync} from 'node:fs'
-import {dirname} from 'node:path'
+import {existsSync, mkdirSync, readdirSync, rmSync} from 'node:fs'
+import {dirname, join, resolve} from 'node:path'
 import {EXIT, LoadoutError, notFound} from '../errors.js'
 import {assertNoLinksBelow} from '../fs/contain.js'
 import {copyTree} from '../fs/copy.js'
 import {stagingDirFor, swapDirectoryIn} from '../fs/write.js'
 import {treeIntegrity} from '../integrity.js'
+import {projectCopiesOf} from './project-root.js'
 
 /**
  * Puts a project-scope plugin's installed copy in place under the project's `.loadout/` folder.
@@ -38,4 +39,20 @@ export const assertCopyIntact = async (record: {plugin: string; pluginRoot?: str
       suggestions: [`reinstall it from its source: loadout install ${record.plugin} --force`],
     })
   }
+}
+
+/**
+ * Removes the project-scope copies of `id` that no record names any more (an update's old revision,
+ * everything once it is uninstalled), so `.loadout/` holds only what the lock uses.
+ */
+export const pruneProjectCopies = (projectRoot: string, id: string, records: readonly {plugin: string; scope: string; pluginRoot?: string}[]): void => {
+  const folder = projectCopiesOf(projectRoot, id)
+  if (!existsSync(folder)) return
+  assertNoLinksBelow(projectRoot, folder)
+  const used = new Set(records.filter((r) => r.plugin === id && r.scope === 'project' && r.pluginRoot).map((r) => resolve(r.pluginRoot!)))
+  for (const revision of readdirSync(folder)) {
+    const path = join(folder, revision)
+    if (!used.has(path)) rmSync(path, {recursive: true, force: true})
+  }
+  if (readdirSync(folder).length === 0) rmSync(folder, {recursive: true, force: true})
 }

@@ -1,6 +1,7 @@
 import {readFileSync} from 'node:fs'
-import {join, relative, sep} from 'node:path'
+import {dirname, join, relative, sep} from 'node:path'
 import {loadoutPaths, type Environment} from '../environment.js'
+import {unsafePath} from '../fs/contain.js'
 import type {PluginVars} from '../formats/substitute.js'
 import type {ScopeContext} from '../scope.js'
 import type {AgentTarget} from '../targets/types.js'
@@ -46,10 +47,16 @@ export interface PluginDirs {
 
 export const revisionOf = (fetched: {commit?: string; integrity: string}): string => (fetched.commit ?? fetched.integrity.replace(/^sha256-/, '')).slice(0, 16)
 
-export const projectPluginDirs = (projectRoot: string, id: string, revision: string): PluginDirs => ({
-  root: join(projectRoot, PROJECT_DIR, 'plugins', id, revision),
-  data: join(projectRoot, PROJECT_DIR, 'data', id),
-})
+const SAFE_SEGMENT = /^[A-Za-z0-9][A-Za-z0-9._-]*(@[A-Za-z0-9][A-Za-z0-9._-]*)?$/
+
+export const projectPluginDirs = (projectRoot: string, id: string, revision: string): PluginDirs => {
+  // the id and revision become folder names: nothing in them may climb out
+  for (const part of [id, revision]) if (!SAFE_SEGMENT.test(part) || part.includes('..')) throw unsafePath(`"${part}" cannot name a folder under ${PROJECT_PLUGINS}`)
+  return {root: join(projectRoot, PROJECT_DIR, 'plugins', id, revision), data: join(projectRoot, PROJECT_DIR, 'data', id)}
+}
+
+/** The folder holding every installed revision of a project-scope plugin. */
+export const projectCopiesOf = (projectRoot: string, id: string): string => dirname(projectPluginDirs(projectRoot, id, 'x').root)
 
 /** The installed copy and data folder of a plugin at a revision, for the scope. */
 export const installedDirs = (env: Environment, context: ScopeContext, id: string, fetched: {commit?: string; integrity: string}): PluginDirs =>

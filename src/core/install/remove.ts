@@ -9,6 +9,7 @@ import {removeApplied} from './apply.js'
 import {keptBy} from './install.js'
 import {recoverJournal} from './journal.js'
 import {ownedEdits} from './owned-edits.js'
+import {pruneProjectCopies} from './project-copy.js'
 import {undeclarePlugin} from './project.js'
 
 export interface RemovalResult {
@@ -64,6 +65,7 @@ export const removeInstalled = async (
     }
     const disabled = options.keepRecord ? mine.map((r): InstallRecord => ({...r, enabled: false, files: [], dirs: [], trees: [], config: []})) : []
     writeInstallRecords(env, context.projectRoot, context.scope, [...remaining, ...disabled])
+    if (context.scope === 'project') pruneProjectCopies(context.projectRoot, plugin, [...remaining, ...disabled])
     if (context.scope === 'project' && !options.keepRecord && !remaining.some((r) => r.plugin === plugin && r.scope === 'project')) undeclarePlugin(context.projectRoot, plugin)
     return {plugin, scope: context.scope, dryRun: false, targets}
   })
