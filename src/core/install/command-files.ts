@@ -10,11 +10,15 @@ import {PROJECT_DIR} from './project-root.js'
  * and "already installed" must see the missing files, not only the unchanged config entry.
  *
  * Checked: `${CLAUDE_PROJECT_DIR}/...` (against the project root), `.loadout/...` (project-relative),
- * and absolute paths into a loadout plugins folder. Other words of a command (`npx`, `/usr/bin/env`,
+ * and absolute paths into an installed copy (a plugins folder's `<plugin>/<revision>`), wherever the
+ * data folder was on the machine that wrote them. Other words of a command (`npx`, `/usr/bin/env`,
  * flags) are the agent's and the user's business.
  */
 
 const PROJECT_VARS = ['${CLAUDE_PROJECT_DIR}', '$CLAUDE_PROJECT_DIR']
+
+/** A path into an installed copy: `.../plugins/<marketplace>/<plugin>/<revision>` or `.../plugins/<plugin@marketplace>/<revision>`. */
+const INSTALLED_COPY = /\/plugins\/[^/]+\/(?:[^/]+\/)?[0-9a-f]{16}(?:\/|$)/
 
 /** The project root of a project record: four folders above its copy at `.loadout/plugins/<id>/<rev>`. */
 const projectRootOf = (record: InstallRecord): string | undefined =>
@@ -40,7 +44,7 @@ const fileNamed = (word: string, projectRoot: string | undefined): string | unde
   const variable = PROJECT_VARS.find((v) => word.startsWith(`${v}/`))
   if (variable) return projectRoot ? resolve(projectRoot, word.slice(variable.length + 1)) : undefined
   if (word.startsWith(`${PROJECT_DIR}/`) || word.startsWith(`./${PROJECT_DIR}/`)) return projectRoot ? resolve(projectRoot, word) : undefined
-  if (isAbsolute(word) && /\/\.?loadout\/plugins\//.test(word)) return word
+  if (isAbsolute(word) && INSTALLED_COPY.test(word)) return word
   return undefined
 }
 
