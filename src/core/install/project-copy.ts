@@ -6,6 +6,7 @@ import {copyTree} from '../fs/copy.js'
 import {stagingDirFor, swapDirectoryIn} from '../fs/write.js'
 import {treeIntegrity} from '../integrity.js'
 import {projectCopiesOf} from './project-root.js'
+import type {Guard} from './transaction.js'
 
 /**
  * Puts a project-scope plugin's installed copy in place under the project's `.loadout/` folder.
@@ -43,16 +44,17 @@ export const assertCopyIntact = async (record: {plugin: string; pluginRoot?: str
 
 /**
  * Removes the project-scope copies of `id` that no record names any more (an update's old revision,
- * everything once it is uninstalled), so `.loadout/` holds only what the lock uses.
+ * everything once it is uninstalled), so `.loadout/` holds only what the lock uses. Through the
+ * run's guard: a rollback puts them back.
  */
-export const pruneProjectCopies = (projectRoot: string, id: string, records: readonly {plugin: string; scope: string; pluginRoot?: string}[]): void => {
+export const pruneProjectCopies = (projectRoot: string, id: string, records: readonly {plugin: string; scope: string; pluginRoot?: string}[], guard: Pick<Guard, 'remove' | 'pruneLater'>): void => {
   const folder = projectCopiesOf(projectRoot, id)
   if (!existsSync(folder)) return
   assertNoLinksBelow(projectRoot, folder)
   const used = new Set(records.filter((r) => r.plugin === id && r.scope === 'project' && r.pluginRoot).map((r) => resolve(r.pluginRoot!)))
   for (const revision of readdirSync(folder)) {
     const path = join(folder, revision)
-    if (!used.has(path)) rmSync(path, {recursive: true, force: true})
+    if (!used.has(path)) guard.remove(path)
   }
-  if (readdirSync(folder).length === 0) rmSync(folder, {recursive: true, force: true})
+  guard.pruneLater(folder, 'dir')
 }

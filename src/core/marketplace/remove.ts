@@ -1,12 +1,12 @@
 import type {Environment} from '../environment.js'
 import {conflict, notFound, usageError} from '../errors.js'
-import {withLock} from '../fs/lock.js'
+import {withStateLock} from '../install/transaction.js'
 import type {Scope, ScopeContext} from '../scope.js'
 import {projectLockFile, userStateFile, type InstallState} from '../state/records.js'
 import {readJsonFile} from '../fs/json.js'
 import {removeCached, sourceKey} from './fetch.js'
 import {findMarketplace, knownMarketplaces, type KnownMarketplace} from './known.js'
-import {marketEnv, readMarketplaces, readProjectManifest, stateLockDir, writeMarketplaces, writeProjectManifest} from './state.js'
+import {marketEnv, readMarketplaces, readProjectManifest, writeMarketplaces, writeProjectManifest} from './state.js'
 
 export interface MarketplaceRemoval {
   name: string
@@ -56,7 +56,7 @@ export const planMarketplaceRemoval = (name: string, env: Environment, context: 
  * project) fetches from the same place; a local source folder is never touched.
  */
 export const removeMarketplace = async (plan: MarketplaceRemoval, env: Environment, context: ScopeContext): Promise<MarketplaceRemoval> =>
-  withLock(stateLockDir(env), () => {
+  withStateLock(env, () => {
     const found = findIn(plan.name, env, context, plan.scope as Scope)
     const records = readMarketplaces(env)
     const rest = records.filter((r) => !(r.name === found.name && r.scope === found.scope && r.project === found.project))
