@@ -219,7 +219,9 @@ export const installPrepared = async (prepared: Prepared, options: InstallOption
     const recovered = tx.recovered ? {recovered: tx.recovered} : {}
     // judged again on the records read under the lock: another process may have installed it meanwhile
     const fresh = tx.records()
-    if (isCurrent(existingRecords(fresh, id, options), options.targets, fetched.integrity) && !options.force && approvedHere) {
+    // approval too is judged again: another run may have stored it meanwhile
+    const approvedNow = summary.items.length === 0 || isApproved(env, id, summary.fingerprint)
+    if (isCurrent(existingRecords(fresh, id, options), options.targets, fetched.integrity) && !options.force && approvedNow) {
       return {...base, status: 'already-installed', plans: [], consent: {...consent, approvedBy: 'not-needed'}, ...recovered}
     }
     const {existing, others, plans} = planFor(fresh)
