@@ -1,4 +1,6 @@
 import {EXIT, LoadoutError, needsConsent} from '../errors.js'
+import {prepareDeclaredServer} from '../mcp/from-registry.js'
+import {isMcpId} from '../mcp/spec.js'
 import {readInstallRecords, type InstallRecord} from '../state/records.js'
 import {loadTargets, pickTargets} from '../targets/registry.js'
 import type {AgentTarget} from '../targets/types.js'
@@ -53,7 +55,7 @@ export const installDeclared = async (options: DeclaredOptions): Promise<Declare
   for (const id of ids) {
     const lock = locked.find((r) => r.plugin === id)
     // a declared folder is relative to the project root, wherever loadout runs from
-    let prepared = await preparePlugin(declared[id]!.source ?? id, {...options, env: {...env, cwd: context.projectRoot}})
+    let prepared = isMcpId(id) ? await prepareDeclaredServer(id, declared[id]!, env, context.projectRoot) : await preparePlugin(declared[id]!.source ?? id, {...options, env: {...env, cwd: context.projectRoot}})
     if (lock?.commit && prepared.fetched.commit !== lock.commit) prepared = await preparePluginAt(prepared, lock.commit, options)
     // The lock is the contract: other content at the locked commit (or a folder that changed) is refused; `update` moves the lock.
     if (lock && lock.integrity !== prepared.fetched.integrity) {

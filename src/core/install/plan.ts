@@ -5,6 +5,7 @@ import {getTomlTable, parseTomlText, type TomlEntries} from '../config/toml-edit
 import type {Environment} from '../environment.js'
 import {conflict} from '../errors.js'
 import {assertNoLinksBelow} from '../fs/contain.js'
+import {spellEnvReferences} from '../formats/env-refs.js'
 import {renderHooks} from '../formats/hooks.js'
 import {mcpServerKey, renderMcpEntry} from '../formats/mcp.js'
 import {renderSubagent} from '../formats/subagent.js'
@@ -126,12 +127,14 @@ const planMcp = (input: PlanInput, target: AgentTarget, plan: TargetPlan) => {
     const section = target.mcp
     const location = locationOrSkip(input, target, 'mcp', 'MCP config', plan, component)
     if (!section || !location) continue
-    const rendered = renderMcpEntry(substitutePluginVars(server.config, varsOf(input, target)) as typeof server.config, section.shape)
+    const config = substitutePluginVars(server.config, varsOf(input, target)) as typeof server.config
+    const form = location.envReference ?? section.envReference
+    const rendered = renderMcpEntry(form ? spellEnvReferences(config, form) : config, section.shape)
     if ('unsupported' in rendered) {
       plan.skipped.push({component, reason: `${target.name}: ${rendered.unsupported}`})
       continue
     }
-    const key = mcpServerKey(model.name, server.name)
+    const key = server.key ?? mcpServerKey(model.name, server.name)
     const file = location.absolute
     assertNoLinksBelow(location.root, file)
     const text = readConfigText(file)

@@ -47,7 +47,7 @@ export interface PluginDirs {
 
 export const revisionOf = (fetched: {commit?: string; integrity: string}): string => (fetched.commit ?? fetched.integrity.replace(/^sha256-/, '')).slice(0, 16)
 
-const SAFE_SEGMENT = /^[A-Za-z0-9][A-Za-z0-9._-]*(@[A-Za-z0-9][A-Za-z0-9._-]*)?$/
+const SAFE_SEGMENT = /^(mcp:)?[A-Za-z0-9][A-Za-z0-9._-]*(@[A-Za-z0-9][A-Za-z0-9._-]*)?$/
 
 export const projectPluginDirs = (projectRoot: string, id: string, revision: string): PluginDirs => {
   // the id and revision become folder names: nothing in them may climb out

@@ -15,7 +15,8 @@ import type {HookEvents} from '../plugin/types.js'
  * the error names the path, and nothing has been touched.
  */
 
-const ID_PART = /^[A-Za-z0-9][A-Za-z0-9._-]*$/
+// a plugin or marketplace name; an MCP server installed on its own is `mcp:<name>`
+const ID_PART = /^(mcp:)?[A-Za-z0-9][A-Za-z0-9._-]*$/
 const TARGET_ID = /^[a-z0-9]+(-[a-z0-9]+)*$/
 
 export const lockRefused = (path: string, why: string): LoadoutError =>
