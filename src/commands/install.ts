@@ -1,5 +1,6 @@
 import {Args, Flags} from '@oclif/core'
-import {installPlugin, type InstallResult} from '../core/install/install.js'
+import type {InstallResult} from '../core/install/install.js'
+import {installWithDependencies, type TreeInstallResult} from '../core/deps/tree.js'
 import {installDeclared, type DeclaredInstall} from '../core/install/declared.js'
 import {resolveScope} from '../core/scope.js'
 import {splitList} from '../core/targets/registry.js'
@@ -19,7 +20,7 @@ export default class Install extends LoadoutCommand {
     '<%= config.bin %> install ./my-plugin --agent claude-code --dry-run',
     '<%= config.bin %> install acme/tools --skill pdf-tools --agent cursor',
   ]
-  static override args = {plugin: Args.string({description: 'plugin[@marketplace][@version], or a source: owner/repo, git URL, folder, archive URL'})}
+  static override args = {plugin: Args.string({description: 'plugin[@marketplace][@version or semver range], or a source: owner/repo, git URL, folder, archive URL'})}
   static override flags = {
     agent: agentFlag,
     scope: scopeFlag,
@@ -32,7 +33,7 @@ export default class Install extends LoadoutCommand {
     offline: offlineFlag,
   }
 
-  async run(): Promise<InstallResult | DeclaredInstall> {
+  async run(): Promise<InstallResult | TreeInstallResult | DeclaredInstall> {
     const {args, flags} = await this.parse(Install)
     const env = this.environment()
     const context = resolveScope(args.plugin === undefined ? 'project' : flags.scope, env)
@@ -66,7 +67,8 @@ export default class Install extends LoadoutCommand {
       if (result.results.length === 0) this.log('loadout.json declares no plugins')
       return result
     }
-    const result = await withProgress(!this.jsonEnabled(), (onProgress) => installPlugin(args.plugin!, {...options, onProgress}))
+    const result = await withProgress(!this.jsonEnabled(), (onProgress) => installWithDependencies(args.plugin!, {...options, onProgress}))
+    for (const dep of result.dependencies) this.log(`${renderInstalled(dep)} (dependency of ${dep.dependents.join(', ')})`)
     this.log(renderInstalled(result))
     return result
   }

@@ -20,6 +20,7 @@ import {planInstall, type TargetPlan} from './plan.js'
 import {declarePlugin} from './project.js'
 import {DIRECT, pluginDataDirs, resolvePluginSpec, type ResolvedPlugin} from './resolve.js'
 import {checkRecord} from './verify.js'
+import {dependencyFields, type DependencyMark} from '../deps/mark.js'
 
 export interface InstallOptions {
   env: Environment
@@ -35,6 +36,8 @@ export interface InstallOptions {
   /** asks the person on a terminal; absent when there is none */
   confirm?: (summary: ConsentSummary, id: string) => Promise<boolean>
   onProgress?: (message: string) => void
+  /** installing this plugin because another one depends on it */
+  dependency?: DependencyMark
 }
 
 export interface InstallResult {
@@ -149,7 +152,7 @@ export const installPrepared = async (prepared: Prepared, options: InstallOption
   const existing = existingRecords(all, id, options)
   const base = {
     plugin: id,
-    ...(resolved.version ?? model.version ? {version: resolved.version ?? model.version} : {}),
+    ...(resolved.version ?? fetched.artifact?.version ?? model.version ? {version: resolved.version ?? fetched.artifact?.version ?? model.version} : {}),
     source: resolved.fetch.label,
     ...(fetched.commit ? {commit: fetched.commit} : {}),
     integrity: fetched.integrity,
@@ -200,7 +203,9 @@ export const installPrepared = async (prepared: Prepared, options: InstallOption
     source: base.source,
     ...(fetched.commit ? {commit: fetched.commit} : {}),
     ...(fetched.archiveSha256 ? {archiveSha256: fetched.archiveSha256} : {}),
+    ...(fetched.artifact ? {artifact: fetched.artifact} : {}),
     integrity: fetched.integrity,
+    ...dependencyFields(existing, options.dependency),
     pluginRoot: dirs.root,
     ...(summary.items.length > 0 ? {consent: summary.fingerprint} : {}),
   }

@@ -13,6 +13,7 @@ export type PluginFetchSpec =
   | {kind: 'folder'; path: string; label: string; commit?: string; git?: {url: string; path: string}}
   | {kind: 'git'; url: string; ref?: string; sha?: string; path?: string; label: string}
   | {kind: 'archive'; url: string; sha256?: string; label: string}
+  | {kind: 'npm'; package: string; version?: string; registry?: string; integrity?: string; label: string}
 
 export interface ResolvedPlugin {
   /** plugin@marketplace */
@@ -46,7 +47,7 @@ const directName = (source: {kind: 'github'; repo: string; path?: string} | {kin
     .replace(/^-+|-+$/g, '')
 }
 
-const entrySpec = (entry: PluginEntry, market: KnownMarketplace, env: Environment): PluginFetchSpec => {
+export const entrySpec = (entry: PluginEntry, market: KnownMarketplace, env: Environment): PluginFetchSpec => {
   const source = entry.source
   const label = `${entry.name}@${market.name}`
   switch (source.kind) {
@@ -70,6 +71,8 @@ const entrySpec = (entry: PluginEntry, market: KnownMarketplace, env: Environmen
       return {kind: 'git', url: source.url, path: source.path, ...(source.ref ? {ref: source.ref} : {}), ...(source.sha ? {sha: source.sha} : {}), label: `${source.url} (${source.path})`}
     case 'archive':
       return {kind: 'archive', url: source.url, ...(source.sha256 ? {sha256: source.sha256} : {}), label: source.url}
+    case 'npm':
+      return {kind: 'npm', package: source.package, ...(source.version ? {version: source.version} : {}), ...(source.registry ? {registry: source.registry} : {}), label: `npm:${source.package}${source.version ? `@${source.version}` : ''}`}
     case 'unsupported':
       throw usageError('unsupported-source', `${label} has an unsupported source type (${source.type}); loadout cannot install it`)
     default: {

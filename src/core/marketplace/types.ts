@@ -8,6 +8,8 @@ export type PluginSource =
   | {kind: 'git-subdir'; url: string; path: string; ref?: string; sha?: string}
   | {kind: 'local'; path: string}
   | {kind: 'archive'; url: string; sha256?: string}
+  /** a package in an npm registry: `version` is a range, a version or a dist-tag */
+  | {kind: 'npm'; package: string; version?: string; registry?: string}
   | {kind: 'unsupported'; type: string}
 
 export interface PluginAuthor {

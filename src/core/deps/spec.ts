@@ -1,0 +1,36 @@
+import type {Environment} from '../environment.js'
+import {notFound} from '../errors.js'
+import {findMarketplace, type KnownMarketplace} from '../marketplace/known.js'
+import {resolvePluginSpec, type ResolvedPlugin} from '../install/resolve.js'
+import {chooseVersion, resolveTagged} from './tags.js'
+
+const RANGE_FORM = /^([^@/\\:]+)@([^@/\\:]+)@(.+)$/
+
+/**
+ * `name@marketplace` at the version a range (or exact version) picks. Without a range, the catalog's
+ * current entry. `chain` names the dependents that led here, for messages.
+ */
+export const resolveInMarketplace = async (name: string, market: KnownMarketplace, range: string | undefined, env: Environment, projectRoot: string, chain: readonly string[] = []): Promise<ResolvedPlugin> => {
+  if (range === undefined || range === '*' || range === '') return resolvePluginSpec(`${name}@${market.name}`, env, projectRoot)
+  const choice = await chooseVersion(name, market, range, env)
+  if (!choice.tagged && !choice.current) {
+    const current = resolvePluginSpec(`${name}@${market.name}`, env, projectRoot)
+    const via = chain.length > 0 ? ` (needed by ${[...chain, `${current.id}@${range}`].join(' -> ')})` : ''
+    throw notFound('version-not-satisfied', `no version of ${current.id} satisfies ${range}${via}`, {
+      suggestions: [choice.available.length > 0 ? `versions available: ${choice.available.join(', ')}` : `${market.name} tags no version of ${name} (tags are named ${name}--v<version>)`],
+      details: {plugin: current.id, range, chain: [...chain, current.id]},
+    })
+  }
+  return choice.tagged ? resolveTagged(name, market, choice.tagged, env) : resolvePluginSpec(`${name}@${market.name}`, env, projectRoot)
+}
+
+/**
+ * What the user typed, with `plugin@marketplace@<range>` resolved against the marketplace's tags;
+ * every other form goes to resolvePluginSpec unchanged.
+ */
+export const resolveSpec = async (input: string, env: Environment, projectRoot: string): Promise<ResolvedPlugin> => {
+  const match = RANGE_FORM.exec(input)
+  if (!match) return resolvePluginSpec(input, env, projectRoot)
+  const [, name, marketName, range] = match as unknown as [string, string, string, string]
+  return resolveInMarketplace(name, findMarketplace(marketName, env, projectRoot), range, env, projectRoot)
+}
