@@ -50,6 +50,10 @@ export const installDeclared = async (options: DeclaredOptions): Promise<Declare
     const lock = locked.find((r) => r.plugin === id)
     let prepared = await preparePlugin(declared[id]!.source ?? id, options)
     if (lock?.commit && prepared.fetched.commit !== lock.commit) prepared = await preparePluginAt(prepared, lock.commit, options)
+    if (lock?.artifact && prepared.resolved.fetch.kind === 'npm' && prepared.fetched.artifact?.integrity !== lock.artifact.integrity) {
+      const fetch = {...prepared.resolved.fetch, version: lock.artifact.version, integrity: lock.artifact.integrity}
+      prepared = prepareFetched({...prepared.resolved, fetch}, await fetchPlugin(fetch, options.env, options.offline), options)
+    }
     if (options.frozen && lock && lock.integrity !== prepared.fetched.integrity) {
       throw new LoadoutError('lock-outdated', EXIT.integrity, `${id} resolves to different content than loadout.lock records (${lock.integrity.slice(0, 19)}… vs ${prepared.fetched.integrity.slice(0, 19)}…)`, {
         suggestions: ['run loadout install without --frozen to update the lock'],
