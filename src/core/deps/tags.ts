@@ -12,6 +12,7 @@ import {readKnownCatalog} from '../marketplace/browse.js'
 import type {KnownMarketplace} from '../marketplace/known.js'
 import type {PluginEntry} from '../marketplace/types.js'
 import {entrySpec, type ResolvedPlugin} from '../install/resolve.js'
+import {followRename} from './renames.js'
 
 export interface TaggedVersion {
   version: string
@@ -76,8 +77,8 @@ const resolveAt = async (plugin: string, market: KnownMarketplace, tagged: Tagge
 /** The entry a catalog lists for `name`, following a rename. */
 const currentEntry = (name: string, market: KnownMarketplace): PluginEntry | undefined => {
   const {catalog} = readKnownCatalog(market)
-  const renamed = catalog.renames[name]
-  return catalog.plugins.find((p) => p.name === name) ?? (renamed ? catalog.plugins.find((p) => p.name === renamed) : undefined)
+  const outcome = followRename(catalog, name)
+  return catalog.plugins.find((p) => p.name === (outcome.kind === 'renamed' ? outcome.to : name))
 }
 
 export interface VersionChoice {

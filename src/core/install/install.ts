@@ -17,7 +17,7 @@ import {consentSummary, isApproved, storeApproval, type ConsentSummary} from './
 import {fetchPlugin, type FetchedPlugin} from './fetch-plugin.js'
 import {journalFile, recoverJournal, type Recovery} from './journal.js'
 import {planInstall, type TargetPlan} from './plan.js'
-import {declarePlugin} from './project.js'
+import {declarePlugin, undeclarePlugin} from './project.js'
 import {DIRECT, pluginDataDirs, resolvePluginSpec, type ResolvedPlugin} from './resolve.js'
 import {checkRecord} from './verify.js'
 import {dependencyFields, type DependencyMark} from '../deps/mark.js'
@@ -38,6 +38,8 @@ export interface InstallOptions {
   onProgress?: (message: string) => void
   /** installing this plugin because another one depends on it */
   dependency?: DependencyMark
+  /** the catalog renamed the installed plugin to this one: its records are replaced too */
+  renamedFrom?: string
 }
 
 export interface InstallResult {
@@ -149,7 +151,7 @@ export const installPrepared = async (prepared: Prepared, options: InstallOption
   const {env, context} = options
   const {resolved, fetched, model, id} = prepared
   const all = readInstallRecords(env, context.projectRoot)
-  const existing = existingRecords(all, id, options)
+  const existing = [...existingRecords(all, id, options), ...(options.renamedFrom ? existingRecords(all, options.renamedFrom, options) : [])]
   const base = {
     plugin: id,
     ...(resolved.version ?? fetched.artifact?.version ?? model.version ? {version: resolved.version ?? fetched.artifact?.version ?? model.version} : {}),
@@ -161,7 +163,7 @@ export const installPrepared = async (prepared: Prepared, options: InstallOption
     problems: model.problems,
   }
   const summary = consentSummary(id, model)
-  if (isCurrent(existing, options.targets, fetched.integrity) && !options.force) {
+  if (isCurrent(existing, options.targets, fetched.integrity) && !options.force && !options.renamedFrom) {
     return {...base, status: 'already-installed', plans: [], consent: {items: summary.items, fingerprint: summary.fingerprint, approvedBy: 'not-needed'}}
   }
 
@@ -220,6 +222,7 @@ export const installPrepared = async (prepared: Prepared, options: InstallOption
       const records = applyPlans(plans, recordBase, journal, file)
       writeInstallRecords(env, context.projectRoot, context.scope, [...others, ...records])
       if (context.scope === 'project') declarePlugin(context.projectRoot, id, base.version, resolved.fetch.label, resolved.marketplace === DIRECT)
+      if (context.scope === 'project' && options.renamedFrom) undeclarePlugin(context.projectRoot, options.renamedFrom)
       if (summary.items.length > 0) storeApproval(env, id, summary.fingerprint)
     } catch (error) {
       rollBack(journal)

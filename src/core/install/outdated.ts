@@ -8,6 +8,7 @@ import type {Catalog} from '../marketplace/types.js'
 import type {ScopeContext} from '../scope.js'
 import {readInstallRecords, type InstallRecord} from '../state/records.js'
 import {DIRECT, resolvePluginSpec} from './resolve.js'
+import {followRename} from '../deps/renames.js'
 
 export interface OutdatedRow {
   plugin: string
@@ -18,6 +19,10 @@ export interface OutdatedRow {
   latest: {version?: string; commit?: string}
   outdated: boolean
   reason?: string
+  /** the catalog renamed the plugin: `update` installs it under this id */
+  renamedTo?: string
+  /** the catalog removed the plugin (a rename to null) */
+  removed?: boolean
   error?: string
 }
 
@@ -112,11 +117,19 @@ export const findOutdated = async (env: Environment, context: ScopeContext, only
       row.error = error ?? 'catalog unreadable'
       continue
     }
-    const entry = catalog.plugins.find((p) => p.name === name)
+    const outcome = followRename(catalog, name)
+    if (outcome.kind === 'removed') {
+      row.removed = true
+      row.outdated = true
+      row.reason = 'removed from the marketplace'
+      continue
+    }
+    const entry = catalog.plugins.find((p) => p.name === (outcome.kind === 'renamed' ? outcome.to : name))
     if (!entry) {
       row.error = `no longer listed in ${marketplace}`
       continue
     }
+    if (outcome.kind === 'renamed') row.renamedTo = `${outcome.to}@${marketplace}`
     row.wanted = {...(entry.version ? {version: entry.version} : {})}
     row.latest = {...row.wanted}
     const source = entry.source
@@ -141,6 +154,10 @@ export const findOutdated = async (env: Environment, context: ScopeContext, only
     if (entry.version !== first.version) {
       row.outdated = true
       row.reason = 'new version'
+    }
+    if (row.renamedTo) {
+      row.outdated = true
+      row.reason = `renamed to ${row.renamedTo}`
     }
   }
   return {rows, remotesAsked: asked}

@@ -7,6 +7,7 @@ import {findMarketplace, knownMarketplaces, type KnownMarketplace} from '../mark
 import type {PluginEntry} from '../marketplace/types.js'
 import {cloneUrl, parseSource, sourceLabel} from '../sources/parse.js'
 import {closestNames} from '../suggest.js'
+import {followRename} from '../deps/renames.js'
 
 /** Where a plugin's files come from, once resolved. */
 export type PluginFetchSpec =
@@ -84,8 +85,9 @@ export const entrySpec = (entry: PluginEntry, market: KnownMarketplace, env: Env
 
 const fromMarketplace = (name: string, market: KnownMarketplace, env: Environment, version?: string): ResolvedPlugin => {
   const {catalog} = readKnownCatalog(market)
-  const renamed = catalog.renames[name]
-  const entry = catalog.plugins.find((p) => p.name === name) ?? (renamed ? catalog.plugins.find((p) => p.name === renamed) : undefined)
+  const outcome = followRename(catalog, name)
+  const entry = catalog.plugins.find((p) => p.name === (outcome.kind === 'renamed' ? outcome.to : name))
+  if (outcome.kind === 'removed') throw notFound('plugin-removed', `plugin "${name}" was removed from marketplace "${market.name}"`, {suggestions: [`see what it lists: loadout marketplace info ${market.name}`]})
   if (!entry) {
     const near = closestNames(name, catalog.plugins.map((p) => p.name))
     throw notFound('plugin-not-found', `plugin "${name}" is not in marketplace "${market.name}" (${catalog.plugins.length} plugins)`, {

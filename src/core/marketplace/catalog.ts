@@ -91,6 +91,7 @@ export const readCatalog = (data: unknown, options: ReadCatalogOptions): Catalog
   const owner = data.owner === undefined ? undefined : read.person(data.owner, 'owner')
   if (owner) catalog.owner = owner
   if (metadata.pluginRoot !== undefined) catalog.pluginRoot = metadata.pluginRoot
+  if (read.removedNames.length > 0) catalog.removed = [...read.removedNames]
 
   const plugins = data.plugins as unknown[]
   let codexShaped = false
@@ -127,6 +128,8 @@ class Reader {
   private entryProblems: Problem[] = []
   /** plugin name -> index of the first usable entry with that name */
   private readonly firstAt = new Map<string, number>()
+  /** renames whose new name is null: plugins the catalog removed */
+  readonly removedNames: string[] = []
   /** metadata.pluginRoot was set but broke a rule, so bare names have nowhere to resolve */
   private pluginRootIgnored = false
 
@@ -227,8 +230,13 @@ class Reader {
     if (!isObject(value)) return this.wrongType('renames', 'an object of old name -> new name', value) ?? renames
     for (const [from, to] of Object.entries(value)) {
       const path = `renames${keyPath(from)}`
+      if (to === null && !checkPluginName(from)) {
+        // null: the plugin was removed; an installed copy is shown as removed, never updated
+        this.removedNames.push(from)
+        continue
+      }
       if (typeof to !== 'string') {
-        this.wrongType(path, 'a string (the new plugin name)', to)
+        this.wrongType(path, 'a string (the new plugin name) or null (removed)', to)
         continue
       }
       const fromRule = checkPluginName(from)

@@ -47,6 +47,8 @@ export interface Catalog {
   pluginRoot?: string
   /** renames: old plugin name -> new name */
   renames: Record<string, string>
+  /** renames to null: names of plugins the catalog removed */
+  removed?: string[]
   plugins: PluginEntry[]
 }
 
