@@ -8,6 +8,7 @@ import {LoadoutCommand} from '../ui/base-command.js'
 import {agentFlag, dryRunFlag, isOffline, offlineFlag, scopeFlag, yesFlag} from '../ui/flags.js'
 import {withProgress} from '../ui/progress.js'
 import {confirmOrFail} from '../ui/prompt.js'
+import {askUserConfig} from '../ui/prompt-user-config.js'
 import {renderConsent, renderInstalled} from '../ui/render/install.js'
 import {targetsForWrite} from '../ui/select-targets.js'
 
@@ -54,6 +55,7 @@ export default class Install extends LoadoutCommand {
       ...(flags.skill ? {skills: flags.skill.flatMap((s) => splitList(s))} : {}),
       ...(interactive
         ? {
+            askUserConfig: askUserConfig(env),
             confirm: async (summary: Parameters<typeof renderConsent>[0], id: string) => {
               process.stderr.write(`${renderConsent(summary, id)}\n`)
               return confirmOrFail(`Install ${id} and allow it to run these?`, {yes: false, interactive: true})

@@ -21,6 +21,7 @@ import {declarePlugin, undeclarePlugin} from './project.js'
 import {DIRECT, pluginDataDirs, resolvePluginSpec, type ResolvedPlugin} from './resolve.js'
 import {checkRecord} from './verify.js'
 import {dependencyFields, type DependencyMark} from '../deps/mark.js'
+import {ensureUserConfig, type AskUserConfig} from '../userconfig/ensure.js'
 
 export interface InstallOptions {
   env: Environment
@@ -40,6 +41,8 @@ export interface InstallOptions {
   dependency?: DependencyMark
   /** the catalog renamed the installed plugin to this one: its records are replaced too */
   renamedFrom?: string
+  /** asks on a terminal for userConfig values not set yet; absent: missing ones fail the install */
+  askUserConfig?: AskUserConfig
 }
 
 export interface InstallResult {
@@ -169,7 +172,9 @@ export const installPrepared = async (prepared: Prepared, options: InstallOption
 
   const dirs = installedRoot(env, id, fetched)
   const others = all.filter((r) => !existing.includes(r))
+  const userConfig = await ensureUserConfig(env, id, fetched.root, resolved.entry, {dryRun: options.dryRun, ...(options.askUserConfig ? {ask: options.askUserConfig} : {})})
   const plans = planInstall({
+    ...(userConfig ? {userConfig} : {}),
     id,
     model,
     targets: options.targets,

@@ -10,6 +10,7 @@ import {mcpServerKey, renderMcpEntry} from '../formats/mcp.js'
 import {renderSubagent} from '../formats/subagent.js'
 import {substitutePluginVars, type PluginVars} from '../formats/substitute.js'
 import type {HookEvents, PluginModel} from '../plugin/types.js'
+import {substituteUserConfig, type UserConfigVars} from '../userconfig/substitute.js'
 import type {ScopeContext} from '../scope.js'
 import type {InstallRecord, Ownership} from '../state/records.js'
 import {resolveLocation, type ResolvedLocation} from '../targets/resolve.js'
@@ -40,6 +41,8 @@ export interface PlanInput {
   replacing: readonly InstallRecord[]
   prefix: boolean
   vars: PluginVars
+  /** the plugin's userConfig values, for `${user_config.KEY}` */
+  userConfig?: UserConfigVars
 }
 
 const componentId = (id: string, kind: string, name: string) => `${id}/${kind}/${name}`
@@ -123,7 +126,12 @@ const planMcp = (input: PlanInput, target: AgentTarget, plan: TargetPlan) => {
     const section = target.mcp
     const location = locationOrSkip(input, target, 'mcp', 'MCP config', plan, component)
     if (!section || !location) continue
-    const rendered = renderMcpEntry(substitutePluginVars(server.config, input.vars) as typeof server.config, section.shape)
+    const configured = substituteUserConfig(server.config, input.userConfig, target.id)
+    if ('refused' in configured) {
+      plan.skipped.push({component, reason: `${target.name}: ${configured.refused}`})
+      continue
+    }
+    const rendered = renderMcpEntry(substitutePluginVars(configured.value, input.vars) as typeof server.config, section.shape)
     if ('unsupported' in rendered) {
       plan.skipped.push({component, reason: `${target.name}: ${rendered.unsupported}`})
       continue
@@ -157,7 +165,12 @@ const planHooks = (input: PlanInput, target: AgentTarget, plan: TargetPlan) => {
     const section = target.hooks
     const location = locationOrSkip(input, target, 'hooks', 'hooks config', plan, component)
     if (!section || !location) continue
-    const rendered = renderHooks(substitutePluginVars(hooks.events, input.vars) as HookEvents, section.shape)
+    const configured = substituteUserConfig(hooks.events, input.userConfig, target.id)
+    if ('refused' in configured) {
+      plan.skipped.push({component, reason: `${target.name}: ${configured.refused}`})
+      continue
+    }
+    const rendered = renderHooks(substitutePluginVars(configured.value, input.vars) as HookEvents, section.shape)
     if ('unsupported' in rendered) {
       plan.skipped.push({component, reason: `${target.name}: ${rendered.unsupported}`})
       continue
