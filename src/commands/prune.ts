@@ -28,7 +28,7 @@ export default class Prune extends LoadoutCommand {
         throw new LoadoutError('cancelled', EXIT.needsConsent, 'cancelled: nothing was removed')
       }
     }
-    const result = await removeDependencies(env, context, {ids, dryRun: flags['dry-run'], force: flags.force})
+    const result = await removeDependencies(env, context, {ids, dryRun: flags['dry-run'] === true, force: flags.force === true})
     this.log(ids.length === 0 ? `no unneeded dependencies in the ${context.scope} scope` : `${flags['dry-run'] ? 'would remove' : 'removed'} ${ids.join(', ')}`)
     return result
   }

@@ -48,7 +48,7 @@ export default class Uninstall extends LoadoutCommand {
       this.log(`kept ${freed.join(', ')}; loadout prune removes ${freed.length === 1 ? 'it' : 'them'}`)
       return result
     }
-    const dependencies = await removeDependencies(env, context, {ids: freed, dryRun: flags['dry-run'], force: flags.force})
+    const dependencies = await removeDependencies(env, context, {ids: freed, dryRun: flags['dry-run'] === true, force: flags.force === true})
     for (const r of dependencies.results) this.log(renderRemoved(r, 'uninstall'))
     return {...result, dependencies}
   }

@@ -2,13 +2,13 @@
  * Plugin dependencies and version ranges, end to end: a marketplace repository with
  * `{name}--v{version}` tags served by git http-backend over HTTPS on 127.0.0.1, and the built CLI.
  */
-import {existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync} from 'node:fs'
+import {existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import type {Sandbox} from '../support/cli.js'
 import {startGitHttpsServer, type GitHttpsServer} from '../support/git-http.js'
-import {commitFiles, headSha, makeServedRepo, syncServedRepo, tag, type FileMap} from '../support/git-repos.js'
+import {commitFiles, git, headSha, makeRepo, makeServedRepo, syncServedRepo, tag, type FileMap} from '../support/git-repos.js'
 import {jsonError, loadout, sandboxes} from './helpers.js'
 
 const plugin = (name: string, version: string, dependencies?: unknown[], text = `${name} ${version}`): FileMap => ({
@@ -175,5 +175,32 @@ describe('version ranges', () => {
     expect(jsonError(missing).suggestions.join(' ')).toContain('2.0.0, 1.1.0, 1.0.0')
     const bad = await run(sb, ['install', 'b@acme@not a range', '--agent', 'universal', '--scope', 'project', '--yes', '--json'])
     expect(bad.status).toBe(2)
+  })
+})
+
+describe('plugin tag', () => {
+  it('tags the commit as {name}--v{version}, refusing a dirty tree, an existing tag and a missing version', async () => {
+    const sb = sandbox()
+    const repo = join(sb.dir, 'market')
+    makeRepo(repo, {...catalog([entry('b', '1.2.0')]), ...plugin('b', '1.2.0'), 'plugins/nov/.claude-plugin/plugin.json': JSON.stringify({name: 'nov'}), 'plugins/nov/skills/nov/SKILL.md': '---\nname: nov\ndescription: x\n---\nx\n'})
+    const dry = await loadout(sb, ['plugin', 'tag', join(repo, 'plugins', 'b'), '--dry-run', '--json'])
+    expect(dry.status, dry.stderr + dry.stdout).toBe(0)
+    expect(git(repo, ['tag', '--list'])).toBe('')
+    const made = await loadout(sb, ['plugin', 'tag', '--json'], {cwd: join(repo, 'plugins', 'b')})
+    expect(made.status, made.stderr + made.stdout).toBe(0)
+    expect(made.json()).toMatchObject({plugin: 'b', version: '1.2.0', tag: 'b--v1.2.0', commit: headSha(repo), dryRun: false})
+    expect(git(repo, ['rev-parse', 'b--v1.2.0^{commit}'])).toBe(headSha(repo))
+    const again = await loadout(sb, ['plugin', 'tag', join(repo, 'plugins', 'b'), '--json'])
+    expect(again.status).toBe(5)
+    expect(jsonError(again).code).toBe('tag-exists')
+    const noVersion = await loadout(sb, ['plugin', 'tag', join(repo, 'plugins', 'nov'), '--json'])
+    expect(noVersion.status).toBe(4)
+    writeFileSync(join(repo, 'plugins', 'b', 'NOTES.md'), 'wip\n')
+    commitFiles(repo, {'plugins/b/.claude-plugin/plugin.json': JSON.stringify({name: 'b', version: '1.3.0'})})
+    writeFileSync(join(repo, 'plugins', 'b', 'draft.txt'), 'not committed\n')
+    const dirty = await loadout(sb, ['plugin', 'tag', join(repo, 'plugins', 'b'), '--json'])
+    expect(dirty.status).toBe(5)
+    expect(jsonError(dirty).code).toBe('tree-dirty')
+    expect(git(repo, ['tag', '--list'])).toBe('b--v1.2.0')
   })
 })
