@@ -16,7 +16,7 @@ const plugin = (name: string, version: string, dependencies?: unknown[], text = 
   [`plugins/${name}/skills/${name}-skill/SKILL.md`]: `---\nname: ${name}-skill\ndescription: The ${name} skill.\n---\n\n${text}\n`,
 })
 const entry = (name: string, version: string) => ({name, source: `./plugins/${name}`, version})
-const catalog = (entries: Array<Record<string, unknown>>, extra: Record<string, unknown> = {}) => ({
+const catalog = (entries: Array<Record<string, unknown>>, extra: Record<string, unknown> = {metadata: {pluginRoot: './plugins'}}) => ({
   '.claude-plugin/marketplace.json': JSON.stringify({name: 'acme', owner: {name: 'Acme'}, plugins: entries, ...extra}),
 })
 
@@ -37,7 +37,9 @@ beforeAll(async () => {
   const root = join(work, 'served')
   mkdirSync(root)
   server = await startGitHttpsServer({root})
-  const v1 = ['a', 'b', 'c', 'd', 'x', 'y', 'z', 'w'].map((n) => entry(n, '1.0.0'))
+  // e is defined by its entry (strict: false) and placed by metadata.pluginRoot
+  const e = {name: 'e', source: 'e', strict: false, version: '1.0.0', dependencies: ['c']}
+  const v1 = [...['a', 'b', 'c', 'd', 'x', 'y', 'z', 'w'].map((n) => entry(n, '1.0.0')), e]
   const served = makeServedRepo(join(work, 'src'), root, 'acme/plugins', {
     ...catalog(v1),
     ...plugin('a', '1.0.0', [{name: 'b', version: '^1'}]),
@@ -48,6 +50,7 @@ beforeAll(async () => {
     ...plugin('y', '1.0.0', ['x']),
     ...plugin('z', '1.0.0', [{name: 'c', version: '^2'}]),
     ...plugin('w', '1.0.0', ['b', {name: 'c', version: '^2'}]),
+    'plugins/e/skills/e-skill/SKILL.md': '---\nname: e-skill\ndescription: The e skill.\n---\n\ne 1.0.0\n',
   })
   for (const n of ['a', 'b', 'c', 'd']) tag(served.repo, `${n}--v1.0.0`)
   tagged['b@1.0.0'] = headSha(served.repo)
@@ -88,6 +91,15 @@ describe('dependencies', () => {
     expect(b).toMatchObject({autoInstalled: true, dependencyOf: ['a@acme'], commit: tagged['b@1.1.0'], version: '1.1.0'})
     expect(records.find((r) => r.plugin === 'c@acme')).toMatchObject({autoInstalled: true, dependencyOf: ['b@acme']})
     expect(records.find((r) => r.plugin === 'a@acme')!.autoInstalled).toBeUndefined()
+  })
+
+  it('an entry that is the manifest (strict: false) under metadata.pluginRoot brings its dependencies too', async () => {
+    const sb = await withMarketplace()
+    const result = await run(sb, ['install', 'e@acme', ...USER, '--json'])
+    expect(result.status, result.stderr + result.stdout).toBe(0)
+    expect(result.json().dependencies.map((d: {plugin: string}) => d.plugin)).toEqual(['c@acme'])
+    expect(skillText(sb, 'e')).toContain('e 1.0.0')
+    expect(state(sb).installs.find((r) => r.plugin === 'c@acme')).toMatchObject({autoInstalled: true, dependencyOf: ['e@acme']})
   })
 
   it('refuses a cycle, naming it, and writes nothing', async () => {

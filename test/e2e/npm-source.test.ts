@@ -120,6 +120,20 @@ describe('npm sources', () => {
     expect(existsSync(trees) ? readdirSync(trees) : []).toEqual([])
   })
 
+  it('installs straight from a registry with npm:<package>@<range> (LOADOUT_NPM_REGISTRY)', async () => {
+    const sb = sandbox()
+    const env = {env: {...server.trustEnv(), LOADOUT_NPM_REGISTRY: server.origin}}
+    const result = await loadout(sb, ['install', 'npm:@acme/tools@~1.2.0', '--agent', 'universal', '--scope', 'user', '--yes', '--json'], env)
+    expect(result.status, result.stderr + result.stdout).toBe(0)
+    expect(result.json()).toMatchObject({plugin: 'tools@direct', version: '1.2.0', source: 'npm:@acme/tools@~1.2.0'})
+    expect(readFileSync(join(sb.home, '.agents', 'skills', 'tools-skill', 'SKILL.md'), 'utf8')).toContain('tools 1.2.0')
+    const bad = await loadout(sb, ['install', 'npm:Bad Name', '--agent', 'universal', '--scope', 'user', '--yes', '--json'], env)
+    expect(bad.status).toBe(2)
+    const missing = await loadout(sb, ['install', 'npm:@acme/tools@^9', '--agent', 'universal', '--scope', 'user', '--yes', '--json'], env)
+    expect(missing.status).toBe(3)
+    expect(jsonError(missing).code).toBe('npm-not-found')
+  })
+
   it('skips a catalog entry whose package name npm would refuse, with the rule', async () => {
     const sb = sandbox()
     const added = await loadout(sb, ['marketplace', 'add', join(work, 'market'), '--scope', 'user'], {env: server.trustEnv()})

@@ -42,9 +42,11 @@ const KEY = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/
 
 /** The manifest's JSON (the Claude one), else the entry's fields when the entry is the manifest. */
 const manifestJson = (root: string, entry?: PluginEntry): Record<string, unknown> => {
+  // with strict: false the entry is the whole definition and plugin.json is ignored, as for every other field
+  if (entry?.strict === false) return entry.raw
   try {
     const loaded = loadManifestJson(root, CLAUDE_MANIFEST)
-    if (loaded && isRecord(loaded.json)) return {...(entry?.strict === false ? entry.raw : {}), ...loaded.json}
+    if (loaded && isRecord(loaded.json)) return {...entry?.raw, ...loaded.json}
   } catch {
     // a broken manifest is reported by the plugin reader; nothing to add here
   }

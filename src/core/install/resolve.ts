@@ -125,6 +125,10 @@ export const resolvePluginSpec = (input: string, env: Environment, projectRoot: 
         return {id: '', name: directName(source), marketplace: DIRECT, fetch: {kind: 'git', url: cloneUrl(source, env.vars.LOADOUT_GITHUB_URL || undefined)!, ...(source.ref ? {ref: source.ref} : {}), ...(source.sha ? {sha: source.sha} : {}), ...(source.path ? {path: source.path} : {}), label}}
       case 'archive':
         return {id: '', name: directName(source), marketplace: DIRECT, fetch: {kind: 'archive', url: source.url, ...(source.sha256 ? {sha256: source.sha256} : {}), label}}
+      case 'npm': {
+        const registry = env.vars.LOADOUT_NPM_REGISTRY || undefined
+        return {id: '', name: directName({kind: 'archive', url: source.package}), marketplace: DIRECT, fetch: {kind: 'npm', package: source.package, ...(source.version ? {version: source.version} : {}), ...(registry ? {registry} : {}), label}}
+      }
       case 'catalog-url':
         throw usageError('catalog-not-plugin', `${label} is a catalog, not a plugin`, {suggestions: [`add it first: loadout marketplace add ${label}`]})
       default: {
