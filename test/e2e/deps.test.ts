@@ -8,7 +8,7 @@ import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import type {Sandbox} from '../support/cli.js'
 import {startGitHttpsServer, type GitHttpsServer} from '../support/git-http.js'
-import {commitFiles, git, headSha, makeRepo, makeServedRepo, syncServedRepo, tag, type FileMap} from '../support/git-repos.js'
+import {checkout, commitFiles, git, headSha, makeRepo, makeServedRepo, syncServedRepo, tag, type FileMap} from '../support/git-repos.js'
 import {jsonError, loadout, sandboxes} from './helpers.js'
 
 const plugin = (name: string, version: string, dependencies?: unknown[], text = `${name} ${version}`): FileMap => ({
@@ -23,6 +23,7 @@ const catalog = (entries: Array<Record<string, unknown>>, extra: Record<string, 
 let work: string
 let server: GitHttpsServer
 const tagged: Record<string, string> = {}
+let served: {repo: string; bare: string}
 const sandbox = sandboxes()
 
 const envFor = (): NodeJS.ProcessEnv => ({...server.trustEnv(), LOADOUT_GITHUB_URL: `${server.origin}/git`, LOADOUT_GIT_TIMEOUT: '20'})
@@ -40,7 +41,7 @@ beforeAll(async () => {
   // e is defined by its entry (strict: false) and placed by metadata.pluginRoot
   const e = {name: 'e', source: 'e', strict: false, version: '1.0.0', dependencies: ['c']}
   const v1 = [...['a', 'b', 'c', 'd', 'x', 'y', 'z', 'w'].map((n) => entry(n, '1.0.0')), e]
-  const served = makeServedRepo(join(work, 'src'), root, 'acme/plugins', {
+  served = makeServedRepo(join(work, 'src'), root, 'acme/plugins', {
     ...catalog(v1),
     ...plugin('a', '1.0.0', [{name: 'b', version: '^1'}]),
     ...plugin('b', '1.0.0', ['c']),
@@ -187,6 +188,30 @@ describe('version ranges', () => {
     expect(jsonError(missing).suggestions.join(' ')).toContain('2.0.0, 1.1.0, 1.0.0')
     const bad = await run(sb, ['install', 'b@acme@not a range', '--agent', 'universal', '--scope', 'project', '--yes', '--json'])
     expect(bad.status).toBe(2)
+  })
+})
+
+describe('update within ranges', () => {
+  it('a dependency installed for ^1 updates to the newest 1.x tag, never to 2.0.0', async () => {
+    const sb = await withMarketplace()
+    expect((await run(sb, ['install', 'a@acme', ...USER])).status).toBe(0)
+    expect(state(sb).installs.find((r) => r.plugin === 'b@acme')).toMatchObject({range: '^1', version: '1.1.0'})
+    const current = await run(sb, ['update', '--scope', 'user', '--yes', '--json'])
+    expect(current.status, current.stderr + current.stdout).toBe(0)
+    expect(current.json().updates.find((u: {plugin: string}) => u.plugin === 'b@acme').status).toBe('current')
+    // a 1.2.0 released from a maintenance branch
+    checkout(served.repo, 'release-1.x', true)
+    git(served.repo, ['reset', '-q', '--hard', 'b--v1.1.0'])
+    commitFiles(served.repo, {...plugin('b', '1.2.0', ['c'])}, 'b 1.2.0')
+    tag(served.repo, 'b--v1.2.0')
+    tagged['b@1.2.0'] = headSha(served.repo)
+    checkout(served.repo, 'main')
+    syncServedRepo(served.bare)
+    const updated = await run(sb, ['update', '--scope', 'user', '--yes', '--json'])
+    expect(updated.status, updated.stderr + updated.stdout).toBe(0)
+    expect(updated.json().updates.find((u: {plugin: string}) => u.plugin === 'b@acme')).toMatchObject({status: 'updated', to: {version: '1.2.0', commit: tagged['b@1.2.0']}})
+    expect(skillText(sb, 'b')).toContain('b 1.2.0')
+    expect(state(sb).installs.find((r) => r.plugin === 'b@acme')).toMatchObject({range: '^1', autoInstalled: true, dependencyOf: ['a@acme']})
   })
 })
 

@@ -4,16 +4,18 @@ import type {InstallRecord} from '../state/records.js'
  * Why a plugin is being installed: asked for by name (`explicit`), or pulled in by another plugin
  * (`dependency`). Absent (an update, a reinstall from the lock) keeps what the records say.
  */
-export type DependencyMark = {kind: 'explicit'} | {kind: 'dependency'; of: readonly string[]}
+/** `range`: the semver range asked for, which `update` stays inside */
+export type DependencyMark = {kind: 'explicit'; range?: string} | {kind: 'dependency'; of: readonly string[]; range?: string}
 
 /** The dependency fields of the records an install writes, from the records it replaces and why it runs. */
-export const dependencyFields = (existing: readonly InstallRecord[], mark: DependencyMark | undefined): Pick<InstallRecord, 'dependencyOf' | 'autoInstalled'> => {
+export const dependencyFields = (existing: readonly InstallRecord[], mark: DependencyMark | undefined): Pick<InstallRecord, 'dependencyOf' | 'autoInstalled' | 'range'> => {
   const previous = existing[0]
   const of = new Set(previous?.dependencyOf ?? [])
   if (mark?.kind === 'dependency') for (const id of mark.of) of.add(id)
   // Asking for a plugin by name makes it wanted on its own; being needed never demotes that.
   const auto = mark === undefined ? previous?.autoInstalled === true : mark.kind === 'dependency' && (previous ? previous.autoInstalled === true : true)
-  return {...(of.size > 0 ? {dependencyOf: [...of].sort()} : {}), ...(auto ? {autoInstalled: true} : {})}
+  const range = mark === undefined ? previous?.range : mark.range
+  return {...(of.size > 0 ? {dependencyOf: [...of].sort()} : {}), ...(auto ? {autoInstalled: true} : {}), ...(range ? {range} : {})}
 }
 
 /**
@@ -26,7 +28,7 @@ export const markRecords = (records: readonly InstallRecord[], id: string, scope
   const fields = dependencyFields(mine, mark)
   return records.map((r) => {
     if (!mine.includes(r)) return r
-    const {dependencyOf: _d, autoInstalled: _a, ...rest} = r
+    const {dependencyOf: _d, autoInstalled: _a, range: _r, ...rest} = r
     return {...rest, ...fields}
   })
 }

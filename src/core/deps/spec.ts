@@ -4,7 +4,7 @@ import {findMarketplace, type KnownMarketplace} from '../marketplace/known.js'
 import {resolvePluginSpec, type ResolvedPlugin} from '../install/resolve.js'
 import {chooseVersion, resolveTagged} from './tags.js'
 
-const RANGE_FORM = /^([^@/\\:]+)@([^@/\\:]+)@(.+)$/
+export const RANGE_FORM = /^([^@/\\:]+)@([^@/\\:]+)@(.+)$/
 
 /**
  * `name@marketplace` at the version a range (or exact version) picks. Without a range, the catalog's
@@ -23,6 +23,9 @@ export const resolveInMarketplace = async (name: string, market: KnownMarketplac
   }
   return choice.tagged ? resolveTagged(name, market, choice.tagged, env) : resolvePluginSpec(`${name}@${market.name}`, env, projectRoot)
 }
+
+/** The semver range of `plugin@marketplace@<range>` (an exact version counts: it is a range of one), else undefined. */
+export const rangeOf = (input: string): string | undefined => RANGE_FORM.exec(input)?.[3]
 
 /**
  * What the user typed, with `plugin@marketplace@<range>` resolved against the marketplace's tags;

@@ -17,7 +17,7 @@ import {removeInstalled} from '../install/remove.js'
 import {DIRECT, type ResolvedPlugin} from '../install/resolve.js'
 import {markRecords, type DependencyMark} from './mark.js'
 import {readPluginExtras} from './manifest.js'
-import {resolveInMarketplace, resolveSpec} from './spec.js'
+import {rangeOf, resolveInMarketplace, resolveSpec} from './spec.js'
 
 export interface PlannedPlugin {
   prepared: Prepared
@@ -25,7 +25,8 @@ export interface PlannedPlugin {
   dependents: string[]
   /** how it was reached: root -> ... -> this */
   chain: string[]
-  range?: string
+  /** every range asked of it (the user's, or its dependents'), which its version satisfies */
+  ranges: string[]
 }
 
 export interface TreePlan {
@@ -49,7 +50,8 @@ export const planTree = async (spec: string, options: Pick<InstallOptions, 'env'
   const {env, context} = options
   const semver = (await import('semver')).default
   const rootPrepared = await prepare(await resolveSpec(spec, env, context.projectRoot), options, options.skills)
-  const root: PlannedPlugin = {prepared: rootPrepared, dependents: [], chain: [rootPrepared.id]}
+  const asked = rangeOf(spec)
+  const root: PlannedPlugin = {prepared: rootPrepared, dependents: [], chain: [rootPrepared.id], ranges: asked ? [asked] : []}
   const nodes = new Map<string, PlannedPlugin>([[rootPrepared.id, root]])
   const order: PlannedPlugin[] = []
 
@@ -77,11 +79,12 @@ export const planTree = async (spec: string, options: Pick<InstallOptions, 'env'
           })
         }
         if (!seen.dependents.includes(prepared.id)) seen.dependents.push(prepared.id)
+        if (dep.range && !seen.ranges.includes(dep.range)) seen.ranges.push(dep.range)
         continue
       }
       const market = findMarketplace(marketName, env, context.projectRoot)
       const resolved = await resolveInMarketplace(dep.name, market, dep.range, env, context.projectRoot, node.chain)
-      const child: PlannedPlugin = {prepared: await prepare(resolved, options), dependents: [prepared.id], chain: path, ...(dep.range ? {range: dep.range} : {})}
+      const child: PlannedPlugin = {prepared: await prepare(resolved, options), dependents: [prepared.id], chain: path, ranges: dep.range ? [dep.range] : []}
       nodes.set(child.prepared.id, child)
       await visit(child)
       order.push(child)
@@ -110,6 +113,9 @@ const checkConsentUpFront = (plan: TreePlan, options: InstallOptions): void => {
   }
 }
 
+/** All the ranges asked of a plugin, as one semver range (a space is "and"). */
+const rangeField = (node: PlannedPlugin): {range?: string} => (node.ranges.length > 0 ? {range: node.ranges.join(' ')} : {})
+
 /** Installs a planned tree: dependencies first, then the plugin; undoes this run's additions on failure. */
 export const installTree = async (plan: TreePlan, options: InstallOptions): Promise<TreeInstallResult> => {
   checkConsentUpFront(plan, options)
@@ -128,8 +134,8 @@ export const installTree = async (plan: TreePlan, options: InstallOptions): Prom
   }
   const dependencies: TreeInstallResult['dependencies'] = []
   try {
-    for (const node of plan.dependencies) dependencies.push({...(await installOne(node, {kind: 'dependency', of: node.dependents})), dependents: node.dependents})
-    const root = await installOne(plan.root, {kind: 'explicit'})
+    for (const node of plan.dependencies) dependencies.push({...(await installOne(node, {kind: 'dependency', of: node.dependents, ...rangeField(node)})), dependents: node.dependents})
+    const root = await installOne(plan.root, {kind: 'explicit', ...rangeField(plan.root)})
     return {...root, dependencies}
   } catch (error) {
     for (const id of added.reverse()) {

@@ -18,9 +18,10 @@ import {fetchPlugin, type FetchedPlugin} from './fetch-plugin.js'
 import {journalFile, recoverJournal, type Recovery} from './journal.js'
 import {planInstall, type TargetPlan} from './plan.js'
 import {declarePlugin, undeclarePlugin} from './project.js'
-import {DIRECT, pluginDataDirs, resolvePluginSpec, type ResolvedPlugin} from './resolve.js'
+import {DIRECT, pluginDataDirs, type ResolvedPlugin} from './resolve.js'
 import {checkRecord} from './verify.js'
 import {dependencyFields, type DependencyMark} from '../deps/mark.js'
+import {resolveSpec} from '../deps/spec.js'
 import {ensureUserConfig, type AskUserConfig} from '../userconfig/ensure.js'
 
 export interface InstallOptions {
@@ -121,7 +122,7 @@ export const readFetched = (resolved: ResolvedPlugin, fetched: FetchedPlugin, en
 
 /** Resolve, fetch and read: everything up to the plan, nothing written to any agent. */
 export const preparePlugin = async (spec: string, options: Pick<InstallOptions, 'env' | 'context' | 'offline' | 'skills' | 'onProgress'>): Promise<Prepared> => {
-  const resolved = resolvePluginSpec(spec, options.env, options.context.projectRoot)
+  const resolved = await resolveSpec(spec, options.env, options.context.projectRoot)
   options.onProgress?.(`fetching ${resolved.fetch.label}`)
   const fetched = await fetchPlugin(resolved.fetch, options.env, options.offline)
   return prepareFetched(resolved, fetched, options)

@@ -42,7 +42,8 @@ export const updatePlugins = async (ids: readonly string[], options: Omit<Instal
     const first = group[0]!
     const from = {...(first.version ? {version: first.version} : {}), ...(first.commit ? {commit: first.commit} : {}), integrity: first.integrity}
     try {
-      const spec = plugin.endsWith(`@${DIRECT}`) ? first.source : plugin
+      // a plugin installed for a range (asked for, or its dependents') is updated within it
+      const spec = plugin.endsWith(`@${DIRECT}`) ? first.source : first.range ? `${plugin}@${first.range}` : plugin
       const prepared = await preparePlugin(spec, options)
       const to = {...(prepared.model.version ?? prepared.resolved.version ? {version: prepared.resolved.version ?? prepared.model.version} : {}), ...(prepared.fetched.commit ? {commit: prepared.fetched.commit} : {}), integrity: prepared.fetched.integrity}
       const renamedFrom = prepared.id !== plugin && !plugin.endsWith(`@${DIRECT}`) ? plugin : undefined

@@ -53,6 +53,8 @@ export interface InstallRecord {
   dependencyOf?: string[]
   /** installed only as a dependency: `prune` removes it once nothing needs it */
   autoInstalled?: boolean
+  /** the semver range it was installed for (asked for, or its dependents'): `update` stays inside it */
+  range?: string
   /** the installed copy `${CLAUDE_PLUGIN_ROOT}` points at */
   pluginRoot?: string
   enabled: boolean
