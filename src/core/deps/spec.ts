@@ -16,7 +16,8 @@ export const resolveInMarketplace = async (name: string, market: KnownMarketplac
   if (!choice.tagged && !choice.current) {
     const current = resolvePluginSpec(`${name}@${market.name}`, env, projectRoot)
     const via = chain.length > 0 ? ` (needed by ${[...chain, `${current.id}@${range}`].join(' -> ')})` : ''
-    throw notFound('version-not-satisfied', `no version of ${current.id} satisfies ${range}${via}`, {
+    const listed = `${current.id} is at version ${current.version ?? '(none)'} in the catalog`
+    throw notFound('version-not-found', `no version of ${current.id} satisfies ${range}${via}: ${listed}, not ${range}${choice.available.length > (current.version ? 1 : 0) ? ', and no tag matches' : ''}`, {
       suggestions: [choice.available.length > 0 ? `versions available: ${choice.available.join(', ')}` : `${market.name} tags no version of ${name} (tags are named ${name}--v<version>)`],
       details: {plugin: current.id, range, chain: [...chain, current.id]},
     })
