@@ -199,6 +199,7 @@ describe('update within ranges', () => {
     const current = await run(sb, ['update', '--scope', 'user', '--yes', '--json'])
     expect(current.status, current.stderr + current.stdout).toBe(0)
     expect(current.json().updates.find((u: {plugin: string}) => u.plugin === 'b@acme').status).toBe('current')
+    expect((await run(sb, ['outdated', '--json'])).json().rows.find((r: {plugin: string}) => r.plugin === 'b@acme')).toMatchObject({range: '^1', outdated: false, wanted: {version: '1.1.0'}})
     // a 1.2.0 released from a maintenance branch
     checkout(served.repo, 'release-1.x', true)
     git(served.repo, ['reset', '-q', '--hard', 'b--v1.1.0'])
@@ -207,6 +208,8 @@ describe('update within ranges', () => {
     tagged['b@1.2.0'] = headSha(served.repo)
     checkout(served.repo, 'main')
     syncServedRepo(served.bare)
+    const outdated = (await run(sb, ['outdated', '--json'])).json().rows.find((r: {plugin: string}) => r.plugin === 'b@acme')
+    expect(outdated).toMatchObject({range: '^1', outdated: true, current: {version: '1.1.0'}, wanted: {version: '1.2.0', commit: tagged['b@1.2.0']}, latest: {version: '2.0.0'}})
     const updated = await run(sb, ['update', '--scope', 'user', '--yes', '--json'])
     expect(updated.status, updated.stderr + updated.stdout).toBe(0)
     expect(updated.json().updates.find((u: {plugin: string}) => u.plugin === 'b@acme')).toMatchObject({status: 'updated', to: {version: '1.2.0', commit: tagged['b@1.2.0']}})
