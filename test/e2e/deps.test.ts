@@ -40,7 +40,7 @@ beforeAll(async () => {
   server = await startGitHttpsServer({root})
   // e is defined by its entry (strict: false) and placed by metadata.pluginRoot
   const e = {name: 'e', source: 'e', strict: false, version: '1.0.0', dependencies: ['c']}
-  const v1 = [...['a', 'b', 'c', 'd', 'x', 'y', 'z', 'w'].map((n) => entry(n, '1.0.0')), e]
+  const v1 = [...['a', 'b', 'c', 'd', 'x', 'y', 'z', 'w', 'q'].map((n) => entry(n, '1.0.0')), e]
   served = makeServedRepo(join(work, 'src'), root, 'acme/plugins', {
     ...catalog(v1),
     ...plugin('a', '1.0.0', [{name: 'b', version: '^1'}]),
@@ -51,6 +51,7 @@ beforeAll(async () => {
     ...plugin('y', '1.0.0', ['x']),
     ...plugin('z', '1.0.0', [{name: 'c', version: '^2'}]),
     ...plugin('w', '1.0.0', ['b', {name: 'c', version: '^2'}]),
+    ...plugin('q', '1.0.0', ['c']),
     'plugins/e/skills/e-skill/SKILL.md': '---\nname: e-skill\ndescription: The e skill.\n---\n\ne 1.0.0\n',
   })
   for (const n of ['a', 'b', 'c', 'd']) tag(served.repo, `${n}--v1.0.0`)
@@ -101,6 +102,19 @@ describe('dependencies', () => {
     expect(result.json().dependencies.map((d: {plugin: string}) => d.plugin)).toEqual(['c@acme'])
     expect(skillText(sb, 'e')).toContain('e 1.0.0')
     expect(state(sb).installs.find((r) => r.plugin === 'c@acme')).toMatchObject({autoInstalled: true, dependencyOf: ['e@acme']})
+  })
+
+  it('when the plugin itself cannot be installed, the dependencies this run added are taken out again', async () => {
+    const sb = await withMarketplace()
+    // a hand-made skill where q's would go: loadout never overwrites what it did not write
+    const mine = join(sb.home, '.agents', 'skills', 'q-skill')
+    mkdirSync(mine, {recursive: true})
+    writeFileSync(join(mine, 'SKILL.md'), '---\nname: q-skill\ndescription: mine\n---\nmine\n')
+    const result = await run(sb, ['install', 'q@acme', ...USER, '--json'])
+    expect(result.status, result.stdout).toBe(5)
+    expect(hasSkill(sb, 'c')).toBe(false)
+    expect(existsSync(join(sb.home, '.config', 'loadout', 'state.json')) ? state(sb).installs : []).toEqual([])
+    expect(readFileSync(join(mine, 'SKILL.md'), 'utf8')).toContain('mine')
   })
 
   it('refuses a cycle, naming it, and writes nothing', async () => {
