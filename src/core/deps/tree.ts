@@ -17,6 +17,7 @@ import {removeInstalled} from '../install/remove.js'
 import {DIRECT, type ResolvedPlugin} from '../install/resolve.js'
 import {markRecords, type DependencyMark} from './mark.js'
 import {readPluginExtras} from './manifest.js'
+import {configState} from '../userconfig/values.js'
 import {rangeOf, resolveInMarketplace, resolveSpec} from './spec.js'
 
 export interface PlannedPlugin {
@@ -113,12 +114,31 @@ const checkConsentUpFront = (plan: TreePlan, options: InstallOptions): void => {
   }
 }
 
+/** Off a terminal, every required userConfig value the tree lacks fails the run before anything is written. */
+const checkUserConfigUpFront = (plan: TreePlan, options: InstallOptions): void => {
+  if (options.askUserConfig || options.dryRun) return
+  const missing = new Map<string, string[]>()
+  for (const {prepared} of [...plan.dependencies, plan.root]) {
+    const declared = readPluginExtras(prepared.fetched.root, prepared.resolved.entry).userConfig
+    const keys = declared.length === 0 ? [] : configState(options.env, prepared.id, declared).missing
+    if (keys.length > 0) missing.set(prepared.id, keys)
+  }
+  if (missing.size === 0) return
+  const [[id, keys]] = [...missing] as [[string, string[]]]
+  const what = missing.size === 1 ? `${id} needs a value for ${keys.join(', ')}` : `these plugins need values: ${[...missing].map(([p, k]) => `${p} (${k.join(', ')})`).join('; ')}`
+  throw needsConsent('user-config-missing', `${what} before anything can be installed`, {
+    suggestions: [`set them first: ${[...missing].map(([p, k]) => `loadout configure ${p} ${k.map((key) => `--set ${key}=...`).join(' ')}`).join(' && ')}`, 'or install on a terminal, which asks'],
+    details: {missing: missing.size === 1 ? keys : Object.fromEntries(missing)},
+  })
+}
+
 /** All the ranges asked of a plugin, as one semver range (a space is "and"). */
 const rangeField = (node: PlannedPlugin): {range?: string} => (node.ranges.length > 0 ? {range: node.ranges.join(' ')} : {})
 
 /** Installs a planned tree: dependencies first, then the plugin; undoes this run's additions on failure. */
 export const installTree = async (plan: TreePlan, options: InstallOptions): Promise<TreeInstallResult> => {
   checkConsentUpFront(plan, options)
+  checkUserConfigUpFront(plan, options)
   const before = new Set(readInstallRecords(options.env, options.context.projectRoot).filter((r) => r.scope === options.context.scope).map((r) => r.plugin))
   const added: string[] = []
   const installOne = async (node: PlannedPlugin, mark: DependencyMark): Promise<InstallResult> => {
