@@ -1,5 +1,6 @@
 import type {Environment} from '../environment.js'
-import {notFound} from '../errors.js'
+import {notFound, usageError} from '../errors.js'
+import {checkPluginName} from '../marketplace/names.js'
 import {findMarketplace, type KnownMarketplace} from '../marketplace/known.js'
 import {resolvePluginSpec, type ResolvedPlugin} from '../install/resolve.js'
 import {chooseVersion, resolveTagged} from './tags.js'
@@ -36,5 +37,7 @@ export const resolveSpec = async (input: string, env: Environment, projectRoot: 
   const match = RANGE_FORM.exec(input)
   if (!match) return resolvePluginSpec(input, env, projectRoot)
   const [, name, marketName, range] = match as unknown as [string, string, string, string]
+  const rule = checkPluginName(name)
+  if (rule) throw usageError('bad-plugin-spec', `plugin name ${JSON.stringify(name)} ${rule}`)
   return resolveInMarketplace(name, findMarketplace(marketName, env, projectRoot), range, env, projectRoot)
 }
