@@ -6,16 +6,16 @@
  * this run added are taken out again.
  */
 import {conflict, needsConsent, usageError} from '../errors.js'
-import {withLock} from '../fs/lock.js'
 import {findMarketplace} from '../marketplace/known.js'
-import {stateLockDir} from '../marketplace/state.js'
-import {readInstallRecords, writeInstallRecords} from '../state/records.js'
+import {readInstallRecords} from '../state/records.js'
+import {transaction} from '../install/transaction.js'
 import {consentSummary, isApproved} from '../install/consent.js'
 import {fetchPlugin} from '../install/fetch-plugin.js'
 import {existingRecords, installPrepared, isCurrent, prepareFetched, type InstallOptions, type InstallResult, type Prepared} from '../install/install.js'
 import {removeInstalled} from '../install/remove.js'
 import {DIRECT, type ResolvedPlugin} from '../install/resolve.js'
 import {markRecords, type DependencyMark} from './mark.js'
+import {admitPluginSource} from '../policy/gate.js'
 import {readPluginExtras} from './manifest.js'
 import {configState} from '../userconfig/values.js'
 import {rangeOf, resolveInMarketplace, resolveSpec} from './spec.js'
@@ -40,14 +40,15 @@ export type TreeInstallResult = InstallResult & {dependencies: Array<InstallResu
 
 const versionOf = (prepared: Prepared): string | undefined => prepared.resolved.version ?? prepared.fetched.artifact?.version ?? prepared.model.version
 
-const prepare = async (resolved: ResolvedPlugin, options: Pick<InstallOptions, 'env' | 'offline' | 'onProgress'>, skills?: readonly string[]): Promise<Prepared> => {
+const prepare = async (resolved: ResolvedPlugin, options: Pick<InstallOptions, 'env' | 'context' | 'offline' | 'allowHiddenText' | 'onProgress'>, skills?: readonly string[]): Promise<Prepared> => {
+  admitPluginSource(resolved, options.env, options.context.projectRoot)
   options.onProgress?.(`fetching ${resolved.fetch.label}`)
   const fetched = await fetchPlugin(resolved.fetch, options.env, options.offline)
-  return prepareFetched(resolved, fetched, {env: options.env, ...(skills ? {skills} : {})})
+  return prepareFetched(resolved, fetched, {env: options.env, context: options.context, ...(options.allowHiddenText ? {allowHiddenText: true} : {}), ...(skills ? {skills} : {})})
 }
 
 /** Resolves, fetches and reads the plugin and its whole dependency tree; writes nothing. */
-export const planTree = async (spec: string, options: Pick<InstallOptions, 'env' | 'context' | 'offline' | 'skills' | 'onProgress'>): Promise<TreePlan> => {
+export const planTree = async (spec: string, options: Pick<InstallOptions, 'env' | 'context' | 'offline' | 'skills' | 'allowHiddenText' | 'onProgress'>): Promise<TreePlan> => {
   const {env, context} = options
   const semver = (await import('semver')).default
   const rootPrepared = await prepare(await resolveSpec(spec, env, context.projectRoot), options, options.skills)
@@ -145,9 +146,8 @@ export const installTree = async (plan: TreePlan, options: InstallOptions): Prom
     const result = await installPrepared(node.prepared, {...options, dependency: mark, ...(node === plan.root ? {} : {skills: undefined})})
     if (result.status === 'installed' && !before.has(node.prepared.id)) added.push(node.prepared.id)
     if (result.status === 'already-installed' && !options.dryRun) {
-      await withLock(stateLockDir(options.env), () => {
-        const records = readInstallRecords(options.env, options.context.projectRoot)
-        writeInstallRecords(options.env, options.context.projectRoot, options.context.scope, markRecords(records, node.prepared.id, options.context.scope, mark))
+      await transaction(options.env, options.context.projectRoot, `mark ${node.prepared.id}`, (tx) => {
+        tx.writeRecords(options.context.scope, markRecords(tx.records(), node.prepared.id, options.context.scope, mark).filter((r) => r.scope === options.context.scope))
       })
     }
     return result

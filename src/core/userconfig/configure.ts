@@ -105,7 +105,7 @@ export const configurePlugin = async (input: string, options: ConfigureOptions):
     const [, marketplace] = id.split('@') as [string, string]
     const resolved = {id, name: id.split('@')[0]!, marketplace, ...(first.version ? {version: first.version} : {}), fetch: {kind: 'folder' as const, path: first.pluginRoot!, label: first.source}}
     const fetched = {root: first.pluginRoot!, ...(first.commit ? {commit: first.commit} : {}), ...(first.artifact ? {artifact: first.artifact} : {}), integrity: first.integrity}
-    const prepared = prepareFetched(resolved, fetched, {env})
+    const prepared = prepareFetched(resolved, fetched, {env, context})
     const targets = pickTargets(mine.map((r) => r.target), await loadTargets())
     await installPrepared({...prepared, id: marketplace === DIRECT ? id : prepared.id}, {env, context, targets, dryRun: false, force: true, prefix: false, offline: true, yes: false})
     reapplied = true
