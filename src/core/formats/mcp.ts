@@ -6,6 +6,7 @@
 import {createHash} from 'node:crypto'
 import type {McpServerConfig} from '../plugin/types.js'
 import {redactUrl} from '../sources/redact.js'
+import {codexPassThrough} from './env-refs.js'
 import type {McpSection} from '../targets/types.js'
 
 export type McpShape = McpSection['shape']
@@ -152,9 +153,9 @@ export const renderMcpEntry = (config: McpServerConfig, shape: McpShape): McpEnt
       return {value: {transport: remote!.kind === 'http' ? 'streamable_http' : 'sse', url: remote!.url}, notes}
     }
     case 'codex': {
-      if (stdio) return {value: compact({command: stdio.command, args: stdio.args, env: stdio.env, cwd: stdio.cwd}), notes}
+      if (stdio) return {value: codexPassThrough(compact({command: stdio.command, args: stdio.args, env: stdio.env, cwd: stdio.cwd}), notes), notes}
       if (remote!.kind === 'sse') return {unsupported: 'Codex connects to remote MCP servers over streamable HTTP only; this one uses SSE'}
-      return {value: compact({url: remote!.url, http_headers: remote!.headers}), notes}
+      return {value: codexPassThrough(compact({url: remote!.url, http_headers: remote!.headers}), notes), notes}
     }
     default: {
       const never: never = shape

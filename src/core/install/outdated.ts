@@ -6,6 +6,8 @@ import {discardDownload, fetchCatalogSource, readCatalogFile} from '../marketpla
 import {knownMarketplaces, type KnownMarketplace} from '../marketplace/known.js'
 import {chooseVersion} from '../deps/tags.js'
 import type {Catalog} from '../marketplace/types.js'
+import {checkServerOutdated} from '../mcp/from-registry.js'
+import {isMcpId} from '../mcp/spec.js'
 import {admitMarketplace, admitRemote} from '../policy/gate.js'
 import type {ScopeContext} from '../scope.js'
 import {readInstallRecords, type InstallRecord} from '../state/records.js'
@@ -118,6 +120,10 @@ export const findOutdated = async (env: Environment, context: ScopeContext, only
       outdated: false,
     }
     rows.push(row)
+    if (isMcpId(first.plugin)) {
+      await checkServerOutdated(row, first, env)
+      continue
+    }
     if (marketplace === DIRECT) {
       try {
         const resolved = resolvePluginSpec(first.source, env, context.projectRoot)

@@ -5,12 +5,13 @@ import {getTomlTable, parseTomlText, type TomlEntries} from '../config/toml-edit
 import type {Environment} from '../environment.js'
 import {conflict} from '../errors.js'
 import {assertNoLinksBelow} from '../fs/contain.js'
+import {spellEnvReferences} from '../formats/env-refs.js'
 import {renderHooks} from '../formats/hooks.js'
 import {mcpServerKey, renderMcpEntry} from '../formats/mcp.js'
 import {renderSubagent} from '../formats/subagent.js'
 import {substitutePluginVars, type PluginVars} from '../formats/substitute.js'
 import type {HookEvents, PluginModel} from '../plugin/types.js'
-import {substituteUserConfig, type UserConfigVars} from '../userconfig/substitute.js'
+import {referencesEnv, substituteUserConfig, type UserConfigVars} from '../userconfig/substitute.js'
 import type {ScopeContext} from '../scope.js'
 import type {InstallRecord, Ownership} from '../state/records.js'
 import {resolveLocation, type ResolvedLocation} from '../targets/resolve.js'
@@ -126,17 +127,19 @@ const planMcp = (input: PlanInput, target: AgentTarget, plan: TargetPlan) => {
     const section = target.mcp
     const location = locationOrSkip(input, target, 'mcp', 'MCP config', plan, component)
     if (!section || !location) continue
-    const configured = substituteUserConfig(server.config, input.userConfig, target.id)
+    const form = location.envReference ?? section.envReference
+    const configured = substituteUserConfig(server.config, input.userConfig, referencesEnv(target.id, form))
     if ('refused' in configured) {
       plan.skipped.push({component, reason: `${target.name}: ${configured.refused}`})
       continue
     }
-    const rendered = renderMcpEntry(substitutePluginVars(configured.value, input.vars) as typeof server.config, section.shape)
+    const config = substitutePluginVars(configured.value, input.vars) as typeof server.config
+    const rendered = renderMcpEntry(form ? spellEnvReferences(config, form) : config, section.shape)
     if ('unsupported' in rendered) {
       plan.skipped.push({component, reason: `${target.name}: ${rendered.unsupported}`})
       continue
     }
-    const key = mcpServerKey(model.name, server.name)
+    const key = server.key ?? mcpServerKey(model.name, server.name)
     const file = location.absolute
     assertNoLinksBelow(location.root, file)
     const text = readConfigText(file)
@@ -165,7 +168,7 @@ const planHooks = (input: PlanInput, target: AgentTarget, plan: TargetPlan) => {
     const section = target.hooks
     const location = locationOrSkip(input, target, 'hooks', 'hooks config', plan, component)
     if (!section || !location) continue
-    const configured = substituteUserConfig(hooks.events, input.userConfig, target.id)
+    const configured = substituteUserConfig(hooks.events, input.userConfig, referencesEnv(target.id, undefined))
     if ('refused' in configured) {
       plan.skipped.push({component, reason: `${target.name}: ${configured.refused}`})
       continue

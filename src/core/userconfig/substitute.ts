@@ -9,10 +9,11 @@ import type {StoredValue} from './store.js'
 const TOKEN = /\$\{user_config\.([A-Za-z_][A-Za-z0-9_]*)\}/g
 
 /**
- * Agents known to expand `${VAR}` from their environment in MCP server entries and hook commands
- * (Claude Code does in `.mcp.json` and settings hooks; hook commands run through a shell).
+ * Whether an agent expands a reference to an environment variable there: Claude Code does (`${VAR}`
+ * in MCP entries and in hook commands, which run through a shell), and so does every agent whose
+ * registry file says how it spells one in MCP config (`mcp.envReference`: Cursor, VS Code, OpenCode).
  */
-const EXPANDS_ENV = new Set(['claude-code'])
+export const referencesEnv = (target: string, envReference: string | undefined): boolean => target === 'claude-code' || envReference !== undefined
 
 export interface UserConfigVars {
   plugin: string
@@ -36,13 +37,13 @@ const walk = (value: unknown, fn: (text: string) => string): unknown => {
 }
 
 /** `value` with every `${user_config.KEY}` replaced for `target`, or why the part cannot be written there. */
-export const substituteUserConfig = (value: unknown, vars: UserConfigVars | undefined, target: string): {value: unknown} | {refused: string} => {
+export const substituteUserConfig = (value: unknown, vars: UserConfigVars | undefined, canReference: boolean): {value: unknown} | {refused: string} => {
   if (!vars) return {value}
   let refused: string | undefined
   const replaced = walk(value, (text) =>
     text.replace(TOKEN, (match, key: string) => {
       if (vars.sensitive.has(key)) {
-        if (EXPANDS_ENV.has(target)) return `\${${secretEnvName(vars.plugin, key)}}`
+        if (canReference) return `\${${secretEnvName(vars.plugin, key)}}`
         refused ??= `it needs the sensitive option ${key}, and this agent cannot expand a reference to it (loadout never writes the value into its files)`
         return match
       }
