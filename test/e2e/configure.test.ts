@@ -32,6 +32,7 @@ beforeAll(() => {
   sb = sandbox({git: true})
   mkdirSync(join(sb.home, '.claude'))
   mkdirSync(join(sb.home, '.codex'))
+  mkdirSync(join(sb.home, '.cursor'))
   plugin = join(sb.dir, 'svc')
   mkdirSync(join(plugin, '.claude-plugin'), {recursive: true})
   mkdirSync(join(plugin, 'hooks'))
@@ -52,7 +53,7 @@ beforeAll(() => {
   writeFileSync(join(plugin, 'hooks', 'hooks.json'), JSON.stringify({hooks: {Stop: [{hooks: [{type: 'command', command: 'notify --url ${user_config.API_URL}'}]}]}}))
 })
 
-const AGENTS = ['--agent', 'claude-code,codex', '--scope', 'user']
+const AGENTS = ['--agent', 'claude-code,codex,cursor', '--scope', 'user']
 
 describe('userConfig and configure', () => {
   it('an install off a terminal fails with the list of missing keys, writing nothing', async () => {
@@ -84,6 +85,9 @@ describe('userConfig and configure', () => {
     const server = Object.values(claude.mcpServers)[0] as {args: string[]; env: Record<string, string>}
     expect(server.args).toEqual(['server.js', '--url', 'https://api.one.test', '--depth', '3'])
     expect(server.env.API_TOKEN).toBe('${LOADOUT_SVC_TOKEN}')
+    // Cursor spells a reference its own way
+    const cursor = JSON.parse(readFileSync(join(sb.home, '.cursor', 'mcp.json'), 'utf8'))
+    expect((Object.values(cursor.mcpServers)[0] as {env: Record<string, string>}).env.API_TOKEN).toBe('${env:LOADOUT_SVC_TOKEN}')
     expect(readFileSync(join(sb.home, '.claude', 'settings.json'), 'utf8')).toContain('notify --url https://api.one.test')
     const codexPlan = result.json().plans.find((p: {target: string}) => p.target === 'codex')
     expect(codexPlan.skipped.map((s: {reason: string}) => s.reason).join('\n')).toContain('sensitive option TOKEN')
