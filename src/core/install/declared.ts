@@ -57,6 +57,10 @@ export const installDeclared = async (options: DeclaredOptions): Promise<Declare
     // a declared folder is relative to the project root, wherever loadout runs from
     let prepared = isMcpId(id) ? await prepareDeclaredServer(id, declared[id]!, env, context.projectRoot) : await preparePlugin(declared[id]!.source ?? id, {...options, env: {...env, cwd: context.projectRoot}})
     if (lock?.commit && prepared.fetched.commit !== lock.commit) prepared = await preparePluginAt(prepared, lock.commit, options)
+    if (lock?.artifact && prepared.resolved.fetch.kind === 'npm' && prepared.fetched.artifact?.integrity !== lock.artifact.integrity) {
+      const fetch = {...prepared.resolved.fetch, version: lock.artifact.version, integrity: lock.artifact.integrity}
+      prepared = prepareFetched({...prepared.resolved, fetch}, await fetchPlugin(fetch, options.env, options.offline), options)
+    }
     // The lock is the contract: other content at the locked commit (or a folder that changed) is refused; `update` moves the lock.
     if (lock && lock.integrity !== prepared.fetched.integrity) {
       throw new LoadoutError('integrity-mismatch', EXIT.integrity, `${id} resolves to different content than loadout.lock records (${lock.integrity.slice(0, 19)}… vs ${prepared.fetched.integrity.slice(0, 19)}…); nothing was installed`, {

@@ -14,6 +14,8 @@ export interface FetchedPlugin {
   root: string
   commit?: string
   archiveSha256?: string
+  /** a package fetched from a registry: the version it resolved to and the registry's integrity */
+  artifact?: {version: string; integrity: string}
   integrity: string
 }
 
@@ -60,6 +62,11 @@ export const fetchPlugin = async (spec: PluginFetchSpec, env: Environment, offli
       const {fetchArchive} = await import('../fetch/archive.js')
       const fetched = await fetchArchive(spec.url, {env, cacheDir: loadoutPaths(env).cache, ...(spec.sha256 ? {sha256: spec.sha256} : {})})
       return {root: fetched.dir, archiveSha256: fetched.sha256, integrity: fetched.integrity}
+    }
+    case 'npm': {
+      const {fetchNpm} = await import('../fetch/npm.js')
+      const fetched = await fetchNpm(spec, {env, cacheDir: loadoutPaths(env).cache, offline})
+      return {root: fetched.root, artifact: {version: fetched.version, integrity: fetched.artifactIntegrity}, integrity: fetched.integrity}
     }
     default: {
       const never: never = spec

@@ -18,12 +18,15 @@ import {fetchPlugin, type FetchedPlugin} from './fetch-plugin.js'
 import {assertLockUnchanged, keepLocked} from './frozen.js'
 import {ownedEdits} from './owned-edits.js'
 import {planInstall, type TargetPlan} from './plan.js'
-import {declarePlugin} from './project.js'
+import {declarePlugin, undeclarePlugin} from './project.js'
 import {placeProjectCopy, pruneProjectCopies} from './project-copy.js'
 import {installedDirs, pluginVarsFor} from './project-root.js'
 import {transaction, type Recovery, type Transaction} from './transaction.js'
-import {DIRECT, resolvePluginSpec, type ResolvedPlugin} from './resolve.js'
+import {DIRECT, type ResolvedPlugin} from './resolve.js'
 import {checkRecord} from './verify.js'
+import {dependencyFields, type DependencyMark} from '../deps/mark.js'
+import {resolveSpec} from '../deps/spec.js'
+import {ensureUserConfig, type AskUserConfig} from '../userconfig/ensure.js'
 
 export interface InstallOptions {
   env: Environment
@@ -43,6 +46,12 @@ export interface InstallOptions {
   /** asks the person on a terminal; absent when there is none */
   confirm?: (summary: ConsentSummary, id: string) => Promise<boolean>
   onProgress?: (message: string) => void
+  /** installing this plugin because another one depends on it */
+  dependency?: DependencyMark
+  /** the catalog renamed the installed plugin to this one: its records are replaced too */
+  renamedFrom?: string
+  /** asks on a terminal for userConfig values not set yet; absent: missing ones fail the install */
+  askUserConfig?: AskUserConfig
 }
 
 export interface InstallResult {
@@ -117,7 +126,7 @@ export const readFetched = (resolved: ResolvedPlugin, fetched: FetchedPlugin, en
 
 /** Resolve, fetch and read: everything up to the plan, nothing written to any agent. */
 export const preparePlugin = async (spec: string, options: Pick<InstallOptions, 'env' | 'context' | 'offline' | 'skills' | 'allowHiddenText' | 'onProgress'>): Promise<Prepared> => {
-  const resolved = resolvePluginSpec(spec, options.env, options.context.projectRoot)
+  const resolved = await resolveSpec(spec, options.env, options.context.projectRoot)
   admitPluginSource(resolved, options.env, options.context.projectRoot)
   options.onProgress?.(`fetching ${resolved.fetch.label}`)
   const fetched = await fetchPlugin(resolved.fetch, options.env, options.offline)
@@ -135,8 +144,8 @@ export const prepareFetched = (resolved: ResolvedPlugin, fetched: FetchedPlugin,
 }
 
 /** The records of `id` in the scope for the chosen targets: what an install replaces. */
-export const existingRecords = (all: readonly InstallRecord[], id: string, options: Pick<InstallOptions, 'context' | 'targets'>): InstallRecord[] =>
-  all.filter((r) => r.plugin === id && r.scope === options.context.scope && options.targets.some((t) => t.id === r.target))
+export const existingRecords = (all: readonly InstallRecord[], id: string, options: Pick<InstallOptions, 'context' | 'targets' | 'renamedFrom'>): InstallRecord[] =>
+  all.filter((r) => (r.plugin === id || r.plugin === options.renamedFrom) && r.scope === options.context.scope && options.targets.some((t) => t.id === r.target))
 
 /**
  * Whether this content is installed, enabled and whole in every chosen target. A lock committed to a
@@ -156,7 +165,7 @@ export const installPrepared = async (prepared: Prepared, options: InstallOption
   const existing = existingRecords(all, id, options)
   const base = {
     plugin: id,
-    ...(resolved.version ?? model.version ? {version: resolved.version ?? model.version} : {}),
+    ...(resolved.version ?? fetched.artifact?.version ?? model.version ? {version: resolved.version ?? fetched.artifact?.version ?? model.version} : {}),
     source: resolved.fetch.label,
     ...(fetched.commit ? {commit: fetched.commit} : {}),
     integrity: fetched.integrity,
@@ -167,15 +176,17 @@ export const installPrepared = async (prepared: Prepared, options: InstallOption
   const summary = consentSummary(id, model)
   // What runs counts as installed only once this machine's user approved it: files a clone brings along never do.
   const approvedHere = summary.items.length === 0 || isApproved(env, id, summary.fingerprint)
-  if (isCurrent(existing, options.targets, fetched.integrity) && !options.force && approvedHere) {
+  if (isCurrent(existing, options.targets, fetched.integrity) && !options.force && approvedHere && !options.renamedFrom) {
     return {...base, status: 'already-installed', plans: [], consent: {items: summary.items, fingerprint: summary.fingerprint, approvedBy: 'not-needed'}}
   }
 
   const dirs = installedDirs(env, context, id, fetched)
+  const userConfig = await ensureUserConfig(env, id, fetched.root, resolved.entry, {dryRun: options.dryRun, ...(options.askUserConfig ? {ask: options.askUserConfig} : {})})
   const planFor = (all: readonly InstallRecord[]) => {
     const existing = existingRecords(all, id, options)
     const others = all.filter((r) => !existing.includes(r))
     const plans = planInstall({
+      ...(userConfig ? {userConfig} : {}),
       id,
       model,
       targets: options.targets,
@@ -213,7 +224,9 @@ export const installPrepared = async (prepared: Prepared, options: InstallOption
     source: base.source,
     ...(fetched.commit ? {commit: fetched.commit} : {}),
     ...(fetched.archiveSha256 ? {archiveSha256: fetched.archiveSha256} : {}),
+    ...(fetched.artifact ? {artifact: fetched.artifact} : {}),
     integrity: fetched.integrity,
+    ...dependencyFields(existing, options.dependency),
     pluginRoot: dirs.root,
     ...(summary.items.length > 0 ? {consent: summary.fingerprint} : {}),
   }
@@ -223,7 +236,7 @@ export const installPrepared = async (prepared: Prepared, options: InstallOption
     const fresh = tx.records()
     // approval too is judged again: another run may have stored it meanwhile
     const approvedNow = summary.items.length === 0 || isApproved(env, id, summary.fingerprint)
-    if (isCurrent(existingRecords(fresh, id, options), options.targets, fetched.integrity) && !options.force && approvedNow) {
+    if (isCurrent(existingRecords(fresh, id, options), options.targets, fetched.integrity) && !options.force && approvedNow && !options.renamedFrom) {
       return {...base, status: 'already-installed', plans: [], consent: {...consent, approvedBy: 'not-needed'}, ...recovered}
     }
     const {existing, others, plans} = planFor(fresh)
@@ -240,6 +253,7 @@ export const installPrepared = async (prepared: Prepared, options: InstallOption
       if (context.scope === 'project') {
         tx.touch(projectManifestFile(context.projectRoot))
         declarePlugin(context.projectRoot, id, base.version, resolved.fetch.label, resolved.marketplace === DIRECT)
+        if (options.renamedFrom) undeclarePlugin(context.projectRoot, options.renamedFrom)
       }
     }
     if (summary.items.length > 0) {

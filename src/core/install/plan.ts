@@ -11,6 +11,7 @@ import {mcpServerKey, renderMcpEntry} from '../formats/mcp.js'
 import {renderSubagent} from '../formats/subagent.js'
 import {substitutePluginVars, type PluginVars} from '../formats/substitute.js'
 import type {HookEvents, PluginModel} from '../plugin/types.js'
+import {referencesEnv, substituteUserConfig, type UserConfigVars} from '../userconfig/substitute.js'
 import type {ScopeContext} from '../scope.js'
 import type {InstallRecord, Ownership} from '../state/records.js'
 import {resolveLocation, type ResolvedLocation} from '../targets/resolve.js'
@@ -42,6 +43,8 @@ export interface PlanInput {
   prefix: boolean
   /** the plugin variables, or how each agent spells them (project scope: see project-root.ts) */
   vars: PluginVars | ((target: AgentTarget) => PluginVars)
+  /** the plugin's userConfig values, for `${user_config.KEY}` */
+  userConfig?: UserConfigVars
 }
 
 const varsOf = (input: PlanInput, target: AgentTarget): PluginVars => (typeof input.vars === 'function' ? input.vars(target) : input.vars)
@@ -127,8 +130,13 @@ const planMcp = (input: PlanInput, target: AgentTarget, plan: TargetPlan) => {
     const section = target.mcp
     const location = locationOrSkip(input, target, 'mcp', 'MCP config', plan, component)
     if (!section || !location) continue
-    const config = substitutePluginVars(server.config, varsOf(input, target)) as typeof server.config
     const form = location.envReference ?? section.envReference
+    const configured = substituteUserConfig(server.config, input.userConfig, referencesEnv(target.id, form))
+    if ('refused' in configured) {
+      plan.skipped.push({component, reason: `${target.name}: ${configured.refused}`})
+      continue
+    }
+    const config = substitutePluginVars(configured.value, varsOf(input, target)) as typeof server.config
     const rendered = renderMcpEntry(form ? spellEnvReferences(config, form) : config, section.shape)
     if ('unsupported' in rendered) {
       plan.skipped.push({component, reason: `${target.name}: ${rendered.unsupported}`})
@@ -163,7 +171,12 @@ const planHooks = (input: PlanInput, target: AgentTarget, plan: TargetPlan) => {
     const section = target.hooks
     const location = locationOrSkip(input, target, 'hooks', 'hooks config', plan, component)
     if (!section || !location) continue
-    const rendered = renderHooks(substitutePluginVars(hooks.events, varsOf(input, target)) as HookEvents, section.shape)
+    const configured = substituteUserConfig(hooks.events, input.userConfig, referencesEnv(target.id, undefined))
+    if ('refused' in configured) {
+      plan.skipped.push({component, reason: `${target.name}: ${configured.refused}`})
+      continue
+    }
+    const rendered = renderHooks(substitutePluginVars(configured.value, varsOf(input, target)) as HookEvents, section.shape)
     if ('unsupported' in rendered) {
       plan.skipped.push({component, reason: `${target.name}: ${rendered.unsupported}`})
       continue

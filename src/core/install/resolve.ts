@@ -8,12 +8,14 @@ import {marketEnv} from '../marketplace/state.js'
 import type {PluginEntry} from '../marketplace/types.js'
 import {cloneUrl, parseSource, sourceLabel} from '../sources/parse.js'
 import {closestNames} from '../suggest.js'
+import {followRename} from '../deps/renames.js'
 
 /** Where a plugin's files come from, once resolved. */
 export type PluginFetchSpec =
   | {kind: 'folder'; path: string; label: string; commit?: string; git?: {url: string; path: string}}
   | {kind: 'git'; url: string; ref?: string; sha?: string; path?: string; label: string}
   | {kind: 'archive'; url: string; sha256?: string; label: string}
+  | {kind: 'npm'; package: string; version?: string; registry?: string; integrity?: string; label: string}
 
 export interface ResolvedPlugin {
   /** plugin@marketplace */
@@ -47,7 +49,7 @@ const directName = (source: {kind: 'github'; repo: string; path?: string} | {kin
     .replace(/^-+|-+$/g, '')
 }
 
-const entrySpec = (entry: PluginEntry, market: KnownMarketplace, machineEnv: Environment): PluginFetchSpec => {
+export const entrySpec = (entry: PluginEntry, market: KnownMarketplace, machineEnv: Environment): PluginFetchSpec => {
   const source = entry.source
   // GitHub sources of a marketplace added with a GitHub base URL are on that server
   const env = marketEnv(market, machineEnv)
@@ -73,6 +75,8 @@ const entrySpec = (entry: PluginEntry, market: KnownMarketplace, machineEnv: Env
       return {kind: 'git', url: source.url, path: source.path, ...(source.ref ? {ref: source.ref} : {}), ...(source.sha ? {sha: source.sha} : {}), label: `${source.url} (${source.path})`}
     case 'archive':
       return {kind: 'archive', url: source.url, ...(source.sha256 ? {sha256: source.sha256} : {}), label: source.url}
+    case 'npm':
+      return {kind: 'npm', package: source.package, ...(source.version ? {version: source.version} : {}), ...(source.registry ? {registry: source.registry} : {}), label: `npm:${source.package}${source.version ? `@${source.version}` : ''}`}
     case 'unsupported':
       throw usageError('unsupported-source', `${label} has an unsupported source type (${source.type}); loadout cannot install it`)
     default: {
@@ -84,8 +88,9 @@ const entrySpec = (entry: PluginEntry, market: KnownMarketplace, machineEnv: Env
 
 const fromMarketplace = (name: string, market: KnownMarketplace, env: Environment, version?: string): ResolvedPlugin => {
   const {catalog} = readKnownCatalog(market)
-  const renamed = catalog.renames[name]
-  const entry = catalog.plugins.find((p) => p.name === name) ?? (renamed ? catalog.plugins.find((p) => p.name === renamed) : undefined)
+  const outcome = followRename(catalog, name)
+  const entry = catalog.plugins.find((p) => p.name === (outcome.kind === 'renamed' ? outcome.to : name))
+  if (outcome.kind === 'removed') throw notFound('plugin-removed', `plugin "${name}" was removed from marketplace "${market.name}"`, {suggestions: [`see what it lists: loadout marketplace info ${market.name}`]})
   if (!entry) {
     const near = closestNames(name, catalog.plugins.map((p) => p.name))
     throw notFound('plugin-not-found', `plugin "${name}" is not in marketplace "${market.name}" (${catalog.plugins.length} plugins)`, {
@@ -124,6 +129,10 @@ export const resolvePluginSpec = (input: string, env: Environment, projectRoot: 
         return {id: '', name: directName(source), marketplace: DIRECT, fetch: {kind: 'git', url: cloneUrl(source, env.vars.LOADOUT_GITHUB_URL || undefined)!, ...(source.ref ? {ref: source.ref} : {}), ...(source.sha ? {sha: source.sha} : {}), ...(source.path ? {path: source.path} : {}), label}}
       case 'archive':
         return {id: '', name: directName(source), marketplace: DIRECT, fetch: {kind: 'archive', url: source.url, ...(source.sha256 ? {sha256: source.sha256} : {}), label}}
+      case 'npm': {
+        const registry = env.vars.LOADOUT_NPM_REGISTRY || undefined
+        return {id: '', name: directName({kind: 'archive', url: source.package}), marketplace: DIRECT, fetch: {kind: 'npm', package: source.package, ...(source.version ? {version: source.version} : {}), ...(registry ? {registry} : {}), label}}
+      }
       case 'catalog-url':
         throw usageError('catalog-not-plugin', `${label} is a catalog, not a plugin`, {suggestions: [`add it first: loadout marketplace add ${label}`]})
       default: {

@@ -52,6 +52,8 @@ export const sourceKey = (source: Source, env: Environment): string => {
         return `url:${new URL(source.url).href}`
       case 'local':
         return `local:${source.path}`
+      case 'npm':
+        return `npm:${source.package}@${source.version ?? ''}`
       default: {
         const never: never = source
         return never
@@ -161,7 +163,8 @@ export const fetchCatalogSource = async (source: Source, options: FetchOptions):
       case 'local':
         return fetchLocal(source)
       case 'archive':
-        throw new LoadoutError('archive-not-marketplace', EXIT.usage, 'an archive is a plugin source, not a marketplace', {suggestions: ['add the marketplace that lists it, or install it directly']})
+      case 'npm':
+        throw new LoadoutError(`${source.kind}-not-marketplace`, EXIT.usage, `${source.kind === 'npm' ? 'an npm package' : 'an archive'} is a plugin source, not a marketplace`, {suggestions: ['add the marketplace that lists it, or install it directly']})
       default: {
         const never: never = source
         return never

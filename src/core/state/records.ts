@@ -47,7 +47,15 @@ export interface InstallRecord {
   source: string
   commit?: string
   archiveSha256?: string
+  /** an npm package: the version it resolved to and the registry's tarball integrity (the lock pins both) */
+  artifact?: {version: string; integrity: string}
   integrity: string
+  /** installed because these plugins depend on it (ids in the same scope) */
+  dependencyOf?: string[]
+  /** installed only as a dependency: `prune` removes it once nothing needs it */
+  autoInstalled?: boolean
+  /** the semver range it was installed for (asked for, or its dependents'): `update` stays inside it */
+  range?: string
   /** the installed copy `${CLAUDE_PLUGIN_ROOT}` points at */
   pluginRoot?: string
   enabled: boolean
