@@ -1,14 +1,15 @@
 import {existsSync, renameSync, rmSync} from 'node:fs'
 import {basename, join} from 'node:path'
 import {loadoutPaths, type Environment} from '../environment.js'
-import {EXIT, LoadoutError, needsConsent, notFound, validationFailed} from '../errors.js'
+import {EXIT, LoadoutError, needsConsent, notFound} from '../errors.js'
 import {copyTree} from '../fs/copy.js'
 import {withLock} from '../fs/lock.js'
 import {stateLockDir} from '../marketplace/state.js'
 import type {PluginEntry} from '../marketplace/types.js'
-import {inspectPlugin, readPlugin} from '../plugin/read.js'
+import {readForInstall} from '../plugin/leniency.js'
+import {inspectPlugin} from '../plugin/read.js'
 import type {PluginModel} from '../plugin/types.js'
-import {formatProblem, type Problem} from '../problems.js'
+import type {Problem} from '../problems.js'
 import type {ScopeContext} from '../scope.js'
 import {ownershipFrom, readInstallRecords, writeInstallRecords, type InstallRecord} from '../state/records.js'
 import type {AgentTarget} from '../targets/types.js'
@@ -50,17 +51,6 @@ export interface InstallResult {
   consent: {items: ConsentSummary['items']; fingerprint: string; approvedBy: 'not-needed' | 'stored' | 'yes' | 'prompt' | 'pending'}
   problems: Problem[]
   recovered?: Recovery
-}
-
-/** Skills with errors are refused: loadout installs only what the agents can load. */
-const checkModel = (model: PluginModel): void => {
-  const errors = model.problems.filter((p) => p.severity === 'error')
-  if (errors.length > 0) {
-    throw validationFailed(errors[0]!.code, `plugin "${model.name}" has ${errors.length} error(s): ${errors.slice(0, 5).map(formatProblem).join('; ')}`, {
-      suggestions: ['fix the plugin (loadout skills validate / plugin validate show every problem)'],
-      details: {problems: model.problems},
-    })
-  }
 }
 
 const pickSkills = (model: PluginModel, names: readonly string[]): PluginModel => {
@@ -105,10 +95,10 @@ export interface Prepared {
  */
 export const readFetched = (resolved: ResolvedPlugin, fetched: FetchedPlugin, env: Environment): PluginModel => {
   if (resolved.entry || resolved.marketplace !== DIRECT || !resolved.name || inspectPlugin(fetched.root, {home: env.home}).model.name !== basename(fetched.root)) {
-    return readPlugin(fetched.root, {...(resolved.entry ? {entry: resolved.entry} : {}), home: env.home})
+    return readForInstall(fetched.root, {...(resolved.entry ? {entry: resolved.entry} : {}), home: env.home})
   }
   const entry: PluginEntry = {name: resolved.name, source: {kind: 'local', path: '.'}, tags: [], keywords: [], raw: {}, problems: []}
-  return readPlugin(fetched.root, {entry, home: env.home})
+  return readForInstall(fetched.root, {entry, home: env.home})
 }
 
 /** Resolve, fetch and read: everything up to the plan, nothing written to any agent. */
@@ -123,7 +113,6 @@ export const preparePlugin = async (spec: string, options: Pick<InstallOptions, 
 export const prepareFetched = (resolved: ResolvedPlugin, fetched: FetchedPlugin, options: Pick<InstallOptions, 'env' | 'skills'>): Prepared => {
   let model = readFetched(resolved, fetched, options.env)
   if (options.skills && options.skills.length > 0) model = pickSkills(model, options.skills)
-  checkModel(model)
   const id = resolved.marketplace === DIRECT ? `${model.name}@${DIRECT}` : resolved.id
   return {resolved, fetched, model, id}
 }
@@ -268,7 +257,7 @@ const applyPlans = (plans: readonly TargetPlan[], recordBase: RecordBase, journa
 const restoreReplaced = (replaced: readonly InstallRecord[], others: readonly InstallRecord[], options: InstallOptions): InstallRecord[] => {
   const first = replaced[0]!
   if (!first.pluginRoot || !existsSync(first.pluginRoot)) return []
-  const model = readPlugin(first.pluginRoot, {home: options.env.home})
+  const model = readForInstall(first.pluginRoot, {home: options.env.home})
   const targets = options.targets.filter((t) => replaced.some((r) => r.target === t.id))
   const plans = planInstall({
     id: first.plugin,

@@ -196,5 +196,8 @@ export const planInstall = (input: PlanInput): TargetPlan[] =>
     planMcp(input, target, plan)
     planHooks(input, target, plan)
     planCommandsAndTools(input, target, plan)
+    if (plan.operations.length === 0 && plan.skipped.length === 0) {
+      plan.skipped.push({component: input.id, reason: `nothing written for ${target.name}: the plugin holds no skill, subagent, command, MCP server or hook (see the warnings for parts no agent reads from files)`})
+    }
     return plan
   })

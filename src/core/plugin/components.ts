@@ -4,7 +4,8 @@
  * broken rule in the report, and returns only what it could read whole.
  */
 import {basename, extname} from 'node:path'
-import {splitFrontmatter, parseYamlMapping, type YamlMapping} from '../skills/frontmatter.js'
+import {splitFrontmatter, parseYamlLeniently, type YamlMapping} from '../skills/frontmatter.js'
+import {lenientMessage} from '../skills/validate.js'
 import {checkSkillName} from '../skills/name.js'
 import {problem} from '../problems.js'
 import {jsonPathJoin, readContainedText, typeName} from './paths.js'
@@ -254,11 +255,12 @@ const frontmatterOf = (text: string, file: string, report: PluginReport): {front
     report.carry([problem('error', `frontmatter-${split.kind}`, `the frontmatter ${why}`, {file})])
     return {frontmatter: {}, body: text}
   }
-  const parsed = parseYamlMapping(split.yaml)
+  const parsed = parseYamlLeniently(split.yaml)
   if (!parsed.ok) {
     report.carry([problem('error', parsed.code, parsed.message, {file})])
     return {frontmatter: {}, body: split.body}
   }
+  if (parsed.lenientKeys) report.carry([problem('error', 'frontmatter-yaml-lenient', lenientMessage(parsed.lenientKeys), {file})])
   return {frontmatter: parsed.value, body: split.body}
 }
 
@@ -268,10 +270,17 @@ export const readSubagentFile = (abs: string, root: string, ctx: ParseContext & 
   const text = report.attempt(() => readContainedText(abs, {root, file: ctx.file, ...(ctx.jsonPath ? {jsonPath: ctx.jsonPath} : {}), maxBytes: MAX_MARKDOWN_BYTES}))
   if (text === undefined) return undefined
   const {frontmatter, body} = frontmatterOf(text, abs, report)
-  let name = basename(abs, extname(abs))
+  const fileName = basename(abs, extname(abs))
+  let name = fileName
   if ('name' in frontmatter) {
-    if (typeof frontmatter.name === 'string') name = frontmatter.name
-    else report.carry([problem('error', 'name-not-string', `"name" must be a string, not ${typeName(frontmatter.name)}; the file name is used`, {file: abs})])
+    if (typeof frontmatter.name !== 'string') {
+      report.carry([problem('error', 'name-not-string', `"name" must be a string, not ${typeName(frontmatter.name)}; the file name is used`, {file: abs})])
+    } else if (checkSkillName(frontmatter.name) === undefined || checkSkillName(fileName) !== undefined) name = frontmatter.name
+    else {
+      // as the agents do with a name they cannot use as one: the file's own name stands in
+      const broken = checkSkillName(frontmatter.name)!
+      report.carry([problem('error', 'subagent-name-invalid', `subagent ${broken.message}; "${fileName}" (the file name) is used`, {file: abs})])
+    }
   }
   if (!checkComponentName(name, 'subagent', {file: abs, report})) return undefined
   if (typeof frontmatter.description !== 'string' || frontmatter.description.trim() === '') {

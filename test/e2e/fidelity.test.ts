@@ -1,0 +1,183 @@
+/**
+ * Real plugins install: a corpus built here reproduces each way real marketplaces broke loadout's
+ * install (upper-case and spaced skill names, unquoted colons, non-string metadata, long
+ * descriptions, an empty-URL server, a path missing in one of two manifests, hooks without their
+ * list, a catalog in a sub-folder, an entry whose folder is missing, a broken Claude catalog beside
+ * a Codex one) and installs every plugin of it, with warnings, into claude-code, codex, deepagents
+ * and cst-agent; `plugin validate --strict` still reports each problem.
+ */
+import {existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {dirname, join} from 'node:path'
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import type {Sandbox} from '../support/cli.js'
+import {jsonError, loadout, sandboxes} from './helpers.js'
+
+const AGENTS = 'claude-code,codex,deepagents,cst-agent'
+type Files = Record<string, string | object>
+
+const write = (root: string, files: Files): void => {
+  for (const [rel, content] of Object.entries(files)) {
+    const full = join(root, rel)
+    mkdirSync(dirname(full), {recursive: true})
+    writeFileSync(full, typeof content === 'string' ? content : JSON.stringify(content, null, 2))
+  }
+}
+
+const manifest = (name: string, extra: object = {}) => ({name, version: '1.0.0', description: `The ${name} plugin`, ...extra})
+
+/** Each plugin breaks one or more conformance rules the agents tolerate. */
+const CORPUS: Record<string, Files> = {
+  hookify: {
+    '.claude-plugin/plugin.json': manifest('hookify'),
+    // a spaced, upper-case name differing from its folder; a value with an unquoted colon; lists and numbers in metadata; an unknown field
+    'skills/writing-rules/SKILL.md':
+      '---\nname: Writing Hookify Rules\ndescription: Use when: the user asks to write a hookify rule\nmetadata:\n  tags: [rules, hooks]\n  version: 2\nmodel: sonnet\n---\n\nWrite rules.\n',
+    'commands/hookify.md': '---\ndescription: Create a hookify rule\nargument-hint: <what to block>\n---\n\nCreate a rule that blocks $ARGUMENTS.\n',
+    'hooks/hooks.json': {hooks: {Stop: [{matcher: '*', hooks: [{type: 'command', command: 'echo stop'}]}, {matcher: 'Edit'}]}},
+  },
+  'long-desc': {
+    '.claude-plugin/plugin.json': manifest('long-desc'),
+    'skills/long/SKILL.md': `---\nname: long\ndescription: ${'A very long description. '.repeat(50)}\n---\n\nBody.\n`,
+    'skills/Upper Case/SKILL.md': '---\nname: Upper Case\ndescription: "A skill in a folder with a spaced name"\n---\n\nBody.\n',
+  },
+  servers: {
+    '.claude-plugin/plugin.json': manifest('servers'),
+    '.mcp.json': {mcpServers: {placeholder: {type: 'http', url: ''}, files: {command: 'node', args: ['server.js']}}},
+    'skills/serve/SKILL.md': '---\nname: serve\ndescription: Serves files.\n---\n\nServe.\n',
+  },
+  'two-manifests': {
+    '.claude-plugin/plugin.json': manifest('two-manifests'),
+    '.codex-plugin/plugin.json': manifest('two-manifests', {skills: './codex-skills/'}),
+    'skills/both/SKILL.md': '---\nname: both\ndescription: A skill both agents should get.\n---\n\nBoth.\n',
+  },
+  'nothing-written': {
+    '.codex-plugin/plugin.json': manifest('nothing-written', {apps: './.app.json'}),
+    '.app.json': {apps: {calendar: {id: 'connector_1'}}},
+  },
+}
+
+const CATALOG = {
+  name: 'fidelity',
+  owner: {name: 'Tests'},
+  plugins: [
+    ...Object.keys(CORPUS).map((name) => ({name, source: `./${name}`})),
+    {name: 'gone', source: './gone'},
+  ],
+}
+
+let work: string
+const sandbox = sandboxes()
+
+beforeAll(() => {
+  work = realpathSync(mkdtempSync(join(tmpdir(), 'loadout-fidelity-')))
+  // the catalog lives in a sub-folder of the repository, beside the plugins it lists
+  write(join(work, 'market'), {'README.md': '# plugins\n', 'plugins/.claude-plugin/marketplace.json': CATALOG})
+  for (const [name, files] of Object.entries(CORPUS)) write(join(work, 'market', 'plugins', name), files)
+  // a broken Claude catalog beside a sound Codex one whose entry is the repository itself
+  write(join(work, 'dual'), {
+    '.claude-plugin/marketplace.json': {name: 'dual', plugins: {not: 'a list'}},
+    '.agents/plugins/marketplace.json': {name: 'dual', plugins: [{name: 'dual', source: {source: 'url', url: './'}, policy: {installation: 'AVAILABLE'}}]},
+    '.claude-plugin/plugin.json': manifest('dual'),
+    'skills/dual/SKILL.md': '---\nname: dual\ndescription: The repository is the plugin.\n---\n\nDual.\n',
+  })
+})
+
+afterAll(() => rmSync(work, {recursive: true, force: true}))
+
+const codes = (problems: ReadonlyArray<{code: string}>) => new Set(problems.map((p) => p.code))
+
+describe('a catalog in a sub-folder, with an entry whose folder is missing', () => {
+  let sb: Sandbox
+  beforeAll(async () => {
+    sb = sandbox()
+  })
+
+  it('adds, lists every plugin and warns about the missing folder', async () => {
+    const added = await loadout(sb, ['marketplace', 'add', join(work, 'market'), '--json'])
+    expect(added.status, added.stderr).toBe(0)
+    const body = added.json()
+    expect(body.name).toBe('fidelity')
+    expect(body.pluginCount).toBe(Object.keys(CORPUS).length + 1)
+    expect(body.warnings).toContainEqual(expect.objectContaining({code: 'entry-folder-missing', message: expect.stringContaining('./gone')}))
+  })
+
+  it('refuses a name already registered before reading anything', async () => {
+    const again = await loadout(sb, ['marketplace', 'add', join(work, 'nowhere'), '--name', 'fidelity', '--json'])
+    expect(again.status).toBe(5)
+    expect(jsonError(again).code).toBe('marketplace-name-taken')
+  })
+
+  it.each(Object.keys(CORPUS))('installs %s into four agents, with warnings', async (name) => {
+    const result = await loadout(sb, ['install', `${name}@fidelity`, '--agent', AGENTS, '--scope', 'user', '--yes', '--json'])
+    expect(result.status, result.stdout + result.stderr).toBe(0)
+    const body = result.json()
+    expect(body.status).toBe('installed')
+    expect(body.problems.every((p: {severity: string}) => p.severity === 'warning')).toBe(true)
+  })
+
+  it('installed the parts the agents load, and said what it left out', async () => {
+    const h = sb.home
+    // the folder name stands in for the unusable frontmatter name
+    expect(readFileSync(join(h, '.claude/skills/writing-rules/SKILL.md'), 'utf8')).toContain('Use when: the user asks')
+    expect(existsSync(join(h, '.agents/skills/writing-rules/SKILL.md'))).toBe(true)
+    expect(existsSync(join(h, '.claude/skills/long/SKILL.md'))).toBe(true)
+    expect(existsSync(join(h, '.claude/skills/Upper Case/SKILL.md'))).toBe(true)
+    // the sound server went in, the placeholder did not
+    const claude = JSON.parse(readFileSync(join(h, '.claude.json'), 'utf8'))
+    expect(Object.keys(claude.mcpServers)).toEqual(['servers-files'])
+    // the Codex manifest's missing path does not hide the conventional skills folder
+    expect(existsSync(join(h, '.claude/skills/both/SKILL.md'))).toBe(true)
+    expect(existsSync(join(h, '.agents/skills/both/SKILL.md'))).toBe(true)
+    // the hook with its list went in
+    expect(JSON.parse(readFileSync(join(h, '.claude/settings.json'), 'utf8')).hooks.Stop[0].hooks[0].command).toBe('echo stop')
+  })
+
+  it('says which parts were not written, and why', async () => {
+    const hookify = await loadout(sb, ['install', 'hookify@fidelity', '--agent', 'claude-code', '--scope', 'user', '--yes', '--force', '--json'])
+    const found = codes(hookify.json().problems)
+    for (const code of ['name-uppercase', 'frontmatter-yaml-lenient', 'metadata-value-not-string', 'field-unknown', 'hook-list-missing']) expect(found, code).toContain(code)
+    const servers = await loadout(sb, ['install', 'servers@fidelity', '--agent', 'claude-code', '--scope', 'user', '--yes', '--force', '--json'])
+    expect(servers.json().problems).toContainEqual(expect.objectContaining({code: 'mcp-url-invalid', severity: 'warning', path: 'mcpServers.placeholder.url'}))
+    const two = await loadout(sb, ['install', 'two-manifests@fidelity', '--agent', 'codex', '--scope', 'user', '--force', '--json'])
+    expect(two.json().problems).toContainEqual(expect.objectContaining({code: 'path-missing', severity: 'warning', path: 'skills'}))
+    const none = await loadout(sb, ['install', 'nothing-written@fidelity', '--agent', 'claude-code', '--scope', 'user', '--force', '--json'])
+    const body = none.json()
+    expect(body.problems).toContainEqual(expect.objectContaining({code: 'app-connectors-not-installed'}))
+    expect(body.plans[0].skipped[0].reason).toMatch(/nothing written for Claude Code/)
+  })
+
+  it('an entry whose folder is missing fails alone', async () => {
+    const result = await loadout(sb, ['install', 'gone@fidelity', '--agent', 'claude-code', '--scope', 'user', '--json'])
+    expect(result.status).not.toBe(0)
+  })
+})
+
+describe('plugin validate --strict still reports each conformance problem', () => {
+  it.each([
+    ['hookify', ['name-uppercase', 'frontmatter-yaml-lenient', 'metadata-value-not-string', 'field-unknown', 'hook-list-missing']],
+    ['long-desc', ['description-too-long', 'name-uppercase']],
+    ['servers', ['mcp-url-invalid']],
+    ['two-manifests', ['path-missing']],
+    ['nothing-written', ['app-connectors-not-installed']],
+  ])('%s', async (name, expected) => {
+    const sb = sandbox()
+    const result = await loadout(sb, ['plugin', 'validate', join(work, 'market', 'plugins', name), '--strict', '--json'])
+    expect(result.status).toBe(4)
+    const problems = (jsonError(result).details as {problems: Array<{code: string}>} | undefined)?.problems ?? result.json().problems
+    for (const code of expected) expect(codes(problems), code).toContain(code)
+  })
+})
+
+describe('a repository with a broken Claude catalog and a Codex one', () => {
+  it('reads the Codex catalog, where {"source": "url", "url": "./"} is the repository itself', async () => {
+    const sb = sandbox()
+    const added = await loadout(sb, ['marketplace', 'add', join(work, 'dual'), '--json'])
+    expect(added.status, added.stderr).toBe(0)
+    expect(added.json().warnings).toContainEqual(expect.objectContaining({code: 'catalog-fallback'}))
+    expect(added.json().pluginCount).toBe(1)
+    const installed = await loadout(sb, ['install', 'dual@dual', '--agent', 'claude-code', '--scope', 'user', '--json'])
+    expect(installed.status, installed.stderr).toBe(0)
+    expect(existsSync(join(sb.home, '.claude/skills/dual/SKILL.md'))).toBe(true)
+  })
+})
