@@ -181,3 +181,38 @@ describe('a repository with a broken Claude catalog and a Codex one', () => {
     expect(existsSync(join(sb.home, '.claude/skills/dual/SKILL.md'))).toBe(true)
   })
 })
+
+describe('slash commands, written for every agent that has them', () => {
+  let sb: Sandbox
+  beforeAll(async () => {
+    sb = sandbox({git: true})
+    const added = await loadout(sb, ['marketplace', 'add', join(work, 'market')])
+    expect(added.status, added.stderr).toBe(0)
+  })
+
+  it('user scope: Claude Code and Cursor copy the Markdown, Codex as a prompt, OpenCode, Gemini CLI as TOML', async () => {
+    const result = await loadout(sb, ['install', 'hookify@fidelity', '--agent', 'claude-code,cursor,codex,opencode,gemini-cli', '--scope', 'user', '--yes', '--json'])
+    expect(result.status, result.stdout + result.stderr).toBe(0)
+    const h = sb.home
+    const source = readFileSync(join(work, 'market/plugins/hookify/commands/hookify.md'), 'utf8')
+    for (const file of ['.claude/commands/hookify.md', '.cursor/commands/hookify.md', '.codex/prompts/hookify.md', '.config/opencode/command/hookify.md']) {
+      expect(readFileSync(join(h, file), 'utf8'), file).toBe(source)
+    }
+    expect(readFileSync(join(h, '.gemini/commands/hookify.toml'), 'utf8')).toBe('description = "Create a hookify rule"\nprompt = "Create a rule that blocks {{args}}.\\n"\n')
+    const verify = await loadout(sb, ['verify', '--json'])
+    expect(verify.status, verify.stdout).toBe(0)
+    const removed = await loadout(sb, ['uninstall', 'hookify@fidelity', '--scope', 'user', '--yes', '--json'])
+    expect(removed.status, removed.stderr).toBe(0)
+    for (const file of ['.claude/commands/hookify.md', '.cursor/commands', '.codex/prompts', '.config/opencode/command', '.gemini/commands']) expect(existsSync(join(h, file)), file).toBe(false)
+  })
+
+  it('project scope: a GitHub Copilot prompt file; Codex has no project prompts and says so', async () => {
+    const result = await loadout(sb, ['install', 'hookify@fidelity', '--agent', 'github-copilot,codex', '--scope', 'project', '--yes', '--json'])
+    expect(result.status, result.stdout + result.stderr).toBe(0)
+    expect(readFileSync(join(sb.project, '.github/prompts/hookify.prompt.md'), 'utf8')).toBe(
+      '---\ndescription: "Create a hookify rule"\nargument-hint: "<what to block>"\nmode: "agent"\n---\n\nCreate a rule that blocks ${input:args}.\n',
+    )
+    const codex = result.json().plans.find((p: {target: string}) => p.target === 'codex')
+    expect(codex.skipped).toContainEqual({component: 'hookify@fidelity/command/hookify', reason: 'Codex has no project-scope slash commands folder'})
+  })
+})

@@ -5,10 +5,13 @@ import {getTomlTable, parseTomlText, type TomlEntries} from '../config/toml-edit
 import type {Environment} from '../environment.js'
 import {conflict} from '../errors.js'
 import {assertNoLinksBelow} from '../fs/contain.js'
+import {renderCommand} from '../formats/command.js'
 import {renderHooks} from '../formats/hooks.js'
 import {mcpServerKey, renderMcpEntry} from '../formats/mcp.js'
 import {renderSubagent} from '../formats/subagent.js'
 import {substitutePluginVars, type PluginVars} from '../formats/substitute.js'
+import {MAX_MARKDOWN_BYTES} from '../plugin/components.js'
+import {readContainedText} from '../plugin/paths.js'
 import type {HookEvents, PluginModel} from '../plugin/types.js'
 import type {ScopeContext} from '../scope.js'
 import type {InstallRecord, Ownership} from '../state/records.js'
@@ -51,7 +54,7 @@ const firstLocation = (target: AgentTarget, section: SectionName, input: PlanInp
 }
 
 /** The first folder or file of a section for the scope; when the target has none, the part is reported as skipped. */
-const locationOrSkip = (input: PlanInput, target: AgentTarget, section: 'subagents' | 'mcp' | 'hooks', what: string, plan: TargetPlan, component: string): ResolvedLocation | undefined => {
+const locationOrSkip = (input: PlanInput, target: AgentTarget, section: 'subagents' | 'commands' | 'mcp' | 'hooks', what: string, plan: TargetPlan, component: string): ResolvedLocation | undefined => {
   const location = target[section] ? firstLocation(target, section, input) : undefined
   if (!location) plan.skipped.push({component, reason: `${target.name} has no ${input.context.scope}-scope ${what}`})
   return location
@@ -169,10 +172,27 @@ const planHooks = (input: PlanInput, target: AgentTarget, plan: TargetPlan) => {
   }
 }
 
-const planCommandsAndTools = (input: PlanInput, target: AgentTarget, plan: TargetPlan) => {
+/** Slash commands in the agent's own form; one whose file is taken is left out, with the reason. */
+const planCommands = (input: PlanInput, target: AgentTarget, plan: TargetPlan) => {
   for (const command of input.model.commands) {
-    plan.skipped.push({component: componentId(input.id, 'command', command.name), reason: `${target.name}: slash commands are not written by loadout yet`})
+    const component = componentId(input.id, 'command', command.name)
+    const location = locationOrSkip(input, target, 'commands', 'slash commands folder', plan, component)
+    if (!target.commands || !location) continue
+    const text = readContainedText(command.file, {root: input.model.root, file: command.file, maxBytes: MAX_MARKDOWN_BYTES})
+    const rendered = renderCommand(command.name, text, target.commands.format)
+    const dest = join(location.absolute, rendered.path)
+    const holder = holderOf(input, dest)
+    if (holder) {
+      plan.skipped.push({component, reason: `${target.name}: ${dest} belongs to ${holder}`})
+      continue
+    }
+    assertNoLinksBelow(location.root, dest)
+    plan.operations.push({kind: 'write-file', component, dest, root: location.root, content: rendered.content})
   }
+}
+
+const planCommandsAndTools = (input: PlanInput, target: AgentTarget, plan: TargetPlan) => {
+  planCommands(input, target, plan)
   if (input.model.tools.length === 0) return
   // Exec tools go in whole: the plugin is copied into the agent's plugins folder.
   const location = target.plugins ? firstLocation(target, 'plugins', input) : undefined

@@ -264,6 +264,14 @@ const frontmatterOf = (text: string, file: string, report: PluginReport): {front
   return {frontmatter: parsed.value, body: split.body}
 }
 
+const UNSAFE_NAME = new Set(['name-has-separator', 'name-has-dotdot', 'name-leading-dot'])
+
+/** The file name stands in for a frontmatter name that is not a kebab name but is harmless (spaces, capitals). */
+const nameStandsIn = (name: string, fileName: string): boolean => {
+  const broken = checkSkillName(name)
+  return broken !== undefined && !UNSAFE_NAME.has(broken.code) && checkSkillName(fileName) === undefined
+}
+
 /** Reads one subagent .md: frontmatter (name defaults to the file name; description expected), body = prompt. */
 export const readSubagentFile = (abs: string, root: string, ctx: ParseContext & {jsonPath?: string}): SubagentComponent | undefined => {
   const {report} = ctx
@@ -275,7 +283,7 @@ export const readSubagentFile = (abs: string, root: string, ctx: ParseContext & 
   if ('name' in frontmatter) {
     if (typeof frontmatter.name !== 'string') {
       report.carry([problem('error', 'name-not-string', `"name" must be a string, not ${typeName(frontmatter.name)}; the file name is used`, {file: abs})])
-    } else if (checkSkillName(frontmatter.name) === undefined || checkSkillName(fileName) !== undefined) name = frontmatter.name
+    } else if (!nameStandsIn(frontmatter.name, fileName)) name = frontmatter.name
     else {
       // as the agents do with a name they cannot use as one: the file's own name stands in
       const broken = checkSkillName(frontmatter.name)!
