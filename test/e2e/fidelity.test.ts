@@ -9,6 +9,7 @@
 import {existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {dirname, join} from 'node:path'
+import {parse as parseToml} from 'smol-toml'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import type {Sandbox} from '../support/cli.js'
 import {jsonError, loadout, sandboxes} from './helpers.js'
@@ -50,6 +51,23 @@ const CORPUS: Record<string, Files> = {
     '.claude-plugin/plugin.json': manifest('two-manifests'),
     '.codex-plugin/plugin.json': manifest('two-manifests', {skills: './codex-skills/'}),
     'skills/both/SKILL.md': '---\nname: both\ndescription: A skill both agents should get.\n---\n\nBoth.\n',
+  },
+  translated: {
+    '.claude-plugin/plugin.json': manifest('translated'),
+    '.codex-plugin/plugin.json': manifest('translated', {mcpServers: './.mcp.json'}),
+    '.mcp.json': {
+      mcpServers: {
+        github: {type: 'http', url: 'https://api.example.com/mcp/', headers: {Authorization: 'Bearer ${GITHUB_PERSONAL_ACCESS_TOKEN}', 'X-Team': '${TEAM_ID}', 'X-Client': 'loadout'}},
+        tfe: {command: 'docker', args: ['run', '-i', '-e', 'TFE_TOKEN=${TFE_TOKEN}', 'hashicorp/terraform-mcp-server'], env: {TFE_TOKEN: '${TFE_TOKEN}'}},
+        native: {command: 'node', args: ['server.js'], cwd: '.', tool_timeout_sec: 30, env_vars: ['API_KEY']},
+        mixed: {command: 'node', env: {URL: 'https://${HOST}/api'}},
+        signin: {type: 'http', url: 'https://auth.example.com/mcp', oauth: {clientId: 'loadout-test', callbackPort: 8123}},
+      },
+    },
+    'skills/run-script/SKILL.md': '---\nname: run-script\ndescription: Runs the bundled script.\nallowed-tools: Bash(python3 "${CLAUDE_PLUGIN_ROOT}/scripts/run.py")\n---\n\nRun `${CLAUDE_PLUGIN_ROOT}/scripts/run.py`; keep state in ${CLAUDE_PLUGIN_DATA}.\n',
+    'agents/runner.md': '---\nname: runner\ndescription: Runs the script.\n---\n\nRun ${CLAUDE_PLUGIN_ROOT}/scripts/run.py.\n',
+    'scripts/run.py': 'print(1)\n',
+    'hooks/hooks.json': {hooks: {Stop: [{hooks: [{type: 'prompt', prompt: 'Check the work is done.'}, {type: 'command', command: 'echo done', async: true}]}]}},
   },
   'nothing-written': {
     '.codex-plugin/plugin.json': manifest('nothing-written', {apps: './.app.json'}),
@@ -125,7 +143,7 @@ describe('a catalog in a sub-folder, with an entry whose folder is missing', () 
     expect(existsSync(join(h, '.claude/skills/Upper Case/SKILL.md'))).toBe(true)
     // the sound server went in, the placeholder did not
     const claude = JSON.parse(readFileSync(join(h, '.claude.json'), 'utf8'))
-    expect(Object.keys(claude.mcpServers)).toEqual(['servers-files'])
+    expect(Object.keys(claude.mcpServers).filter((k) => k.startsWith('servers-'))).toEqual(['servers-files'])
     // the Codex manifest's missing path does not hide the conventional skills folder
     expect(existsSync(join(h, '.claude/skills/both/SKILL.md'))).toBe(true)
     expect(existsSync(join(h, '.agents/skills/both/SKILL.md'))).toBe(true)
@@ -214,5 +232,69 @@ describe('slash commands, written for every agent that has them', () => {
     )
     const codex = result.json().plans.find((p: {target: string}) => p.target === 'codex')
     expect(codex.skipped).toContainEqual({component: 'hookify@fidelity/command/hookify', reason: 'Codex has no project-scope slash commands folder'})
+  })
+})
+
+describe('each part in the target agent\'s own form', () => {
+  let sb: Sandbox
+  let body: {plans: Array<{target: string; skipped: Array<{component: string; reason: string}>; notes: Array<{component: string; note: string}>}>}
+  beforeAll(async () => {
+    sb = sandbox()
+    expect((await loadout(sb, ['marketplace', 'add', join(work, 'market')])).status).toBe(0)
+    const result = await loadout(sb, ['install', 'translated@fidelity', '--agent', 'claude-code,codex', '--scope', 'user', '--yes', '--json'])
+    expect(result.status, result.stdout + result.stderr).toBe(0)
+    body = result.json()
+  })
+  const pluginRoot = () => {
+    const state = JSON.parse(readFileSync(join(sb.home, '.config/loadout/state.json'), 'utf8'))
+    return state.installs.find((r: {plugin: string}) => r.plugin === 'translated@fidelity').pluginRoot as string
+  }
+
+  it('Codex: ${VAR} becomes bearer_token_env_var, env_http_headers and env_vars; native fields are kept, cwd resolved', () => {
+    const servers = parseToml(readFileSync(join(sb.home, '.codex/config.toml'), 'utf8')).mcp_servers as Record<string, Record<string, unknown>>
+    expect(servers['translated-github']).toEqual({
+      url: 'https://api.example.com/mcp/',
+      http_headers: {'X-Client': 'loadout'},
+      env_http_headers: {'X-Team': 'TEAM_ID'},
+      bearer_token_env_var: 'GITHUB_PERSONAL_ACCESS_TOKEN',
+    })
+    expect(servers['translated-tfe']).toEqual({command: 'docker', args: ['run', '-i', '-e', 'TFE_TOKEN', 'hashicorp/terraform-mcp-server'], env_vars: ['TFE_TOKEN']})
+    expect(servers['translated-native']).toEqual({command: 'node', args: ['server.js'], env_vars: ['API_KEY'], cwd: pluginRoot(), tool_timeout_sec: 30})
+    // a variable inside a longer value cannot be said in Codex's form: the server is left out, saying why
+    expect(servers['translated-mixed']).toBeUndefined()
+    const codex = body.plans.find((p) => p.target === 'codex')!
+    expect(codex.skipped).toContainEqual({component: 'translated@fidelity/mcp/mixed', reason: expect.stringMatching(/Codex does not expand \$\{VAR\}: env "URL" would reach the server as literal text/)})
+    expect(codex.notes).toContainEqual({component: 'translated@fidelity/mcp/signin', note: expect.stringContaining('"oauth" dropped')})
+  })
+
+  it('Claude Code: the oauth block is kept, Codex-native fields are written as ${VAR}', () => {
+    const servers = JSON.parse(readFileSync(join(sb.home, '.claude.json'), 'utf8')).mcpServers
+    expect(servers['translated-signin']).toEqual({type: 'http', url: 'https://auth.example.com/mcp', oauth: {clientId: 'loadout-test', callbackPort: 8123}})
+    expect(servers['translated-native'].env).toEqual({API_KEY: '${API_KEY}'})
+  })
+
+  it('${CLAUDE_PLUGIN_ROOT} and ${CLAUDE_PLUGIN_DATA} in skill and subagent text become the installed copy\'s paths', () => {
+    const root = pluginRoot()
+    const skill = readFileSync(join(sb.home, '.claude/skills/run-script/SKILL.md'), 'utf8')
+    expect(skill).toContain(`allowed-tools: Bash(python3 "${root}/scripts/run.py")`)
+    expect(skill).not.toContain('${CLAUDE_PLUGIN')
+    expect(existsSync(join(root, 'scripts/run.py'))).toBe(true)
+    expect(readFileSync(join(sb.home, '.claude/agents/runner.md'), 'utf8')).toContain(`Run ${root}/scripts/run.py.`)
+  })
+
+  it('hook prompt entries and async are kept for Claude Code, and dropped with a note elsewhere', () => {
+    const stop = JSON.parse(readFileSync(join(sb.home, '.claude/settings.json'), 'utf8')).hooks.Stop[0]
+    expect(stop.hooks).toEqual([{type: 'prompt', prompt: 'Check the work is done.'}, {type: 'command', command: 'echo done', async: true}])
+    const codexHooks = JSON.parse(readFileSync(join(sb.home, '.codex/hooks.json'), 'utf8')).hooks.Stop[0]
+    expect(codexHooks.hooks).toEqual([{type: 'command', command: 'echo done'}])
+    const notes = body.plans.find((p) => p.target === 'codex')!.notes.map((n) => n.note)
+    expect(notes).toContainEqual(expect.stringContaining('"prompt" hooks dropped'))
+    expect(notes).toContainEqual(expect.stringContaining('"async" dropped'))
+  })
+
+  it('verify passes and uninstall takes it all out', async () => {
+    expect((await loadout(sb, ['verify'])).status).toBe(0)
+    expect((await loadout(sb, ['uninstall', 'translated@fidelity', '--scope', 'user', '--yes'])).status).toBe(0)
+    expect(existsSync(join(sb.home, '.claude/skills/run-script'))).toBe(false)
   })
 })

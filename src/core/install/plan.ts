@@ -1,10 +1,10 @@
 import {existsSync, readFileSync} from 'node:fs'
-import {join} from 'node:path'
+import {isAbsolute, join, resolve as resolvePath} from 'node:path'
 import {getJsonMember, parseJsonText} from '../config/json-edit.js'
 import {getTomlTable, parseTomlText, type TomlEntries} from '../config/toml-edit.js'
 import type {Environment} from '../environment.js'
 import {conflict} from '../errors.js'
-import {assertNoLinksBelow} from '../fs/contain.js'
+import {assertNoLinksBelow, isInside} from '../fs/contain.js'
 import {renderCommand} from '../formats/command.js'
 import {renderHooks} from '../formats/hooks.js'
 import {mcpServerKey, renderMcpEntry} from '../formats/mcp.js'
@@ -20,7 +20,7 @@ import type {AgentTarget, SectionName} from '../targets/types.js'
 
 /** One change to one agent's files, planned before anything is written. */
 export type Operation =
-  | {kind: 'copy-dir'; component: string; from: string; dest: string; root: string; renameSkillTo?: string}
+  | {kind: 'copy-dir'; component: string; from: string; dest: string; root: string; renameSkillTo?: string; pluginVars?: PluginVars}
   | {kind: 'write-file'; component: string; dest: string; root: string; content: string; dir?: string}
   | {kind: 'json-member'; component: string; file: string; root: string; path: string[]; key: string; value: unknown; hooks?: HookEvents}
   | {kind: 'toml-table'; component: string; file: string; root: string; table: string[]; entries: TomlEntries}
@@ -30,6 +30,8 @@ export interface TargetPlan {
   operations: Operation[]
   /** parts this agent cannot hold, and why */
   skipped: Array<{component: string; reason: string}>
+  /** what changed in a part on its way into this agent's form (a field it has no place for) */
+  notes: Array<{component: string; note: string}>
 }
 
 export interface PlanInput {
@@ -99,7 +101,8 @@ const planSkills = (input: PlanInput, target: AgentTarget, plan: TargetPlan) => 
       if (prefixedHolder) throw conflict('skill-taken', `skill "${name}" cannot be installed for ${target.id}: ${dest} belongs to ${prefixedHolder}`)
     }
     assertNoLinksBelow(location.root, dest)
-    plan.operations.push({kind: 'copy-dir', component, from: skill.dir, dest, root: location.root, ...(name === skill.name ? {} : {renameSkillTo: name})})
+    // no agent expands ${CLAUDE_PLUGIN_ROOT} in a skill outside a plugin: the installed copy's path is written
+    plan.operations.push({kind: 'copy-dir', component, from: skill.dir, dest, root: location.root, pluginVars: input.vars, ...(name === skill.name ? {} : {renameSkillTo: name})})
   }
 }
 
@@ -109,7 +112,8 @@ const planSubagents = (input: PlanInput, target: AgentTarget, plan: TargetPlan) 
     const component = componentId(id, 'subagent', agent.name)
     const location = locationOrSkip(input, target, 'subagents', 'subagents folder', plan, component)
     if (!target.subagents || !location) continue
-    const rendered = renderSubagent(agent, target.subagents.format)
+    const text = substitutePluginVars({frontmatter: agent.frontmatter, body: agent.body}, input.vars) as Pick<typeof agent, 'frontmatter' | 'body'>
+    const rendered = renderSubagent({...agent, ...text}, target.subagents.format)
     const dest = join(location.absolute, rendered.path)
     const holder = holderOf(input, dest)
     if (holder) throw conflict('subagent-taken', `subagent "${agent.name}" cannot be installed for ${target.id}: ${dest} belongs to ${holder}`)
@@ -126,11 +130,22 @@ const planMcp = (input: PlanInput, target: AgentTarget, plan: TargetPlan) => {
     const section = target.mcp
     const location = locationOrSkip(input, target, 'mcp', 'MCP config', plan, component)
     if (!section || !location) continue
-    const rendered = renderMcpEntry(substitutePluginVars(server.config, input.vars) as typeof server.config, section.shape)
+    const config = substitutePluginVars(server.config, input.vars) as typeof server.config
+    // a relative working folder means the plugin's folder: its installed copy, not the agent's
+    if (config.cwd !== undefined && !isAbsolute(config.cwd)) {
+      const cwd = resolvePath(input.vars.pluginRoot, config.cwd)
+      if (!isInside(input.vars.pluginRoot, cwd)) {
+        plan.skipped.push({component, reason: `${target.name}: "cwd" ${JSON.stringify(server.config.cwd)} leads out of the plugin`})
+        continue
+      }
+      config.cwd = cwd
+    }
+    const rendered = renderMcpEntry(config, section.shape)
     if ('unsupported' in rendered) {
       plan.skipped.push({component, reason: `${target.name}: ${rendered.unsupported}`})
       continue
     }
+    for (const note of rendered.notes) plan.notes.push({component, note: `${target.name}: ${note}`})
     const key = mcpServerKey(model.name, server.name)
     const file = location.absolute
     assertNoLinksBelow(location.root, file)
@@ -165,6 +180,7 @@ const planHooks = (input: PlanInput, target: AgentTarget, plan: TargetPlan) => {
       plan.skipped.push({component, reason: `${target.name}: ${rendered.unsupported}`})
       continue
     }
+    for (const note of rendered.notes) plan.notes.push({component, note: `${target.name}: ${note}`})
     assertNoLinksBelow(location.root, location.absolute)
     const text = readConfigText(location.absolute)
     parseJsonText(text.trim() === '' ? '{}' : text, location.absolute)
@@ -210,7 +226,7 @@ const planCommandsAndTools = (input: PlanInput, target: AgentTarget, plan: Targe
 /** Every file to write and config entry to add, per target; conflicts are found here, before any write. */
 export const planInstall = (input: PlanInput): TargetPlan[] =>
   input.targets.map((target) => {
-    const plan: TargetPlan = {target: target.id, operations: [], skipped: []}
+    const plan: TargetPlan = {target: target.id, operations: [], skipped: [], notes: []}
     planSkills(input, target, plan)
     planSubagents(input, target, plan)
     planMcp(input, target, plan)

@@ -76,6 +76,7 @@ export const PART_DROPPING_CODES: ReadonlySet<string> = new Set([
   'hook-type-missing',
   'hook-command-invalid',
   'hook-timeout-invalid',
+  'hook-prompt-invalid',
   'command-path-invalid',
   'agent-path-invalid',
   'skill-path-invalid',
