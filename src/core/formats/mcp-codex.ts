@@ -13,7 +13,8 @@ type Stdio = {command: string; args?: string[]; env?: Record<string, string>; cw
 type Remote = {kind: 'http' | 'sse'; url: string; headers?: Record<string, string>}
 export type CodexResult = {value: Record<string, unknown>; notes: string[]} | {unsupported: string}
 
-const ANY_VAR = /\$\{[^}]*\}/
+// the plugin's own path variables are written as paths by the installer before this runs
+const ANY_VAR = /\$\{(?!(?:CLAUDE_)?PLUGIN_(?:ROOT|DATA)\})[^}]*\}/
 const WHOLE_VAR = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/
 const BEARER = /^Bearer \$\{([A-Za-z_][A-Za-z0-9_]*)\}$/
 const DOCKER_ENV = /^([A-Za-z_][A-Za-z0-9_]*)=\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/

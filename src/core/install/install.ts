@@ -1,7 +1,7 @@
 import {existsSync, renameSync, rmSync} from 'node:fs'
 import {basename, join} from 'node:path'
 import {loadoutPaths, type Environment} from '../environment.js'
-import {EXIT, LoadoutError, needsConsent, notFound} from '../errors.js'
+import {EXIT, LoadoutError, needsConsent, notFound, usageError} from '../errors.js'
 import {copyTree} from '../fs/copy.js'
 import {withLock} from '../fs/lock.js'
 import {stateLockDir} from '../marketplace/state.js'
@@ -130,8 +130,18 @@ export const isCurrent = (existing: readonly InstallRecord[], targets: readonly 
   existing.length === targets.length &&
   existing.every((r) => r.integrity === integrity && r.enabled && (!r.pluginRoot || existsSync(r.pluginRoot)) && checkRecord(r).missing.length === 0)
 
+/** An agent that installs packages itself (Lexora) gets a package, not folders: refused, pointing at `plugin pack`. */
+const refusePackOnly = (targets: readonly AgentTarget[]): void => {
+  const packOnly = targets.filter((t) => t.installs === false)
+  if (packOnly.length === 0) return
+  throw usageError('agent-installs-packages', `${packOnly.map((t) => t.name).join(', ')} installs packages itself: loadout writes no folder for it`, {
+    suggestions: [`write the package archive instead: loadout plugin pack <plugin folder> --format ${packOnly[0]!.id}`, 'then install the archive with the host\'s own installer'],
+  })
+}
+
 /** Installs one prepared plugin into the chosen targets, under the lock, undoing everything on failure. */
 export const installPrepared = async (prepared: Prepared, options: InstallOptions): Promise<InstallResult> => {
+  refusePackOnly(options.targets)
   const {env, context} = options
   const {resolved, fetched, model, id} = prepared
   const all = readInstallRecords(env, context.projectRoot)
@@ -286,7 +296,9 @@ const restoreReplaced = (replaced: readonly InstallRecord[], others: readonly In
 /** Paths other installs still record, which removing this one must leave alone. */
 export const keptBy = (records: readonly InstallRecord[]): Set<string> => new Set(records.flatMap((r) => [...r.files.map((f) => f.path), ...r.dirs]))
 
-export const installPlugin = async (spec: string, options: InstallOptions): Promise<InstallResult> =>
-  installPrepared(await preparePlugin(spec, options), options)
+export const installPlugin = async (spec: string, options: InstallOptions): Promise<InstallResult> => {
+  refusePackOnly(options.targets)
+  return installPrepared(await preparePlugin(spec, options), options)
+}
 
 export const dataDirOf = (env: Environment): string => join(loadoutPaths(env).data)

@@ -1,0 +1,117 @@
+/**
+ * The seed documents' own rules, each checked with the seed's example shapes: Lexora API 4 (tool
+ * objects, no apiVersion, forbidden fields, read-only subagents, packages instead of folders), Deep
+ * Agents Code (skill precedence, tool restrictions, shadowing servers), cst-agent (tool names, the
+ * workspace-trust caveat, skills loaded once) and CHARACTOID (YAML skills).
+ */
+import {execFileSync} from 'node:child_process'
+import {existsSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs'
+import {dirname, join} from 'node:path'
+import {describe, expect, it} from 'vitest'
+import type {Sandbox} from '../support/cli.js'
+import {jsonError, loadout, sandboxes} from './helpers.js'
+
+const sandbox = sandboxes()
+type Files = Record<string, string | object>
+
+const write = (root: string, files: Files): string => {
+  for (const [rel, content] of Object.entries(files)) {
+    const full = join(root, rel)
+    mkdirSync(dirname(full), {recursive: true})
+    writeFileSync(full, typeof content === 'string' ? content : JSON.stringify(content, null, 2))
+  }
+  return root
+}
+const json = (file: string) => JSON.parse(readFileSync(file, 'utf8'))
+
+const READ = {source: 'builtin', name: 'read'}
+const GREP = {source: 'builtin', name: 'grep'}
+
+/** The seed's package shape: API 4 by engines.lexora, tools as objects, no apiVersion. */
+const seedPackage = (extra: object = {}, contributes: object = {}) => ({
+  name: 'notes-kit',
+  version: '1.0.0',
+  id: 'acme.notes-kit',
+  engines: {lexora: '^4.0.0'},
+  ...extra,
+  contributes: {
+    skills: [{id: 'acme.notes-kit.notes', path: 'skills/notes/SKILL.md'}],
+    mcpConnectors: [{id: 'docs', transport: 'streamable-http', url: 'https://docs.example.com/mcp', authentication: 'oauth'}],
+    subagents: [{id: 'librarian', name: 'Librarian', instructions: 'Find sources.', fileAccess: 'inherit', tools: [READ, GREP, {source: 'mcp', connector: 'docs', name: 'search'}]}],
+    ...contributes,
+  },
+})
+const SKILL = '---\nname: notes\ndescription: Keeps notes.\n---\n\nTake notes.\n'
+
+describe('Lexora API 4', () => {
+  const lexora = (sb: Sandbox, pkg: object) => write(join(sb.project, 'notes-kit'), {'package.json': pkg, 'skills/notes/SKILL.md': SKILL})
+
+  it('the seed\'s own package validates strictly: tool objects, engines.lexora, no apiVersion', async () => {
+    const sb = sandbox()
+    const result = await loadout(sb, ['plugin', 'validate', lexora(sb, seedPackage()), '--strict', '--json'])
+    expect(result.status, result.stdout).toBe(0)
+  })
+
+  it.each([
+    ['kind', {kind: 'extension'}, {}],
+    ['credential', {credential: {type: 'api-key'}}, {}],
+    ['contributes.agent', {}, {agent: {id: 'partner'}}],
+  ])('declaring %s is an error', async (path, extra, contributes) => {
+    const sb = sandbox()
+    const result = await loadout(sb, ['plugin', 'validate', lexora(sb, seedPackage(extra, contributes)), '--json'])
+    expect(result.status).toBe(4)
+    const problems = (jsonError(result).details as {problems: Array<{code: string; path?: string; severity: string}>}).problems
+    expect(problems).toContainEqual(expect.objectContaining({code: 'lexora-field-forbidden', path, severity: 'error'}))
+  })
+
+  it('plugin create --format lexora emits tool objects and no apiVersion', async () => {
+    const sb = sandbox()
+    const created = await loadout(sb, ['plugin', 'create', 'team-kit', '--format', 'lexora', '--with', 'skills,agents', '--no-git', '--json'])
+    expect(created.status, created.stderr).toBe(0)
+    const pkg = json(join(sb.project, 'team-kit/package.json'))
+    expect(pkg).not.toHaveProperty('apiVersion')
+    expect(pkg.engines).toEqual({lexora: '^4.0.0'})
+    expect(pkg.contributes.subagents[0].tools).toEqual([READ, {source: 'builtin', name: 'find'}, GREP, {source: 'builtin', name: 'ls'}])
+  })
+
+  it('plugin convert --to lexora: a read-only reviewer gets read-only file access and tool objects', async () => {
+    const sb = sandbox()
+    const root = write(join(sb.project, 'review'), {
+      '.claude-plugin/plugin.json': {name: 'review', version: '1.0.0'},
+      'agents/reviewer.md': '---\nname: reviewer\ndescription: Reviews diffs.\ntools: Read, Grep, Glob, WebFetch\n---\n\nYou review code.\n',
+    })
+    const result = await loadout(sb, ['plugin', 'convert', root, '--to', 'lexora', '--json'])
+    expect(result.status, result.stderr + result.stdout).toBe(0)
+    const agent = json(join(root, 'package.json')).contributes.subagents[0]
+    expect(agent).toMatchObject({id: 'reviewer', fileAccess: 'read_only', tools: [READ, GREP, {source: 'builtin', name: 'find'}]})
+  })
+
+  it('install --agent lexora is refused, pointing at plugin pack; plugin pack writes the archive', async () => {
+    const sb = sandbox()
+    const root = lexora(sb, seedPackage())
+    const install = await loadout(sb, ['install', root, '--agent', 'lexora', '--scope', 'user', '--json'])
+    expect(install.status).toBe(2)
+    expect(jsonError(install)).toMatchObject({code: 'agent-installs-packages', suggestions: expect.arrayContaining([expect.stringContaining('loadout plugin pack <plugin folder> --format lexora')])})
+    const out = join(sb.dir, 'dist')
+    mkdirSync(out)
+    const packed = await loadout(sb, ['plugin', 'pack', root, '--format', 'lexora', '--out', out, '--json'])
+    expect(packed.status, packed.stderr).toBe(0)
+    const body = packed.json()
+    expect(body).toMatchObject({format: 'lexora', plugin: 'notes-kit', files: 2})
+    const listed = execFileSync('tar', ['-tzf', body.archive], {encoding: 'utf8'}).trim().split('\n').sort()
+    expect(listed).toEqual(['package/package.json', 'package/skills/notes/SKILL.md'])
+    const unpacked = join(sb.dir, 'unpacked')
+    mkdirSync(unpacked)
+    execFileSync('tar', ['-xzf', body.archive, '-C', unpacked])
+    expect(readFileSync(join(unpacked, 'package/skills/notes/SKILL.md'), 'utf8')).toBe(SKILL)
+  })
+
+  it('plugin pack refuses a package that fails validation', async () => {
+    const sb = sandbox()
+    const root = lexora(sb, seedPackage({kind: 'extension'}))
+    const packed = await loadout(sb, ['plugin', 'pack', root, '--format', 'lexora', '--out', sb.dir, '--json'])
+    expect(packed.status).toBe(4)
+    expect(jsonError(packed).code).toBe('pack-invalid')
+    expect(existsSync(join(sb.dir, 'notes-kit.tgz'))).toBe(false)
+  })
+})
