@@ -115,3 +115,73 @@ describe('Lexora API 4', () => {
     expect(existsSync(join(sb.dir, 'notes-kit.tgz'))).toBe(false)
   })
 })
+
+describe('Deep Agents Code', () => {
+  const SEED_ORDER_LOWEST_FIRST = ['.deepagents/agent/skills', '.agents/skills', 'project:.deepagents/skills', 'project:.agents/skills']
+
+  it('skill precedence is the seed\'s, lowest to highest: user dcode, user ~/.agents, project .deepagents, project .agents', async () => {
+    const sb = sandbox({git: true})
+    const at = (place: string) => (place.startsWith('project:') ? join(sb.project, place.slice(8)) : join(sb.home, place))
+    for (const place of SEED_ORDER_LOWEST_FIRST) write(at(place), {'same/SKILL.md': `---\nname: same\ndescription: From ${place}.\n---\n\nBody.\n`})
+    const listed: Array<{path: string; status: string}> = []
+    for (const scope of ['project', 'user']) {
+      const result = await loadout(sb, ['skills', 'list', '--agent', 'deepagents', '--scope', scope, '--json'])
+      expect(result.status, result.stderr).toBe(0)
+      listed.push(...result.json().skills.filter((s: {name: string}) => s.name === 'same'))
+    }
+    const active = listed.filter((s: {status: string}) => s.status === 'active')
+    expect(active.map((s: {path: string}) => s.path)).toEqual([join(at('project:.agents/skills'), 'same')])
+    // highest first, as loadout lists load order
+    expect(listed.map((s: {path: string}) => s.path)).toEqual([...SEED_ORDER_LOWEST_FIRST].reverse().map((p) => join(at(p), 'same')))
+  })
+})
+
+type Plan = {target: string; operations: Array<{component: string; dest?: string}>; skipped: Array<{component: string; reason: string}>; notes: Array<{component: string; note: string}>}
+const planOf = (body: {plans: Plan[]}, target: string): Plan => body.plans.find((p) => p.target === target)!
+
+describe('Deep Agents Code and cst-agent: what changes on the way is said', () => {
+  const reviewer = '---\nname: reviewer\ndescription: Reviews diffs.\ntools: Read, Grep, Glob, Bash(git diff:*), WebFetch\n---\n\nYou review code.\n'
+
+  it('a subagent\'s tools restriction dropped for Deep Agents is a warning; cst-agent gets its own tool names', async () => {
+    const sb = sandbox({git: true})
+    const root = write(join(sb.dir, 'review'), {'.claude-plugin/plugin.json': {name: 'review', version: '1.0.0'}, 'agents/reviewer.md': reviewer})
+    const result = await loadout(sb, ['install', root, '--agent', 'deepagents,cst-agent', '--scope', 'project', '--json'])
+    expect(result.status, result.stdout + result.stderr).toBe(0)
+    const body = result.json()
+    expect(planOf(body, 'deepagents').notes).toContainEqual({
+      component: 'review@direct/subagent/reviewer',
+      note: expect.stringContaining('"tools" restriction (Read, Grep, Glob, Bash(git diff:*), WebFetch) dropped: Deep Agents Code file subagents cannot narrow tools and inherit all of the main agent\'s tools'),
+    })
+    const written = readFileSync(join(sb.project, '.agent/agents/reviewer.md'), 'utf8')
+    expect(written).toContain('tools: read_file,grep,glob,run_shell\n')
+    expect(planOf(body, 'cst-agent').notes.map((n) => n.note)).toContainEqual(expect.stringContaining('tools with no known cst-agent counterpart left out: WebFetch'))
+  })
+
+  it('a same-named server in the project\'s root .mcp.json shadows the one written for Deep Agents: said', async () => {
+    const sb = sandbox({git: true})
+    writeFileSync(join(sb.project, '.mcp.json'), JSON.stringify({mcpServers: {'db-tools-query': {command: 'my-own-query'}}}, null, 2))
+    const root = write(join(sb.dir, 'db-tools'), {'.claude-plugin/plugin.json': {name: 'db-tools', version: '1.0.0'}, '.mcp.json': {mcpServers: {query: {command: 'node', args: ['q.js']}}}})
+    const result = await loadout(sb, ['install', root, '--agent', 'deepagents', '--scope', 'project', '--yes', '--json'])
+    expect(result.status, result.stdout + result.stderr).toBe(0)
+    expect(json(join(sb.project, '.deepagents/.mcp.json')).mcpServers['db-tools-query']).toEqual({command: 'node', args: ['q.js']})
+    expect(planOf(result.json(), 'deepagents').notes).toContainEqual({component: 'db-tools@direct/mcp/query', note: expect.stringContaining(`${join(sb.project, '.mcp.json')} already has a server "db-tools-query"`)})
+  })
+
+  it('cst-agent: the workspace-trust caveat for .agent/plugins and .agent/mcp.json, and a whole plugin\'s skills are not copied twice', async () => {
+    const sb = sandbox({git: true})
+    const root = write(join(sb.dir, 'wc'), {
+      'plugin.json': {name: 'wc', version: '1.0.0', description: 'Word counts', skills: 'skills', tools: [{name: 'count', command: ['node', 'count.mjs'], perm: 'read'}], mcpServers: {files: {command: 'node', args: ['files.mjs']}}},
+      'count.mjs': 'console.log(1)\n',
+      'files.mjs': 'console.log(2)\n',
+      'skills/counting/SKILL.md': '---\nname: counting\ndescription: Counts words.\n---\n\nCount.\n',
+    })
+    const result = await loadout(sb, ['install', root, '--agent', 'cst-agent', '--scope', 'project', '--yes', '--json'])
+    expect(result.status, result.stdout + result.stderr).toBe(0)
+    const plan = planOf(result.json(), 'cst-agent')
+    const trust = plan.notes.filter((n) => n.note.includes('only in a trusted workspace: run `/plugins trust` in cst-agent'))
+    expect(trust.map((n) => n.component).sort()).toEqual(['wc@direct/mcp/files', 'wc@direct/plugin/wc'])
+    expect(existsSync(join(sb.project, '.agent/plugins/wc/skills/counting/SKILL.md'))).toBe(true)
+    expect(existsSync(join(sb.project, '.agent/skills/counting'))).toBe(false)
+    expect(plan.skipped).toContainEqual({component: 'wc@direct/skill/counting', reason: expect.stringContaining('a copy in its skills folder would load it twice')})
+  })
+})

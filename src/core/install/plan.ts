@@ -15,7 +15,7 @@ import {readContainedText} from '../plugin/paths.js'
 import type {HookEvents, PluginModel} from '../plugin/types.js'
 import type {ScopeContext} from '../scope.js'
 import type {InstallRecord, Ownership} from '../state/records.js'
-import {resolveLocation, type ResolvedLocation} from '../targets/resolve.js'
+import {resolveLocation, writeLocation, type ResolvedLocation} from '../targets/resolve.js'
 import type {AgentTarget, SectionName} from '../targets/types.js'
 
 /** One change to one agent's files, planned before anything is written. */
@@ -51,7 +51,7 @@ const componentId = (id: string, kind: string, name: string) => `${id}/${kind}/$
 
 const firstLocation = (target: AgentTarget, section: SectionName, input: PlanInput): ResolvedLocation | undefined => {
   const data = target[section]
-  const location = data?.locations.find((l) => l.scope === input.context.scope)
+  const location = data ? writeLocation(data.locations, input.context.scope) : undefined
   return location ? resolveLocation(target, location, input.env, input.context.projectRoot) : undefined
 }
 
@@ -59,8 +59,20 @@ const firstLocation = (target: AgentTarget, section: SectionName, input: PlanInp
 const locationOrSkip = (input: PlanInput, target: AgentTarget, section: 'subagents' | 'commands' | 'mcp' | 'hooks', what: string, plan: TargetPlan, component: string): ResolvedLocation | undefined => {
   const location = target[section] ? firstLocation(target, section, input) : undefined
   if (!location) plan.skipped.push({component, reason: `${target.name} has no ${input.context.scope}-scope ${what}`})
+  else noteTrust(plan, target, location, component)
   return location
 }
+
+/** A folder the agent reads only in a trusted workspace: said once per part written there. */
+const noteTrust = (plan: TargetPlan, target: AgentTarget, location: ResolvedLocation, component: string): void => {
+  if (!location.requiresTrust) return
+  const how = target.id === 'cst-agent' ? 'run `/plugins trust` in cst-agent' : `trust the workspace in ${target.name}`
+  plan.notes.push({component, note: `${target.name} loads ${location.absolute} only in a trusted workspace: ${how} before it is used`})
+}
+
+/** cst-agent loads the skills of a plugin copied whole into its plugins folder from there: a second copy loads them twice. */
+const copiedWhole = (input: PlanInput, target: AgentTarget): ResolvedLocation | undefined =>
+  input.model.tools.length > 0 && target.plugins ? firstLocation(target, 'plugins', input) : undefined
 
 const ownedByReplaced = (input: PlanInput, path: string): boolean =>
   input.replacing.some((r) => r.files.some((f) => f.path === path || f.path.startsWith(path + '/')) || r.dirs.includes(path))
@@ -80,8 +92,13 @@ const planSkills = (input: PlanInput, target: AgentTarget, plan: TargetPlan) => 
   const {model, id} = input
   if (model.skills.length === 0) return
   const location = target.skills?.format === 'agent-skills' ? firstLocation(target, 'skills', input) : undefined
+  const whole = copiedWhole(input, target)
   for (const skill of model.skills) {
     const component = componentId(id, 'skill', skill.name)
+    if (whole) {
+      plan.skipped.push({component, reason: `${target.name} loads it from the plugin's own folder (${join(whole.absolute, model.name)}); a copy in its skills folder would load it twice`})
+      continue
+    }
     if (!location) {
       plan.skipped.push({component, reason: target.skills ? `${target.name} keeps skills as ${target.skills.format}, which loadout does not write yet` : `${target.name} has no ${input.context.scope}-scope skills folder`})
       continue
@@ -114,6 +131,7 @@ const planSubagents = (input: PlanInput, target: AgentTarget, plan: TargetPlan) 
     if (!target.subagents || !location) continue
     const text = substitutePluginVars({frontmatter: agent.frontmatter, body: agent.body}, input.vars) as Pick<typeof agent, 'frontmatter' | 'body'>
     const rendered = renderSubagent({...agent, ...text}, target.subagents.format)
+    for (const note of rendered.notes) plan.notes.push({component, note: `${target.name}: ${note}`})
     const dest = join(location.absolute, rendered.path)
     const holder = holderOf(input, dest)
     if (holder) throw conflict('subagent-taken', `subagent "${agent.name}" cannot be installed for ${target.id}: ${dest} belongs to ${holder}`)
@@ -164,8 +182,27 @@ const planMcp = (input: PlanInput, target: AgentTarget, plan: TargetPlan) => {
         throw conflict('mcp-key-taken', `${file} already has an MCP server "${key}", which loadout did not install`, {suggestions: ['rename or remove that entry, then try again']})
       }
       plan.operations.push({kind: 'json-member', component, file, root: location.root, path, key, value: rendered.value})
+      for (const other of shadowingFiles(input, target, file, key)) {
+        plan.notes.push({component, note: `${target.name}: ${other} already has a server "${key}"; ${target.name} merges its MCP files by server name, so one definition replaces the other (${target.mcp?.note ?? 'see its load order'})`})
+      }
     }
   }
+}
+
+/** The agent's other MCP files (either scope) that already define `key`: one of the two will not be used. */
+const shadowingFiles = (input: PlanInput, target: AgentTarget, written: string, key: string): string[] => {
+  const section = target.mcp
+  if (!section || section.format !== 'json-key') return []
+  return section.locations.flatMap((l) => {
+    const location = resolveLocation(target, l, input.env, input.context.projectRoot)
+    if (location.absolute === written || !existsSync(location.absolute)) return []
+    try {
+      const text = readFileSync(location.absolute, 'utf8')
+      return getJsonMember(text, [l.key ?? section.key], key, location.absolute) === undefined ? [] : [location.absolute]
+    } catch {
+      return []
+    }
+  })
 }
 
 const planHooks = (input: PlanInput, target: AgentTarget, plan: TargetPlan) => {
@@ -218,6 +255,7 @@ const planCommandsAndTools = (input: PlanInput, target: AgentTarget, plan: Targe
     const dest = join(location.absolute, input.model.name)
     const holder = holderOf(input, dest)
     if (holder) throw conflict('plugin-taken', `${dest} belongs to ${holder}`)
+    noteTrust(plan, target, location, componentId(input.id, 'plugin', input.model.name))
     assertNoLinksBelow(location.root, dest)
     plan.operations.push({kind: 'copy-dir', component: componentId(input.id, 'plugin', input.model.name), from: input.model.root, dest, root: location.root})
   }

@@ -15,6 +15,8 @@ export interface Location {
   path: string
   key?: string
   requiresTrust?: boolean
+  /** the folder loadout writes to in its scope, when it is not the first one listed */
+  write?: boolean
   confidence?: Confidence
   note?: string
 }
