@@ -153,8 +153,8 @@ describe('Deep Agents Code and cst-agent: what changes on the way is said', () =
       note: expect.stringContaining('"tools" restriction (Read, Grep, Glob, Bash(git diff:*), WebFetch) dropped: Deep Agents Code file subagents cannot narrow tools and inherit all of the main agent\'s tools'),
     })
     const written = readFileSync(join(sb.project, '.agent/agents/reviewer.md'), 'utf8')
-    expect(written).toContain('tools: read_file,grep,glob,run_shell\n')
-    expect(planOf(body, 'cst-agent').notes.map((n) => n.note)).toContainEqual(expect.stringContaining('tools with no known cst-agent counterpart left out: WebFetch'))
+    expect(written).toContain('tools: read_file,grep,glob,run_shell,WebFetch\n')
+    expect(planOf(body, 'cst-agent').notes.map((n) => n.note)).toContainEqual(expect.stringContaining('tools with no known cst-agent counterpart, kept as written: WebFetch'))
   })
 
   it('a same-named server in the project\'s root .mcp.json shadows the one written for Deep Agents: said', async () => {
@@ -183,5 +183,37 @@ describe('Deep Agents Code and cst-agent: what changes on the way is said', () =
     expect(existsSync(join(sb.project, '.agent/plugins/wc/skills/counting/SKILL.md'))).toBe(true)
     expect(existsSync(join(sb.project, '.agent/skills/counting'))).toBe(false)
     expect(plan.skipped).toContainEqual({component: 'wc@direct/skill/counting', reason: expect.stringContaining('a copy in its skills folder would load it twice')})
+  })
+})
+
+describe('CHARACTOID: YAML skills', () => {
+  it('the seed\'s example_skill passes skills validate', async () => {
+    const sb = sandbox()
+    const file = join(sb.dir, 'example_skill.yaml')
+    writeFileSync(file, 'name: example_skill\ndescription: An example skill.\ninstructions: |\n  Say hello to the user.\ntool_names:\n  - web_search\n')
+    const result = await loadout(sb, ['skills', 'validate', file, '--json'])
+    expect(result.status, result.stdout + result.stderr).toBe(0)
+    expect(result.json().skills).toEqual([{path: file, name: 'example_skill', valid: true, problems: []}])
+  })
+
+  it('install writes a YAML skill; skills list --agent characteroid lists it and it validates', async () => {
+    const sb = sandbox()
+    const root = write(join(sb.dir, 'notes'), {
+      '.claude-plugin/plugin.json': {name: 'notes', version: '1.0.0'},
+      'skills/take-notes/SKILL.md': '---\nname: take-notes\ndescription: Takes notes: short ones.\n---\n\nWrite notes to ${CLAUDE_PLUGIN_DATA}/notes.md.\n',
+      'skills/take-notes/template.md': '# Notes\n',
+    })
+    const installed = await loadout(sb, ['install', root, '--agent', 'characteroid', '--scope', 'user', '--json'])
+    expect(installed.status, installed.stdout + installed.stderr).toBe(0)
+    const file = join(sb.home, '.characteroid/skills/take-notes.yaml')
+    const text = readFileSync(file, 'utf8')
+    expect(text).toMatch(/^name: take-notes\ndescription: "Takes notes: short ones."\ninstructions: \|\n {2}Write notes to \/.*\/notes\.md\.\n$/)
+    expect(planOf(installed.json(), 'characteroid').notes.map((n) => n.note)).toContainEqual(expect.stringContaining('only the text of SKILL.md is written'))
+    const listed = await loadout(sb, ['skills', 'list', '--agent', 'characteroid', '--scope', 'user', '--json'])
+    expect(listed.status, listed.stderr).toBe(0)
+    expect(listed.json().skills).toMatchObject([{agent: 'characteroid', name: 'take-notes', path: file, description: 'Takes notes: short ones.', status: 'active', valid: true, owner: 'notes@direct'}])
+    expect((await loadout(sb, ['skills', 'validate', file])).status).toBe(0)
+    expect((await loadout(sb, ['uninstall', 'notes@direct', '--scope', 'user', '--yes'])).status).toBe(0)
+    expect(existsSync(file)).toBe(false)
   })
 })

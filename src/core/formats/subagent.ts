@@ -287,24 +287,21 @@ const CST_AGENT_TOOL_NAMES: Record<string, string> = {read: 'read_file', grep: '
 const CST_AGENT_NATIVE = new Set(Object.values(CST_AGENT_TOOL_NAMES))
 
 /**
- * A Claude tool list in cst-agent's names. A tool with no known counterpart is left out, which only
- * narrows what the subagent may do, and said; when none is left the list is left out and `readonly`
- * (worked out from the Claude list) keeps a read-only agent read-only.
+ * A Claude tool list in cst-agent's names (Read -> read_file, Bash -> run_shell, ...). A tool with no
+ * known counterpart is kept as written and said: cst-agent may not know it by that name.
  */
-const cstAgentTools = (tools: string[], notes: string[]): string[] | undefined => {
+const cstAgentTools = (tools: string[], notes: string[]): string[] => {
   const mapped: string[] = []
   const unknown: string[] = []
   for (const tool of tools) {
-    const base = baseToolName(tool)
-    const name = CST_AGENT_NATIVE.has(tool) ? tool : CST_AGENT_TOOL_NAMES[base]
+    const name = CST_AGENT_NATIVE.has(tool) ? tool : CST_AGENT_TOOL_NAMES[baseToolName(tool)]
     if (name === undefined) unknown.push(tool)
-    else {
-      if (tool.includes('(')) notes.push(`tool ${JSON.stringify(tool)} written as "${name}": cst-agent cannot limit a tool to a pattern`)
-      if (!mapped.includes(name)) mapped.push(name)
-    }
+    else if (tool.includes('(')) notes.push(`tool ${JSON.stringify(tool)} written as "${name}": cst-agent cannot limit a tool to a pattern`)
+    const written = name ?? tool
+    if (!mapped.includes(written)) mapped.push(written)
   }
-  if (unknown.length > 0) notes.push(`tools with no known cst-agent counterpart left out: ${unknown.join(', ')} (cst-agent's are ${[...CST_AGENT_NATIVE].join(', ')})`)
-  return mapped.length > 0 ? mapped : undefined
+  if (unknown.length > 0) notes.push(`tools with no known cst-agent counterpart, kept as written: ${unknown.join(', ')} (the known ones are ${[...CST_AGENT_NATIVE].join(', ')})`)
+  return mapped
 }
 
 const OPENCODE_TOOL_NAMES: Record<string, string[]> = {

@@ -1,4 +1,5 @@
 import {existsSync, readFileSync} from 'node:fs'
+import {stringify as stringifyYaml} from 'yaml'
 import {isAbsolute, join, resolve as resolvePath} from 'node:path'
 import {getJsonMember, parseJsonText} from '../config/json-edit.js'
 import {getTomlTable, parseTomlText, type TomlEntries} from '../config/toml-edit.js'
@@ -14,6 +15,7 @@ import {MAX_MARKDOWN_BYTES} from '../plugin/components.js'
 import {readContainedText} from '../plugin/paths.js'
 import type {HookEvents, PluginModel} from '../plugin/types.js'
 import type {ScopeContext} from '../scope.js'
+import {listSkillFiles, readSkillDir} from '../skills/read.js'
 import type {InstallRecord, Ownership} from '../state/records.js'
 import {resolveLocation, writeLocation, type ResolvedLocation} from '../targets/resolve.js'
 import type {AgentTarget, SectionName} from '../targets/types.js'
@@ -88,9 +90,36 @@ const holderOf = (input: PlanInput, path: string): string | undefined => {
   return input.ownership.ownerOf(path) ?? 'the user (not installed by loadout)'
 }
 
+/** CHARACTOID keeps a skill as one YAML file: name, description, instructions (the SKILL.md body). */
+const planYamlSkills = (input: PlanInput, target: AgentTarget, plan: TargetPlan) => {
+  const location = firstLocation(target, 'skills', input)
+  for (const skill of input.model.skills) {
+    const component = componentId(input.id, 'skill', skill.name)
+    if (!location) {
+      plan.skipped.push({component, reason: `${target.name} has no ${input.context.scope}-scope skills folder`})
+      continue
+    }
+    const dest = join(location.absolute, `${skill.name}.yaml`)
+    const holder = holderOf(input, dest)
+    if (holder) {
+      plan.skipped.push({component, reason: `${target.name}: ${dest} belongs to ${holder}`})
+      continue
+    }
+    const read = readSkillDir(skill.dir)
+    const instructions = (substitutePluginVars(read.body, input.vars) as string).trim()
+    const content = stringifyYaml({name: skill.name, description: read.description ?? skill.name, instructions: `${instructions}\n`}, {lineWidth: 0})
+    if (listSkillFiles(skill.dir, 2).files.length > 1) {
+      plan.notes.push({component, note: `${target.name}: only the text of SKILL.md is written; the files beside it are not (a CHARACTOID skill is one YAML file)`})
+    }
+    assertNoLinksBelow(location.root, dest)
+    plan.operations.push({kind: 'write-file', component, dest, root: location.root, content})
+  }
+}
+
 const planSkills = (input: PlanInput, target: AgentTarget, plan: TargetPlan) => {
   const {model, id} = input
   if (model.skills.length === 0) return
+  if (target.skills?.format === 'characteroid-yaml') return planYamlSkills(input, target, plan)
   const location = target.skills?.format === 'agent-skills' ? firstLocation(target, 'skills', input) : undefined
   const whole = copiedWhole(input, target)
   for (const skill of model.skills) {
