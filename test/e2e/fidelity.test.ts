@@ -6,7 +6,7 @@
  * a Codex one) and installs every plugin of it, with warnings, into claude-code, codex, deepagents
  * and cst-agent; `plugin validate --strict` still reports each problem.
  */
-import {existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync} from 'node:fs'
+import {existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {dirname, join} from 'node:path'
 import {parse as parseToml} from 'smol-toml'
@@ -296,5 +296,50 @@ describe('each part in the target agent\'s own form', () => {
     expect((await loadout(sb, ['verify'])).status).toBe(0)
     expect((await loadout(sb, ['uninstall', 'translated@fidelity', '--scope', 'user', '--yes'])).status).toBe(0)
     expect(existsSync(join(sb.home, '.claude/skills/run-script'))).toBe(false)
+  })
+})
+
+describe('the real catalogs in ../shared/corpus/real', () => {
+  const REAL = join(import.meta.dirname, '..', '..', '..', 'shared', 'corpus', 'real')
+  const catalogs = existsSync(REAL) ? readdirSync(REAL).sort() : []
+
+  it('the corpus is there', () => {
+    expect(catalogs).toEqual(expect.arrayContaining(['claude-plugins-official', 'superpowers']))
+  })
+
+  it.each(catalogs)('%s loads, with every plugin it lists', async (name) => {
+    const sb = sandbox()
+    const root = join(REAL, name)
+    const raw = JSON.parse(readFileSync(join(root, '.claude-plugin/marketplace.json'), 'utf8'))
+    const added = await loadout(sb, ['marketplace', 'add', root, '--json'])
+    expect(added.status, added.stderr).toBe(0)
+    const body = added.json()
+    expect(body.pluginCount).toBe(raw.plugins.length)
+    const info = await loadout(sb, ['marketplace', 'info', body.name, '--json'])
+    expect(info.status, info.stderr).toBe(0)
+    expect(info.json().plugins.map((p: {name: string}) => p.name).sort()).toEqual(raw.plugins.map((p: {name: string}) => p.name).sort())
+  })
+
+  it('superpowers through its Codex catalog alone: {"source": "url", "url": "./"} is the repository', async () => {
+    const sb = sandbox()
+    const copy = join(work, 'superpowers-codex')
+    write(copy, {'.agents/plugins/marketplace.json': readFileSync(join(REAL, 'superpowers/.agents/plugins/marketplace.json'), 'utf8')})
+    const added = await loadout(sb, ['marketplace', 'add', copy, '--json'])
+    expect(added.status, added.stderr).toBe(0)
+    expect(added.json()).toMatchObject({name: 'superpowers-dev', pluginCount: 1, warnings: []})
+  })
+
+  it('the official plugins shipped in the corpus read for install into four agents', async () => {
+    const sb = sandbox()
+    const root = join(REAL, 'claude-plugins-official')
+    expect((await loadout(sb, ['marketplace', 'add', root])).status).toBe(0)
+    const raw = JSON.parse(readFileSync(join(root, '.claude-plugin/marketplace.json'), 'utf8')) as {plugins: Array<{name: string; source: unknown}>}
+    const present = raw.plugins.filter((p) => typeof p.source === 'string' && existsSync(join(root, p.source))).map((p) => p.name)
+    expect(present.length).toBeGreaterThan(0)
+    for (const plugin of present) {
+      const result = await loadout(sb, ['install', `${plugin}@claude-plugins-official`, '--agent', AGENTS, '--scope', 'user', '--dry-run', '--json'])
+      expect(result.status, `${plugin}: ${result.stdout}${result.stderr}`).toBe(0)
+      expect(result.json().status).toBe('planned')
+    }
   })
 })
