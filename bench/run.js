@@ -198,6 +198,7 @@ export const runScenario = (scenario, {runs = DEFAULTS.runs, warmup = DEFAULTS.w
       ...c,
       baseline: b,
       ratio: round(c.median / b.median, 2),
+      ...(scenario.notes ? {notes: scenario.notes(ctx)} : {}),
     }
   } finally {
     try {
@@ -330,7 +331,8 @@ export const main = (argv = process.argv.slice(2), scenarioList = allScenarios) 
   mkdirSync(dirname(out), {recursive: true})
   const report = {date: new Date().toISOString(), ...info, loadAverageAtEnd: loadavg().map((l) => round(l)), runs, warmup, scenarios: results}
   writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`)
-  console.log(`\n${formatTable(results)}\n\nratio = median / baseline median; figures written to ${relative(process.cwd(), out).startsWith('..') ? out : relative(process.cwd(), out)}`)
+  const notes = results.filter((r) => r.notes).map((r) => `  ${r.name}: ${Object.entries(r.notes).map(([k, v]) => `${k} ${v}`).join(', ')}`)
+  console.log(`\n${formatTable(results)}${notes.length ? `\n\nnotes:\n${notes.join('\n')}` : ''}\n\nratio = median / baseline median; figures written to ${relative(process.cwd(), out).startsWith('..') ? out : relative(process.cwd(), out)}`)
   return results.some((r) => r.error) ? 1 : 0
 }
 

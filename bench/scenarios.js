@@ -34,6 +34,7 @@ import {
   makeSkillsFixture,
   writeCatalog,
 } from './fixtures.js'
+import {scaleScenarios} from './scale.js'
 import {startServer} from './servers.js'
 
 /** A process step. */
@@ -399,4 +400,5 @@ export const scenarios = [
     },
   },
   ...networkScenarios,
+  ...scaleScenarios,
 ]

@@ -4,7 +4,7 @@ import {installDeclared, type DeclaredInstall} from '../core/install/declared.js
 import {resolveScope} from '../core/scope.js'
 import {splitList} from '../core/targets/registry.js'
 import {LoadoutCommand} from '../ui/base-command.js'
-import {agentFlag, dryRunFlag, isOffline, offlineFlag, scopeFlag, yesFlag} from '../ui/flags.js'
+import {agentFlag, allowHiddenTextFlag, dryRunFlag, isOffline, offlineFlag, scopeFlag, yesFlag} from '../ui/flags.js'
 import {withProgress} from '../ui/progress.js'
 import {confirmOrFail} from '../ui/prompt.js'
 import {renderConsent, renderInstalled} from '../ui/render/install.js'
@@ -30,6 +30,7 @@ export default class Install extends LoadoutCommand {
     skill: Flags.string({description: 'install only these skills of the plugin', multiple: true}),
     frozen: Flags.boolean({description: 'with no argument: fail if loadout.lock would change'}),
     offline: offlineFlag,
+    'allow-hidden-text': allowHiddenTextFlag,
   }
 
   async run(): Promise<InstallResult | DeclaredInstall> {
@@ -50,6 +51,7 @@ export default class Install extends LoadoutCommand {
       prefix: flags.prefix,
       offline: isOffline(flags.offline),
       yes: flags.yes,
+      allowHiddenText: flags['allow-hidden-text'],
       ...(flags.skill ? {skills: flags.skill.flatMap((s) => splitList(s))} : {}),
       ...(interactive
         ? {

@@ -1,11 +1,14 @@
 import {checkRecord} from '../core/install/verify.js'
 import {resolveScope} from '../core/scope.js'
 import {readInstallRecords, type InstallRecord} from '../core/state/records.js'
+import type {PendingRun} from '../core/install/transaction.js'
 import {LoadoutCommand} from '../ui/base-command.js'
 import {scopeFlag} from '../ui/flags.js'
 import {renderInstalledList} from '../ui/render/install.js'
 
 export interface InstalledList {
+  /** a run that another process is in the middle of, when there is one */
+  pending?: PendingRun
   installs: Array<Pick<InstallRecord, 'plugin' | 'scope' | 'target' | 'version' | 'commit' | 'source' | 'enabled' | 'components' | 'skipped'> & {problems: number}>
 }
 
@@ -18,10 +21,12 @@ export default class List extends LoadoutCommand {
     const {flags} = await this.parse(List)
     const env = this.environment()
     const context = resolveScope(flags.scope, env)
+    const {pending} = await this.settlePending(env)
     const records = readInstallRecords(env, context.projectRoot).filter((r) => !flags.scope || r.scope === flags.scope)
     const problems = new Map(records.map((r) => [r, r.enabled ? (({missing, changed}) => missing.length + changed.length)(checkRecord(r)) : 0]))
     this.log(renderInstalledList(records, problems))
     return {
+      ...(pending ? {pending} : {}),
       installs: records.map((r) => ({
         plugin: r.plugin,
         scope: r.scope,

@@ -14,6 +14,7 @@ export default class Outdated extends LoadoutCommand {
   async run(): Promise<OutdatedResult> {
     const {argv} = await this.parse(Outdated)
     const env = this.environment()
+    await this.settlePending(env)
     const result = await withProgress(!this.jsonEnabled(), () => findOutdated(env, resolveScope(undefined, env), argv as string[]))
     this.log(renderOutdated(result))
     return result

@@ -2,7 +2,7 @@ import {Args} from '@oclif/core'
 import {updatePlugins, type PluginsUpdated} from '../core/install/update.js'
 import {resolveScope} from '../core/scope.js'
 import {LoadoutCommand} from '../ui/base-command.js'
-import {dryRunFlag, isOffline, offlineFlag, scopeFlag, yesFlag} from '../ui/flags.js'
+import {allowHiddenTextFlag, dryRunFlag, isOffline, offlineFlag, scopeFlag, yesFlag} from '../ui/flags.js'
 import {withProgress} from '../ui/progress.js'
 import {confirmOrFail} from '../ui/prompt.js'
 import {renderConsent} from '../ui/render/install.js'
@@ -13,7 +13,7 @@ export default class Update extends LoadoutCommand {
   static override examples = ['<%= config.bin %> update', '<%= config.bin %> update review@acme --yes', '<%= config.bin %> update --dry-run --json']
   static override strict = false
   static override args = {plugin: Args.string({description: 'plugins to update (default: all installed in the scope)'})}
-  static override flags = {scope: scopeFlag, yes: yesFlag, 'dry-run': dryRunFlag, offline: offlineFlag}
+  static override flags = {scope: scopeFlag, yes: yesFlag, 'dry-run': dryRunFlag, offline: offlineFlag, 'allow-hidden-text': allowHiddenTextFlag}
 
   async run(): Promise<PluginsUpdated> {
     const {argv, flags} = await this.parse(Update)
@@ -27,6 +27,7 @@ export default class Update extends LoadoutCommand {
         prefix: true,
         offline: isOffline(flags.offline),
         yes: flags.yes,
+        allowHiddenText: flags['allow-hidden-text'],
         onProgress,
         ...(interactive
           ? {

@@ -16,6 +16,13 @@ export default class Verify extends LoadoutCommand {
     const {argv, flags} = await this.parse(Verify)
     const env = this.environment()
     const context = resolveScope(flags.scope, env)
+    const {pending} = await this.settlePending(env)
+    if (pending) {
+      throw new LoadoutError('run-pending', EXIT.locked, `cannot verify now: ${pending.label} is ${pending.running ? `in progress (pid ${pending.pid})` : 'pending'}`, {
+        details: {pending},
+        suggestions: ['run loadout verify again when it has finished'],
+      })
+    }
     const result = verifyInstalled(env, context.projectRoot, {plugins: argv as string[], ...(flags.scope ? {scope: flags.scope as 'user' | 'project'} : {})})
     if (!result.ok) {
       if (!this.jsonEnabled()) process.stderr.write(`${renderVerify(result)}\n`)

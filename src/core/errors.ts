@@ -13,6 +13,10 @@ export const EXIT = {
   integrity: 7,
   needsConsent: 8,
   locked: 9,
+  io: 10,
+  interrupted: 130,
+  terminated: 143,
+  policy: 11,
 } as const
 
 export type ExitStatus = (typeof EXIT)[keyof typeof EXIT]
@@ -28,6 +32,10 @@ export const EXIT_DESCRIPTIONS: Record<ExitStatus, string> = {
   7: 'integrity failed: a hash, signature or recorded file does not match',
   8: 'needs consent: run on a terminal to answer, or pass --yes',
   9: 'locked: another loadout process holds the lock',
+  10: 'cannot write: permission denied, read-only file or file system, or disk full (the message names the path)',
+  130: 'interrupted (SIGINT, Ctrl-C): the change was rolled back',
+  143: 'terminated (SIGTERM): the change was rolled back',
+  11: 'refused by policy: a policy file forbids this source, marketplace, plugin or part',
 }
 
 export interface LoadoutErrorOptions {
@@ -74,6 +82,30 @@ export const needsConsent = (code: string, message: string, options?: LoadoutErr
   new LoadoutError(code, EXIT.needsConsent, message, options)
 
 export const isLoadoutError = (value: unknown): value is LoadoutError => value instanceof LoadoutError
+
+const IO_CODES: Record<string, string> = {
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EROFS: 'the file system is read-only',
+  ENOSPC: 'no space left on the device',
+  EDQUOT: 'the disk quota is exhausted',
+}
+
+/**
+ * A file the user may not change, or a full disk, is theirs to fix, not a bug in loadout: EACCES,
+ * EPERM, EROFS, ENOSPC and EDQUOT become an `io` error (exit 10) naming the path. `path` names it when
+ * Node's error does not (a write() that ran out of space carries no path). Anything else is returned.
+ */
+export const explainIoError = (error: unknown, path?: string): unknown => {
+  const code = errnoCode(error)
+  if (code === undefined || !(code in IO_CODES)) return error
+  const named = path ?? (typeof error === 'object' && error !== null && 'path' in error && typeof error.path === 'string' ? error.path : undefined)
+  const full = code === 'ENOSPC' || code === 'EDQUOT'
+  return new LoadoutError(full ? 'disk-full' : 'permission-denied', EXIT.io, `cannot change ${named ?? 'a file'}: ${IO_CODES[code]}`, {
+    suggestions: full ? ['free some space on that disk, then run the command again'] : ['check the owner and permissions of that path, or choose another --scope or --agent'],
+    cause: error,
+  })
+}
 
 /** Node's errno code of a thrown value, if it has one. */
 export const errnoCode = (error: unknown): string | undefined =>

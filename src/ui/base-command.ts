@@ -1,7 +1,8 @@
 import {Command, Errors} from '@oclif/core'
 import {environmentFromProcess, type Environment} from '../core/environment.js'
-import {EXIT, isLoadoutError, LoadoutError} from '../core/errors.js'
-import {red} from './style.js'
+import {EXIT, explainIoError, isLoadoutError, LoadoutError} from '../core/errors.js'
+import {recoverIfFree, type PendingRun, type Recovery} from '../core/install/transaction.js'
+import {red, yellow} from './style.js'
 
 const debugging = () => /(^|,)\s*loadout(\*|:|,|$)/.test(process.env.DEBUG ?? '') || process.env.DEBUG === '*'
 
@@ -16,6 +17,8 @@ export const toLoadoutError = (error: unknown): LoadoutError => {
       .filter((l) => l && !/^The following errors? occurred:?$/i.test(l) && !/^See more help with/i.test(l))
     return new LoadoutError('usage', EXIT.usage, lines.reduce((text, line) => (text === '' ? line : text.endsWith(':') ? `${text} ${line}` : `${text}; ${line}`), '') || error.message, {suggestions: ['see: loadout --help, or loadout <command> --help']})
   }
+  const io = explainIoError(error)
+  if (isLoadoutError(io)) return io
   const message = error instanceof Error ? error.message : String(error)
   return new LoadoutError('unexpected', EXIT.unexpected, `unexpected: ${message}`, {
     suggestions: ['run again with DEBUG=loadout* for details, and report it if it persists'],
@@ -46,6 +49,19 @@ export abstract class LoadoutCommand extends Command {
     const lines = [`${red('error', process.stderr)}: ${error.message}`, ...error.suggestions.map((s) => `  ${s}`)]
     process.stderr.write(`${lines.join('\n')}\n`)
     return undefined
+  }
+
+  /**
+   * For read-only commands: finishes or rolls back what a killed run left when the lock is free, and
+   * says so; when another process holds it, says what is pending instead of pretending.
+   */
+  protected async settlePending(env: Environment): Promise<{recovered?: Recovery; pending?: PendingRun}> {
+    const settled = await recoverIfFree(env)
+    if (settled.recovered) this.note(yellow(`recovered an interrupted run (${settled.recovered.label}): ${settled.recovered.action}`, process.stderr))
+    if (settled.pending) {
+      this.note(yellow(`${settled.pending.label} is ${settled.pending.running ? `in progress (pid ${settled.pending.pid})` : 'pending'}: what follows may change when it ends`, process.stderr))
+    }
+    return settled
   }
 
   /** A note for people; suppressed under --json, where the result carries it. */

@@ -20,4 +20,6 @@ export const strictFlag = Flags.boolean({description: 'treat warnings as errors'
 
 export const offlineFlag = Flags.boolean({description: 'use only what is cached (also LOADOUT_OFFLINE=1)'})
 
+export const allowHiddenTextFlag = Flags.boolean({description: 'install even when text the agents read hides characters (Unicode tags, bidi controls, zero-width)'})
+
 export const isOffline = (flag: boolean | undefined): boolean => Boolean(flag) || process.env.LOADOUT_OFFLINE === '1'

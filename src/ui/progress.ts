@@ -1,22 +1,36 @@
+const FRAMES = ['-', '\\', '|', '/']
+const MAX_TEXT = 60
+
 /**
  * A spinner for slow work: shown only on a terminal, never under --json, and only once the work has
- * taken longer than a few hundred milliseconds, so fast commands print nothing extra.
+ * taken longer than a few hundred milliseconds, so fast commands print nothing extra. It never asks
+ * the terminal's size (a terminal with no size, as under `script` in CI, has 0 columns): one line,
+ * redrawn with a carriage return and erase-to-end-of-line, its text cut to a fixed length.
  */
 export const withProgress = async <T>(enabled: boolean, work: (report: (message: string) => void) => Promise<T>): Promise<T> => {
   if (!enabled || !process.stderr.isTTY) return work(() => {})
   let text = 'working'
-  let spinner: {text: string; stop(): void} | undefined
-  const timer = setTimeout(async () => {
-    const {default: ora} = await import('ora')
-    spinner = ora({text, stream: process.stderr}).start()
+  let frame = 0
+  let shown = false
+  const draw = () => {
+    shown = true
+    const line = text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT - 1)}…` : text
+    process.stderr.write(`\r\u001B[K${FRAMES[frame++ % FRAMES.length]} ${line}`)
+  }
+  let ticker: NodeJS.Timeout | undefined
+  const start = setTimeout(() => {
+    draw()
+    ticker = setInterval(draw, 120)
+    ticker.unref()
   }, 300)
+  start.unref()
   try {
     return await work((message) => {
-      text = message
-      if (spinner) spinner.text = message
+      text = message.replace(/[\u0000-\u001F\u007F]/g, ' ')
     })
   } finally {
-    clearTimeout(timer)
-    spinner?.stop()
+    clearTimeout(start)
+    if (ticker) clearInterval(ticker)
+    if (shown) process.stderr.write('\r\u001B[K')
   }
 }

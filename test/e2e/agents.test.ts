@@ -335,7 +335,7 @@ describe.concurrent('agents create refusals', () => {
     try {
       // claude-code comes first and is written; cst-agent's folder then refuses
       const result = await loadout(sb, ['agents', 'create', 'half', '--agent', 'claude-code,cst-agent', '--json'], as)
-      expect(result.status, result.stdout).toBe(5)
+      expect(result.status, result.stdout).toBe(10)
       expect(jsonError(result)).toMatchObject({code: 'permission-denied', message: expect.stringMatching(new RegExp(`^cannot change ${locked}/\\S+: permission denied$`))})
       expect(existsSync(join(sb.project, '.claude/agents/half.md'))).toBe(false)
       // the folders made for the claude-code copy went with it

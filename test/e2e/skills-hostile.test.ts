@@ -367,7 +367,7 @@ describe.concurrent('unreadable and unwritable permissions', () => {
         loadout(sb, ['skills', 'delete', 'stuck', '--agent', 'claude-code', '--yes', '--json'], as),
       ])
       for (const result of [create, del]) {
-        expect(result.status).toBe(5)
+        expect(result.status).toBe(10)
         const error = jsonError(result)
         expect(error.code).toBe('permission-denied')
         expect(error.message).toMatch(new RegExp(`^cannot change ${claude}/\\S+: permission denied$`))

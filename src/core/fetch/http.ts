@@ -61,11 +61,17 @@ const readCapped = async (response: Response, maxBytes: number, label: string): 
   return Buffer.concat(chunks)
 }
 
+/** How long one HTTP try may take, start to last byte: `LOADOUT_HTTP_TIMEOUT` seconds, default 30. */
+export const httpTimeoutMs = (env: HttpOptions['env']): number => {
+  const seconds = Number(env.vars.LOADOUT_HTTP_TIMEOUT)
+  return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 30_000
+}
+
 const once = async (start: URL, options: HttpOptions): Promise<HttpResult> => {
   const token = tokenFor(start, options.env, options.githubHosts)
   const origin = start.origin
   let url = start
-  const signal = AbortSignal.timeout(options.timeoutMs ?? 30_000)
+  const signal = AbortSignal.timeout(options.timeoutMs ?? httpTimeoutMs(options.env))
   for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
     if (url.protocol !== 'https:') throw fetchFailed(`refusing to follow a redirect to ${redactUrl(url.href)}: remote sources must use https`)
     if (url.username || url.password) throw fetchFailed('refusing a redirect to a URL with credentials in it')
@@ -79,7 +85,7 @@ const once = async (start: URL, options: HttpOptions): Promise<HttpResult> => {
       response = await fetch(url, {headers, redirect: 'manual', signal})
     } catch (error) {
       const cause = (error as {cause?: {code?: string}}).cause
-      const why = (error as Error).name === 'TimeoutError' ? 'timed out' : (cause?.code ?? (error as Error).message)
+      const why = (error as Error).name === 'TimeoutError' ? `timed out after ${(options.timeoutMs ?? httpTimeoutMs(options.env)) / 1000} s (LOADOUT_HTTP_TIMEOUT)` : (cause?.code ?? (error as Error).message)
       throw new Transient(`${redactUrl(url.href)}: ${why}`)
     }
     if ([301, 302, 303, 307, 308].includes(response.status)) {

@@ -1,10 +1,14 @@
 import {randomBytes} from 'node:crypto'
-import {mkdirSync, renameSync, rmSync, writeFileSync} from 'node:fs'
+import {mkdirSync, renameSync, rmSync, statSync, writeFileSync} from 'node:fs'
 import {basename, dirname, join} from 'node:path'
-import {errnoCode, EXIT, LoadoutError} from '../errors.js'
+import {EXIT, explainIoError, LoadoutError} from '../errors.js'
 import {assertNoLinksBelow} from './contain.js'
 
-const tmpName = (path: string, tag: string) => join(dirname(path), `.${basename(path)}.loadout-${tag}-${randomBytes(4).toString('hex')}`)
+/** The name of a temporary sibling of `path`: `.<name>.loadout-<tag>-<8 hex>`, which recovery knows to sweep. */
+export const tmpName = (path: string, tag: string, id = randomBytes(4).toString('hex')) => join(dirname(path), `.${basename(path)}.loadout-${tag}-${id}`)
+
+/** Matches the names `tmpName` makes. */
+export const TEMP_NAME = /^\..+\.loadout-(tmp|stage|old|del)-[0-9a-f]{8}$/
 
 /** Creates `path` and its missing parents below `root` as real folders, refusing links on the way. */
 export const ensureDirBelow = (root: string, path: string): void => {
@@ -20,7 +24,7 @@ export const writeFileAtomic = (path: string, data: string | Uint8Array, mode = 
     renameSync(tmp, path)
   } catch (error) {
     rmSync(tmp, {force: true})
-    throw error
+    throw explainIoError(error, path)
   }
 }
 
@@ -62,16 +66,23 @@ export const removeDirectory = (path: string): void => {
   rmSync(aside, {recursive: true, force: true})
 }
 
+/** Kept for the authoring commands: the same as `explainIoError`. */
+export const explainWriteError = (error: unknown, path?: string): unknown => explainIoError(error, path)
+
 /**
- * A folder the user may not change is theirs to fix, not a bug in loadout: EACCES, EPERM and EROFS
- * become an error naming the path. Anything else passes through unchanged.
+ * A config file the user took the write bit off is theirs to keep as it is: renaming a new file over
+ * it would succeed (the folder is writable) and silently undo their choice, so it is refused.
  */
-export const explainWriteError = (error: unknown): unknown => {
-  const code = errnoCode(error)
-  if (code !== 'EACCES' && code !== 'EPERM' && code !== 'EROFS') return error
-  const path = typeof error === 'object' && error !== null && 'path' in error && typeof error.path === 'string' ? error.path : 'a folder'
-  const why = code === 'EROFS' ? 'the file system is read-only' : 'permission denied'
-  return new LoadoutError('permission-denied', EXIT.conflict, `cannot change ${path}: ${why}`, {
-    suggestions: ['check the owner and permissions of that folder, or choose another --scope or --agent'],
-  })
+export const assertWritableFile = (path: string): void => {
+  let mode: number
+  try {
+    mode = statSync(path).mode
+  } catch {
+    return
+  }
+  if ((mode & 0o222) === 0) {
+    throw new LoadoutError('file-read-only', EXIT.io, `cannot change ${path}: it is read-only (mode ${(mode & 0o777).toString(8)}); loadout will not replace it`, {
+      suggestions: [`make it writable (chmod u+w ${path}) if loadout may change it, or choose another --agent`],
+    })
+  }
 }

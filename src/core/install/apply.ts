@@ -1,11 +1,11 @@
-import {existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, statSync, unlinkSync} from 'node:fs'
+import {existsSync, mkdirSync, readdirSync, readFileSync, statSync} from 'node:fs'
 import {dirname, join} from 'node:path'
 import {editJsonMember, getJsonMember, removeJsonMember, undoJsonEdit, type JsonEditUndo} from '../config/json-edit.js'
 import {editTomlTable, removeTomlTable, type TomlEditUndo} from '../config/toml-edit.js'
-import {assertNoLinksBelow} from '../fs/contain.js'
+import {assertNoLinksBelow, isInside} from '../fs/contain.js'
 import {copyTree} from '../fs/copy.js'
-import {readJsonFile, writeJsonFile} from '../fs/json.js'
-import {stagingDirFor, swapDirectoryIn, writeFileAtomic} from '../fs/write.js'
+import {explainIoError} from '../errors.js'
+import {swapDirectoryIn, tmpName, writeFileAtomic} from '../fs/write.js'
 import {jsonEqual, mergeHookEvents, removeHookEvents} from '../formats/hooks.js'
 import {substitutePluginVars, type PluginVars} from '../formats/substitute.js'
 import {fileSha256Sync} from './hash.js'
@@ -13,6 +13,7 @@ import {splitFrontmatter} from '../skills/frontmatter.js'
 import type {HookEvents} from '../plugin/types.js'
 import type {RecordedConfigEdit, RecordedFile} from '../state/records.js'
 import type {Operation} from './plan.js'
+import type {Guard} from './transaction.js'
 
 /** What applying one operation left behind: enough to record it and to take it back. */
 export interface Applied {
@@ -35,13 +36,20 @@ const modeOf = (file: string): number | undefined => {
 
 const readText = (file: string): string => (existsSync(file) ? readFileSync(file, 'utf8') : '')
 
-/** Creates the missing folders of `dir` below `root`; returns the ones it made, outermost first. */
-const makeDirs = (root: string, dir: string): string[] => {
+/** Creates the missing folders of `dir` below `root`, each journalled first; returns the ones it made, outermost first. */
+const makeDirs = (guard: Guard, root: string, dir: string): string[] => {
   assertNoLinksBelow(root, dir)
   const made: string[] = []
   // Up to the first folder that exists, the root itself included (an agent's base may not exist yet).
   for (let d = dir; !existsSync(d) && dirname(d) !== d; d = dirname(d)) made.unshift(d)
-  mkdirSync(dir, {recursive: true})
+  for (const d of made) {
+    guard.creating(d, isInside(root, d) ? root : dirname(d), 'dir')
+    try {
+      mkdirSync(d)
+    } catch (error) {
+      throw explainIoError(error, d)
+    }
+  }
   return made
 }
 
@@ -77,29 +85,32 @@ const renameSkill = (skillDir: string, name: string) => {
   writeFileAtomic(file, `---\n${yaml}---\n${split.body}`)
 }
 
-const writeConfig = (file: string, root: string, text: string, created: boolean): string[] => {
-  const made = makeDirs(root, dirname(file))
+const writeConfig = (guard: Guard, file: string, root: string, text: string, created: boolean): string[] => {
+  const made = makeDirs(guard, root, dirname(file))
   assertNoLinksBelow(root, file)
+  guard.touch(file)
   writeFileAtomic(file, text, created ? 0o644 : (modeOf(file) ?? 0o644))
   return made
 }
 
-/** Applies one operation. The caller journals `op` first, so a crash can be undone. */
-export const applyOperation = (op: Operation): Applied => {
+/** Applies one operation, journalling each path through `guard` before it is made or changed. */
+export const applyOperation = (op: Operation, guard: Guard): Applied => {
   const done = empty()
   switch (op.kind) {
     case 'copy-dir': {
-      done.dirs.push(...makeDirs(op.root, dirname(op.dest)))
+      done.dirs.push(...makeDirs(guard, op.root, dirname(op.dest)))
       assertNoLinksBelow(op.root, op.dest)
-      const staging = stagingDirFor(op.dest)
+      const staging = tmpName(op.dest, 'stage')
+      guard.creating(staging, op.root, 'tree')
       try {
+        mkdirSync(staging, {mode: 0o755})
         copyTree(op.from, staging)
         if (op.pluginVars) substituteSkillFile(staging, op.pluginVars)
         if (op.renameSkillTo) renameSkill(staging, op.renameSkillTo)
+        guard.creating(op.dest, op.root, 'tree')
         swapDirectoryIn(staging, op.dest, false)
       } catch (error) {
-        rmSync(staging, {recursive: true, force: true})
-        throw error
+        throw explainIoError(error, op.dest)
       }
       done.dirs.push(op.dest)
       done.trees!.push(op.dest)
@@ -107,8 +118,10 @@ export const applyOperation = (op: Operation): Applied => {
       return done
     }
     case 'write-file': {
-      done.dirs.push(...makeDirs(op.root, dirname(op.dest)))
+      done.dirs.push(...makeDirs(guard, op.root, dirname(op.dest)))
       assertNoLinksBelow(op.root, op.dest)
+      if (existsSync(op.dest)) guard.touch(op.dest)
+      else guard.creating(op.dest, op.root, 'file')
       writeFileAtomic(op.dest, op.content)
       done.files.push({path: op.dest, sha256: fileSha256Sync(op.dest), component: op.component})
       return done
@@ -120,19 +133,19 @@ export const applyOperation = (op: Operation): Applied => {
         const existing = text.trim() === '' ? undefined : (getJsonMember(text, op.path, op.key, op.file) as HookEvents | undefined)
         const merge = mergeHookEvents(existing, op.hooks)
         const edit = editJsonMember(text, op.path, op.key, merge.events, op.file)
-        done.dirs.push(...writeConfig(op.file, op.root, edit.text, createdFile))
+        done.dirs.push(...writeConfig(guard, op.file, op.root, edit.text, createdFile))
         done.config.push({component: op.component, file: op.file, format: 'json', path: op.path, key: op.key, value: merge.events, addedHooks: op.hooks, createdEvents: merge.createdEvents, undo: edit.undo, createdFile})
         return done
       }
       const edit = editJsonMember(text, op.path, op.key, op.value, op.file)
-      done.dirs.push(...writeConfig(op.file, op.root, edit.text, createdFile))
+      done.dirs.push(...writeConfig(guard, op.file, op.root, edit.text, createdFile))
       done.config.push({component: op.component, file: op.file, format: 'json', path: op.path, key: op.key, value: op.value, undo: edit.undo, createdFile})
       return done
     }
     case 'toml-table': {
       const createdFile = !existsSync(op.file)
       const edit = editTomlTable(readText(op.file), op.table, op.entries, op.file)
-      done.dirs.push(...writeConfig(op.file, op.root, edit.text, createdFile))
+      done.dirs.push(...writeConfig(guard, op.file, op.root, edit.text, createdFile))
       done.config.push({component: op.component, file: op.file, format: 'toml', path: op.table, key: '', value: op.entries, undo: edit.undo, createdFile})
       return done
     }
@@ -150,18 +163,8 @@ export interface RemovalReport {
   drifted: string[]
 }
 
-const removeEmptyDirs = (dirs: readonly string[]) => {
-  for (const dir of [...dirs].sort((a, b) => b.length - a.length)) {
-    try {
-      rmdirSync(dir)
-    } catch {
-      // not empty (the user put something there) or already gone
-    }
-  }
-}
-
 /** Takes back one config edit: exactly when the entry is as loadout wrote it, else structurally. */
-export const revertConfigEdit = (edit: RecordedConfigEdit, report: RemovalReport): void => {
+export const revertConfigEdit = (edit: RecordedConfigEdit, report: RemovalReport, guard: Guard): void => {
   if (!existsSync(edit.file)) return
   const text = readFileSync(edit.file, 'utf8')
   let next: string
@@ -173,85 +176,70 @@ export const revertConfigEdit = (edit: RecordedConfigEdit, report: RemovalReport
     else {
       const removal = removeHookEvents(current, edit.addedHooks, edit.createdEvents)
       if (removal.missing.length > 0) report.drifted.push(`${edit.file} ${edit.key}`)
-      next = editJsonMember(text, edit.path, edit.key, removal.events, edit.file).text
+      const undo = edit.undo as JsonEditUndo
+      // the key was loadout's and nothing is left in it: it goes, rather than staying as `{}`
+      const emptied = Object.values(removal.events).every((groups) => Array.isArray(groups) && groups.length === 0)
+      next = emptied && undo.previous === undefined ? removeJsonMember(text, edit.path, edit.key, edit.file, undo) : editJsonMember(text, edit.path, edit.key, removal.events, edit.file).text
     }
   } else {
     const current = getJsonMember(text, edit.path, edit.key, edit.file)
     if (current !== undefined && !jsonEqual(current, edit.value)) report.drifted.push(`${edit.file} ${[...edit.path, edit.key].join('.')}`)
     next = removeJsonMember(text, edit.path, edit.key, edit.file, edit.undo as JsonEditUndo)
   }
-  if (edit.createdFile && next.trim() === '') unlinkSync(edit.file)
-  else if (next !== text) writeFileAtomic(edit.file, next, modeOf(edit.file) ?? 0o644)
+  if (next === text) return
+  guard.touch(edit.file)
+  if (edit.createdFile && isEmptyDocument(next)) guard.remove(edit.file)
+  else writeFileAtomic(edit.file, next, modeOf(edit.file) ?? 0o644)
+}
+
+/** What a config file loadout created holds once its last entry is gone: nothing, or an empty object. */
+const isEmptyDocument = (text: string): boolean => /^\s*(\{\s*\})?\s*$/.test(text)
+
+/** Files below `tree` that no record lists (the user put them there): the tree then stays. */
+const unrecordedBelow = (tree: string, recorded: ReadonlySet<string>): boolean => {
+  const walk = (dir: string): boolean => {
+    let entries
+    try {
+      entries = readdirSync(dir, {withFileTypes: true})
+    } catch {
+      return false
+    }
+    return entries.some((e) => (e.isDirectory() ? walk(join(dir, e.name)) : !recorded.has(join(dir, e.name))))
+  }
+  return walk(tree)
 }
 
 /**
- * Removes what an install wrote: config entries first, then files (one the user changed since is
- * kept unless `force`), then the folders loadout created, if empty. `keep` holds paths another
- * install still records (two agents sharing a folder), which stay.
+ * Removes what an install wrote, through `guard` so a rollback can put it back: config entries first,
+ * then files (one the user changed since is kept unless `force`); the folders loadout created go at
+ * commit, if empty. A tree loadout wrote whole goes in one step when nothing in it is the user's.
+ * `keep` holds paths another install still records (two agents sharing a folder), which stay.
  */
-export const removeApplied = (applied: Applied, options: {force: boolean; keep?: ReadonlySet<string>}): RemovalReport => {
+export const removeApplied = (applied: Applied, options: {force: boolean; keep?: ReadonlySet<string>}, guard: Guard): RemovalReport => {
   const report: RemovalReport = {kept: [], drifted: []}
-  for (const edit of [...applied.config].reverse()) revertConfigEdit(edit, report)
+  for (const edit of [...applied.config].reverse()) revertConfigEdit(edit, report, guard)
   const keep = options.keep ?? new Set<string>()
+  const changed = (file: RecordedFile) => existsSync(file.path) && file.sha256 !== 'link' && fileSha256Sync(file.path) !== file.sha256
+  const recorded = new Set(applied.files.map((f) => f.path))
+  const gone = new Set<string>()
+  for (const tree of applied.trees ?? []) {
+    if (keep.has(tree) || !existsSync(tree)) continue
+    const inside = applied.files.filter((f) => f.path.startsWith(tree + '/'))
+    if (inside.some((f) => keep.has(f.path)) || unrecordedBelow(tree, recorded)) continue
+    if (!options.force && inside.some(changed)) continue
+    guard.remove(tree)
+    for (const f of inside) gone.add(f.path)
+  }
   for (const file of applied.files) {
-    if (keep.has(file.path) || !existsSync(file.path)) continue
-    const changed = file.sha256 !== 'link' && fileSha256Sync(file.path) !== file.sha256
-    if (changed && !options.force) {
+    if (gone.has(file.path) || keep.has(file.path) || !existsSync(file.path)) continue
+    if (changed(file) && !options.force) {
       report.kept.push(file.path)
       continue
     }
-    rmSync(file.path, {force: true})
+    guard.remove(file.path)
   }
   // Folders go only when empty: a file someone added inside one is never removed with it.
-  const dirs = applied.dirs.filter((d) => !keep.has(d))
-  for (const tree of applied.trees ?? []) if (!keep.has(tree)) pruneEmptyFolders(tree)
-  removeEmptyDirs(dirs)
+  for (const tree of applied.trees ?? []) if (!keep.has(tree) && existsSync(tree)) guard.pruneLater(tree, 'tree')
+  for (const dir of applied.dirs) if (!keep.has(dir)) guard.pruneLater(dir, 'dir')
   return report
-}
-
-/** Removes the empty folders inside a tree loadout wrote (bottom-up), then the tree if it is empty. */
-const pruneEmptyFolders = (dir: string): void => {
-  let entries
-  try {
-    entries = readdirSync(dir, {withFileTypes: true})
-  } catch {
-    return
-  }
-  for (const entry of entries) if (entry.isDirectory()) pruneEmptyFolders(join(dir, entry.name))
-  try {
-    rmdirSync(dir)
-  } catch {
-    // something is still in it
-  }
-}
-
-// ---------------------------------------------------------------------------------------------
-// The journal: what a run is doing, so that a run killed half way can be undone by the next one.
-
-export interface Journal {
-  plugin: string
-  scope: string
-  targets: string[]
-  /** operations started, in order, with what they left once done */
-  steps: Array<{op: Operation; applied?: Applied}>
-}
-
-export const readJournal = (file: string): Journal | undefined => readJsonFile<Journal | undefined>(file, undefined)
-
-export const writeJournal = (file: string, journal: Journal): void => writeJsonFile(file, journal)
-
-/** Undoes every journalled step, newest first; a step whose result was never recorded is undone by its destination. */
-export const rollBack = (journal: Journal): void => {
-  for (const step of [...journal.steps].reverse()) {
-    if (step.applied) {
-      removeApplied(step.applied, {force: true})
-      continue
-    }
-    const op = step.op
-    if (op.kind === 'copy-dir' || op.kind === 'write-file') {
-      // The rename into place is the last step of a write: a present destination is ours only when
-      // nothing was there before, which the plan checked.
-      if (existsSync(op.dest)) rmSync(op.dest, {recursive: true, force: true})
-    }
-  }
 }

@@ -34,7 +34,7 @@ interface Approvals {
 }
 
 /** Approvals live only in the user's own config: a file committed to a project can never approve itself. */
-const approvalsFile = (env: Environment) => join(loadoutPaths(env).config, 'approvals.json')
+export const approvalsFile = (env: Environment) => join(loadoutPaths(env).config, 'approvals.json')
 
 export const isApproved = (env: Environment, id: string, fingerprint: string): boolean =>
   readJsonFile<Approvals>(approvalsFile(env), {version: 1, approvals: {}}).approvals[id] === fingerprint

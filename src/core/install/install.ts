@@ -3,22 +3,22 @@ import {basename, join} from 'node:path'
 import {loadoutPaths, type Environment} from '../environment.js'
 import {EXIT, LoadoutError, needsConsent, notFound, usageError} from '../errors.js'
 import {copyTree} from '../fs/copy.js'
-import {withLock} from '../fs/lock.js'
-import {stateLockDir} from '../marketplace/state.js'
+import {projectManifestFile} from '../marketplace/state.js'
 import type {PluginEntry} from '../marketplace/types.js'
 import {readForInstall} from '../plugin/leniency.js'
 import {inspectPlugin} from '../plugin/read.js'
 import type {PluginModel} from '../plugin/types.js'
+import {admitPluginModel, admitPluginSource} from '../policy/gate.js'
 import type {Problem} from '../problems.js'
 import type {ScopeContext} from '../scope.js'
-import {ownershipFrom, readInstallRecords, writeInstallRecords, type InstallRecord} from '../state/records.js'
+import {ownershipFrom, readInstallRecords, type InstallRecord} from '../state/records.js'
 import type {AgentTarget} from '../targets/types.js'
-import {applyOperation, removeApplied, rollBack, writeJournal, type Journal} from './apply.js'
-import {consentSummary, isApproved, storeApproval, type ConsentSummary} from './consent.js'
+import {applyOperation, removeApplied} from './apply.js'
+import {approvalsFile, consentSummary, isApproved, storeApproval, type ConsentSummary} from './consent.js'
 import {fetchPlugin, type FetchedPlugin} from './fetch-plugin.js'
-import {journalFile, recoverJournal, type Recovery} from './journal.js'
 import {planInstall, type TargetPlan} from './plan.js'
 import {declarePlugin} from './project.js'
+import {transaction, type Recovery, type Transaction} from './transaction.js'
 import {DIRECT, pluginDataDirs, resolvePluginSpec, type ResolvedPlugin} from './resolve.js'
 import {checkRecord} from './verify.js'
 
@@ -33,6 +33,8 @@ export interface InstallOptions {
   yes: boolean
   /** install only these skills of the plugin */
   skills?: readonly string[]
+  /** install even when text the agents read hides characters (tags, bidi controls, zero-width) */
+  allowHiddenText?: boolean
   /** asks the person on a terminal; absent when there is none */
   confirm?: (summary: ConsentSummary, id: string) => Promise<boolean>
   onProgress?: (message: string) => void
@@ -71,7 +73,7 @@ const installedRoot = (env: Environment, id: string, fetched: FetchedPlugin): {r
 
 const materialize = (from: string, to: string): void => {
   if (existsSync(to)) return
-  const staging = `${to}.stage-${process.pid}`
+  const staging = `${to}.stage-${process.pid}-${Date.now()}`
   rmSync(staging, {recursive: true, force: true})
   try {
     copyTree(from, staging)
@@ -102,18 +104,20 @@ export const readFetched = (resolved: ResolvedPlugin, fetched: FetchedPlugin, en
 }
 
 /** Resolve, fetch and read: everything up to the plan, nothing written to any agent. */
-export const preparePlugin = async (spec: string, options: Pick<InstallOptions, 'env' | 'context' | 'offline' | 'skills' | 'onProgress'>): Promise<Prepared> => {
+export const preparePlugin = async (spec: string, options: Pick<InstallOptions, 'env' | 'context' | 'offline' | 'skills' | 'allowHiddenText' | 'onProgress'>): Promise<Prepared> => {
   const resolved = resolvePluginSpec(spec, options.env, options.context.projectRoot)
+  admitPluginSource(resolved, options.env, options.context.projectRoot)
   options.onProgress?.(`fetching ${resolved.fetch.label}`)
   const fetched = await fetchPlugin(resolved.fetch, options.env, options.offline)
   return prepareFetched(resolved, fetched, options)
 }
 
 /** Reads and checks a fetched plugin (only the skills asked for, when some are). */
-export const prepareFetched = (resolved: ResolvedPlugin, fetched: FetchedPlugin, options: Pick<InstallOptions, 'env' | 'skills'>): Prepared => {
+export const prepareFetched = (resolved: ResolvedPlugin, fetched: FetchedPlugin, options: Pick<InstallOptions, 'env' | 'context' | 'skills' | 'allowHiddenText'>): Prepared => {
   let model = readFetched(resolved, fetched, options.env)
   if (options.skills && options.skills.length > 0) model = pickSkills(model, options.skills)
   const id = resolved.marketplace === DIRECT ? `${model.name}@${DIRECT}` : resolved.id
+  admitPluginModel(model, id, {env: options.env, projectRoot: options.context.projectRoot, ...(options.allowHiddenText ? {allowHiddenText: true} : {})})
   return {resolved, fetched, model, id}
 }
 
@@ -144,6 +148,7 @@ export const installPrepared = async (prepared: Prepared, options: InstallOption
   refusePackOnly(options.targets)
   const {env, context} = options
   const {resolved, fetched, model, id} = prepared
+  // read without the lock, for the answer before any question; judged again under the lock
   const all = readInstallRecords(env, context.projectRoot)
   const existing = existingRecords(all, id, options)
   const base = {
@@ -162,18 +167,22 @@ export const installPrepared = async (prepared: Prepared, options: InstallOption
   }
 
   const dirs = installedRoot(env, id, fetched)
-  const others = all.filter((r) => !existing.includes(r))
-  const plans = planInstall({
-    id,
-    model,
-    targets: options.targets,
-    env,
-    context,
-    ownership: ownershipFrom(others),
-    replacing: existing,
-    prefix: options.prefix,
-    vars: {pluginRoot: dirs.root, pluginData: dirs.data},
-  })
+  const planFor = (all: readonly InstallRecord[]) => {
+    const existing = existingRecords(all, id, options)
+    const others = all.filter((r) => !existing.includes(r))
+    const plans = planInstall({
+      id,
+      model,
+      targets: options.targets,
+      env,
+      context,
+      ownership: ownershipFrom(others),
+      replacing: existing,
+      prefix: options.prefix,
+      vars: {pluginRoot: dirs.root, pluginData: dirs.data},
+    })
+    return {existing, others, plans}
+  }
   let approvedBy: InstallResult['consent']['approvedBy'] = 'not-needed'
   if (summary.items.length > 0) {
     if (isApproved(env, id, summary.fingerprint)) approvedBy = 'stored'
@@ -190,7 +199,7 @@ export const installPrepared = async (prepared: Prepared, options: InstallOption
     }
   }
   const consent = {items: summary.items, fingerprint: summary.fingerprint, approvedBy}
-  if (options.dryRun) return {...base, status: 'planned', plans, consent}
+  if (options.dryRun) return {...base, status: 'planned', plans: planFor(all).plans, consent}
 
   const recordBase = {
     plugin: id,
@@ -203,38 +212,48 @@ export const installPrepared = async (prepared: Prepared, options: InstallOption
     pluginRoot: dirs.root,
     ...(summary.items.length > 0 ? {consent: summary.fingerprint} : {}),
   }
-  const recovered = await withLock(stateLockDir(env), async () => {
-    const recovery = recoverJournal(env, context.projectRoot)
-    materialize(model.root, dirs.root)
-    const journal: Journal = {plugin: id, scope: context.scope, targets: options.targets.map((t) => t.id), steps: []}
-    const file = journalFile(env)
-    try {
-      for (const old of existing) removeApplied(old, {force: true, keep: keptBy(others)})
-      writeJournal(file, journal)
-      const records = applyPlans(plans, recordBase, journal, file)
-      writeInstallRecords(env, context.projectRoot, context.scope, [...others, ...records])
-      if (context.scope === 'project') declarePlugin(context.projectRoot, id, base.version, resolved.fetch.label, resolved.marketplace === DIRECT)
-      if (summary.items.length > 0) storeApproval(env, id, summary.fingerprint)
-    } catch (error) {
-      rollBack(journal)
-      rmSync(file, {force: true})
-      if (existing.length > 0) {
-        const restored = restoreReplaced(existing, others, options)
-        writeInstallRecords(env, context.projectRoot, context.scope, [...others, ...restored])
-      }
-      throw error
+  return transaction(env, context.projectRoot, `install ${id}`, async (tx): Promise<InstallResult> => {
+    const recovered = tx.recovered ? {recovered: tx.recovered} : {}
+    // judged again on the records read under the lock: another process may have installed it meanwhile
+    const fresh = tx.records()
+    if (isCurrent(existingRecords(fresh, id, options), options.targets, fetched.integrity) && !options.force) {
+      return {...base, status: 'already-installed', plans: [], consent: {...consent, approvedBy: 'not-needed'}, ...recovered}
     }
-    rmSync(file, {force: true})
-    return recovery
+    const {existing, others, plans} = planFor(fresh)
+    materialize(model.root, dirs.root)
+    for (const old of existing) removeApplied(old, {force: true, keep: keptBy(others)}, tx)
+    const records = (await applyPlans(plans, recordBase, tx)).map((r) => inheritDirs(r, existing))
+    tx.writeRecords(context.scope, [...others, ...records])
+    if (context.scope === 'project') {
+      tx.touch(projectManifestFile(context.projectRoot))
+      declarePlugin(context.projectRoot, id, base.version, resolved.fetch.label, resolved.marketplace === DIRECT)
+    }
+    if (summary.items.length > 0) {
+      tx.touch(approvalsFile(env))
+      storeApproval(env, id, summary.fingerprint)
+    }
+    return {...base, status: 'installed', plans, consent, ...recovered}
   })
-  return {...base, status: 'installed', plans, consent, ...(recovered ? {recovered} : {})}
+}
+
+/**
+ * The folders the replaced version's install created stay loadout's: they are pruned only at commit,
+ * so the new version finds them in place and would otherwise leave them behind when it goes.
+ */
+const inheritDirs = (record: InstallRecord, replaced: readonly InstallRecord[]): InstallRecord => {
+  const old = replaced.find((r) => r.target === record.target)
+  if (!old) return record
+  const paths = [...record.files.map((f) => f.path), ...record.dirs, ...record.config.map((c) => c.file)]
+  const inherited = old.dirs.filter((d) => paths.some((p) => p === d || p.startsWith(d + '/')))
+  return {...record, dirs: [...new Set([...record.dirs, ...inherited])]}
 }
 
 type RecordBase = Omit<InstallRecord, 'target' | 'enabled' | 'components' | 'skipped' | 'files' | 'dirs' | 'config'>
 
-/** Applies every planned operation, journalling each before and after, and returns the records. */
-const applyPlans = (plans: readonly TargetPlan[], recordBase: RecordBase, journal: Journal, file: string): InstallRecord[] =>
-  plans.map((plan) => {
+/** Applies every planned operation through the transaction, a safe point between each, and returns the records. */
+const applyPlans = async (plans: readonly TargetPlan[], recordBase: RecordBase, tx: Transaction): Promise<InstallRecord[]> => {
+  const records: InstallRecord[] = []
+  for (const plan of plans) {
     const record: InstallRecord = {
       ...recordBase,
       target: plan.target,
@@ -246,51 +265,17 @@ const applyPlans = (plans: readonly TargetPlan[], recordBase: RecordBase, journa
       config: [],
     }
     for (const op of plan.operations) {
-      const step: Journal['steps'][number] = {op}
-      journal.steps.push(step)
-      writeJournal(file, journal)
-      const applied = applyOperation(op)
-      step.applied = applied
-      writeJournal(file, journal)
+      await tx.checkpoint()
+      const applied = applyOperation(op, tx)
       record.files.push(...applied.files)
       record.dirs.push(...applied.dirs)
       if (applied.trees && applied.trees.length > 0) record.trees = [...(record.trees ?? []), ...applied.trees]
       record.config.push(...applied.config)
     }
-    return record
-  })
-
-/**
- * A reinstall or update that failed after taking the old version out puts the old version back,
- * from its installed copy, so the agents' folders are as they were before the run.
- */
-const restoreReplaced = (replaced: readonly InstallRecord[], others: readonly InstallRecord[], options: InstallOptions): InstallRecord[] => {
-  const first = replaced[0]!
-  if (!first.pluginRoot || !existsSync(first.pluginRoot)) return []
-  const model = readForInstall(first.pluginRoot, {home: options.env.home})
-  const targets = options.targets.filter((t) => replaced.some((r) => r.target === t.id))
-  const plans = planInstall({
-    id: first.plugin,
-    model,
-    targets,
-    env: options.env,
-    context: options.context,
-    ownership: ownershipFrom(others),
-    replacing: [],
-    prefix: true,
-    vars: {pluginRoot: first.pluginRoot, pluginData: pluginDataDirs(loadoutPaths(options.env).data, first.plugin, 'x').data},
-  })
-  const {target: _t, enabled: _e, components: _c, skipped: _s, files: _f, dirs: _d, config: _g, trees: _r, ...recordBase} = first
-  const journal: Journal = {plugin: first.plugin, scope: first.scope, targets: targets.map((t) => t.id), steps: []}
-  const file = journalFile(options.env)
-  try {
-    return applyPlans(plans, recordBase, journal, file)
-  } catch {
-    rollBack(journal)
-    return []
-  } finally {
-    rmSync(file, {force: true})
+    records.push(record)
   }
+  await tx.checkpoint()
+  return records
 }
 
 /** Paths other installs still record, which removing this one must leave alone. */

@@ -5,6 +5,7 @@ import {treeIntegrity} from '../integrity.js'
 import {discardDownload, fetchCatalogSource, readCatalogFile} from '../marketplace/fetch.js'
 import {knownMarketplaces} from '../marketplace/known.js'
 import type {Catalog} from '../marketplace/types.js'
+import {admitMarketplace, admitRemote} from '../policy/gate.js'
 import type {ScopeContext} from '../scope.js'
 import {readInstallRecords, type InstallRecord} from '../state/records.js'
 import {DIRECT, resolvePluginSpec} from './resolve.js'
@@ -56,6 +57,7 @@ export const findOutdated = async (env: Environment, context: ScopeContext, only
       if (!market) catalogs.set(name, {error: `marketplace "${name}" is no longer added`})
       else {
         try {
+          if (!market.builtin) admitMarketplace(market.source, market.name, env, context.projectRoot, market.input)
           if (!market.builtin && market.source.kind !== 'local') asked++
           const fetched = await fetchCatalogSource(market.source, {env, offline: false, ...(market.ref ? {ref: market.ref} : {}), ...(market.sparse ? {sparse: market.sparse} : {})})
           const file = fetched.action === 'not-modified' ? {...fetched, catalogFile: market.catalogFile} : fetched
@@ -73,7 +75,8 @@ export const findOutdated = async (env: Environment, context: ScopeContext, only
     const key = `${url}\0${ref ?? ''}`
     if (!remotes.has(key)) {
       asked++
-      remotes.set(key, lsRemote(context0, cache, url, ref).catch(() => undefined))
+      // a remote the policy refuses is not asked: it has no known head
+      remotes.set(key, Promise.resolve().then(() => admitRemote(url, env, context.projectRoot)).then(() => lsRemote(context0, cache, url, ref)).catch(() => undefined))
     }
     return remotes.get(key)!
   }

@@ -1,14 +1,14 @@
 import type {Environment} from '../environment.js'
 import {notFound} from '../errors.js'
-import {withLock} from '../fs/lock.js'
-import {stateLockDir} from '../marketplace/state.js'
+import {projectManifestFile} from '../marketplace/state.js'
 import type {Scope, ScopeContext} from '../scope.js'
-import {readInstallRecords, writeInstallRecords, type InstallRecord} from '../state/records.js'
+import {readInstallRecords, type InstallRecord} from '../state/records.js'
 import {closestNames} from '../suggest.js'
 import {removeApplied} from './apply.js'
+import {inheritCreated} from './config-heirs.js'
 import {keptBy} from './install.js'
-import {recoverJournal} from './journal.js'
 import {undeclarePlugin} from './project.js'
+import {transaction} from './transaction.js'
 
 export interface RemovalResult {
   plugin: string
@@ -48,21 +48,26 @@ export const removeInstalled = async (
   context: ScopeContext,
   options: {agents?: readonly string[]; force: boolean; dryRun: boolean; keepRecord?: boolean},
 ): Promise<RemovalResult> => {
-  const {mine} = recordsFor(id, env, context, options.agents)
-  const plugin = mine[0]!.plugin
-  if (options.dryRun) return {plugin, scope: context.scope, dryRun: true, targets: mine.map(summarize)}
-  return withLock(stateLockDir(env), () => {
-    recoverJournal(env, context.projectRoot)
-    const all = readInstallRecords(env, context.projectRoot)
+  if (options.dryRun) {
+    const {mine} = recordsFor(id, env, context, options.agents)
+    return {plugin: mine[0]!.plugin, scope: context.scope, dryRun: true, targets: mine.map(summarize)}
+  }
+  return transaction(env, context.projectRoot, `${options.keepRecord ? 'disable' : 'uninstall'} ${id}`, (tx) => {
+    // the records as they are now, under the lock: not as they were when the command started
+    const {mine, all} = recordsFor(id, env, context, options.agents)
+    const plugin = mine[0]!.plugin
     const targets: RemovalResult['targets'] = []
-    const remaining = all.filter((r) => !mine.some((m) => m.plugin === r.plugin && m.target === r.target && m.scope === r.scope))
+    const remaining = all.filter((r) => !mine.includes(r))
     for (const record of mine) {
-      const report = removeApplied(record, {force: options.force, keep: keptBy(remaining)})
+      const report = removeApplied(record, {force: options.force, keep: keptBy(remaining)}, tx)
       targets.push({...summarize(record), kept: report.kept, drifted: report.drifted})
     }
     const disabled = options.keepRecord ? mine.map((r): InstallRecord => ({...r, enabled: false, files: [], dirs: [], trees: [], config: []})) : []
-    writeInstallRecords(env, context.projectRoot, context.scope, [...remaining, ...disabled])
-    if (context.scope === 'project' && !options.keepRecord && !remaining.some((r) => r.plugin === plugin && r.scope === 'project')) undeclarePlugin(context.projectRoot, plugin)
+    tx.writeRecords(context.scope, [...inheritCreated(mine, remaining), ...disabled])
+    if (context.scope === 'project' && !options.keepRecord && !remaining.some((r) => r.plugin === plugin && r.scope === 'project')) {
+      tx.touch(projectManifestFile(context.projectRoot))
+      undeclarePlugin(context.projectRoot, plugin)
+    }
     return {plugin, scope: context.scope, dryRun: false, targets}
   })
 }

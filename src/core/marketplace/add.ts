@@ -1,16 +1,17 @@
 import type {Environment} from '../environment.js'
 import {conflict, usageError} from '../errors.js'
-import {withLock} from '../fs/lock.js'
+import {withStateLock} from '../install/transaction.js'
 import type {Problem} from '../problems.js'
 import type {ScopeContext} from '../scope.js'
 import {parseSource, sourceLabel} from '../sources/parse.js'
 import type {Source, SourceKind} from '../sources/types.js'
 import {isInside} from '../fs/contain.js'
+import {admitMarketplace} from '../policy/gate.js'
 import {relative, sep} from 'node:path'
 import {commitDownload, discardDownload, fetchCatalogSource, readFetchedCatalog, sourceKey} from './fetch.js'
 import {BUILTIN_NAME} from './known.js'
 import {checkMarketplaceName} from './names.js'
-import {readMarketplaces, readProjectManifest, stateLockDir, visibleMarketplaces, writeMarketplaces, writeProjectManifest, type MarketplaceRecord} from './state.js'
+import {readMarketplaces, readProjectManifest, visibleMarketplaces, writeMarketplaces, writeProjectManifest, type MarketplaceRecord} from './state.js'
 
 export interface AddMarketplaceInput {
   input: string
@@ -61,9 +62,10 @@ export const addMarketplace = async (input: AddMarketplaceInput): Promise<Market
     const broken = checkMarketplaceName(input.name)
     if (broken) throw usageError('bad-marketplace-name', `invalid marketplace name "${input.name}": ${broken}`)
   }
+  admitMarketplace(source, input.name, env, context.projectRoot, sourceLabel(source))
   const key = sourceKey(source, env)
   const project = context.scope === 'project' ? context.projectRoot : undefined
-  return withLock(stateLockDir(env), async () => {
+  return withStateLock(env, async () => {
     const records = readMarketplaces(env)
     const visible = visibleMarketplaces(records, context.projectRoot)
     const same = visible.find((r) => r.scope === context.scope && sourceKey(r.source, env) === key && (r.ref ?? '') === (input.ref ?? ''))
@@ -77,6 +79,14 @@ export const addMarketplace = async (input: AddMarketplaceInput): Promise<Market
     const fetched = await fetchCatalogSource(source, {env, offline: input.offline, ...(input.ref ? {ref: input.ref} : {}), ...(input.sparse ? {sparse: input.sparse} : {}), ...(input.onProgress ? {onProgress: input.onProgress} : {})})
     const read = readFetchedCatalog(fetched)
     const name = input.name ?? read.catalog.name
+    if (input.name === undefined) {
+      try {
+        admitMarketplace(source, name, env, context.projectRoot, sourceLabel(source))
+      } catch (error) {
+        discardDownload(fetched)
+        throw error
+      }
+    }
     const taken = nameTaken(name)
     if (taken) {
       discardDownload(fetched)

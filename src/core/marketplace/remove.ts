@@ -1,12 +1,12 @@
 import type {Environment} from '../environment.js'
 import {conflict, usageError} from '../errors.js'
-import {withLock} from '../fs/lock.js'
+import {withStateLock} from '../install/transaction.js'
 import type {ScopeContext} from '../scope.js'
 import {projectLockFile, userStateFile, type InstallState} from '../state/records.js'
 import {readJsonFile} from '../fs/json.js'
 import {removeCached} from './fetch.js'
 import {findMarketplace} from './known.js'
-import {readMarketplaces, readProjectManifest, stateLockDir, writeMarketplaces, writeProjectManifest} from './state.js'
+import {readMarketplaces, readProjectManifest, writeMarketplaces, writeProjectManifest} from './state.js'
 
 export interface MarketplaceRemoval {
   name: string
@@ -42,7 +42,7 @@ export const planMarketplaceRemoval = (name: string, env: Environment, context: 
 
 /** Unregisters it and deletes its cache; a local source folder is never touched. */
 export const removeMarketplace = async (plan: MarketplaceRemoval, env: Environment, context: ScopeContext): Promise<MarketplaceRemoval> =>
-  withLock(stateLockDir(env), () => {
+  withStateLock(env, () => {
     const found = findMarketplace(plan.name, env, context.projectRoot)
     const records = readMarketplaces(env)
     const rest = records.filter((r) => !(r.name === found.name && r.scope === found.scope && r.project === found.project))

@@ -1,12 +1,13 @@
 import type {Environment} from '../environment.js'
 import {isLoadoutError} from '../errors.js'
-import {withLock} from '../fs/lock.js'
+import {withStateLock} from '../install/transaction.js'
+import {admitMarketplace} from '../policy/gate.js'
 import type {ScopeContext} from '../scope.js'
 import type {Catalog} from './types.js'
 import {commitDownload, discardDownload, fetchCatalogSource, pruneTrees, readFetchedCatalog} from './fetch.js'
 import {readKnownCatalog} from './browse.js'
 import {findMarketplace, knownMarketplaces} from './known.js'
-import {readMarketplaces, stateLockDir, writeMarketplaces, type MarketplaceRecord} from './state.js'
+import {readMarketplaces, writeMarketplaces, type MarketplaceRecord} from './state.js'
 
 export interface CatalogChanges {
   added: string[]
@@ -54,9 +55,10 @@ const readOld = (record: MarketplaceRecord): Catalog | undefined => {
   }
 }
 
-const updateOne = async (record: MarketplaceRecord, env: Environment, offline: boolean, now: string, onProgress?: (m: string) => void, dryRun = false): Promise<{result: MarketplaceUpdate; record: MarketplaceRecord}> => {
+const updateOne = async (record: MarketplaceRecord, env: Environment, offline: boolean, now: string, onProgress?: (m: string) => void, dryRun = false, projectRoot = env.cwd): Promise<{result: MarketplaceUpdate; record: MarketplaceRecord}> => {
   const before = readOld(record)
   try {
+    admitMarketplace(record.source, record.name, env, projectRoot, record.input)
     const fetched = await fetchCatalogSource(record.source, {
       env,
       offline,
@@ -107,7 +109,7 @@ const updateOne = async (record: MarketplaceRecord, env: Environment, offline: b
 export const updateMarketplaces = async (names: readonly string[], env: Environment, context: ScopeContext, options: {offline: boolean; dryRun?: boolean; now?: () => Date; onProgress?: (m: string) => void}): Promise<MarketplacesUpdated> => {
   const targets = names.length > 0 ? names.map((n) => findMarketplace(n, env, context.projectRoot)) : knownMarketplaces(env, context.projectRoot)
   const now = (options.now ?? (() => new Date()))().toISOString()
-  return withLock(stateLockDir(env), async () => {
+  return withStateLock(env, async () => {
     const results: MarketplaceUpdate[] = []
     let records = readMarketplaces(env)
     for (const target of targets) {
@@ -115,7 +117,7 @@ export const updateMarketplaces = async (names: readonly string[], env: Environm
         results.push({name: target.name, status: 'skipped', message: 'built in: it is updated with loadout itself'})
         continue
       }
-      const {result, record} = await updateOne(target, env, options.offline, now, options.onProgress, options.dryRun)
+      const {result, record} = await updateOne(target, env, options.offline, now, options.onProgress, options.dryRun, context.projectRoot)
       results.push(result)
       if (options.dryRun) continue
       records = records.map((r) => (r.name === target.name && r.scope === target.scope && r.project === target.project ? record : r))

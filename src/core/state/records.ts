@@ -1,5 +1,5 @@
 import {readFileSync} from 'node:fs'
-import {isAbsolute, join, relative, resolve, sep} from 'node:path'
+import {dirname, isAbsolute, join, relative, resolve, sep} from 'node:path'
 import type {JsonEditUndo} from '../config/json-edit.js'
 import type {TomlEditUndo} from '../config/toml-edit.js'
 import type {Environment} from '../environment.js'
@@ -114,10 +114,13 @@ const sortRecords = (records: InstallRecord[]) => [...records].sort((a, b) => a.
  */
 const shareCreatedDirs = (records: InstallRecord[]): InstallRecord[] => {
   const created = new Set(records.flatMap((r) => r.dirs))
+  // each path's ancestors are looked up in the set: linear in the paths times their depth
   return records.map((r) => {
-    const below = [...r.files.map((f) => f.path), ...r.dirs, ...r.config.map((c) => c.file)]
-    const dirs = [...created].filter((d) => r.dirs.includes(d) || below.some((p) => p.startsWith(d + sep)))
-    return {...r, dirs: dirs.sort()}
+    const dirs = new Set(r.dirs)
+    for (const path of [...r.files.map((f) => f.path), ...r.dirs, ...r.config.map((c) => c.file)]) {
+      for (let p = path, d = dirname(path); d !== p; p = d, d = dirname(d)) if (created.has(d)) dirs.add(d)
+    }
+    return {...r, dirs: [...dirs].sort()}
   })
 }
 

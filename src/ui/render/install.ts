@@ -28,7 +28,7 @@ export const renderConsent = (summary: ConsentSummary, id: string): string =>
 export const renderInstalled = (result: InstallResult): string => {
   if (result.status === 'already-installed') return `${result.plugin} is already installed (${result.scope} scope, same content); nothing to do. Use --force to reinstall.`
   const lines: string[] = []
-  if (result.recovered) lines.push(yellow(`recovered an interrupted run of ${result.recovered.plugin}: ${result.recovered.action}`))
+  if (result.recovered) lines.push(yellow(`recovered an interrupted run (${result.recovered.label}): ${result.recovered.action}`))
   const verb = result.status === 'planned' ? yellow('would install') : green('installed')
   lines.push(`${verb} ${bold(result.plugin)}${result.version ? ` ${result.version}` : ''} from ${result.source}${result.commit ? ` at ${result.commit.slice(0, 12)}` : ''} ${dim(`[${result.scope} scope]`)}`)
   for (const plan of result.plans) {

@@ -1,0 +1,11 @@
+import type {AuditResult} from '../../core/audit/audit.js'
+import {formatFinding} from '../../core/audit/scan.js'
+import {green, red} from '../style.js'
+import {renderVerify} from './install.js'
+
+export const renderAudit = (result: AuditResult): string =>
+  [
+    ...result.findings.map((f) => red(`hidden ${formatFinding(f)}`)),
+    result.findings.length === 0 ? green(`no hidden characters in ${result.scanned} file(s)`) : red(`${result.findings.length} hidden character(s)`),
+    renderVerify(result.verify),
+  ].join('\n')

@@ -1,0 +1,105 @@
+/** Shared by the transaction tests: a small plugin, a lived-in HOME, and a way to kill a real run. */
+import {spawn} from 'node:child_process'
+import {createHash} from 'node:crypto'
+import {existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync} from 'node:fs'
+import {join} from 'node:path'
+import {BIN, type Sandbox} from '../support/cli.js'
+
+export const AGENTS3 = 'claude-code,codex,deepagents'
+
+/** Where each of the three agents keeps user-scope skills (from TARGETS.md). */
+export const SKILL_DIRS = ['.claude/skills', '.agents/skills', '.deepagents/agent/skills']
+
+export const skillText = (name: string, version: string) => `---\nname: ${name}\ndescription: Use when testing transactions (${version}).\n---\n\nBody ${version}.\n`
+
+/** A plugin with two skills, an MCP server and a hook: every kind of write loadout makes. */
+export const writeKit = (dir: string, name = 'kit', version = 'v1'): string => {
+  const root = join(dir, name)
+  mkdirSync(join(root, '.claude-plugin'), {recursive: true})
+  writeFileSync(join(root, '.claude-plugin', 'plugin.json'), JSON.stringify({name, version: '1.0.0', description: 'Transaction test plugin'}))
+  for (const skill of ['alpha', 'beta']) {
+    mkdirSync(join(root, 'skills', `${name}-${skill}`, 'references'), {recursive: true})
+    writeFileSync(join(root, 'skills', `${name}-${skill}`, 'SKILL.md'), skillText(`${name}-${skill}`, version))
+    writeFileSync(join(root, 'skills', `${name}-${skill}`, 'references', 'NOTES.md'), `# notes ${version}\n`)
+  }
+  writeFileSync(join(root, '.mcp.json'), JSON.stringify({mcpServers: {srv: {command: 'echo', args: [name]}}}))
+  mkdirSync(join(root, 'hooks'), {recursive: true})
+  writeFileSync(join(root, 'hooks', 'hooks.json'), JSON.stringify({hooks: {SessionStart: [{hooks: [{type: 'command', command: `echo ${name}`}]}]}}))
+  return root
+}
+
+const bigClaudeJson = (): string => {
+  const projects: Record<string, unknown> = {}
+  for (let i = 0; i < 6000; i++) projects[`/home/user/project-${i}`] = {allowedTools: [], history: [`entry ${i} ${'x'.repeat(300)}`], lastCost: i / 7}
+  return JSON.stringify({numStartups: 42, theme: 'dark', projects, mcpServers: {mine: {command: 'my-server'}}}, null, 2)
+}
+
+export const CODEX_TOML = `# my codex settings
+model = "o4-mini" # the model I like
+
+[mcp_servers.mine]
+# my own server, keep this comment
+command = "my-server"
+args = ["--verbose"]
+
+# trailing comment
+`
+
+/** The user's own config files, as a careful user's HOME has them. */
+export const USER_CONFIGS = ['.claude.json', '.claude/settings.json', '.codex/config.toml']
+
+export const prepareHome = (sb: Sandbox, options: {big?: boolean} = {}): void => {
+  const h = sb.home
+  mkdirSync(join(h, '.claude'), {recursive: true})
+  writeFileSync(join(h, '.claude.json'), options.big === false ? '{"theme": "dark", "mcpServers": {"mine": {"command": "my-server"}}}\n' : bigClaudeJson())
+  writeFileSync(join(h, '.claude', 'settings.json'), `${JSON.stringify({theme: 'dark', hooks: {PreToolUse: [{matcher: 'Bash', hooks: [{type: 'command', command: 'echo mine'}]}]}}, null, 2)}\n`)
+  mkdirSync(join(h, '.codex'))
+  writeFileSync(join(h, '.codex', 'config.toml'), CODEX_TOML)
+}
+
+export const sha = (file: string): string => (existsSync(file) ? createHash('sha256').update(readFileSync(file)).digest('hex') : 'absent')
+
+export const configHashes = (home: string): Record<string, string> => Object.fromEntries(USER_CONFIGS.map((f) => [f, sha(join(home, f))]))
+
+const TEMP = /\.loadout-(tmp|stage|old|del)-/
+
+/** Every loadout temporary or staging name under `root` (loadout's own cache and data copies aside). */
+export const tempNames = (root: string): string[] => {
+  const found: string[] = []
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, {withFileTypes: true})) {
+      const full = join(dir, entry.name)
+      if (full.endsWith('.cache/loadout') || full.endsWith('.local/share/loadout')) continue
+      if (TEMP.test(entry.name)) found.push(full)
+      if (entry.isDirectory()) walk(full)
+    }
+  }
+  walk(root)
+  return found
+}
+
+/** Runs `loadout <args>` and sends `signal` after `delayMs` (if it is still running). */
+export const runAndSignal = (sb: Sandbox, args: readonly string[], delayMs: number, signal: NodeJS.Signals = 'SIGKILL', env: NodeJS.ProcessEnv = {}): Promise<{code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string}> =>
+  new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], {cwd: sb.project, env: {...sb.env, ...env}, stdio: ['ignore', 'pipe', 'pipe']})
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
+    const timer = setTimeout(() => child.kill(signal), delayMs)
+    child.on('error', reject)
+    child.on('close', (code, sig) => {
+      clearTimeout(timer)
+      resolve({code, signal: sig, stdout, stderr})
+    })
+  })
+
+/** The user-scope install records in the state file (read as data, not through loadout). */
+export const recordedTargets = (home: string, plugin: string): string[] => {
+  const file = join(home, '.config', 'loadout', 'state.json')
+  if (!existsSync(file)) return []
+  const state = JSON.parse(readFileSync(file, 'utf8')) as {installs: Array<{plugin: string; target: string}>}
+  return state.installs.filter((r) => r.plugin === plugin).map((r) => r.target).sort()
+}
+
+export const journalPending = (home: string): boolean => existsSync(join(home, '.config', 'loadout', 'journal.jsonl'))

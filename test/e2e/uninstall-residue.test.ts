@@ -1,0 +1,52 @@
+/**
+ * When the last entry goes, the user's config files are as they were: no `"hooks": {}`, no
+ * `{"SessionStart": []}`, no `"mcpServers": {}`, and the files loadout created are gone, whichever
+ * order two plugins sharing those files are installed and removed in.
+ */
+import {mkdirSync, writeFileSync} from 'node:fs'
+import {join} from 'node:path'
+import {describe, expect, it} from 'vitest'
+import {changes, changesOutside, loadout, sandboxes, snapshot} from './helpers.js'
+import {AGENTS3, writeKit} from './tx-support.js'
+
+const sandbox = sandboxes()
+const LOADOUT_OWN = ['.config/loadout', '.local/share/loadout', '.cache/loadout']
+
+const homes = {
+  'config files without the keys loadout adds': (home: string) => {
+    mkdirSync(join(home, '.claude'), {recursive: true})
+    writeFileSync(join(home, '.claude.json'), '{"theme":"dark"}')
+    writeFileSync(join(home, '.claude', 'settings.json'), '{\n  "model": "opus"\n}\n')
+    mkdirSync(join(home, '.codex'))
+    writeFileSync(join(home, '.codex', 'config.toml'), '# mine\nmodel = "x"\n')
+  },
+  'config files that already hold hooks and servers of the user': (home: string) => {
+    mkdirSync(join(home, '.claude'), {recursive: true})
+    writeFileSync(join(home, '.claude.json'), '{"theme":"dark","mcpServers":{"mine":{"command":"x"}}}\n')
+    writeFileSync(join(home, '.claude', 'settings.json'), '{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "echo mine"}]}]}}\n')
+  },
+  'no config files at all': (home: string) => {
+    mkdirSync(join(home, '.claude'), {recursive: true})
+  },
+}
+
+describe('uninstalling the last entry', () => {
+  for (const [name, prepare] of Object.entries(homes)) {
+    for (const order of [['a', 'b'], ['b', 'a']]) {
+      it(`${name}: install a, b; uninstall ${order.join(', ')}`, {timeout: 60_000}, async () => {
+        const sb = sandbox()
+        prepare(sb.home)
+        const before = snapshot(sb.home)
+        for (const p of ['a', 'b']) {
+          const r = await loadout(sb, ['install', writeKit(sb.dir, p), '--agent', AGENTS3, '--scope', 'user', '--yes'])
+          expect(r.status, r.stderr).toBe(0)
+        }
+        for (const p of order) {
+          const r = await loadout(sb, ['uninstall', p, '--scope', 'user', '--yes'])
+          expect(r.status, r.stderr).toBe(0)
+        }
+        expect(changesOutside(changes(before, snapshot(sb.home)), LOADOUT_OWN)).toEqual([])
+      })
+    }
+  }
+})
