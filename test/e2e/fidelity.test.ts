@@ -105,6 +105,44 @@ afterAll(() => rmSync(work, {recursive: true, force: true}))
 
 const codes = (problems: ReadonlyArray<{code: string}>) => new Set(problems.map((p) => p.code))
 
+/** Every file and folder under HOME but loadout's own, with each file's bytes. */
+const homeFiles = (home: string): Record<string, string> => {
+  const own = new Set(['.config/loadout', '.cache/loadout', '.local/share/loadout'])
+  const out: Record<string, string> = {}
+  const walk = (dir: string, rel: string) => {
+    for (const entry of readdirSync(dir, {withFileTypes: true})) {
+      const r = rel ? `${rel}/${entry.name}` : entry.name
+      if (own.has(r)) continue
+      if (entry.isDirectory()) {
+        if (!['.config', '.cache', '.local', '.local/share'].includes(r)) out[r] = 'dir'
+        walk(join(dir, entry.name), r)
+      } else out[r] = readFileSync(join(dir, entry.name), 'utf8')
+    }
+  }
+  walk(home, '')
+  return out
+}
+
+describe('uninstall', () => {
+  it('every plugin of the corpus installed into four agents, then uninstalled: HOME is back byte for byte', async () => {
+    const sb = sandbox()
+    // an agent's settings the user already has: they must come back unchanged
+    write(sb.home, {'.claude/settings.json': {theme: 'dark'}, '.codex/config.toml': 'model = "o4-mini"\n'})
+    const before = homeFiles(sb.home)
+    expect((await loadout(sb, ['marketplace', 'add', join(work, 'market')])).status).toBe(0)
+    for (const name of Object.keys(CORPUS)) {
+      const installed = await loadout(sb, ['install', `${name}@fidelity`, '--agent', AGENTS, '--scope', 'user', '--yes'])
+      expect(installed.status, `${name}: ${installed.stderr}`).toBe(0)
+    }
+    expect(homeFiles(sb.home)).not.toEqual(before)
+    for (const name of Object.keys(CORPUS)) {
+      const removed = await loadout(sb, ['uninstall', `${name}@fidelity`, '--scope', 'user', '--yes'])
+      expect(removed.status, `${name}: ${removed.stderr}`).toBe(0)
+    }
+    expect(homeFiles(sb.home)).toEqual(before)
+  })
+})
+
 describe('a catalog in a sub-folder, with an entry whose folder is missing', () => {
   let sb: Sandbox
   beforeAll(async () => {
