@@ -81,6 +81,9 @@ const CATALOG = {
   plugins: [
     ...Object.keys(CORPUS).map((name) => ({name, source: `./${name}`})),
     {name: 'gone', source: './gone'},
+    // entries loadout cannot read or install: the catalog still adds
+    42,
+    {name: 'from-npm', source: {source: 'npm', package: '@acme/from-npm'}},
   ],
 }
 
@@ -154,8 +157,10 @@ describe('a catalog in a sub-folder, with an entry whose folder is missing', () 
     expect(added.status, added.stderr).toBe(0)
     const body = added.json()
     expect(body.name).toBe('fidelity')
-    expect(body.pluginCount).toBe(Object.keys(CORPUS).length + 1)
+    expect(body.pluginCount).toBe(Object.keys(CORPUS).length + 2)
     expect(body.warnings).toContainEqual(expect.objectContaining({code: 'entry-folder-missing', message: expect.stringContaining('./gone')}))
+    expect(body.warnings).toContainEqual(expect.objectContaining({code: 'entry-not-object', path: `plugins[${Object.keys(CORPUS).length + 1}]`}))
+    expect(body.warnings).toContainEqual(expect.objectContaining({code: 'source-unsupported'}))
   })
 
   it('refuses a name already registered before reading anything', async () => {
