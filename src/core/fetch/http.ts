@@ -13,6 +13,8 @@ export interface HttpOptions {
   /** waits between tries; tests shorten them */
   backoffMs?: readonly number[]
   accept?: string
+  /** send no token at all (a public index such as the MCP Registry is never given one) */
+  anonymous?: boolean
 }
 
 export type HttpResult =
@@ -68,7 +70,7 @@ export const httpTimeoutMs = (env: HttpOptions['env']): number => {
 }
 
 const once = async (start: URL, options: HttpOptions): Promise<HttpResult> => {
-  const token = tokenFor(start, options.env, options.githubHosts)
+  const token = options.anonymous ? undefined : tokenFor(start, options.env, options.githubHosts)
   const origin = start.origin
   let url = start
   const signal = AbortSignal.timeout(options.timeoutMs ?? httpTimeoutMs(options.env))

@@ -1,4 +1,6 @@
 import {EXIT, LoadoutError, needsConsent} from '../errors.js'
+import {prepareDeclaredServer} from '../mcp/from-registry.js'
+import {isMcpId} from '../mcp/spec.js'
 import {readInstallRecords} from '../state/records.js'
 import {loadTargets, pickTargets} from '../targets/registry.js'
 import type {AgentTarget} from '../targets/types.js'
@@ -48,7 +50,7 @@ export const installDeclared = async (options: DeclaredOptions): Promise<Declare
   const ready: Array<{prepared: Prepared; targets: readonly AgentTarget[]}> = []
   for (const id of ids) {
     const lock = locked.find((r) => r.plugin === id)
-    let prepared = await preparePlugin(declared[id]!.source ?? id, options)
+    let prepared = isMcpId(id) ? await prepareDeclaredServer(id, declared[id]!, env, context.projectRoot) : await preparePlugin(declared[id]!.source ?? id, options)
     if (lock?.commit && prepared.fetched.commit !== lock.commit) prepared = await preparePluginAt(prepared, lock.commit, options)
     if (options.frozen && lock && lock.integrity !== prepared.fetched.integrity) {
       throw new LoadoutError('lock-outdated', EXIT.integrity, `${id} resolves to different content than loadout.lock records (${lock.integrity.slice(0, 19)}… vs ${prepared.fetched.integrity.slice(0, 19)}…)`, {

@@ -3,7 +3,7 @@ import {notFound} from '../errors.js'
 import type {ScopeContext} from '../scope.js'
 import {loadTargets, pickTargets} from '../targets/registry.js'
 import {installPrepared, type InstallResult} from './install.js'
-import {readForInstall} from '../plugin/leniency.js'
+import {readInstalledCopy} from '../mcp/model.js'
 import {recordsFor} from './remove.js'
 
 /**
@@ -16,7 +16,7 @@ export const enablePlugin = async (id: string, options: {env: Environment; conte
   const first = disabled[0]
   if (!first) return {status: 'already-installed', plugin: mine[0]!.plugin, source: mine[0]!.source, integrity: mine[0]!.integrity, scope: options.context.scope, dryRun: options.dryRun, plans: [], consent: {items: [], fingerprint: '', approvedBy: 'not-needed'}, problems: []}
   if (!first.pluginRoot) throw notFound('plugin-copy-missing', `the installed copy of ${first.plugin} is gone; reinstall it`)
-  const model = readForInstall(first.pluginRoot, {home: options.env.home})
+  const model = readInstalledCopy(first.plugin, first.pluginRoot, options.env.home)
   const targets = pickTargets(disabled.map((r) => r.target), await loadTargets())
   return installPrepared(
     {

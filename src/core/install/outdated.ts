@@ -5,6 +5,8 @@ import {treeIntegrity} from '../integrity.js'
 import {discardDownload, fetchCatalogSource, readCatalogFile} from '../marketplace/fetch.js'
 import {knownMarketplaces} from '../marketplace/known.js'
 import type {Catalog} from '../marketplace/types.js'
+import {checkServerOutdated} from '../mcp/from-registry.js'
+import {isMcpId} from '../mcp/spec.js'
 import {admitMarketplace, admitRemote} from '../policy/gate.js'
 import type {ScopeContext} from '../scope.js'
 import {readInstallRecords, type InstallRecord} from '../state/records.js'
@@ -95,6 +97,10 @@ export const findOutdated = async (env: Environment, context: ScopeContext, only
       outdated: false,
     }
     rows.push(row)
+    if (isMcpId(first.plugin)) {
+      await checkServerOutdated(row, first, env)
+      continue
+    }
     if (marketplace === DIRECT) {
       try {
         const resolved = resolvePluginSpec(first.source, env, context.projectRoot)

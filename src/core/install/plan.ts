@@ -7,6 +7,7 @@ import type {Environment} from '../environment.js'
 import {conflict} from '../errors.js'
 import {assertNoLinksBelow, isInside} from '../fs/contain.js'
 import {renderCommand} from '../formats/command.js'
+import {spellEnvReferences} from '../formats/env-refs.js'
 import {renderHooks} from '../formats/hooks.js'
 import {mcpServerKey, renderMcpEntry} from '../formats/mcp.js'
 import {renderSubagent} from '../formats/subagent.js'
@@ -187,13 +188,14 @@ const planMcp = (input: PlanInput, target: AgentTarget, plan: TargetPlan) => {
       }
       config.cwd = cwd
     }
-    const rendered = renderMcpEntry(config, section.shape)
+    const form = location.envReference ?? section.envReference
+    const rendered = renderMcpEntry(form ? spellEnvReferences(config, form) : config, section.shape)
     if ('unsupported' in rendered) {
       plan.skipped.push({component, reason: `${target.name}: ${rendered.unsupported}`})
       continue
     }
     for (const note of rendered.notes) plan.notes.push({component, note: `${target.name}: ${note}`})
-    const key = mcpServerKey(model.name, server.name)
+    const key = server.key ?? mcpServerKey(model.name, server.name)
     const file = location.absolute
     assertNoLinksBelow(location.root, file)
     const text = readConfigText(file)

@@ -1,4 +1,6 @@
 import {updateMarketplaces} from '../marketplace/update.js'
+import {prepareServerUpdate} from '../mcp/from-registry.js'
+import {isMcpId} from '../mcp/spec.js'
 import {readInstallRecords, type InstallRecord} from '../state/records.js'
 import {loadTargets, pickTargets} from '../targets/registry.js'
 import {installPrepared, preparePlugin, type InstallOptions, type InstallResult} from './install.js'
@@ -30,7 +32,7 @@ export const updatePlugins = async (ids: readonly string[], options: Omit<Instal
   const records = readInstallRecords(env, context.projectRoot).filter(
     (r) => r.scope === context.scope && r.enabled && (ids.length === 0 || ids.includes(r.plugin) || ids.includes(r.plugin.split('@')[0]!)),
   )
-  const markets = [...new Set(records.map((r) => r.plugin.split('@')[1]!).filter((m) => m !== DIRECT))]
+  const markets = [...new Set(records.filter((r) => !isMcpId(r.plugin)).map((r) => r.plugin.split('@')[1]!).filter((m) => m !== DIRECT))]
   if (markets.length > 0 && !options.offline && !options.dryRun) await updateMarketplaces(markets, env, context, {offline: false})
   const byPlugin = new Map<string, InstallRecord[]>()
   for (const r of records) byPlugin.set(r.plugin, [...(byPlugin.get(r.plugin) ?? []), r])
@@ -41,7 +43,7 @@ export const updatePlugins = async (ids: readonly string[], options: Omit<Instal
     const from = {...(first.version ? {version: first.version} : {}), ...(first.commit ? {commit: first.commit} : {}), integrity: first.integrity}
     try {
       const spec = plugin.endsWith(`@${DIRECT}`) ? first.source : plugin
-      const prepared = await preparePlugin(spec, options)
+      const prepared = isMcpId(plugin) ? await prepareServerUpdate(first, env, context.projectRoot) : await preparePlugin(spec, options)
       const to = {...(prepared.model.version ?? prepared.resolved.version ? {version: prepared.resolved.version ?? prepared.model.version} : {}), ...(prepared.fetched.commit ? {commit: prepared.fetched.commit} : {}), integrity: prepared.fetched.integrity}
       if (to.integrity === from.integrity) {
         updates.push({plugin, scope: first.scope, status: 'current', from})

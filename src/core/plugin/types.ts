@@ -63,6 +63,8 @@ export interface McpComponent {
   kind: 'mcp'
   name: string
   config: McpServerConfig
+  /** the key to store it under, when not `<plugin>-<server>` (a standalone server added with `loadout mcp`) */
+  key?: string
 }
 
 export interface HooksComponent {

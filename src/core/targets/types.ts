@@ -14,6 +14,8 @@ export interface Location {
   /** `~/…` or `{base}/…` for user scope; relative to the project root for project scope */
   path: string
   key?: string
+  /** MCP only: how the program reading this file spells a variable reference, when not as the section says */
+  envReference?: string
   requiresTrust?: boolean
   /** the folder loadout writes to in its scope, when it is not the first one listed */
   write?: boolean
@@ -52,6 +54,8 @@ export type CommandFormat = 'markdown' | 'gemini-toml' | 'copilot-prompt'
 export interface McpSection extends Section<'codex-toml' | 'json-key'> {
   key: string
   shape: 'characteroid' | 'codex' | 'cst-agent' | 'gemini' | 'mcp-servers' | 'opencode' | 'vscode'
+  /** how the agent spells a reference to an environment variable in a server entry, `VAR` standing for the name (default `${VAR}`) */
+  envReference?: string
 }
 
 export interface HooksSection extends Section<'json-key'> {

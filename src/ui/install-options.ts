@@ -1,0 +1,27 @@
+import type {Environment} from '../core/environment.js'
+import type {ConsentSummary} from '../core/install/consent.js'
+import type {InstallOptions} from '../core/install/install.js'
+import type {ScopeContext} from '../core/scope.js'
+import type {AgentTarget} from '../core/targets/types.js'
+import {confirmOrFail} from './prompt.js'
+import {renderConsent} from './render/install.js'
+
+/** Install options for a command that writes one thing, asking for consent on a terminal. */
+export const installOptionsFor = (input: {env: Environment; context: ScopeContext; targets: readonly AgentTarget[]; yes: boolean; dryRun: boolean; force?: boolean; json: boolean}): InstallOptions => ({
+  env: input.env,
+  context: input.context,
+  targets: input.targets,
+  dryRun: input.dryRun,
+  force: input.force ?? false,
+  prefix: false,
+  offline: false,
+  yes: input.yes,
+  ...(input.env.interactive && !input.json
+    ? {
+        confirm: async (summary: ConsentSummary, id: string) => {
+          process.stderr.write(`${renderConsent(summary, id)}\n`)
+          return confirmOrFail(`Install ${id} and allow it to run this?`, {yes: false, interactive: true})
+        },
+      }
+    : {}),
+})
