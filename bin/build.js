@@ -25,3 +25,10 @@ for (const file of readdirSync(schemasDir).filter((f) => f.endsWith('.schema.jso
 }
 
 run(bin('oclif'), ['manifest'])
+
+// oclif lists commands in the order the file system returns them: sort them, so the manifest is the
+// same on every machine and diffs show only real changes.
+const manifestFile = join(root, 'oclif.manifest.json')
+const manifest = JSON.parse(readFileSync(manifestFile, 'utf8'))
+manifest.commands = Object.fromEntries(Object.entries(manifest.commands).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+writeFileSync(manifestFile, `${JSON.stringify(manifest, null, 2)}\n`)

@@ -9,6 +9,15 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-v')) {
 } else {
   // oclif's own engine check loads all of semver at import; loadout's `engines` field still applies.
   process.env.OCLIF_DISABLE_ENGINE_WARNING ??= '1'
-  const {execute} = await import('@oclif/core')
-  await execute({dir: import.meta.url})
+  const {flush, run} = await import('@oclif/core')
+  try {
+    await run(args, import.meta.url)
+    // as oclif's execute does: not awaited, since a closed stdout (`| head`) never drains
+    flush()
+  } catch (error) {
+    // loadout's commands report their own failures; this catches what oclif and its plugins throw
+    // (a bad flag to `help`, an unknown shell for `autocomplete`) and says it in loadout's words.
+    const {reportFailure} = await import('../dist/ui/base-command.js')
+    reportFailure(error, args)
+  }
 }

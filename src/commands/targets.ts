@@ -1,16 +1,12 @@
 import {Flags} from '@oclif/core'
 import {resolveScope, SCOPES} from '../core/scope.js'
-import {describeTargets, type TargetDescription} from '../core/targets/describe.js'
+import {describeTargets, type TargetsResult} from '../core/targets/describe.js'
 import {loadTargets, pickTargets, splitList} from '../core/targets/registry.js'
 import {LoadoutCommand} from '../ui/base-command.js'
 import {agentFlag, scopeFlag} from '../ui/flags.js'
 import {renderTargets} from '../ui/render/targets.js'
 
-export interface TargetsResult {
-  scope: string
-  projectRoot: string
-  targets: TargetDescription[]
-}
+export type {TargetsResult} from '../core/targets/describe.js'
 
 export default class Targets extends LoadoutCommand {
   static override summary = 'List the agents loadout can write to, which are detected here, and their paths'

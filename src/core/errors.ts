@@ -14,9 +14,9 @@ export const EXIT = {
   needsConsent: 8,
   locked: 9,
   io: 10,
+  policy: 11,
   interrupted: 130,
   terminated: 143,
-  policy: 11,
 } as const
 
 export type ExitStatus = (typeof EXIT)[keyof typeof EXIT]
@@ -33,9 +33,9 @@ export const EXIT_DESCRIPTIONS: Record<ExitStatus, string> = {
   8: 'needs consent: run on a terminal to answer, or pass --yes',
   9: 'locked: another loadout process holds the lock',
   10: 'cannot write: permission denied, read-only file or file system, or disk full (the message names the path)',
+  11: 'refused by policy: a policy file forbids this source, marketplace, plugin or part',
   130: 'interrupted (SIGINT, Ctrl-C): the change was rolled back',
   143: 'terminated (SIGTERM): the change was rolled back',
-  11: 'refused by policy: a policy file forbids this source, marketplace, plugin or part',
 }
 
 export interface LoadoutErrorOptions {

@@ -26,6 +26,28 @@ export const toLoadoutError = (error: unknown): LoadoutError => {
   })
 }
 
+/** A failure as people read it: one line, then what to do next, on stderr. */
+export const printError = (error: LoadoutError): void => {
+  const lines = [`${red('error', process.stderr)}: ${error.message}`, ...error.suggestions.map((s) => `  ${s}`)]
+  process.stderr.write(`${lines.join('\n')}\n`)
+}
+
+/**
+ * The last word on a failure that no command caught (oclif's own, or its plugins'): the exit
+ * status oclif asked for when it is an exit, else loadout's error line, or `{error}` under `--json`.
+ */
+export const reportFailure = (thrown: unknown, argv: readonly string[]): void => {
+  if (thrown instanceof Errors.ExitError) {
+    process.exitCode = thrown.oclif.exit ?? 0
+    return
+  }
+  const error = toLoadoutError(thrown)
+  process.exitCode = error.exitStatus
+  if (debugging()) process.stderr.write(`${(thrown as Error)?.stack ?? String(thrown)}\n`)
+  if (argv.includes('--json')) process.stdout.write(`${JSON.stringify({error: error.toJSON()}, null, 2)}\n`)
+  else printError(error)
+}
+
 /**
  * Every loadout command: `--json` prints the typed result (or `{error}`), and a failure is one line
  * plus suggestions on stderr with a documented exit status, without a stack unless DEBUG=loadout*.
@@ -46,8 +68,7 @@ export abstract class LoadoutCommand extends Command {
       this.logJson({error: error.toJSON()})
       return undefined
     }
-    const lines = [`${red('error', process.stderr)}: ${error.message}`, ...error.suggestions.map((s) => `  ${s}`)]
-    process.stderr.write(`${lines.join('\n')}\n`)
+    printError(error)
     return undefined
   }
 

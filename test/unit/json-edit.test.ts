@@ -463,3 +463,116 @@ describe('a 5 MB ~/.claude.json', () => {
     expect(removeJsonMember(edit.text, path, 'x', FILE)).toBe(text)
   })
 })
+
+describe('undo gives back the exact bytes, whatever the file looks like', () => {
+  /** Sets several members, then undoes the edits in reverse order: the original must come back byte for byte. */
+  const roundTrip = (text: string, edits: Array<[string[], string, unknown]>): void => {
+    let current = text
+    const undos = []
+    for (const [path, key, value] of edits) {
+      const edit = editJsonMember(current, path, key, value, FILE)
+      expect(getJsonMember(edit.text, path, key, FILE)).toEqual(value)
+      undos.push(JSON.parse(JSON.stringify(edit.undo)) as typeof edit.undo)
+      current = edit.text
+    }
+    expect(current).not.toBe(text)
+    for (const undo of undos.reverse()) current = undoJsonEdit(current, undo, FILE)
+    expect(current).toBe(text)
+  }
+  const EDITS: Array<[string[], string, unknown]> = [
+    [['mcpServers'], 'review-lint', SERVER],
+    [['mcpServers'], 'other', {command: 'replaced'}],
+    [['projects', '/home/u/p', 'mcpServers'], 'x', {command: 'a', args: []}],
+    [[], 'theme', 'light'],
+  ]
+
+  it('CRLF line breaks with tab indentation', () => {
+    roundTrip('{\r\n\t"theme": "dark",\r\n\t"mcpServers": {\r\n\t\t"other": {\r\n\t\t\t"command": "x"\r\n\t\t}\r\n\t}\r\n}\r\n', EDITS)
+  })
+
+  it('minified', () => {
+    roundTrip('{"theme":"dark","mcpServers":{"other":{"command":"x"}},"z":[1,2,{"a":null}]}', EDITS)
+  })
+
+  it('JSONC with comments and trailing commas, on CRLF lines', () => {
+    const text = [
+      '// settings',
+      '{',
+      '  "theme": "dark", /* the look */',
+      '  "mcpServers": {',
+      '    "other": {"command": "x",}, // keep me',
+      '    /* a comment after the last member */',
+      '  },',
+      '  "z": [1, 2,],',
+      '}',
+      '',
+    ].join('\r\n')
+    roundTrip(text, EDITS)
+  })
+
+  it('a multi-MB ~/.claude.json, pretty, CRLF with tabs and minified', () => {
+    const data = JSON.parse(bigClaudeJson(true)) as unknown
+    const pretty = bigClaudeJson(true)
+    const crlfTabs = `${JSON.stringify(data, null, '\t').replace(/\n/g, '\r\n')}\r\n`
+    const minified = JSON.stringify(data)
+    for (const text of [pretty, crlfTabs, minified]) {
+      expect(Buffer.byteLength(text)).toBeGreaterThan(3_000_000)
+      roundTrip(text, [...EDITS, [['projects', '/home/u/src/project-2000', 'mcpServers'], 'deep', SERVER]])
+    }
+  })
+
+  it('strict JSON nested deeper than the scanner walks, beside the edited object', () => {
+    const text = `{\n  "mcpServers": {\n    "deep": ${'['.repeat(20_000)}${']'.repeat(20_000)}\n  },\n  "z": ${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}\n}\n`
+    roundTrip(text, EDITS)
+  })
+
+  it('refuses JSONC nested deeper than it can read, with a message instead of a stack overflow', () => {
+    const error = thrown(() => setJsonMember(`{"a": ${'['.repeat(20_000)}${']'.repeat(20_000)}} // c`, [], 'b', 1, FILE))
+    expect(error.code).toBe('config-not-json')
+    expect(error.message).toMatch(/nests more than \d+ levels deep at line 1, column \d+$/)
+  })
+})
+
+describe('undo is exact on generated documents', () => {
+  // A seeded generator of JSONC objects: every mix of spaces, tabs, LF and CRLF, block and line
+  // comments between tokens, trailing commas, nested arrays and objects, repeated keys.
+  let seed = 11
+  const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648
+  const pick = <T>(items: readonly T[]): T => items[Math.floor(rnd() * items.length)] as T
+  const ws = () => pick(['', ' ', '  ', '\n', '\r\n', '\n  ', '\t', ' /* c */ ', ' // x\n', '\r\n\t\t'])
+  const trailing = (n: number) => (n > 0 && rnd() < 0.2 ? `,${ws()}` : '')
+  const value = (depth: number): string => {
+    const r = rnd()
+    if (depth > 2 || r < 0.3) return pick(['1', '"s"', 'true', 'null', '-2.5e3', '"a\\"b"', '[]', '{}'])
+    if (r < 0.6) {
+      const items = Array.from({length: Math.floor(rnd() * 3)}, () => ws() + value(depth + 1) + ws())
+      return `[${items.join(',')}${trailing(items.length)}${ws()}]`
+    }
+    return object(depth + 1)
+  }
+  const object = (depth: number): string => {
+    const members = Array.from({length: Math.floor(rnd() * 4)}, () => `${ws()}${JSON.stringify(pick(['mcpServers', 'a', 'projects', '/p']))}${ws()}:${ws()}${value(depth)}${ws()}`)
+    return `{${members.join(',')}${trailing(members.length)}${ws()}}`
+  }
+
+  it('gives back every generated document byte for byte after an edit', () => {
+    let edits = 0
+    for (let i = 0; i < 3000; i++) {
+      const text = ws() + object(0) + ws()
+      const path = pick([[], ['mcpServers'], ['projects', '/p'], ['a']])
+      const key = pick(['mcpServers', 'k', 'a'])
+      let edit
+      try {
+        edit = editJsonMember(text, path, key, SERVER, FILE)
+      } catch (error) {
+        // only a value on the path that is not an object stops an edit
+        expect((error as LoadoutError).code, text).toBe('config-not-object')
+        continue
+      }
+      edits++
+      expect(getJsonMember(edit.text, path, key, FILE), text).toEqual(SERVER)
+      expect(undoJsonEdit(edit.text, edit.undo, FILE), text).toBe(text)
+    }
+    expect(edits).toBeGreaterThan(2000)
+  })
+})

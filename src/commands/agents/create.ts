@@ -2,6 +2,7 @@ import {Args, Flags} from '@oclif/core'
 import {resolveScope} from '../../core/scope.js'
 import {loadOwnership} from '../../core/state/records.js'
 import {createSubagent, type CreatedSubagent} from '../../core/subagents/create.js'
+import {withStateLock} from '../../core/install/transaction.js'
 import {LoadoutCommand} from '../../ui/base-command.js'
 import {agentFlag, dryRunFlag, scopeFlag, yesFlag} from '../../ui/flags.js'
 import {askText} from '../../ui/prompt.js'
@@ -37,20 +38,23 @@ export default class AgentsCreate extends LoadoutCommand {
     if (description === undefined && env.interactive && !flags.yes && !this.jsonEnabled()) {
       description = await askText('Description (what it does, when to hand it a task):', `Describe what the ${args.name} subagent does and when an agent should hand it a task.`)
     }
-    const created = createSubagent({
-      name: args.name,
-      description,
-      tools: flags.tools,
-      model: flags.model,
-      readonly: flags.readonly,
-      maxSteps: flags['max-steps'],
-      targets,
-      env,
-      context,
-      ownership: loadOwnership(env, context.projectRoot),
-      force: flags.force === true,
-      dryRun: flags['dry-run'] === true,
-    })
+    // made under the lock, judged on the records as they are then
+    const create = () =>
+      createSubagent({
+        name: args.name,
+        description,
+        tools: flags.tools,
+        model: flags.model,
+        readonly: flags.readonly,
+        maxSteps: flags['max-steps'],
+        targets,
+        env,
+        context,
+        ownership: loadOwnership(env, context.projectRoot),
+        force: flags.force === true,
+        dryRun: flags['dry-run'] === true,
+      })
+    const created = flags['dry-run'] ? create() : await withStateLock(env, create, {optional: true})
     this.log(renderSubagentCreated(created))
     return created
   }

@@ -3,6 +3,7 @@ import {EXIT, LoadoutError} from '../../core/errors.js'
 import {resolveScope} from '../../core/scope.js'
 import {loadOwnership} from '../../core/state/records.js'
 import {applySubagentDelete, planSubagentDelete, type DeletedSubagent} from '../../core/subagents/delete.js'
+import {withStateLock} from '../../core/install/transaction.js'
 import {LoadoutCommand} from '../../ui/base-command.js'
 import {agentFlag, dryRunFlag, scopeFlag, yesFlag} from '../../ui/flags.js'
 import {confirmOrFail} from '../../ui/prompt.js'
@@ -30,7 +31,7 @@ export default class AgentsDelete extends LoadoutCommand {
     const paths = plan.removals.map((r) => r.path).join(', ')
     const yes = await confirmOrFail(`Delete subagent "${plan.name}" (${paths})?`, {yes: flags.yes, interactive: env.interactive})
     if (!yes) throw new LoadoutError('cancelled', EXIT.needsConsent, 'cancelled: nothing was deleted')
-    applySubagentDelete(plan, ownership)
+    await withStateLock(env, () => applySubagentDelete(plan, loadOwnership(env, context.projectRoot)), {optional: true})
     const result = {...plan, dryRun: false}
     this.log(renderSubagentDeleted(result))
     return result

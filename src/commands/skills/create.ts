@@ -3,6 +3,7 @@ import {resolveScope} from '../../core/scope.js'
 import {createSkill, SKILL_EXTRAS, type CreatedSkill} from '../../core/skills/create.js'
 import {loadOwnership} from '../../core/state/records.js'
 import {splitList} from '../../core/targets/registry.js'
+import {withStateLock} from '../../core/install/transaction.js'
 import {LoadoutCommand} from '../../ui/base-command.js'
 import {agentFlag, dryRunFlag, scopeFlag, yesFlag} from '../../ui/flags.js'
 import {askText} from '../../ui/prompt.js'
@@ -35,17 +36,20 @@ export default class SkillsCreate extends LoadoutCommand {
     if (description === undefined && env.interactive && !flags.yes && !this.jsonEnabled()) {
       description = await askText('Description (what it does, when to use it):', `Describe what the ${args.name} skill does and when an agent should use it.`)
     }
-    const created = createSkill({
-      name: args.name,
-      description,
-      extras: splitList(flags.with),
-      targets,
-      env,
-      context,
-      ownership: loadOwnership(env, context.projectRoot),
-      force: flags.force === true,
-      dryRun: flags['dry-run'] === true,
-    })
+    // made under the lock, judged on the records as they are then
+    const create = () =>
+      createSkill({
+        name: args.name,
+        description,
+        extras: splitList(flags.with),
+        targets,
+        env,
+        context,
+        ownership: loadOwnership(env, context.projectRoot),
+        force: flags.force === true,
+        dryRun: flags['dry-run'] === true,
+      })
+    const created = flags['dry-run'] ? create() : await withStateLock(env, create, {optional: true})
     this.log(renderCreated(created))
     return created
   }

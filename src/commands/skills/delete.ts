@@ -3,6 +3,7 @@ import {resolveScope} from '../../core/scope.js'
 import {applySkillDelete, planSkillDelete, type DeletedSkill} from '../../core/skills/delete.js'
 import {loadOwnership} from '../../core/state/records.js'
 import {EXIT, LoadoutError} from '../../core/errors.js'
+import {withStateLock} from '../../core/install/transaction.js'
 import {LoadoutCommand} from '../../ui/base-command.js'
 import {agentFlag, dryRunFlag, scopeFlag, yesFlag} from '../../ui/flags.js'
 import {confirmOrFail} from '../../ui/prompt.js'
@@ -30,7 +31,7 @@ export default class SkillsDelete extends LoadoutCommand {
     const paths = plan.removals.map((r) => r.path).join(', ')
     const yes = await confirmOrFail(`Delete skill "${plan.name}" (${paths})?`, {yes: flags.yes, interactive: env.interactive})
     if (!yes) throw new LoadoutError('cancelled', EXIT.needsConsent, 'cancelled: nothing was deleted')
-    applySkillDelete(plan, ownership)
+    await withStateLock(env, () => applySkillDelete(plan, loadOwnership(env, context.projectRoot)), {optional: true})
     const result = {...plan, dryRun: false}
     this.log(renderDeleted(result))
     return result

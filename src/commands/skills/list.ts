@@ -1,17 +1,12 @@
 import {SCOPES, resolveScope, type Scope} from '../../core/scope.js'
-import {inventorySkills, type ListedSkill, type SkillsFolder} from '../../core/skills/list.js'
+import {inventorySkills, type SkillsListResult} from '../../core/skills/list.js'
 import {loadOwnership} from '../../core/state/records.js'
 import {LoadoutCommand} from '../../ui/base-command.js'
 import {agentFlag, scopeFlag} from '../../ui/flags.js'
 import {renderSkillList} from '../../ui/render/skills.js'
 import {targetsForRead} from '../../ui/select-targets.js'
 
-export interface SkillsListResult {
-  agents: string[]
-  scopes: Scope[]
-  folders: SkillsFolder[]
-  skills: ListedSkill[]
-}
+export type {SkillsListResult} from '../../core/skills/list.js'
 
 export default class SkillsList extends LoadoutCommand {
   static override summary = 'List every skill the selected agents would load, with shadowing, validity and owner'

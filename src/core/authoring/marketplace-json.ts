@@ -6,6 +6,7 @@
 import {closeSync, constants, fstatSync, lstatSync, openSync, readSync} from 'node:fs'
 import {errnoCode, isLoadoutError} from '../errors.js'
 import {resolvesInside, safeRealpath} from '../fs/contain.js'
+import {jsonLayout as scanLayout} from '../json/scan.js'
 import {parseJsonBounded} from '../marketplace/json-depth.js'
 import {problem, type Problem} from '../problems.js'
 import {lineAndColumn} from '../text.js'
@@ -69,103 +70,20 @@ export const pointerToPath = (pointer: string, data: unknown): string => {
   return path
 }
 
-const QUOTE = 0x22
-const BACKSLASH = 0x5c
-const COMMA = 0x2c
-const COLON = 0x3a
-const OPEN_ARRAY = 0x5b
-const CLOSE_ARRAY = 0x5d
-const OPEN_OBJECT = 0x7b
-const CLOSE_OBJECT = 0x7d
-const isSpace = (c: number) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09
-const ends = (c: number) => Number.isNaN(c) || isSpace(c) || c === COMMA || c === CLOSE_ARRAY || c === CLOSE_OBJECT
-
-interface Frame {
-  array: boolean
-  path: string
-  start: number
-  index: number
-  keys: Map<string, number>
-}
-
 /**
  * Where every value of a JSON text is, and which object keys repeat. `JSON.parse` silently keeps
  * the last of two equal keys; another reader may keep the first, so a repeated key is a defect.
- * The text must already have parsed (this walks it without re-checking the grammar); the walk is
- * one linear pass with an explicit stack, so nesting depth never reaches the call stack.
+ * The text must already have parsed.
  */
 export const jsonLayout = (text: string): JsonLayout => {
-  const duplicates: DuplicateKey[] = []
+  const layout = scanLayout(text, jsonPath)
   const spans = new Map<string, JsonSpan>()
-  const stack: Frame[] = []
-  let i = 0
-  const skipSpace = () => {
-    while (isSpace(text.charCodeAt(i))) i++
-  }
-  const stringEnd = (from: number): number => {
-    let j = from + 1
-    while (j < text.length) {
-      const c = text.charCodeAt(j)
-      if (c === QUOTE) return j + 1
-      j += c === BACKSLASH ? 2 : 1
-    }
-    return text.length
-  }
-  /** Reads `"key":` at `i` in the object `frame`; returns the path of the value that follows. */
-  const key = (frame: Frame): string => {
-    const start = i
-    i = stringEnd(i)
-    const name = JSON.parse(text.slice(start, i)) as string
-    const path = jsonPath(frame.path, name)
-    const first = frame.keys.get(name)
-    if (first !== undefined) {
-      const at = lineAndColumn(text, start)
-      duplicates.push({path, key: name, line: at.line, column: at.column, firstLine: lineAndColumn(text, first).line})
-    } else frame.keys.set(name, start)
-    skipSpace()
-    if (text.charCodeAt(i) === COLON) i++
-    return path
-  }
-
-  let path = ''
-  for (;;) {
-    skipSpace()
-    const start = i
-    const c = text.charCodeAt(i)
-    if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
-      const frame: Frame = {array: c === OPEN_ARRAY, path, start, index: 0, keys: new Map()}
-      i++
-      skipSpace()
-      if (text.charCodeAt(i) === (frame.array ? CLOSE_ARRAY : CLOSE_OBJECT)) {
-        i++
-        spans.set(path, {start, end: i})
-      } else {
-        stack.push(frame)
-        path = frame.array ? jsonPath(frame.path, 0) : key(frame)
-        continue
-      }
-    } else {
-      if (c === QUOTE) i = stringEnd(i)
-      else while (i < text.length && !ends(text.charCodeAt(i))) i++
-      spans.set(path, {start, end: i})
-    }
-    // A value has ended: move on to the next member, closing containers on the way.
-    for (;;) {
-      skipSpace()
-      const top = stack.at(-1)
-      if (!top || i >= text.length) return {duplicates, spans}
-      if (text.charCodeAt(i) === COMMA) {
-        i++
-        skipSpace()
-        if (top.array) path = jsonPath(top.path, ++top.index)
-        else path = key(top)
-        break
-      }
-      i++
-      stack.pop()
-      spans.set(top.path, {start: top.start, end: i})
-    }
-  }
+  for (const [path, {start, end}] of layout.spans) spans.set(path, {start, end})
+  const duplicates = layout.repeated.map((r): DuplicateKey => {
+    const at = lineAndColumn(text, r.at)
+    return {path: r.path, key: r.key, line: at.line, column: at.column, firstLine: lineAndColumn(text, r.first).line}
+  })
+  return {duplicates, spans}
 }
 
 export interface TextEdit {
@@ -194,7 +112,7 @@ const indentBefore = (text: string, at: number): string | undefined => {
  */
 export const appendToArray = (text: string, layout: JsonLayout, path: string, value: unknown): TextEdit => {
   const array = layout.spans.get(path)
-  if (!array || text.charCodeAt(array.start) !== OPEN_ARRAY) throw new Error(`${path} is not an array in this text`)
+  if (!array || text.charAt(array.start) !== '[') throw new Error(`${path} is not an array in this text`)
   const items: JsonSpan[] = []
   for (let index = 0; ; index++) {
     const span = layout.spans.get(jsonPath(path, index))

@@ -4,6 +4,7 @@
  * schema check of a manifest, with ajv's errors turned into problems a person can act on.
  */
 import {closeSync, openSync, readSync} from 'node:fs'
+import {jsonLayout} from '../json/scan.js'
 import {isRecord} from '../plugin/components.js'
 import {MAX_MANIFEST_BYTES, parseManifestJson} from '../plugin/manifest-fields.js'
 import {jsonPathJoin, problemsOf, readContainedText, typeName} from '../plugin/paths.js'
@@ -18,20 +19,6 @@ export interface DuplicateKey {
   key: string
 }
 
-type Frame = {kind: 'object'; path: string; keys: Set<string>; current?: string; awaitingKey: boolean} | {kind: 'array'; path: string; index: number}
-
-/** Where a string that opens at `start` (a quote) ends: the index just after its closing quote. */
-const stringEnd = (text: string, start: number): number => {
-  let i = start + 1
-  while (i < text.length) {
-    const c = text.charCodeAt(i)
-    if (c === 0x5c) i += 2
-    else if (c === 0x22) return i + 1
-    else i++
-  }
-  return text.length
-}
-
 export interface JsonTextScan {
   duplicates: DuplicateKey[]
   /** where each string value is in the text, by JSON path (`text.slice(start, end)` is its JSON, quotes included) */
@@ -39,47 +26,16 @@ export interface JsonTextScan {
 }
 
 /**
- * One pass over valid JSON text (check it first): every key that an object holds more than once,
- * and where each string value sits, so that an edit can replace just that value's bytes. Keys are
- * compared after unescaping, so `"a"` and `"\u0061"` are the same key; for a repeated key the
- * last value is recorded, as JSON.parse keeps it.
+ * Over valid JSON text (check it first): every key that an object holds more than once, and where
+ * each string value sits, so that an edit can replace just that value's bytes. Keys are compared
+ * after unescaping, so `"a"` and `"\u0061"` are the same key; for a repeated key the last value is
+ * recorded, as JSON.parse keeps it.
  */
 export const scanJsonText = (text: string): JsonTextScan => {
-  const duplicates: DuplicateKey[] = []
+  const layout = jsonLayout(text, jsonPathJoin)
   const strings = new Map<string, {start: number; end: number}>()
-  const stack: Frame[] = []
-  const childPath = (): string => {
-    const top = stack.at(-1)
-    if (!top) return ''
-    return top.kind === 'array' ? jsonPathJoin(top.path, top.index) : jsonPathJoin(top.path, top.current ?? '')
-  }
-  let i = text.startsWith(BOM) ? 1 : 0
-  while (i < text.length) {
-    const c = text[i]
-    if (c === '"') {
-      const end = stringEnd(text, i)
-      const top = stack.at(-1)
-      if (top?.kind === 'object' && top.awaitingKey) {
-        const key = JSON.parse(text.slice(i, end)) as string
-        if (top.keys.has(key)) duplicates.push({path: top.path, key})
-        else top.keys.add(key)
-        top.current = key
-        top.awaitingKey = false
-      } else strings.set(childPath(), {start: i, end})
-      i = end
-      continue
-    }
-    if (c === '{') stack.push({kind: 'object', path: childPath(), keys: new Set(), awaitingKey: true})
-    else if (c === '[') stack.push({kind: 'array', path: childPath(), index: 0})
-    else if (c === '}' || c === ']') stack.pop()
-    else if (c === ',') {
-      const top = stack.at(-1)
-      if (top?.kind === 'object') top.awaitingKey = true
-      else if (top) top.index++
-    }
-    i++
-  }
-  return {duplicates, strings}
+  for (const [path, span] of layout.spans) if (span.string) strings.set(path, {start: span.start, end: span.end})
+  return {duplicates: layout.repeated.map((r) => ({path: r.parent, key: r.key})), strings}
 }
 
 /** Every key that an object of `text` (valid JSON) holds more than once. */

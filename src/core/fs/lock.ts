@@ -108,6 +108,15 @@ export const acquireLock = async (lockDir: string, waitMs = 30_000): Promise<Loc
       renameSync(tmp, join(lockDir, 'owner.json'))
       break
     } catch (error) {
+      if (errnoCode(error) === 'ENOENT' && !made) {
+        // the folder above went meanwhile (a user cleaning up): make it again
+        try {
+          mkdirSync(dirname(lockDir), {recursive: true})
+        } catch (again) {
+          throw explainIoError(again, dirname(lockDir))
+        }
+        continue
+      }
       if (errnoCode(error) !== 'EEXIST' || made) {
         if (made) rmSync(lockDir, {recursive: true, force: true})
         throw explainIoError(error, lockDir)

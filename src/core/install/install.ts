@@ -1,5 +1,5 @@
-import {existsSync, renameSync, rmSync} from 'node:fs'
-import {basename, join} from 'node:path'
+import {existsSync, readdirSync, renameSync, rmSync} from 'node:fs'
+import {basename, dirname, join} from 'node:path'
 import {loadoutPaths, type Environment} from '../environment.js'
 import {EXIT, LoadoutError, needsConsent, notFound, usageError} from '../errors.js'
 import {copyTree} from '../fs/copy.js'
@@ -71,10 +71,12 @@ const installedRoot = (env: Environment, id: string, fetched: FetchedPlugin): {r
   return dirs
 }
 
+/** Called under the lock: any staging copy beside `to` is a killed run's, and goes. */
 const materialize = (from: string, to: string): void => {
+  const parent = dirname(to)
+  if (existsSync(parent)) for (const name of readdirSync(parent)) if (name.startsWith(`${basename(to)}.stage-`)) rmSync(join(parent, name), {recursive: true, force: true})
   if (existsSync(to)) return
-  const staging = `${to}.stage-${process.pid}-${Date.now()}`
-  rmSync(staging, {recursive: true, force: true})
+  const staging = `${to}.stage-${process.pid}`
   try {
     copyTree(from, staging)
     renameSync(staging, to)

@@ -28,7 +28,13 @@
  * started). Kept bytes live in `<config>/journal.d/`. Recovery, always under the lock: a journal that
  * reached its `commit` line is finished (removed files and kept bytes deleted, emptied folders
  * pruned); any other is rolled back. Then loadout's temporary names (`.<name>.loadout-tmp|stage|old-*`)
- * left in the folders it touched are swept away. Read-only commands call `recoverIfFree`.
+ * left in the folders it touched are swept away.
+ *
+ *   await recoverIfFree(env)             // read-only commands: recover if the lock is free, else say what is pending
+ *   await withStateLock(env, fn)         // a change of one atomic rename (a marketplace record, a skill made by
+ *                                        //   hand): the lock and recovery, without a journal of its own
+ *
+ * The lock waits `LOADOUT_LOCK_WAIT` seconds (default 30), then fails with exit 9.
  */
 import {randomBytes} from 'node:crypto'
 import {appendFileSync, copyFileSync, existsSync, linkSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync} from 'node:fs'
@@ -36,7 +42,7 @@ import {dirname, isAbsolute, join, normalize} from 'node:path'
 import {loadoutPaths, type Environment} from '../environment.js'
 import {explainIoError, isLoadoutError} from '../errors.js'
 import {isInside} from '../fs/contain.js'
-import {acquireLock, lockHolder, withLock, type LockOwner} from '../fs/lock.js'
+import {acquireLock, lockHolder, type LockOwner} from '../fs/lock.js'
 import {assertWritableFile, TEMP_NAME, tmpName} from '../fs/write.js'
 import {stateLockDir} from '../marketplace/state.js'
 import type {Scope} from '../scope.js'
@@ -97,7 +103,9 @@ const validEntry = (e: Record<string, unknown>, kept: string): Entry | undefined
       return str(e.label) ? {t: 'begin', id: String(e.id), label: e.label, pid: Number(e.pid)} : undefined
     case 'create':
       if (!cleanPath(e.path) || !cleanPath(e.root) || dirname(e.root) === e.root || !isInside(e.root, e.path)) return undefined
-      return e.kind === 'file' || e.kind === 'dir' || e.kind === 'tree' ? {t: 'create', path: e.path, root: e.root, kind: e.kind} : undefined
+      // a whole tree or file is never an agent's root itself: only a folder made empty is removed there
+      if (e.kind === 'dir') return {t: 'create', path: e.path, root: e.root, kind: 'dir'}
+      return (e.kind === 'file' || e.kind === 'tree') && e.path !== e.root ? {t: 'create', path: e.path, root: e.root, kind: e.kind} : undefined
     case 'backup':
       if (!cleanPath(e.file) || (e.copy !== undefined && !(cleanPath(e.copy) && dirname(e.copy) === kept))) return undefined
       return {t: 'backup', file: e.file, ...(e.copy === undefined ? {} : {copy: e.copy as string})}
@@ -481,15 +489,25 @@ export const transaction = async <T>(env: Environment, projectRoot: string, labe
  * a skill or subagent made by hand): the lock, after recovering what a killed run left, so they never
  * interleave with a transaction nor read its half-done state.
  */
-export const withStateLock = async <T>(env: Environment, fn: () => Promise<T> | T): Promise<T> =>
-  withLock(
-    stateLockDir(env),
-    () => {
-      recoverPending(env)
-      return fn()
-    },
-    lockWaitMs(env),
-  )
+export const withStateLock = async <T>(env: Environment, fn: () => Promise<T> | T, options: {optional?: boolean} = {}): Promise<T> => {
+  // `optional` and loadout has no state yet: there is nothing to recover, and no lock folder is made
+  if (options.optional && !existsSync(dirname(stateLockDir(env)))) return fn()
+  let lock
+  try {
+    lock = await acquireLock(stateLockDir(env), lockWaitMs(env))
+  } catch (error) {
+    // `optional`: a change that writes nothing of loadout's own (a skill made by hand) still runs when
+    // loadout's config folder cannot be made (a read-only HOME); the folder it writes says the rest
+    if (options.optional && isLoadoutError(error) && error.code !== 'locked') return fn()
+    throw error
+  }
+  try {
+    recoverPending(env)
+    return await fn()
+  } finally {
+    lock.release()
+  }
+}
 
 /** How long a change waits for another loadout process: `LOADOUT_LOCK_WAIT` seconds, default 30. */
 export const lockWaitMs = (env: Environment): number => {

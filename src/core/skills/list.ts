@@ -96,6 +96,14 @@ export interface InventoryInput {
  * losers of a name clash marked as shadowed. Shadowing is worked out over both scopes, then the
  * listing is cut to the scopes asked for.
  */
+/** What `skills list` reports: the inventory, with the agents and scopes it covers. */
+export interface SkillsListResult {
+  agents: string[]
+  scopes: Scope[]
+  folders: SkillsFolder[]
+  skills: ListedSkill[]
+}
+
 export const inventorySkills = ({targets, env, context, scopes, ownership}: InventoryInput): SkillsInventory => {
   const scans = new Map<string, FolderScan>()
   const folders: SkillsFolder[] = []

@@ -27,6 +27,13 @@ export interface TargetDescription {
   paths: TargetPath[]
 }
 
+/** What `targets` reports: the agents described, for one scope or 'all'. */
+export interface TargetsResult {
+  scope: string
+  projectRoot: string
+  targets: TargetDescription[]
+}
+
 export const describeTargets = (
   targets: readonly AgentTarget[],
   env: Environment,

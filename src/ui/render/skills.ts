@@ -1,4 +1,4 @@
-import type {SkillsListResult} from '../../commands/skills/list.js'
+import type {SkillsListResult} from '../../core/skills/list.js'
 import type {CreatedSkill} from '../../core/skills/create.js'
 import type {DeletedSkill} from '../../core/skills/delete.js'
 import type {SkillInfo} from '../../core/skills/info.js'
