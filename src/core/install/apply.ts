@@ -7,6 +7,7 @@ import {copyTree} from '../fs/copy.js'
 import {explainIoError} from '../errors.js'
 import {swapDirectoryIn, tmpName, writeFileAtomic} from '../fs/write.js'
 import {jsonEqual, mergeHookEvents, removeHookEvents} from '../formats/hooks.js'
+import {substitutePluginVars, type PluginVars} from '../formats/substitute.js'
 import {fileSha256Sync} from './hash.js'
 import {splitFrontmatter} from '../skills/frontmatter.js'
 import type {HookEvents} from '../plugin/types.js'
@@ -66,6 +67,15 @@ const listFiles = (dir: string, component: string): RecordedFile[] => {
   return files
 }
 
+/** Writes the installed plugin's paths for `${CLAUDE_PLUGIN_ROOT}` and friends in a copied SKILL.md. */
+const substituteSkillFile = (skillDir: string, vars: PluginVars) => {
+  const file = join(skillDir, 'SKILL.md')
+  if (!existsSync(file)) return
+  const text = readFileSync(file, 'utf8')
+  const replaced = substitutePluginVars(text, vars) as string
+  if (replaced !== text) writeFileAtomic(file, replaced)
+}
+
 /** Rewrites the `name:` line of a copied SKILL.md (for --prefix), leaving the rest untouched. */
 const renameSkill = (skillDir: string, name: string) => {
   const file = join(skillDir, 'SKILL.md')
@@ -96,6 +106,7 @@ export const applyOperation = (op: Operation, guard: Guard): Applied => {
       try {
         mkdirSync(staging, {mode: 0o755})
         copyTree(op.from, staging)
+        if (op.pluginVars) substituteSkillFile(staging, op.pluginVars)
         if (op.renameSkillTo) renameSkill(staging, op.renameSkillTo)
         guard.creating(op.dest, op.root, 'tree')
         swapDirectoryIn(staging, op.dest, false)

@@ -1,14 +1,15 @@
 import {existsSync, readdirSync, renameSync, rmSync} from 'node:fs'
 import {basename, dirname, join} from 'node:path'
 import {loadoutPaths, type Environment} from '../environment.js'
-import {EXIT, LoadoutError, needsConsent, notFound, validationFailed} from '../errors.js'
+import {EXIT, LoadoutError, needsConsent, notFound, usageError} from '../errors.js'
 import {copyTree} from '../fs/copy.js'
 import {projectManifestFile} from '../marketplace/state.js'
 import type {PluginEntry} from '../marketplace/types.js'
-import {inspectPlugin, readPlugin} from '../plugin/read.js'
+import {readForInstall} from '../plugin/leniency.js'
+import {inspectPlugin} from '../plugin/read.js'
 import type {PluginModel} from '../plugin/types.js'
 import {admitPluginModel, admitPluginSource} from '../policy/gate.js'
-import {formatProblem, type Problem} from '../problems.js'
+import type {Problem} from '../problems.js'
 import type {ScopeContext} from '../scope.js'
 import {ownershipFrom, readInstallRecords, type InstallRecord} from '../state/records.js'
 import type {AgentTarget} from '../targets/types.js'
@@ -69,17 +70,6 @@ export interface InstallResult {
   recovered?: Recovery
 }
 
-/** Skills with errors are refused: loadout installs only what the agents can load. */
-const checkModel = (model: PluginModel): void => {
-  const errors = model.problems.filter((p) => p.severity === 'error')
-  if (errors.length > 0) {
-    throw validationFailed(errors[0]!.code, `plugin "${model.name}" has ${errors.length} error(s): ${errors.slice(0, 5).map(formatProblem).join('; ')}`, {
-      suggestions: ['fix the plugin (loadout skills validate / plugin validate show every problem)'],
-      details: {problems: model.problems},
-    })
-  }
-}
-
 const pickSkills = (model: PluginModel, names: readonly string[]): PluginModel => {
   for (const name of names) {
     if (!model.skills.some((s) => s.name === name)) {
@@ -118,10 +108,10 @@ export interface Prepared {
  */
 export const readFetched = (resolved: ResolvedPlugin, fetched: FetchedPlugin, env: Environment): PluginModel => {
   if (resolved.entry || resolved.marketplace !== DIRECT || !resolved.name || inspectPlugin(fetched.root, {home: env.home}).model.name !== basename(fetched.root)) {
-    return readPlugin(fetched.root, {...(resolved.entry ? {entry: resolved.entry} : {}), home: env.home})
+    return readForInstall(fetched.root, {...(resolved.entry ? {entry: resolved.entry} : {}), home: env.home})
   }
   const entry: PluginEntry = {name: resolved.name, source: {kind: 'local', path: '.'}, tags: [], keywords: [], raw: {}, problems: []}
-  return readPlugin(fetched.root, {entry, home: env.home})
+  return readForInstall(fetched.root, {entry, home: env.home})
 }
 
 /** Resolve, fetch and read: everything up to the plan, nothing written to any agent. */
@@ -137,7 +127,6 @@ export const preparePlugin = async (spec: string, options: Pick<InstallOptions, 
 export const prepareFetched = (resolved: ResolvedPlugin, fetched: FetchedPlugin, options: Pick<InstallOptions, 'env' | 'context' | 'skills' | 'allowHiddenText'>): Prepared => {
   let model = readFetched(resolved, fetched, options.env)
   if (options.skills && options.skills.length > 0) model = pickSkills(model, options.skills)
-  checkModel(model)
   const id = resolved.marketplace === DIRECT ? `${model.name}@${DIRECT}` : resolved.id
   admitPluginModel(model, id, {env: options.env, projectRoot: options.context.projectRoot, ...(options.allowHiddenText ? {allowHiddenText: true} : {})})
   return {resolved, fetched, model, id}
@@ -156,8 +145,18 @@ export const isCurrent = (existing: readonly InstallRecord[], targets: readonly 
   existing.length === targets.length &&
   existing.every((r) => r.integrity === integrity && r.enabled && (!r.pluginRoot || existsSync(r.pluginRoot)) && checkRecord(r).missing.length === 0)
 
+/** An agent that installs packages itself (Lexora) gets a package, not folders: refused, pointing at `plugin pack`. */
+const refusePackOnly = (targets: readonly AgentTarget[]): void => {
+  const packOnly = targets.filter((t) => t.installs === false)
+  if (packOnly.length === 0) return
+  throw usageError('agent-installs-packages', `${packOnly.map((t) => t.name).join(', ')} installs packages itself: loadout writes no folder for it`, {
+    suggestions: [`write the package archive instead: loadout plugin pack <plugin folder> --format ${packOnly[0]!.id}`, 'then install the archive with the host\'s own installer'],
+  })
+}
+
 /** Installs one prepared plugin into the chosen targets, under the lock, undoing everything on failure. */
 export const installPrepared = async (prepared: Prepared, options: InstallOptions): Promise<InstallResult> => {
+  refusePackOnly(options.targets)
   const {env, context} = options
   const {resolved, fetched, model, id} = prepared
   // read without the lock, for the answer before any question; judged again under the lock
@@ -310,7 +309,9 @@ const applyPlans = async (plans: readonly TargetPlan[], recordBase: RecordBase, 
 /** Paths other installs still record, which removing this one must leave alone. */
 export const keptBy = (records: readonly InstallRecord[]): Set<string> => new Set(records.flatMap((r) => [...r.files.map((f) => f.path), ...r.dirs]))
 
-export const installPlugin = async (spec: string, options: InstallOptions): Promise<InstallResult> =>
-  installPrepared(await preparePlugin(spec, options), options)
+export const installPlugin = async (spec: string, options: InstallOptions): Promise<InstallResult> => {
+  refusePackOnly(options.targets)
+  return installPrepared(await preparePlugin(spec, options), options)
+}
 
 export const dataDirOf = (env: Environment): string => join(loadoutPaths(env).data)

@@ -351,6 +351,8 @@ class Reader {
         return this.pinned({kind: 'github', repo}, value)
       }
       case 'url': {
+        // Codex writes the repository itself as {"source": "url", "url": "./"}: a path, not a remote
+        if (typeof value.url === 'string' && (value.url === '.' || value.url.startsWith('./'))) return this.pathSource(value.url, pluginRoot)
         const url = this.remoteUrl(value.url)
         if (typeof url !== 'string') return url
         return this.pinned({kind: 'url', url}, value)
