@@ -68,7 +68,7 @@ const entries = (agent, sectionName, label = '') => {
   )
 }
 
-const FORMAT_SHOWN = {skills: (s) => s.format !== 'agent-skills', subagents: () => true}
+const FORMAT_SHOWN = {skills: (s) => s.format !== 'agent-skills', subagents: () => true, commands: (s) => s.format !== 'markdown'}
 
 /** A cell: every entry on its own line, with the section's format where it tells something. */
 const sectionCell = (agent, name) => {
@@ -88,7 +88,7 @@ const hooksAndPlugins = (agent) => {
 
 /** The Markdown table (and its legend) for the README, from the parsed target files. */
 export const renderAgentTable = (agents) => {
-  const header = ['Agent', 'Name', 'Confidence', 'Homes', 'Skills', 'Subagents', 'MCP servers', 'Hooks / plugins']
+  const header = ['Agent', 'Name', 'Confidence', 'Homes', 'Skills', 'Subagents', 'MCP servers', 'Hooks / plugins', 'Slash commands']
   const rows = [...agents]
     .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
     .map((agent) => {
@@ -103,6 +103,7 @@ export const renderAgentTable = (agents) => {
         sectionCell(agent, 'subagents'),
         sectionCell(agent, 'mcp'),
         hooksAndPlugins(agent),
+        sectionCell(agent, 'commands'),
       ]
     })
   const line = (cells) => `| ${cells.map(cell).join(' | ')} |`

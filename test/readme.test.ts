@@ -37,7 +37,7 @@ describe('renderAgentTable', () => {
     const rows = table.split('\n').filter((line) => line.startsWith('| `'))
     expect(rows.map((r) => /^\| `([^`]+)`/.exec(r)![1])).toEqual([...ids].sort())
     const header = cells(table.split('\n')[0]!)
-    expect(header).toEqual(['Agent', 'Name', 'Confidence', 'Homes', 'Skills', 'Subagents', 'MCP servers', 'Hooks / plugins'])
+    expect(header).toEqual(['Agent', 'Name', 'Confidence', 'Homes', 'Skills', 'Subagents', 'MCP servers', 'Hooks / plugins', 'Slash commands'])
     for (const row of rows) expect(cells(row), row).toHaveLength(header.length)
   })
 
@@ -50,7 +50,12 @@ describe('renderAgentTable', () => {
     const cst = cells(rowOf(table, 'cst-agent')!)
     expect(cst[3]).toContain('`%APPDATA%\\cst-agent` (Windows only)')
     expect(cst[7]).toContain('plugins: project `.agent/plugins` (trusted workspace only)')
+    expect(claude[8]).toBe('project `.claude/commands`<br>user `{config}/commands`')
+    const gemini = cells(rowOf(table, 'gemini-cli')!)
+    expect(gemini[8]).toBe('project `.gemini/commands`<br>user `{gemini}/commands`<br>format `gemini-toml`')
     const copilot = cells(rowOf(table, 'github-copilot')!)
+    expect(copilot[8]).toBe('project `.github/prompts`<br>format `copilot-prompt`')
+    expect(cells(rowOf(table, 'opencode')!)[8]).toContain('(unconfirmed)')
     expect(copilot[6]).toBe('project `.vscode/mcp.json` key `servers`<br>user `{copilot}/mcp-config.json` key `mcpServers`')
   })
 
@@ -71,7 +76,7 @@ describe('renderAgentTable', () => {
   it('says that lexora is not written to', () => {
     const lexora = cells(rowOf(table, 'lexora')!)
     expect(lexora[1]).toMatch(/installs packages itself/)
-    expect(lexora.slice(3)).toEqual(['—', '—', '—', '—', '—'])
+    expect(lexora.slice(3)).toEqual(['—', '—', '—', '—', '—', '—'])
   })
 
   it('changes when a target changes, and escapes pipes', () => {
@@ -83,7 +88,7 @@ describe('renderAgentTable', () => {
     const row = rowOf(other, 'universal')!
     expect(row).toContain('A \\| B')
     expect(cells(row)[4]).toContain('user `~/.more/skills` (unconfirmed)')
-    expect(cells(row)).toHaveLength(8)
+    expect(cells(row)).toHaveLength(9)
   })
 })
 

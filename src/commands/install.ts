@@ -1,5 +1,6 @@
 import {Args, Flags} from '@oclif/core'
-import {installPlugin, type InstallResult} from '../core/install/install.js'
+import type {InstallResult} from '../core/install/install.js'
+import {installWithDependencies, type TreeInstallResult} from '../core/deps/tree.js'
 import {installDeclared, type DeclaredInstall} from '../core/install/declared.js'
 import {resolveScope} from '../core/scope.js'
 import {splitList} from '../core/targets/registry.js'
@@ -7,6 +8,7 @@ import {LoadoutCommand} from '../ui/base-command.js'
 import {agentFlag, allowHiddenTextFlag, dryRunFlag, isOffline, offlineFlag, scopeFlag, yesFlag} from '../ui/flags.js'
 import {withProgress} from '../ui/progress.js'
 import {confirmOrFail} from '../ui/prompt.js'
+import {askUserConfig} from '../ui/prompt-user-config.js'
 import {renderConsent, renderInstalled} from '../ui/render/install.js'
 import {targetsForWrite} from '../ui/select-targets.js'
 
@@ -19,7 +21,7 @@ export default class Install extends LoadoutCommand {
     '<%= config.bin %> install ./my-plugin --agent claude-code --dry-run',
     '<%= config.bin %> install acme/tools --skill pdf-tools --agent cursor',
   ]
-  static override args = {plugin: Args.string({description: 'plugin[@marketplace][@version], or a source: owner/repo, git URL, folder, archive URL'})}
+  static override args = {plugin: Args.string({description: 'plugin[@marketplace][@version or semver range], or a source: owner/repo, git URL, folder, archive URL'})}
   static override flags = {
     agent: agentFlag,
     scope: scopeFlag,
@@ -33,7 +35,7 @@ export default class Install extends LoadoutCommand {
     'allow-hidden-text': allowHiddenTextFlag,
   }
 
-  async run(): Promise<InstallResult | DeclaredInstall> {
+  async run(): Promise<InstallResult | TreeInstallResult | DeclaredInstall> {
     const {args, flags} = await this.parse(Install)
     const env = this.environment()
     const context = resolveScope(args.plugin === undefined ? 'project' : flags.scope, env)
@@ -55,6 +57,7 @@ export default class Install extends LoadoutCommand {
       ...(flags.skill ? {skills: flags.skill.flatMap((s) => splitList(s))} : {}),
       ...(interactive
         ? {
+            askUserConfig: askUserConfig(env),
             confirm: async (summary: Parameters<typeof renderConsent>[0], id: string) => {
               process.stderr.write(`${renderConsent(summary, id)}\n`)
               return confirmOrFail(`Install ${id} and allow it to run these?`, {yes: false, interactive: true})
@@ -66,9 +69,12 @@ export default class Install extends LoadoutCommand {
       const result = await withProgress(!this.jsonEnabled(), (onProgress) => installDeclared({...options, frozen: flags.frozen, ...(fromLock ? {chooseTargets} : {}), onProgress}))
       for (const r of result.results) this.log(renderInstalled(r))
       if (result.results.length === 0) this.log('loadout.json declares no plugins')
+      for (const m of result.registered) this.log(`registered marketplace ${m.name} (${m.source}) from loadout.json`)
+      if (result.ignore.length > 0) this.log(`commit loadout.json and loadout.lock; add to .gitignore (machine-local copies):\n${result.ignore.map((l) => `  ${l}`).join('\n')}`)
       return result
     }
-    const result = await withProgress(!this.jsonEnabled(), (onProgress) => installPlugin(args.plugin!, {...options, onProgress}))
+    const result = await withProgress(!this.jsonEnabled(), (onProgress) => installWithDependencies(args.plugin!, {...options, onProgress}))
+    for (const dep of result.dependencies) this.log(`${renderInstalled(dep)} (dependency of ${dep.dependents.join(', ')})`)
     this.log(renderInstalled(result))
     return result
   }

@@ -1,7 +1,9 @@
 import {Args, Flags} from '@oclif/core'
 import {EXIT, LoadoutError} from '../core/errors.js'
 import {recordsFor, removeInstalled, type RemovalResult} from '../core/install/remove.js'
+import {removeDependencies, unneededDependencies, type PruneResult} from '../core/deps/prune.js'
 import {resolveScope} from '../core/scope.js'
+import {readInstallRecords} from '../core/state/records.js'
 import {splitList} from '../core/targets/registry.js'
 import {LoadoutCommand} from '../ui/base-command.js'
 import {agentFlag, dryRunFlag, scopeFlag, yesFlag} from '../ui/flags.js'
@@ -18,9 +20,10 @@ export default class Uninstall extends LoadoutCommand {
     yes: yesFlag,
     'dry-run': dryRunFlag,
     force: Flags.boolean({char: 'f', description: 'also remove files you changed since they were installed'}),
+    'keep-dependencies': Flags.boolean({description: 'keep the dependencies nothing else needs (loadout prune removes them later)'}),
   }
 
-  async run(): Promise<RemovalResult> {
+  async run(): Promise<RemovalResult & {dependencies?: PruneResult}> {
     const {args, flags} = await this.parse(Uninstall)
     const env = this.environment()
     const context = resolveScope(flags.scope, env)
@@ -35,6 +38,18 @@ export default class Uninstall extends LoadoutCommand {
     }
     const result = await removeInstalled(args.plugin, env, context, options)
     this.log(renderRemoved(result, 'uninstall'))
-    return result
+    if (flags['keep-dependencies'] || agents) return result
+    // Dependencies this plugin was the last to need are offered for removal (--yes removes them).
+    const freed = unneededDependencies(readInstallRecords(env, context.projectRoot), context.scope, [result.plugin])
+    if (freed.length === 0) return result
+    const question = `${result.plugin} was the last plugin needing ${freed.join(', ')}: remove ${freed.length === 1 ? 'it' : 'them'} too?`
+    const remove = flags.yes || (env.interactive && !this.jsonEnabled() && !flags['dry-run'] && (await confirmOrFail(question, {yes: false, interactive: true})))
+    if (!remove) {
+      this.log(`kept ${freed.join(', ')}; loadout prune removes ${freed.length === 1 ? 'it' : 'them'}`)
+      return result
+    }
+    const dependencies = await removeDependencies(env, context, {ids: freed, dryRun: flags['dry-run'] === true, force: flags.force === true})
+    for (const r of dependencies.results) this.log(renderRemoved(r, 'uninstall'))
+    return {...result, dependencies}
   }
 }

@@ -85,7 +85,7 @@ describe.concurrent('agents create, list, info and delete in each format', () =>
         [['cst-agent'], 'cst-agent-md', entryOf(sb, 'cst-agent', scope, 'code-reviewer'), fileOf(sb, 'cst-agent', scope, 'code-reviewer'), false],
       ])
       // deepagents has no tools or step limit: said, not silently lost
-      expect(created.destinations[1]!.notes.join('\n')).toMatch(/"tools" dropped/)
+      expect(created.destinations[1]!.notes.join('\n')).toMatch(/"tools" restriction \(Read, Grep\) dropped: Deep Agents Code file subagents cannot narrow tools/)
       expect(created.destinations[1]!.notes.join('\n')).toMatch(/"max_steps" dropped/)
       expect(created.destinations[2]!.notes).toEqual([])
 
@@ -108,7 +108,7 @@ describe.concurrent('agents create, list, info and delete in each format', () =>
       expect(entries(entryOf(sb, 'deepagents', scope, 'code-reviewer'))).toEqual(['AGENTS.md'])
       const cst = readMd(fileOf(sb, 'cst-agent', scope, 'code-reviewer'))
       // Read and Grep only read, so cst-agent's readonly is worked out as true
-      expect(cst.fields).toEqual({name: 'code-reviewer', description, tools: 'Read,Grep', readonly: true, model: 'gpt-5-mini', max_steps: 12})
+      expect(cst.fields).toEqual({name: 'code-reviewer', description, tools: 'read_file,grep', readonly: true, model: 'gpt-5-mini', max_steps: 12})
       expect(cst.body).toBe(claude.body)
 
       const [list, info] = await Promise.all([
@@ -128,7 +128,7 @@ describe.concurrent('agents create, list, info and delete in each format', () =>
         description,
         path: entryOf(sb, 'cst-agent', scope, 'code-reviewer'),
         file: fileOf(sb, 'cst-agent', scope, 'code-reviewer'),
-        frontmatter: {tools: 'Read,Grep', readonly: true, max_steps: 12},
+        frontmatter: {tools: 'read_file,grep', readonly: true, max_steps: 12},
         problems: [],
       })
 
@@ -165,9 +165,9 @@ describe.concurrent('agents create, list, info and delete in each format', () =>
     ])
     expect(ro.status, ro.stdout).toBe(0)
     expect(rw.status, rw.stdout).toBe(0)
-    expect(readMd(join(sb.project, '.agent/agents/locked.md')).fields).toMatchObject({tools: 'Read,Edit,Bash', readonly: true})
+    expect(readMd(join(sb.project, '.agent/agents/locked.md')).fields).toMatchObject({tools: 'read_file,Edit,run_shell', readonly: true})
     expect(readMd(join(sb.project, '.agent/agents/locked.md')).fields).not.toHaveProperty('model')
-    expect(readMd(join(sb.project, '.agent/agents/open.md')).fields).toMatchObject({tools: 'Read', readonly: false})
+    expect(readMd(join(sb.project, '.agent/agents/open.md')).fields).toMatchObject({tools: 'read_file', readonly: false})
     const claude = readMd(join(sb.project, '.claude/agents/locked.md')).fields
     expect(claude).toEqual({name: 'locked', description: expect.any(String), tools: 'Read, Edit, Bash', model: 'sonnet'})
     const notes = Object.fromEntries(ro.json<CreatedSubagent>().destinations.map((d) => [d.agents[0], d.notes.join('\n')]))
@@ -210,7 +210,7 @@ describe.concurrent('agents create, list, info and delete in each format', () =>
     const result = await loadout(sb, ['agents', 'create', 'plain', '--agent', 'deepagents,gemini-cli', '--tools', 'Read'])
     expect(result.status, result.stderr).toBe(0)
     expect(result.stdout).toContain(`created ${fileOf(sb, 'deepagents', 'project', 'plain')} for deepagents`)
-    expect(result.stdout).toContain('note: "tools" dropped')
+    expect(result.stdout).toContain('note: "tools" restriction')
     expect(result.stdout).toContain('skipped gemini-cli: Gemini CLI has no project-scope subagents folder')
     expect(result.stdout).not.toContain('\u001B[')
   })

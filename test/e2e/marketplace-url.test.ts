@@ -42,7 +42,7 @@ const deep = (levels: number): unknown => {
 
 beforeAll(async () => {
   server = await startHttpsServer()
-  server.json('/catalog.json', catalog([plugin('alpha', {version: '1.0.0', keywords: ['pdf']}), plugin('beta', {category: 'docs'}), {name: 'relative', source: './plugins/relative'}, {name: 'npm-one', source: {source: 'npm', package: 'x'}}]))
+  server.json('/catalog.json', catalog([plugin('alpha', {version: '1.0.0', keywords: ['pdf']}), plugin('beta', {category: 'docs'}), {name: 'relative', source: './plugins/relative'}, {name: 'pip-one', source: {source: 'pip', package: 'x'}}]))
   server.file('/not-json.json', 'this is not json {')
   server.json('/array.json', [1, 2, 3])
   server.file('/deep.json', JSON.stringify(deep(70)))
@@ -98,8 +98,8 @@ describe('catalog URLs', () => {
 
   it('info shows unsupported entries on that entry only', async () => {
     const info = (await run(sb, ['marketplace', 'info', 'remote', '--json'])).json()
-    const npm = info.plugins.find((p: {name: string}) => p.name === 'npm-one')
-    expect(npm).toMatchObject({supported: false})
+    const pip = info.plugins.find((p: {name: string}) => p.name === 'pip-one')
+    expect(pip).toMatchObject({supported: false})
     expect(info.plugins.find((p: {name: string}) => p.name === 'alpha')).toMatchObject({supported: true, version: '1.0.0'})
   })
 

@@ -60,12 +60,11 @@ const lexoraPlugin = (sb: Sandbox): string =>
       name: 'search-kit',
       description: 'Search the docs',
       id: 'acme.search-kit',
-      apiVersion: 4,
       engines: {lexora: '^4.0.0'},
       contributes: {
         skills: [{id: 'acme.search-kit.search', path: 'skills/search/SKILL.md'}],
         mcpConnectors: [{id: 'docs', transport: 'streamable-http', url: 'https://docs.example.com/mcp', authentication: 'none'}],
-        subagents: [{id: 'researcher', name: 'Researcher', description: 'Finds answers', instructions: 'You research.', fileAccess: 'read_only', tools: ['read', 'grep']}],
+        subagents: [{id: 'researcher', name: 'Researcher', description: 'Finds answers', instructions: 'You research.', fileAccess: 'read_only', tools: [{source: 'builtin', name: 'read'}, {source: 'builtin', name: 'grep'}]}],
       },
     },
     'skills/search/SKILL.md': skill('search'),
@@ -110,12 +109,11 @@ describe.concurrent('plugin convert', SLOW, () => {
     expect(result.status, result.stderr + result.stdout).toBe(0)
     expect(json(join(sb.project, 'demo/package.json'))).toMatchObject({
       id: 'demo',
-      apiVersion: 4,
       engines: {lexora: '^4.0.0'},
       contributes: {
         skills: [{id: 'demo.pdf-tools', path: 'skills/pdf-tools/SKILL.md'}],
         mcpConnectors: [{id: 'remote', transport: 'streamable-http', url: 'https://mcp.example.com/mcp', authentication: 'none'}],
-        subagents: [{id: 'reviewer', name: 'Reviewer', description: 'Reviews code.', instructions: 'You review code.', fileAccess: 'read_only', tools: ['read', 'grep']}],
+        subagents: [{id: 'reviewer', name: 'Reviewer', description: 'Reviews code.', instructions: 'You review code.', fileAccess: 'read_only', tools: [{source: 'builtin', name: 'read'}, {source: 'builtin', name: 'grep'}]}],
       },
     })
     const reason = result.json<PluginConversion>().notCarried.find((n) => n.name === 'local')?.reason

@@ -58,7 +58,7 @@ describe.concurrent('plugin create --with skills,agents,hooks,mcp --format all',
     expect(json(join(root, '.claude-plugin/plugin.json'))).toMatchObject({name: 'team-kit', description: 'Team conventions for reviews'})
     expect(json(join(root, '.codex-plugin/plugin.json'))).toMatchObject({name: 'team-kit', skills: './skills/', mcpServers: './.mcp.json', interface: {displayName: 'Team Kit'}})
     expect(json(join(root, 'plugin.json'))).toMatchObject({name: 'team-kit', skills: 'skills'})
-    expect(json(join(root, 'package.json'))).toMatchObject({id: 'team-kit', apiVersion: 4, contributes: {skills: [{id: 'team-kit.team-kit', path: 'skills/team-kit/SKILL.md'}]}})
+    expect(json(join(root, 'package.json'))).toMatchObject({id: 'team-kit', engines: {lexora: '^4.0.0'}, contributes: {skills: [{id: 'team-kit.team-kit', path: 'skills/team-kit/SKILL.md'}]}})
     expect(json(join(root, '.mcp.json'))).toEqual({mcpServers: {'team-kit': {command: 'node', args: ['${CLAUDE_PLUGIN_ROOT}/servers/team-kit.mjs']}}})
     expect(json(join(root, 'hooks/hooks.json')).hooks.SessionStart[0].hooks[0]).toMatchObject({type: 'command', command: expect.stringMatching(/^echo /)})
     expect(readFileSync(join(root, 'README.md'), 'utf8')).toContain('# Team Kit')

@@ -170,7 +170,7 @@ describe.concurrent('default scope, agent detection and environment overrides', 
     ])
   })
 
-  it('reads deepagents user skills from both of its folders, its own first', async ({expect}) => {
+  it('reads deepagents user skills from both of its folders, ~/.agents/skills over its own (its notes: user dcode skills are the lowest)', async ({expect}) => {
     const sb = sandbox()
     writeSkill(join(sb.home, '.deepagents/agent/skills'), 'shared')
     writeSkill(join(sb.home, '.agents/skills'), 'shared')
@@ -180,9 +180,9 @@ describe.concurrent('default scope, agent detection and environment overrides', 
     const result = list.json<SkillsListResult>()
     expect(result.scopes).toEqual(['user', 'project'])
     expect(result.skills.map((s) => [s.name, s.path, s.status, s.shadowedBy])).toEqual([
-      ['shared', join(sb.home, '.deepagents/agent/skills/shared'), 'active', undefined],
       ['cross', join(sb.home, '.agents/skills/cross'), 'active', undefined],
-      ['shared', join(sb.home, '.agents/skills/shared'), 'shadowed', join(sb.home, '.deepagents/agent/skills/shared')],
+      ['shared', join(sb.home, '.agents/skills/shared'), 'active', undefined],
+      ['shared', join(sb.home, '.deepagents/agent/skills/shared'), 'shadowed', join(sb.home, '.agents/skills/shared')],
     ])
   })
 })

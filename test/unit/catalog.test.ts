@@ -720,30 +720,33 @@ describe('readCatalog: remote sources', () => {
 })
 
 describe('readCatalog: unsupported source types', () => {
-  it('keeps npm, pip and unknown types, with a warning on that entry only', () => {
+  it('reads npm sources and keeps pip and unknown types, with a warning on that entry only', () => {
     const {catalog, problems} = read(
       withEntries(
-        {name: 'from-npm', source: {source: 'npm', package: '@acme/plugin', version: '^1.0.0'}},
+        {name: 'from-npm', source: {source: 'npm', package: '@acme/plugin', version: '^1.0.0', registry: 'https://npm.acme.test'}},
         {name: 'from-pip', source: {source: 'pip', package: 'acme-plugin'}},
         {name: 'from-future', source: {source: 'hologram\u001b[31m', where: 'x'}},
+        {name: 'bad-npm', source: {source: 'npm', package: '../evil'}},
+        {name: 'http-npm', source: {source: 'npm', package: 'ok', registry: 'http://npm.acme.test'}},
       ),
     )
     expect(names(catalog.plugins)).toEqual(['from-npm', 'from-pip', 'from-future', 'good'])
     expect(catalog.plugins.map((p) => p.source)).toEqual([
-      {kind: 'unsupported', type: 'npm'},
+      {kind: 'npm', package: '@acme/plugin', version: '^1.0.0', registry: 'https://npm.acme.test'},
       {kind: 'unsupported', type: 'pip'},
       {kind: 'unsupported', type: 'hologram\u001b[31m'},
       {kind: 'relative', path: './plugins/good'},
     ])
     expect(problems.map((p) => [p.severity, p.code, p.path])).toEqual([
-      ['warning', 'source-unsupported', 'plugins[0].source'],
       ['warning', 'source-unsupported', 'plugins[1].source'],
       ['warning', 'source-unsupported', 'plugins[2].source'],
+      ['error', 'source-bad-npm', 'plugins[3].source.package'],
+      ['error', 'source-url-not-https', 'plugins[4].source.registry'],
     ])
-    expect(problems[0]!.message).toBe('unsupported source type npm: plugin "from-npm" is listed but cannot be installed')
-    expect(problems[2]!.message).toContain('unsupported source type "hologram\\u001b[31m"')
-    expect(catalog.plugins[0]!.problems).toEqual([problems[0]])
-    expect(catalog.plugins[1]!.problems).toEqual([problems[1]])
+    expect(problems[0]!.message).toBe('unsupported source type pip: plugin "from-pip" is listed but cannot be installed')
+    expect(problems[1]!.message).toContain('unsupported source type "hologram\\u001b[31m"')
+    expect(catalog.plugins[0]!.problems).toEqual([])
+    expect(catalog.plugins[1]!.problems).toEqual([problems[0]])
     expect(catalog.plugins[3]!.problems).toEqual([])
   })
 })

@@ -14,7 +14,7 @@ const brief = (problems: Problem[]) => problems.map((p) => ({severity: p.severit
 describe('CHARACTOID skill YAML', () => {
   it('accepts a good skill, written as block YAML, and reads its name', () => {
     const text = 'name: pdf-tools\ndescription: Reads PDF files.\ninstructions: |\n  Open the PDF.\n  Summarise it.\ntool_names:\n  - read_file\n  - search\n'
-    expect(readCharacteroidSkill(text, FILE)).toEqual({name: 'pdf-tools', problems: []})
+    expect(readCharacteroidSkill(text, FILE)).toEqual({name: 'pdf-tools', description: 'Reads PDF files.', problems: []})
     expect(validateCharacteroidSkill(skillYaml({tool_names: undefined}), FILE)).toEqual([])
   })
 

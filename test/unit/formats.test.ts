@@ -136,7 +136,7 @@ describe('renderSubagent', () => {
     expect(read.body).toBe(body)
     expect(out.notes.join('\n')).toMatch(/"description" is missing: the first line of the prompt was used/)
     expect(out.notes.join('\n')).toMatch(/"model" "inherit" dropped/)
-    expect(out.notes.join('\n')).toMatch(/"tools" dropped/)
+    expect(out.notes.join('\n')).toMatch(/"tools" restriction .* dropped: Deep Agents Code file subagents cannot narrow tools and inherit all of the main agent's tools/)
   })
 
   it('deepagents-agents-md keeps an explicit model id and writes a generic description when the body has no prose', () => {
@@ -149,11 +149,11 @@ describe('renderSubagent', () => {
     const readOnly = renderSubagent(agent({...REVIEWER, tools: ['Read', 'Grep', 'Glob', 'LS'], model: 'inherit', max_steps: 25}), 'cst-agent-md')
     expect(readOnly.path).toBe('code-reviewer.md')
     const fields = readMarkdown(readOnly.content).fields
-    expect(fields).toEqual({name: 'code-reviewer', description: REVIEWER.description, tools: 'Read,Grep,Glob,LS', readonly: true, max_steps: 25})
+    expect(fields).toEqual({name: 'code-reviewer', description: REVIEWER.description, tools: 'read_file,grep,glob,LS', readonly: true, max_steps: 25})
     expect(Object.keys(fields)).toEqual(['name', 'description', 'tools', 'readonly', 'max_steps'])
 
     const writer = renderSubagent(agent({...REVIEWER, model: 'claude-opus-4-1'}), 'cst-agent-md')
-    expect(readMarkdown(writer.content).fields).toMatchObject({tools: 'Read,Grep,Glob,Bash', readonly: false, model: 'claude-opus-4-1'})
+    expect(readMarkdown(writer.content).fields).toMatchObject({tools: 'read_file,grep,glob,run_shell', readonly: false, model: 'claude-opus-4-1'})
 
     // no tools means every tool: not read-only
     expect(readMarkdown(renderSubagent(agent({description: 'd'}), 'cst-agent-md').content).fields.readonly).toBe(false)

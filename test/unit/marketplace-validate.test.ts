@@ -128,7 +128,7 @@ describe('the top level of marketplace.json', () => {
     ['an unknown metadata field', (c: Json) => (c.metadata.colour = 'blue'), 'warning', 'unknown-field', 'metadata.colour', /^metadata\.colour is not a field of metadata/],
     ['a pluginRoot outside', (c: Json) => (c.metadata.pluginRoot = '../elsewhere'), 'error', 'plugin-root-invalid', 'metadata.pluginRoot', /has a "\.\." segment/],
     ['a rename to itself', (c: Json) => (c.renames = {a: 'a'}), 'warning', 'rename-invalid', 'renames.a', /renames "a" to itself/],
-    ['a rename that is not a string', (c: Json) => (c.renames = {a: 1}), 'error', 'field-wrong-type', 'renames.a', /must be a string \(the new plugin name\), not a number/],
+    ['a rename that is not a string', (c: Json) => (c.renames = {a: 1}), 'error', 'field-wrong-type', 'renames.a', /must be a string \(the new plugin name\) or null \(removed\), not a number/],
   ] as const)('%s', async (_what, change, severity, code, path, message) => {
     const found = one(await validate(withCatalog(edit(change))), code)
     expect([found.severity, found.path, found.file]).toEqual([severity, path, CLAUDE])
@@ -169,7 +169,7 @@ describe('plugin entries', () => {
     ['a URL with a password', (c: Json) => (c.plugins[0].source = {source: 'url', url: 'https://u:secret@git.example.com/r.git'}), 'error', 'source-url-credentials', 'plugins[0].source.url', /carries a user name or password/],
     ['a git-subdir path with ..', (c: Json) => (c.plugins[0].source = {source: 'git-subdir', url: 'https://git.example.com/m.git', path: '../x'}), 'error', 'source-path-dotdot', 'plugins[0].source.path', /has a "\.\." segment/],
     ['a bad archive sha256', (c: Json) => (c.plugins[0].source = {source: 'archive', url: 'https://example.com/p.tar.gz', sha256: 'abc'}), 'error', 'source-bad-sha256', 'plugins[0].source.sha256', /64 hexadecimal/],
-    ['an npm source without package', (c: Json) => (c.plugins[0].source = {source: 'npm'}), 'error', 'field-missing', 'plugins[0].source.package', /^plugins\[0\]\.source\.package is required: the package name/],
+    ['an npm source without package', (c: Json) => (c.plugins[0].source = {source: 'npm'}), 'error', 'source-missing-field', 'plugins[0].source.package', /the source needs "package": an npm package name/],
     ['a source type loadout cannot fetch', (c: Json) => (c.plugins[0].source = {source: 'pip', package: 'review'}), 'warning', 'source-unsupported', 'plugins[0].source', /unsupported source type pip/],
     ['an unknown field in a source', (c: Json) => (c.plugins[0].source = {source: 'github', repo: 'acme/review', branch: 'main'}), 'warning', 'unknown-field', 'plugins[0].source.branch', /is not a field of this source type/],
     ['a Codex-only source in a Claude catalog', (c: Json) => (c.plugins[0].source = {source: 'local', path: './plugins/review'}), 'warning', 'source-codex-only', 'plugins[0].source.source', /Claude Code has no "local" source type; write the path as a string, "\.\/plugins\/review"/],

@@ -95,12 +95,11 @@ describe('references to environment variables, per agent', () => {
     expect(spellEnvReferences(spec.config, '${env:VAR}')).toEqual({command: 'thing', args: ['--token', '${env:THING_TOKEN}'], env: {THING_TOKEN: '${env:THING_TOKEN}', MODE: 'fast'}})
   })
 
-  it('become names Codex passes through, and what Codex cannot pass is named', () => {
-    const rendered = renderMcpEntry(spec.config, 'codex')
-    expect(rendered).toEqual({
-      value: {command: 'thing', args: ['--token', '${THING_TOKEN}'], env: {MODE: 'fast'}, env_vars: ['THING_TOKEN']},
-      notes: ['args: Codex does not expand ${...} references (THING_TOKEN); written as is'],
-    })
+  it('become names Codex passes through, and a server Codex cannot pass them to is not written, saying what would be lost', () => {
+    // Codex expands no ${...}: "--token ${THING_TOKEN}" would reach the server as literal text
+    expect(renderMcpEntry(spec.config, 'codex')).toEqual({unsupported: expect.stringContaining('Codex does not expand ${VAR}: the argument "${THING_TOKEN}" would reach the server as literal text')})
+    const passed = renderMcpEntry({command: 'thing', env: {THING_TOKEN: '${THING_TOKEN}', MODE: 'fast'}}, 'codex')
+    expect(passed).toEqual({value: {command: 'thing', env: {MODE: 'fast'}, env_vars: ['THING_TOKEN']}, notes: []})
     const notes: string[] = []
     expect(codexPassThrough({url: 'https://x.example', http_headers: {Authorization: 'Bearer ${A}', 'X-Key': '${B}', 'X-Mixed': 'id ${C}'}}, notes)).toEqual({
       url: 'https://x.example',

@@ -443,3 +443,26 @@ describe('redactSecrets', () => {
     expect(redactSecrets('nothing to hide', [])).toBe('nothing to hide')
   })
 })
+
+describe('parseSource: npm packages', () => {
+  it.each([
+    ['npm:tools', {kind: 'npm', package: 'tools'}],
+    ['npm:@acme/tools', {kind: 'npm', package: '@acme/tools'}],
+    ['npm:@acme/tools@^1.2', {kind: 'npm', package: '@acme/tools', version: '^1.2'}],
+    ['npm:tools@latest', {kind: 'npm', package: 'tools', version: 'latest'}],
+  ])('reads %s', (input, expected) => {
+    expect(parse(input)).toEqual(expected)
+    expect(sourceLabel(parse(input))).toBe(input)
+    expect(cloneUrl(parse(input))).toBeUndefined()
+  })
+  it.each(['npm:', 'npm:Bad Name', 'npm:../x', 'npm:@acme/tools@', 'npm:tools@-x'])('refuses %s', (input) => {
+    expect(thrown(() => parse(input)).exitStatus).toBe(EXIT.usage)
+  })
+})
+
+describe('parseSource: npm and credentials', () => {
+  it('refuses npm:user:password@host without echoing the password', () => {
+    const error = thrown(() => parse('npm:alice:s3cret@registry.test'))
+    expect(error.message).not.toContain('s3cret')
+  })
+})

@@ -149,7 +149,7 @@ const RESEARCHER = {
   description: 'Finds answers in the docs',
   instructions: 'You research questions.',
   fileAccess: 'inherit',
-  tools: ['read', 'grep', {source: 'mcp', connector: 'docs', name: 'search'}],
+  tools: [{source: 'builtin', name: 'read'}, {source: 'builtin', name: 'grep'}, {source: 'mcp', connector: 'docs', name: 'search'}],
   skills: ['acme.search-kit.search'],
   requiredSkills: ['acme.search-kit.search'],
 }
@@ -161,7 +161,6 @@ const lexoraFiles = (): Files => ({
     version: '2.0.0',
     description: 'Search the docs',
     id: 'acme.search-kit',
-    apiVersion: 4,
     engines: {lexora: '^4.0.0'},
     contributes: {
       skills: [{id: 'acme.search-kit.search', path: 'skills/search/SKILL.md'}],
@@ -248,7 +247,9 @@ describe('from a Claude plugin', () => {
     const result = await convert(root, 'lexora')
     expect(result).toMatchObject({manifest: 'package.json', manifestMode: 'new'})
     const manifest = readJson(join(root, 'package.json'))
-    expect(manifest).toMatchObject({name: 'demo', version: '1.2.0', private: true, author: 'Ada Lovelace <ada@example.com>', id: 'demo', apiVersion: 4, engines: {lexora: '^4.0.0'}})
+    expect(manifest).toMatchObject({name: 'demo', version: '1.2.0', private: true, author: 'Ada Lovelace <ada@example.com>', id: 'demo', engines: {lexora: '^4.0.0'}})
+    // the seed names no apiVersion field: none is written
+    expect(manifest).not.toHaveProperty('apiVersion')
     expect(manifest.contributes).toEqual({
       skills: [
         {id: 'demo.notes', path: 'skills/notes/SKILL.md'},
@@ -256,7 +257,7 @@ describe('from a Claude plugin', () => {
       ],
       mcpConnectors: [{id: 'remote', transport: 'streamable-http', url: 'https://mcp.example.com/mcp', authentication: 'none'}],
       subagents: [
-        {id: 'reviewer', name: 'Reviewer', description: 'Reviews code before it lands.', instructions: 'You review code. Be brief.', fileAccess: 'inherit', tools: ['read', 'grep']},
+        {id: 'reviewer', name: 'Reviewer', description: 'Reviews code before it lands.', instructions: 'You review code. Be brief.', fileAccess: 'inherit', tools: [{source: 'builtin', name: 'read'}, {source: 'builtin', name: 'grep'}]},
       ],
     })
     expect(result.carried).toEqual({skills: ['notes', 'pdf-tools'], subagents: ['reviewer'], mcpServers: ['remote'], hooks: [], commands: [], tools: []})
@@ -273,7 +274,7 @@ describe('from a Claude plugin', () => {
     const root = build(claudeFiles({'agents/reviewer.md': '---\nname: reviewer\ndescription: Reads.\ntools: Read, Glob, LS\n---\n\nRead only.\n'}))
     await convert(root, 'lexora')
     expect(readJson(join(root, 'package.json')).contributes.subagents).toEqual([
-      {id: 'reviewer', name: 'Reviewer', description: 'Reads.', instructions: 'Read only.', fileAccess: 'read_only', tools: ['read', 'find', 'ls']},
+      {id: 'reviewer', name: 'Reviewer', description: 'Reads.', instructions: 'Read only.', fileAccess: 'read_only', tools: [{source: 'builtin', name: 'read'}, {source: 'builtin', name: 'find'}, {source: 'builtin', name: 'ls'}]},
     ])
     await expectValid(root)
   })
@@ -462,7 +463,7 @@ describe('Lexora rules applied while converting', () => {
     const result = await convert(root, 'lexora')
     expect(result.manifestMode).toBe('merge')
     const manifest = readJson(join(root, 'package.json'))
-    expect(manifest).toMatchObject({name: 'demo', version: '1.2.0', scripts: {test: 'vitest'}, dependencies: {yaml: '2.0.0'}, id: 'demo', apiVersion: 4})
+    expect(manifest).toMatchObject({name: 'demo', version: '1.2.0', scripts: {test: 'vitest'}, dependencies: {yaml: '2.0.0'}, id: 'demo'})
     expect(manifest).not.toHaveProperty('private')
     expect(Object.keys(manifest).slice(0, 4)).toEqual(['name', 'version', 'scripts', 'dependencies'])
     await expectValid(root)
@@ -515,7 +516,7 @@ describe('refusals and dry runs', () => {
     const root = build(claudeFiles())
     const before = tree(dirname(root))
     const result = await convert(root, 'lexora', {dryRun: true})
-    expect(result).toMatchObject({dryRun: true, manifest: 'package.json', validation: {valid: true}, manifestJson: {id: 'demo', apiVersion: 4}})
+    expect(result).toMatchObject({dryRun: true, manifest: 'package.json', validation: {valid: true}, manifestJson: {id: 'demo'}})
     expect(tree(dirname(root))).toEqual(before)
     const withOut = await convert(root, 'lexora', {dryRun: true, out: join(dirname(root), 'out')})
     expect(withOut.copied).toBeGreaterThan(0)

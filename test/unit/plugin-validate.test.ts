@@ -444,9 +444,29 @@ describe('Lexora manifest', () => {
     expect(valid.problems, describeProblems(valid.problems)).toEqual([])
   })
 
-  it('API 4', async () => {
+  it('API 4: no apiVersion is needed (the seed names none; hosts are constrained by engines.lexora)', async () => {
+    const valid = await validate({...lexoraBase({apiVersion: undefined})}, {strict: true})
+    expect(valid.problems, describeProblems(valid.problems)).toEqual([])
     await check(lexoraBase({apiVersion: 3}), {code: 'manifest-field-value', message: '"apiVersion" must be 4, not 3', path: 'apiVersion', file: 'package.json'})
-    await check(lexoraBase({apiVersion: undefined}), {code: 'manifest-field-missing', message: 'the required field "apiVersion" is missing', path: 'apiVersion'})
+    await check(lexoraBase({engines: undefined}), {code: 'manifest-field-missing', message: 'the required field "engines" is missing', path: 'engines'})
+  })
+
+  it('the seed\'s tool form {"source": "builtin", "name": "read"} is accepted; an unknown built-in is not', async () => {
+    const seed = lexoraSubagent({tools: [{source: 'builtin', name: 'read'}, {source: 'builtin', name: 'grep'}, {source: 'mcp', connector: 'docs', name: 'search'}]})
+    const valid = await validate(lexoraBase({}, {subagents: [seed]}), {strict: true})
+    expect(valid.problems, describeProblems(valid.problems)).toEqual([])
+    await check(lexoraBase({}, {subagents: [lexoraSubagent({tools: [{source: 'builtin', name: 'bash'}]})]}), {code: 'lexora-subagent-tool', message: /built-in tool "bash" is not one of Lexora's \(read, find, grep, ls\)/, path: 'contributes.subagents[0].tools[0]'})
+  })
+
+  it.each([
+    [{kind: 'extension'}, 'kind'],
+    [{credential: {type: 'api-key'}}, 'credential'],
+  ])('a package must not declare %j', async (field, path) => {
+    await check(lexoraBase(field), {code: 'lexora-field-forbidden', message: new RegExp(`"${path}" must not be declared`), path})
+  })
+
+  it('a package must not declare contributes.agent', async () => {
+    await check(lexoraBase({}, {agent: {id: 'partner'}}), {code: 'lexora-field-forbidden', message: /"contributes.agent" must not be declared/, path: 'contributes.agent'})
   })
 
   it('engines.lexora is a valid semver range', async () => {
@@ -543,9 +563,9 @@ describe('Lexora manifest', () => {
   })
 
   it('tools are built-in read/find/grep/ls or an MCP tool of a connector of this package', async () => {
-    await check(lexoraBase({}, {subagents: [lexoraSubagent({tools: ['bash']})]}), {code: 'lexora-subagent-tool', message: /tool "bash" is not a Lexora built-in tool; use read, find, grep, ls/, path: 'contributes.subagents[0].tools[0]'})
+    await check(lexoraBase({}, {subagents: [lexoraSubagent({tools: ['bash']})]}), {code: 'lexora-subagent-tool', message: /tool "bash" is not a Lexora built-in tool; use \{"source": "builtin", "name": "read" \| "find" \| "grep" \| "ls"\}/, path: 'contributes.subagents[0].tools[0]'})
     await check(lexoraBase({}, {subagents: [lexoraSubagent({tools: [{source: 'mcp', connector: 'wiki', name: 'search'}]})]}), {code: 'lexora-subagent-connector', message: 'subagent "reviewer": tool "search" names connector "wiki", which this package does not contribute (it has "docs")'})
-    await check(lexoraBase({}, {subagents: [lexoraSubagent({tools: [{source: 'http', name: 'x'}]})]}), {code: 'lexora-subagent-tool', message: /a tool is a built-in name/})
+    await check(lexoraBase({}, {subagents: [lexoraSubagent({tools: [{source: 'http', name: 'x'}]})]}), {code: 'lexora-subagent-tool', message: /a tool is \{"source": "builtin"/})
   })
 
   it('an MCP tool needs fileAccess inherit', async () => {

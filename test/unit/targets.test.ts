@@ -252,7 +252,8 @@ describe('resolution', () => {
     expect(projectOf('claude-code', 'mcp')).toEqual([join(project, '.mcp.json')])
     expect(projectOf('codex', 'skills')).toEqual([join(project, '.agents', 'skills')])
     expect(projectOf('cst-agent', 'skills')).toEqual([join(project, '.agent', 'skills'), join(project, '.claude', 'skills')])
-    expect(projectOf('deepagents', 'skills')).toEqual([join(project, '.deepagents', 'skills'), join(project, '.agents', 'skills')])
+    // load order, highest first: the seed lists project .deepagents/skills below project .agents/skills
+    expect(projectOf('deepagents', 'skills')).toEqual([join(project, '.agents', 'skills'), join(project, '.deepagents', 'skills')])
     expect(projectOf('github-copilot', 'subagents')).toEqual([join(project, '.github', 'agents')])
     expect(projectOf('opencode', 'mcp')).toEqual([join(project, 'opencode.json')])
     for (const location of sectionLocations(target('cursor'), 'skills', elsewhere, context('project'))) {

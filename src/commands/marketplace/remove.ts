@@ -3,16 +3,17 @@ import {EXIT, LoadoutError} from '../../core/errors.js'
 import {planMarketplaceRemoval, removeMarketplace, type MarketplaceRemoval} from '../../core/marketplace/remove.js'
 import {resolveScope} from '../../core/scope.js'
 import {LoadoutCommand} from '../../ui/base-command.js'
-import {dryRunFlag, yesFlag} from '../../ui/flags.js'
+import {dryRunFlag, scopeFlag, yesFlag} from '../../ui/flags.js'
 import {confirmOrFail} from '../../ui/prompt.js'
 import {renderRemoved} from '../../ui/render/marketplace.js'
 
 export default class MarketplaceRemove extends LoadoutCommand {
   static override summary = 'Remove a marketplace and its cache (never a local source folder)'
-  static override examples = ['<%= config.bin %> marketplace remove acme --yes', '<%= config.bin %> marketplace remove acme --force --dry-run']
+  static override examples = ['<%= config.bin %> marketplace remove acme --yes', '<%= config.bin %> marketplace remove acme --scope user --yes', '<%= config.bin %> marketplace remove acme --force --dry-run']
   static override args = {name: Args.string({required: true, description: 'marketplace name'})}
   static override flags = {
     force: Flags.boolean({char: 'f', description: 'remove it even though installed plugins come from it (they stay installed)'}),
+    scope: scopeFlag,
     yes: yesFlag,
     'dry-run': dryRunFlag,
   }
@@ -20,8 +21,8 @@ export default class MarketplaceRemove extends LoadoutCommand {
   async run(): Promise<MarketplaceRemoval> {
     const {args, flags} = await this.parse(MarketplaceRemove)
     const env = this.environment()
-    const context = resolveScope(undefined, env)
-    const plan = planMarketplaceRemoval(args.name, env, context, flags.force)
+    const context = resolveScope(flags.scope, env)
+    const plan = planMarketplaceRemoval(args.name, env, context, flags.force, flags.scope === undefined ? undefined : context.scope)
     if (flags['dry-run']) {
       const result = {...plan, dryRun: true}
       this.log(renderRemoved(result))

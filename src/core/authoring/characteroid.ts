@@ -118,8 +118,12 @@ const NAME_SCHEMA_KEYWORDS = new Set(['characteroid-field-empty', 'characteroid-
 export interface CharacteroidSkill {
   /** the skill's name when the YAML has a string `name` */
   name?: string
+  description?: string
   problems: Problem[]
 }
+
+/** CHARACTOID's own names (its example is `example_skill`): lowercase words joined by "_" or "-". */
+const CHARACTOID_NAME = /^[a-z0-9]+([_-][a-z0-9]+)*$/
 
 /** A CHARACTOID skill YAML: its name (when it has one) and every problem with it. */
 export const readCharacteroidSkill = (text: string, file: string): CharacteroidSkill => {
@@ -131,9 +135,12 @@ export const readCharacteroidSkill = (text: string, file: string): CharacteroidS
   const name = typeof data.name === 'string' ? data.name : undefined
   if (name !== undefined) {
     // the name rule's own reasons, clearer than the schema's pattern
-    const broken = checkSkillName(name)
-    if (broken) {
-      const kept = problems.filter((p) => !(p.path === 'name' && NAME_SCHEMA_KEYWORDS.has(p.code)))
+    const broken = CHARACTOID_NAME.test(name) && name.length <= 64 ? undefined : (checkSkillName(name) ?? {code: 'name-invalid-characters', message: `name "${name}" may hold only lowercase letters, digits, "_" and "-", one between words`})
+    const kept = problems.filter((p) => !(p.path === 'name' && NAME_SCHEMA_KEYWORDS.has(p.code)))
+    if (!broken) {
+      problems.length = 0
+      problems.push(...kept)
+    } else {
       problems.length = 0
       problems.push(...kept, problem('error', broken.code, broken.message, {file, path: 'name'}))
     }
@@ -141,7 +148,7 @@ export const readCharacteroidSkill = (text: string, file: string): CharacteroidS
   for (const key of Object.keys(data)) {
     if (!SKILL_FIELDS.has(key)) problems.push(problem('warning', 'characteroid-field-unknown', `unknown field "${key}"; CHARACTOID does not read it`, {file, path: jsonPathJoin('', key)}))
   }
-  return {...(name === undefined ? {} : {name}), problems}
+  return {...(name === undefined ? {} : {name}), ...(typeof data.description === 'string' ? {description: data.description} : {}), problems}
 }
 
 export const validateCharacteroidSkill = (text: string, file: string): Problem[] => readCharacteroidSkill(text, file).problems

@@ -23,7 +23,7 @@ import {
   type ConversionPlan,
   type NotCarried,
 } from './convert-plan.js'
-import {isSemverRange, LEXORA_API_VERSION, LEXORA_BUILTIN_SUBAGENTS, LEXORA_BUILTIN_TOOLS} from './plugin-lexora.js'
+import {builtinTool, builtinToolName, isSemverRange, LEXORA_API_VERSION, LEXORA_BUILTIN_SUBAGENTS, LEXORA_BUILTIN_TOOLS} from './plugin-lexora.js'
 import {title} from './plugin-scaffold.js'
 import {SECRET_PARAM} from './plugin-lexora.js'
 
@@ -41,6 +41,8 @@ const LEXORA_SKILL_NAME = /^[a-z0-9]+(-[a-z0-9]+)*$/
 const TO_LEXORA_TOOL: Record<string, string> = {read: 'read', grep: 'grep', glob: 'find', find: 'find', ls: 'ls'}
 /** And back: Lexora built-in -> Claude tool. */
 const TO_CLAUDE_TOOL: Record<string, string> = {read: 'Read', grep: 'Grep', find: 'Glob', ls: 'Glob'}
+/** Claude tools that change files or run programs: a subagent granted none of them is read-only. */
+const WRITING_TOOLS = new Set(['write', 'edit', 'multiedit', 'notebookedit', 'bash', 'run_shell', 'write_file', 'edit_file'])
 /** Claude's model aliases mean nothing to another host. */
 const CLAUDE_MODEL_ALIASES = new Set(['inherit', 'sonnet', 'opus', 'haiku', 'opusplan'])
 
@@ -189,7 +191,8 @@ const lexoraSubagentFromFile = (agent: SubagentComponent, skillIds: ReadonlyMap<
     } else dropped.push(tool)
   }
   if (dropped.length > 0) part(`tools ${dropped.join(', ')}`, `a Lexora subagent is granted only the built-in tools ${LEXORA_BUILTIN_TOOLS.join(', ')} and this package's connectors`)
-  const readOnly = fm.readonly === true || (tools !== undefined && dropped.length === 0)
+  // read-only: no tool that writes files or runs commands (a reviewer with Read, Grep, Glob, WebFetch is one)
+  const readOnly = fm.readonly === true || (tools !== undefined && !tools.some((t) => WRITING_TOOLS.has(t.replace(/\(.*$/s, '').trim().toLowerCase())))
   let model: string | undefined
   if (typeof fm.model === 'string' && fm.model.trim() !== '') {
     if (CLAUDE_MODEL_ALIASES.has(fm.model.trim().toLowerCase())) part('model', `"${fm.model}" is a Claude model alias; Lexora uses its default model`)
@@ -207,7 +210,7 @@ const lexoraSubagentFromFile = (agent: SubagentComponent, skillIds: ReadonlyMap<
     ...(typeof fm.description === 'string' && fm.description.trim() !== '' ? {description: fm.description} : {}),
     instructions: agent.body.trim(),
     fileAccess: readOnly ? 'read_only' : 'inherit',
-    ...(tools !== undefined ? {tools: lexoraTools} : {}),
+    ...(tools !== undefined ? {tools: lexoraTools.map(builtinTool)} : {}),
     ...(model ? {model} : {}),
     ...(skills.length > 0 ? {skills} : {}),
   }
@@ -292,7 +295,6 @@ export const buildLexora = (ctx: BuildContext): ConversionPlan => {
     ...(meta.repository ? {repository: meta.repository} : {}),
     ...(meta.keywords ? {keywords: meta.keywords} : {}),
     ...(existing && lexoraPluginId(existing) !== undefined ? {} : {id: pluginId}),
-    apiVersion: LEXORA_API_VERSION,
     engines: {...(isRecord(existing?.engines) ? existing.engines : {}), lexora: oldRange ?? `^${LEXORA_API_VERSION}.0.0`},
     contributes,
   }
@@ -305,7 +307,7 @@ export const buildLexora = (ctx: BuildContext): ConversionPlan => {
     ...noneCarried('tool', model.tools.map((t) => t.name), 'an exec tool is a cst-agent feature; Lexora packages run no local programs'),
   ]
   const notes = [...subagents.notes]
-  if (ctx.target.mode === 'merge') notes.push(`package.json is an npm manifest: the Lexora fields (id, apiVersion, engines, contributes) were added to it and its other fields kept`)
+  if (ctx.target.mode === 'merge') notes.push(`package.json is an npm manifest: the Lexora fields (id, engines, contributes) were added to it and its other fields kept`)
   return {
     format: 'lexora',
     target: ctx.target,
@@ -335,8 +337,9 @@ const claudeAgentFile = (agent: SubagentComponent, pluginId: string | undefined,
   const part = (piece: string, reason: string) => notCarried.push({kind: 'subagent', name: agent.name, part: piece, reason})
   const tools: string[] = []
   for (const tool of Array.isArray(fm.tools) ? fm.tools : []) {
-    if (typeof tool === 'string' && TO_CLAUDE_TOOL[tool]) {
-      if (!tools.includes(TO_CLAUDE_TOOL[tool]!)) tools.push(TO_CLAUDE_TOOL[tool]!)
+    const builtin = builtinToolName(tool)
+    if (builtin !== undefined && TO_CLAUDE_TOOL[builtin]) {
+      if (!tools.includes(TO_CLAUDE_TOOL[builtin]!)) tools.push(TO_CLAUDE_TOOL[builtin]!)
     } else if (isRecord(tool) && tool.source === 'mcp') {
       part(`tool ${String(tool.connector)}/${String(tool.name)}`, 'Claude Code names plugin MCP tools itself; grant it in the agent file by hand')
     }

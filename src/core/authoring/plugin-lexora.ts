@@ -21,6 +21,22 @@ export const LEXORA_BUILTIN_SUBAGENTS = ['default', 'general', 'general-purpose'
 /** The host's own file tools a subagent may be granted by name. */
 export const LEXORA_BUILTIN_TOOLS = ['read', 'find', 'grep', 'ls'] as const
 
+/** A built-in tool as the seed writes it: `{"source": "builtin", "name": "read"}`. */
+export const builtinTool = (name: string): Json => ({source: 'builtin', name})
+
+/** The built-in tool a reference names (`"read"` or `{"source": "builtin", "name": "read"}`), or undefined. */
+export const builtinToolName = (tool: unknown): string | undefined => {
+  const name = typeof tool === 'string' ? tool : isRecord(tool) && tool.source === 'builtin' && typeof tool.name === 'string' ? tool.name : undefined
+  return name !== undefined && (LEXORA_BUILTIN_TOOLS as readonly string[]).includes(name) ? name : undefined
+}
+
+/** Fields the seed says a package must not declare, where they sit. */
+const FORBIDDEN: Array<{path: string[]; why: string}> = [
+  {path: ['kind'], why: 'a Lexora package declares no "kind": the host knows what it installs'},
+  {path: ['credential'], why: 'a Lexora package carries no "credential": the host asks the user to sign in'},
+  {path: ['contributes', 'agent'], why: 'a Lexora package contributes no "agent" binding; contribute "subagents"'},
+]
+
 /** A plugin id: dot-separated kebab words (`acme.pdf-tools`). */
 const PLUGIN_ID = /^[a-z0-9]+(-[a-z0-9]+)*(\.[a-z0-9]+(-[a-z0-9]+)*)*$/
 
@@ -146,14 +162,20 @@ const checkSubagentTools = (entry: Json, at: string, id: string, connectors: rea
   if (!Array.isArray(entry.tools)) return false
   entry.tools.forEach((tool, i) => {
     const toolAt = jsonPathJoin(jsonPathJoin(at, 'tools'), i)
+    if (isRecord(tool) && tool.source === 'builtin') {
+      if (builtinToolName(tool) === undefined) {
+        err(ctx, 'lexora-subagent-tool', `subagent "${id}": built-in tool ${JSON.stringify(tool.name)} is not one of Lexora's (${LEXORA_BUILTIN_TOOLS.join(', ')})`, toolAt)
+      }
+      return
+    }
     if (typeof tool === 'string') {
       if (!(LEXORA_BUILTIN_TOOLS as readonly string[]).includes(tool)) {
-        err(ctx, 'lexora-subagent-tool', `subagent "${id}": tool "${tool}" is not a Lexora built-in tool; use ${LEXORA_BUILTIN_TOOLS.join(', ')}, or {"source": "mcp", "connector", "name"}`, toolAt)
+        err(ctx, 'lexora-subagent-tool', `subagent "${id}": tool "${tool}" is not a Lexora built-in tool; use {"source": "builtin", "name": ${LEXORA_BUILTIN_TOOLS.map((t) => `"${t}"`).join(' | ')}}, or {"source": "mcp", "connector", "name"}`, toolAt)
       }
       return
     }
     if (!isRecord(tool) || tool.source !== 'mcp' || typeof tool.name !== 'string' || tool.name === '') {
-      err(ctx, 'lexora-subagent-tool', `subagent "${id}": a tool is a built-in name (${LEXORA_BUILTIN_TOOLS.join(', ')}) or {"source": "mcp", "connector": <connector id>, "name": <tool name>}`, toolAt)
+      err(ctx, 'lexora-subagent-tool', `subagent "${id}": a tool is {"source": "builtin", "name": ${LEXORA_BUILTIN_TOOLS.map((t) => `"${t}"`).join(' | ')}} or {"source": "mcp", "connector": <connector id>, "name": <tool name>}`, toolAt)
       return
     }
     usesMcp = true
@@ -202,6 +224,11 @@ export const lexoraRules = (json: Json, file: string): Problem[] => {
   if (pluginId === undefined) err(ctx, 'lexora-id-missing', 'the package has no plugin id: give "id", or "publisher" and "name"', 'id')
   else if (!PLUGIN_ID.test(pluginId)) {
     err(ctx, 'lexora-id-invalid', `plugin id "${pluginId}" must be dot-separated words of lowercase letters, digits and single hyphens (for example "acme.pdf-tools")`, typeof json.id === 'string' ? 'id' : 'publisher')
+  }
+  for (const {path, why} of FORBIDDEN) {
+    let at: unknown = json
+    for (const key of path) at = isRecord(at) ? at[key] : undefined
+    if (at !== undefined) err(ctx, 'lexora-field-forbidden', `"${path.join('.')}" must not be declared: ${why}`, path.join('.'))
   }
   const engines = json.engines
   if (isRecord(engines) && typeof engines.lexora === 'string' && !isSemverRange(engines.lexora)) {

@@ -4,7 +4,7 @@
  * as objects and serialised, so nothing an author typed can break the JSON), and a README.
  */
 import {yamlString, readTemplate, renderTemplate} from '../templates.js'
-import {LEXORA_API_VERSION, LEXORA_BUILTIN_SUBAGENTS} from './plugin-lexora.js'
+import {builtinTool, LEXORA_API_VERSION, LEXORA_BUILTIN_SUBAGENTS, LEXORA_BUILTIN_TOOLS} from './plugin-lexora.js'
 
 export const PLUGIN_PARTS = ['skills', 'agents', 'hooks', 'mcp', 'commands', 'tools'] as const
 export type PluginPart = (typeof PLUGIN_PARTS)[number]
@@ -124,7 +124,7 @@ const lexoraManifest = (input: ScaffoldInput, agentPrompt: string) => {
             description: input.description,
             instructions: agentPrompt,
             fileAccess: 'read_only',
-            tools: ['read', 'find', 'grep', 'ls'],
+            tools: LEXORA_BUILTIN_TOOLS.map(builtinTool),
             ...(skills ? {skills: skills.map((s) => s.id)} : {}),
           },
         ]
@@ -134,7 +134,6 @@ const lexoraManifest = (input: ScaffoldInput, agentPrompt: string) => {
     private: true,
     ...(input.author ? {author: input.author.email ? `${input.author.name} <${input.author.email}>` : input.author.name} : {}),
     id,
-    apiVersion: LEXORA_API_VERSION,
     engines: {lexora: `^${LEXORA_API_VERSION}.0.0`},
     contributes: {...(skills ? {skills} : {}), ...(subagents ? {subagents} : {})},
   }

@@ -108,9 +108,41 @@ const unsupportedEvents = (events: HookEvents, known: (event: string) => boolean
  *   Claude's `hookSpecificOutput` or exit status 2), so a Claude hook would run but misread its input.
  */
 export const renderHooks = (events: HookEvents, shape: HooksShape): HooksResult => {
+  if (shape === 'claude') return {value: clone(events), notes: []}
+  const {events: portable, notes} = withoutClaudeOnly(events)
+  if (Object.keys(portable).length === 0) return {unsupported: notes.join('; ')}
+  const result = renderPortableHooks(portable, shape)
+  return 'unsupported' in result ? result : {value: result.value, notes: [...notes, ...result.notes]}
+}
+
+/**
+ * What only Claude Code runs: `prompt` hooks (a model reads the prompt) and the `async` and `shell`
+ * switches. Left out for every other agent, each named in a note.
+ */
+const withoutClaudeOnly = (events: HookEvents): {events: HookEvents; notes: string[]} => {
+  const notes = new Set<string>()
+  const out: HookEvents = {}
+  for (const [event, groups] of Object.entries(events)) {
+    const kept = groups.flatMap((group): HookMatcher[] => {
+      const hooks = group.hooks.flatMap((hook) => {
+        if (hook.type === 'prompt') {
+          notes.add(`${event}: "prompt" hooks dropped: only Claude Code runs them`)
+          return []
+        }
+        const {async: runAsync, shell, ...rest} = hook
+        if (runAsync !== undefined) notes.add('"async" dropped: only Claude Code runs a hook without waiting')
+        if (shell !== undefined) notes.add('"shell" dropped: only Claude Code picks a hook\'s shell')
+        return [rest]
+      })
+      return hooks.length > 0 ? [{...clone(group), hooks}] : []
+    })
+    if (kept.length > 0) setOwn(out, event, kept)
+  }
+  return {events: out, notes: [...notes]}
+}
+
+const renderPortableHooks = (events: HookEvents, shape: Exclude<HooksShape, 'claude'>): HooksResult => {
   switch (shape) {
-    case 'claude':
-      return {value: clone(events), notes: []}
     case 'codex': {
       const unknown = unsupportedEvents(events, (event) => CODEX_EVENTS.has(event))
       if (unknown.length > 0) {

@@ -6,7 +6,7 @@
 import {createHash} from 'node:crypto'
 import type {McpServerConfig} from '../plugin/types.js'
 import {redactUrl} from '../sources/redact.js'
-import {codexPassThrough} from './env-refs.js'
+import {codexFieldsAsVars, codexRemote, codexStdio} from './mcp-codex.js'
 import type {McpSection} from '../targets/types.js'
 
 export type McpShape = McpSection['shape']
@@ -75,6 +75,10 @@ const resolveTransport = (config: McpServerConfig, notes: string[]): Transport |
   return {unsupported: `unknown server type "${String(kind)}"`}
 }
 
+/** Two string maps as one, the second winning; undefined when both are. */
+const merged = (a: Record<string, string> | undefined, b: Record<string, string> | undefined): Record<string, string> | undefined =>
+  a === undefined ? b : b === undefined ? a : copyRecord({...a, ...b})
+
 const dropNote = (field: string, shape: McpShape): string => `"${field}" dropped: the ${shape} shape has no such field`
 
 /**
@@ -105,17 +109,22 @@ export const renderMcpEntry = (config: McpServerConfig, shape: McpShape): McpEnt
     if (config.disabled !== undefined) notes.push(dropNote('disabled', shape))
     if (config.autoApprove !== undefined) notes.push(dropNote('autoApprove', shape))
   }
+  if (shape !== 'codex' && shape !== 'mcp-servers') {
+    const native = {bearer_token_env_var: config.bearerTokenEnvVar, env_http_headers: config.envHttpHeaders, env_vars: config.envVars, tool_timeout_sec: config.toolTimeoutSec, startup_timeout_sec: config.startupTimeoutSec, oauth: config.oauth}
+    for (const [field, value] of Object.entries(native)) if (value !== undefined) notes.push(dropNote(field, shape))
+  }
   const dropCwd = (): void => {
     if (stdio?.cwd !== undefined) notes.push(dropNote('cwd', shape))
   }
 
   switch (shape) {
     case 'mcp-servers': {
+      const native = codexFieldsAsVars(config, notes)
       if (stdio) {
         dropCwd()
-        return {value: compact({command: stdio.command, args: stdio.args, env: stdio.env}), notes}
+        return {value: compact({command: stdio.command, args: stdio.args, env: merged(native.env, stdio.env)}), notes}
       }
-      return {value: compact({type: remote!.kind, url: remote!.url, headers: remote!.headers}), notes}
+      return {value: compact({type: remote!.kind, url: remote!.url, headers: merged(native.headers, remote!.headers), oauth: config.oauth}), notes}
     }
     case 'opencode': {
       if (stdio) {
@@ -152,11 +161,8 @@ export const renderMcpEntry = (config: McpServerConfig, shape: McpShape): McpEnt
       if (remote!.headers) notes.push(dropNote('headers', shape))
       return {value: {transport: remote!.kind === 'http' ? 'streamable_http' : 'sse', url: remote!.url}, notes}
     }
-    case 'codex': {
-      if (stdio) return {value: codexPassThrough(compact({command: stdio.command, args: stdio.args, env: stdio.env, cwd: stdio.cwd}), notes), notes}
-      if (remote!.kind === 'sse') return {unsupported: 'Codex connects to remote MCP servers over streamable HTTP only; this one uses SSE'}
-      return {value: codexPassThrough(compact({url: remote!.url, http_headers: remote!.headers}), notes), notes}
-    }
+    case 'codex':
+      return stdio ? codexStdio(config, stdio, notes) : codexRemote(config, remote!, notes)
     default: {
       const never: never = shape
       return {unsupported: `unknown MCP shape "${String(never)}"`}

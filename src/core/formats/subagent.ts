@@ -285,6 +285,28 @@ export const tomlMultilineString = (text: string): string =>
 const CLAUDE_EXTRA_FIELDS = ['disallowedTools', 'color', 'maxTurns', 'skills'] as const
 
 /** Claude tool -> OpenCode built-in tool. */
+/** Claude tool -> cst-agent's built-in tool (its own subagent example names these; others are unconfirmed). */
+const CST_AGENT_TOOL_NAMES: Record<string, string> = {read: 'read_file', grep: 'grep', glob: 'glob', bash: 'run_shell'}
+const CST_AGENT_NATIVE = new Set(Object.values(CST_AGENT_TOOL_NAMES))
+
+/**
+ * A Claude tool list in cst-agent's names (Read -> read_file, Bash -> run_shell, ...). A tool with no
+ * known counterpart is kept as written and said: cst-agent may not know it by that name.
+ */
+const cstAgentTools = (tools: string[], notes: string[]): string[] => {
+  const mapped: string[] = []
+  const unknown: string[] = []
+  for (const tool of tools) {
+    const name = CST_AGENT_NATIVE.has(tool) ? tool : CST_AGENT_TOOL_NAMES[baseToolName(tool)]
+    if (name === undefined) unknown.push(tool)
+    else if (tool.includes('(')) notes.push(`tool ${JSON.stringify(tool)} written as "${name}": cst-agent cannot limit a tool to a pattern`)
+    const written = name ?? tool
+    if (!mapped.includes(written)) mapped.push(written)
+  }
+  if (unknown.length > 0) notes.push(`tools with no known cst-agent counterpart, kept as written: ${unknown.join(', ')} (the known ones are ${[...CST_AGENT_NATIVE].join(', ')})`)
+  return mapped
+}
+
 const OPENCODE_TOOL_NAMES: Record<string, string[]> = {
   bash: ['bash'],
   edit: ['edit', 'patch'],
@@ -370,7 +392,7 @@ export const renderSubagent = (agent: SubagentComponent, format: SubagentFormat,
       break
     }
     case 'deepagents-agents-md': {
-      toolsDropped()
+      if (tools !== undefined) notes.push(`"tools" restriction (${tools.join(', ')}) dropped: Deep Agents Code file subagents cannot narrow tools and inherit all of the main agent's tools`)
       path = `${name}/AGENTS.md`
       content = markdown(defined({name, description, model}), agent.body)
       break
@@ -390,8 +412,9 @@ export const renderSubagent = (agent: SubagentComponent, format: SubagentFormat,
         maxSteps = positiveInteger(frontmatter.maxTurns)
         notes.push(maxSteps === undefined ? '"maxTurns" dropped: not a positive whole number' : '"maxTurns" written as "max_steps"')
       }
+      const cstTools = tools === undefined ? undefined : cstAgentTools(tools, notes)
       path = `${name}.md`
-      content = markdown(defined({name, description, tools: tools?.join(','), readonly, model, max_steps: maxSteps}), agent.body)
+      content = markdown(defined({name, description, tools: cstTools?.join(','), readonly, model, max_steps: maxSteps}), agent.body)
       break
     }
     case 'copilot-agent-md': {

@@ -7,10 +7,12 @@ import {copyTree} from '../fs/copy.js'
 import {explainIoError} from '../errors.js'
 import {swapDirectoryIn, tmpName, writeFileAtomic} from '../fs/write.js'
 import {jsonEqual, mergeHookEvents, removeHookEvents} from '../formats/hooks.js'
+import {substitutePluginVars, type PluginVars} from '../formats/substitute.js'
 import {fileSha256Sync} from './hash.js'
 import {splitFrontmatter} from '../skills/frontmatter.js'
 import type {HookEvents} from '../plugin/types.js'
 import type {RecordedConfigEdit, RecordedFile} from '../state/records.js'
+import {ownedEdits} from './owned-edits.js'
 import type {Operation} from './plan.js'
 import type {Guard} from './transaction.js'
 
@@ -65,6 +67,15 @@ const listFiles = (dir: string, component: string): RecordedFile[] => {
   return files
 }
 
+/** Writes the installed plugin's paths for `${CLAUDE_PLUGIN_ROOT}` and friends in a copied SKILL.md. */
+const substituteSkillFile = (skillDir: string, vars: PluginVars) => {
+  const file = join(skillDir, 'SKILL.md')
+  if (!existsSync(file)) return
+  const text = readFileSync(file, 'utf8')
+  const replaced = substitutePluginVars(text, vars) as string
+  if (replaced !== text) writeFileAtomic(file, replaced)
+}
+
 /** Rewrites the `name:` line of a copied SKILL.md (for --prefix), leaving the rest untouched. */
 const renameSkill = (skillDir: string, name: string) => {
   const file = join(skillDir, 'SKILL.md')
@@ -95,6 +106,7 @@ export const applyOperation = (op: Operation, guard: Guard): Applied => {
       try {
         mkdirSync(staging, {mode: 0o755})
         copyTree(op.from, staging)
+        if (op.pluginVars) substituteSkillFile(staging, op.pluginVars)
         if (op.renameSkillTo) renameSkill(staging, op.renameSkillTo)
         guard.creating(op.dest, op.root, 'tree')
         swapDirectoryIn(staging, op.dest, false)
@@ -206,7 +218,7 @@ const unrecordedBelow = (tree: string, recorded: ReadonlySet<string>): boolean =
  */
 export const removeApplied = (applied: Applied, options: {force: boolean; keep?: ReadonlySet<string>}, guard: Guard): RemovalReport => {
   const report: RemovalReport = {kept: [], drifted: []}
-  for (const edit of [...applied.config].reverse()) revertConfigEdit(edit, report, guard)
+  for (const edit of [...ownedEdits(applied.config)].reverse()) revertConfigEdit(edit, report, guard)
   const keep = options.keep ?? new Set<string>()
   const changed = (file: RecordedFile) => existsSync(file.path) && file.sha256 !== 'link' && fileSha256Sync(file.path) !== file.sha256
   const recorded = new Set(applied.files.map((f) => f.path))

@@ -1,18 +1,26 @@
 import {EXIT, LoadoutError, needsConsent} from '../errors.js'
 import {prepareDeclaredServer} from '../mcp/from-registry.js'
 import {isMcpId} from '../mcp/spec.js'
-import {readInstallRecords} from '../state/records.js'
+import {readInstallRecords, type InstallRecord} from '../state/records.js'
 import {loadTargets, pickTargets} from '../targets/registry.js'
 import type {AgentTarget} from '../targets/types.js'
 import {consentSummary, isApproved} from './consent.js'
 import {fetchPlugin} from './fetch-plugin.js'
-import {existingRecords, installPrepared, isCurrent, prepareFetched, preparePlugin, type InstallOptions, type InstallResult, type Prepared} from './install.js'
-import {declaredPlugins} from './project.js'
+import {installPrepared, prepareFetched, preparePlugin, type InstallOptions, type InstallResult, type Prepared} from './install.js'
+import {registerDeclaredMarketplaces, type RegisteredMarketplace} from './declared-markets.js'
+import {lockDiffers} from './frozen.js'
+import {ownedEdits} from './owned-edits.js'
+import {declaredPlugins, type DeclaredPlugin} from './project.js'
+import {missingIgnoreLines} from './project-root.js'
 import type {PluginFetchSpec} from './resolve.js'
 
 export interface DeclaredInstall {
   frozen: boolean
+  /** marketplaces loadout.json declares that were registered on this machine by this run */
+  registered: RegisteredMarketplace[]
   results: InstallResult[]
+  /** lines the project's .gitignore still needs (loadout's machine-local folder), to print */
+  ignore: string[]
 }
 
 export interface DeclaredOptions extends InstallOptions {
@@ -32,29 +40,31 @@ export interface DeclaredOptions extends InstallOptions {
  */
 export const installDeclared = async (options: DeclaredOptions): Promise<DeclaredInstall> => {
   const {env, context} = options
-  const declared = declaredPlugins(context.projectRoot)
+  // The lock is checked (every path contained) before anything, even a marketplace, is registered.
   const locked = readInstallRecords(env, context.projectRoot).filter((r) => r.scope === 'project')
+  // ...and every config entry it claims is, on this machine, absent or as loadout recorded writing it.
+  for (const record of locked) ownedEdits(record.config)
+  const registered = await registerDeclaredMarketplaces(env, context, {offline: options.offline, ...(options.onProgress ? {onProgress: options.onProgress} : {})})
+  const declared = declaredPlugins(context.projectRoot)
   const ids = Object.keys(declared).sort((a, b) => a.localeCompare(b))
-  if (options.frozen) {
-    const missing = ids.filter((id) => !locked.some((r) => r.plugin === id))
-    if (missing.length > 0) {
-      throw new LoadoutError('lock-outdated', EXIT.integrity, `${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} declared in loadout.json but not in loadout.lock`, {
-        suggestions: ['run loadout install without --frozen and commit loadout.lock'],
-      })
-    }
-  }
+  if (options.frozen) assertDeclarationsLocked(declared, locked)
   // Everything is fetched and checked before anything is written: a stale lock or a missing approval
   // fails the whole run, not half of it.
-  const all = readInstallRecords(env, context.projectRoot)
   let chosen: readonly AgentTarget[] | undefined
   const ready: Array<{prepared: Prepared; targets: readonly AgentTarget[]}> = []
   for (const id of ids) {
     const lock = locked.find((r) => r.plugin === id)
-    let prepared = isMcpId(id) ? await prepareDeclaredServer(id, declared[id]!, env, context.projectRoot) : await preparePlugin(declared[id]!.source ?? id, options)
+    // a declared folder is relative to the project root, wherever loadout runs from
+    let prepared = isMcpId(id) ? await prepareDeclaredServer(id, declared[id]!, env, context.projectRoot) : await preparePlugin(declared[id]!.source ?? id, {...options, env: {...env, cwd: context.projectRoot}})
     if (lock?.commit && prepared.fetched.commit !== lock.commit) prepared = await preparePluginAt(prepared, lock.commit, options)
-    if (options.frozen && lock && lock.integrity !== prepared.fetched.integrity) {
-      throw new LoadoutError('lock-outdated', EXIT.integrity, `${id} resolves to different content than loadout.lock records (${lock.integrity.slice(0, 19)}… vs ${prepared.fetched.integrity.slice(0, 19)}…)`, {
-        suggestions: ['run loadout install without --frozen to update the lock'],
+    if (lock?.artifact && prepared.resolved.fetch.kind === 'npm' && prepared.fetched.artifact?.integrity !== lock.artifact.integrity) {
+      const fetch = {...prepared.resolved.fetch, version: lock.artifact.version, integrity: lock.artifact.integrity}
+      prepared = await prepareFetched({...prepared.resolved, fetch}, await fetchPlugin(fetch, options.env, options.offline), options)
+    }
+    // The lock is the contract: other content at the locked commit (or a folder that changed) is refused; `update` moves the lock.
+    if (lock && lock.integrity !== prepared.fetched.integrity) {
+      throw new LoadoutError('integrity-mismatch', EXIT.integrity, `${id} resolves to different content than loadout.lock records (${lock.integrity.slice(0, 19)}… vs ${prepared.fetched.integrity.slice(0, 19)}…); nothing was installed`, {
+        suggestions: [`to take the new content and rewrite the lock: loadout update ${id}`, 'or restore the source the lock was made from'],
       })
     }
     let targets = options.targets
@@ -66,7 +76,6 @@ export const installDeclared = async (options: DeclaredOptions): Promise<Declare
   }
   if (!options.yes && !options.confirm && !options.dryRun) {
     const unapproved = ready
-      .filter(({prepared, targets}) => options.force || !isCurrent(existingRecords(all, prepared.id, {context, targets}), targets, prepared.fetched.integrity))
       .map(({prepared}) => prepared)
       .filter((p) => {
         const summary = consentSummary(p.id, p.model, p.files)
@@ -82,7 +91,19 @@ export const installDeclared = async (options: DeclaredOptions): Promise<Declare
   }
   const results: InstallResult[] = []
   for (const {prepared, targets} of ready) results.push(await installPrepared(prepared, {...options, targets}))
-  return {frozen: options.frozen, results}
+  return {frozen: options.frozen, registered, results, ignore: missingIgnoreLines(context.projectRoot)}
+}
+
+/** --frozen: loadout.json and loadout.lock must name the same plugins, at the same versions. */
+const assertDeclarationsLocked = (declared: Record<string, DeclaredPlugin>, locked: readonly InstallRecord[]): void => {
+  const differences: string[] = []
+  for (const [id, entry] of Object.entries(declared)) {
+    const lock = locked.find((r) => r.plugin === id)
+    if (!lock) differences.push(`${id} is declared in loadout.json but not in loadout.lock`)
+    else if (entry.version !== undefined && lock.version !== undefined && entry.version !== lock.version) differences.push(`${id} is declared at ${entry.version} but locked at ${lock.version}`)
+  }
+  for (const id of new Set(locked.map((r) => r.plugin))) if (!(id in declared)) differences.push(`${id} is in loadout.lock but not declared in loadout.json`)
+  if (differences.length > 0) throw lockDiffers('--frozen: loadout.json and loadout.lock disagree', differences)
 }
 
 /** The same plugin fetched at the commit the lock pinned: its git source, or its git marketplace's folder. */

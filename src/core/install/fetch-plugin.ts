@@ -6,6 +6,7 @@ import {cachedTree, gitCacheDir, gitContext, hasCommit, resolveCommit, updateMir
 import {resolvesInside} from '../fs/contain.js'
 import {pluginFiles, type PluginFiles} from './plugin-copy.js'
 import {redactUrl} from '../sources/redact.js'
+import {localGitCommit} from './local-commit.js'
 import type {PluginFetchSpec} from './resolve.js'
 
 export interface FetchedPlugin {
@@ -13,6 +14,8 @@ export interface FetchedPlugin {
   root: string
   commit?: string
   archiveSha256?: string
+  /** a package fetched from a registry: the version it resolved to and the registry's integrity */
+  artifact?: {version: string; integrity: string}
   integrity: string
   /** the files of `root`, when they were hashed file by file here (their integrity is `integrity`) */
   files?: PluginFiles
@@ -52,8 +55,9 @@ export const fetchPlugin = async (spec: PluginFetchSpec, env: Environment, offli
         // reported below
       }
       if (!isDir) throw notFound('plugin-folder-missing', `${spec.path} is not a folder`)
+      const commit = spec.commit ?? (await localGitCommit(spec.path, env))
       const files = await pluginFiles(spec.path)
-      return {root: spec.path, ...(spec.commit ? {commit: spec.commit} : {}), integrity: files.integrity, files}
+      return {root: spec.path, ...(commit ? {commit} : {}), integrity: files.integrity, files}
     }
     case 'git':
       return fetchGitPlugin(spec, env, offline)
@@ -62,6 +66,11 @@ export const fetchPlugin = async (spec: PluginFetchSpec, env: Environment, offli
       const {fetchArchive} = await import('../fetch/archive.js')
       const fetched = await fetchArchive(spec.url, {env, cacheDir: loadoutPaths(env).cache, ...(spec.sha256 ? {sha256: spec.sha256} : {}), ...(spec.tokenOrigin ? {tokenOrigin: spec.tokenOrigin} : {})})
       return {root: fetched.dir, archiveSha256: fetched.sha256, integrity: fetched.integrity}
+    }
+    case 'npm': {
+      const {fetchNpm} = await import('../fetch/npm.js')
+      const fetched = await fetchNpm(spec, {env, cacheDir: loadoutPaths(env).cache, offline})
+      return {root: fetched.root, artifact: {version: fetched.version, integrity: fetched.artifactIntegrity}, integrity: fetched.integrity}
     }
     default: {
       const never: never = spec

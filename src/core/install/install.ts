@@ -1,25 +1,33 @@
 import {existsSync, rmSync} from 'node:fs'
 import {basename, join} from 'node:path'
 import {loadoutPaths, type Environment} from '../environment.js'
-import {EXIT, LoadoutError, needsConsent, notFound, validationFailed} from '../errors.js'
+import {EXIT, LoadoutError, needsConsent, notFound, usageError, validationFailed} from '../errors.js'
 import {projectManifestFile} from '../marketplace/state.js'
 import type {PluginEntry} from '../marketplace/types.js'
-import {inspectPlugin, readPlugin} from '../plugin/read.js'
+import {readForInstall} from '../plugin/leniency.js'
+import {inspectPlugin} from '../plugin/read.js'
 import type {PluginModel} from '../plugin/types.js'
 import {admitPluginModel, admitPluginSource} from '../policy/gate.js'
-import {formatProblem, type Problem} from '../problems.js'
+import type {Problem} from '../problems.js'
 import type {ScopeContext} from '../scope.js'
 import {ownershipFrom, readInstallRecords, type InstallRecord} from '../state/records.js'
 import type {AgentTarget} from '../targets/types.js'
 import {applyOperation, removeApplied} from './apply.js'
 import {approvalsFile, consentSummary, isApproved, storeApproval, type ConsentSummary} from './consent.js'
 import {fetchPlugin, type FetchedPlugin} from './fetch-plugin.js'
+import {assertLockUnchanged, keepLocked} from './frozen.js'
+import {ownedEdits} from './owned-edits.js'
 import {planInstall, type TargetPlan} from './plan.js'
-import {declarePlugin} from './project.js'
+import {declarePlugin, undeclarePlugin} from './project.js'
+import {placeProjectCopy, pruneProjectCopies} from './project-copy.js'
+import {installedDirs, pluginVarsFor} from './project-root.js'
 import {transaction, type Recovery, type Transaction} from './transaction.js'
-import {DIRECT, pluginDataDirs, resolvePluginSpec, type ResolvedPlugin} from './resolve.js'
+import {DIRECT, type ResolvedPlugin} from './resolve.js'
 import {checkRecord} from './verify.js'
 import {materializeCopy, pluginFiles, type PluginFiles} from './plugin-copy.js'
+import {dependencyFields, type DependencyMark} from '../deps/mark.js'
+import {resolveSpec} from '../deps/spec.js'
+import {ensureUserConfig, type AskUserConfig} from '../userconfig/ensure.js'
 
 export interface InstallOptions {
   env: Environment
@@ -30,6 +38,8 @@ export interface InstallOptions {
   prefix: boolean
   offline: boolean
   yes: boolean
+  /** project scope: loadout.lock and loadout.json must not change (`install --frozen`) */
+  frozen?: boolean
   /** install only these skills of the plugin */
   skills?: readonly string[]
   /** install even when text the agents read hides characters (tags, bidi controls, zero-width) */
@@ -37,6 +47,12 @@ export interface InstallOptions {
   /** asks the person on a terminal; absent when there is none */
   confirm?: (summary: ConsentSummary, id: string) => Promise<boolean>
   onProgress?: (message: string) => void
+  /** installing this plugin because another one depends on it */
+  dependency?: DependencyMark
+  /** the catalog renamed the installed plugin to this one: its records are replaced too */
+  renamedFrom?: string
+  /** asks on a terminal for userConfig values not set yet; absent: missing ones fail the install */
+  askUserConfig?: AskUserConfig
 }
 
 export interface InstallResult {
@@ -54,17 +70,6 @@ export interface InstallResult {
   recovered?: Recovery
 }
 
-/** Skills with errors are refused: loadout installs only what the agents can load. */
-const checkModel = (model: PluginModel): void => {
-  const errors = model.problems.filter((p) => p.severity === 'error')
-  if (errors.length > 0) {
-    throw validationFailed(errors[0]!.code, `plugin "${model.name}" has ${errors.length} error(s): ${errors.slice(0, 5).map(formatProblem).join('; ')}`, {
-      suggestions: ['fix the plugin (loadout skills validate / plugin validate show every problem)'],
-      details: {problems: model.problems},
-    })
-  }
-}
-
 const pickSkills = (model: PluginModel, names: readonly string[]): PluginModel => {
   for (const name of names) {
     if (!model.skills.some((s) => s.name === name)) {
@@ -72,13 +77,6 @@ const pickSkills = (model: PluginModel, names: readonly string[]): PluginModel =
     }
   }
   return {...model, skills: model.skills.filter((s) => names.includes(s.name)), subagents: [], mcpServers: [], hooks: [], commands: [], tools: []}
-}
-
-/** The copy of the plugin that `${CLAUDE_PLUGIN_ROOT}` points at: one per plugin and revision, made once. */
-const installedRoot = (env: Environment, id: string, fetched: FetchedPlugin): {root: string; data: string} => {
-  const revision = (fetched.commit ?? fetched.integrity.replace(/^sha256-/, '')).slice(0, 16)
-  const dirs = pluginDataDirs(loadoutPaths(env).data, id, revision)
-  return dirs
 }
 
 export interface Prepared {
@@ -96,15 +94,15 @@ export interface Prepared {
  */
 export const readFetched = (resolved: ResolvedPlugin, fetched: FetchedPlugin, env: Environment): PluginModel => {
   if (resolved.entry || resolved.marketplace !== DIRECT || !resolved.name || inspectPlugin(fetched.root, {home: env.home}).model.name !== basename(fetched.root)) {
-    return readPlugin(fetched.root, {...(resolved.entry ? {entry: resolved.entry} : {}), home: env.home})
+    return readForInstall(fetched.root, {...(resolved.entry ? {entry: resolved.entry} : {}), home: env.home})
   }
   const entry: PluginEntry = {name: resolved.name, source: {kind: 'local', path: '.'}, tags: [], keywords: [], raw: {}, problems: []}
-  return readPlugin(fetched.root, {entry, home: env.home})
+  return readForInstall(fetched.root, {entry, home: env.home})
 }
 
 /** Resolve, fetch and read: everything up to the plan, nothing written to any agent. */
 export const preparePlugin = async (spec: string, options: Pick<InstallOptions, 'env' | 'context' | 'offline' | 'skills' | 'allowHiddenText' | 'onProgress'>): Promise<Prepared> => {
-  const resolved = resolvePluginSpec(spec, options.env, options.context.projectRoot)
+  const resolved = await resolveSpec(spec, options.env, options.context.projectRoot)
   admitPluginSource(resolved, options.env, options.context.projectRoot)
   options.onProgress?.(`fetching ${resolved.fetch.label}`)
   const fetched = await fetchPlugin(resolved.fetch, options.env, options.offline)
@@ -115,7 +113,6 @@ export const preparePlugin = async (spec: string, options: Pick<InstallOptions, 
 export const prepareFetched = async (resolved: ResolvedPlugin, fetched: FetchedPlugin, options: Pick<InstallOptions, 'env' | 'context' | 'skills' | 'allowHiddenText'>): Promise<Prepared> => {
   let model = readFetched(resolved, fetched, options.env)
   if (options.skills && options.skills.length > 0) model = pickSkills(model, options.skills)
-  checkModel(model)
   const id = resolved.marketplace === DIRECT ? `${model.name}@${DIRECT}` : resolved.id
   admitPluginModel(model, id, {env: options.env, projectRoot: options.context.projectRoot, ...(options.allowHiddenText ? {allowHiddenText: true} : {})})
   // the fetch hashed the same folder file by file already, unless the plugin is a folder inside it
@@ -124,8 +121,8 @@ export const prepareFetched = async (resolved: ResolvedPlugin, fetched: FetchedP
 }
 
 /** The records of `id` in the scope for the chosen targets: what an install replaces. */
-export const existingRecords = (all: readonly InstallRecord[], id: string, options: Pick<InstallOptions, 'context' | 'targets'>): InstallRecord[] =>
-  all.filter((r) => r.plugin === id && r.scope === options.context.scope && options.targets.some((t) => t.id === r.target))
+export const existingRecords = (all: readonly InstallRecord[], id: string, options: Pick<InstallOptions, 'context' | 'targets' | 'renamedFrom'>): InstallRecord[] =>
+  all.filter((r) => (r.plugin === id || r.plugin === options.renamedFrom) && r.scope === options.context.scope && options.targets.some((t) => t.id === r.target))
 
 /**
  * Whether this content is installed, enabled and whole in every chosen target. A lock committed to a
@@ -136,8 +133,18 @@ export const isCurrent = (existing: readonly InstallRecord[], targets: readonly 
   existing.length === targets.length &&
   existing.every((r) => r.integrity === integrity && r.enabled && (!r.pluginRoot || existsSync(r.pluginRoot)) && checkRecord(r).missing.length === 0)
 
+/** An agent that installs packages itself (Lexora) gets a package, not folders: refused, pointing at `plugin pack`. */
+const refusePackOnly = (targets: readonly AgentTarget[]): void => {
+  const packOnly = targets.filter((t) => t.installs === false)
+  if (packOnly.length === 0) return
+  throw usageError('agent-installs-packages', `${packOnly.map((t) => t.name).join(', ')} installs packages itself: loadout writes no folder for it`, {
+    suggestions: [`write the package archive instead: loadout plugin pack <plugin folder> --format ${packOnly[0]!.id}`, 'then install the archive with the host\'s own installer'],
+  })
+}
+
 /** Installs one prepared plugin into the chosen targets, under the lock, undoing everything on failure. */
 export const installPrepared = async (prepared: Prepared, options: InstallOptions): Promise<InstallResult> => {
+  refusePackOnly(options.targets)
   const {env, context} = options
   const {resolved, fetched, model, id} = prepared
   // read without the lock, for the answer before any question; judged again under the lock
@@ -145,7 +152,7 @@ export const installPrepared = async (prepared: Prepared, options: InstallOption
   const existing = existingRecords(all, id, options)
   const base = {
     plugin: id,
-    ...(resolved.version ?? model.version ? {version: resolved.version ?? model.version} : {}),
+    ...(resolved.version ?? fetched.artifact?.version ?? model.version ? {version: resolved.version ?? fetched.artifact?.version ?? model.version} : {}),
     source: resolved.fetch.label,
     ...(fetched.commit ? {commit: fetched.commit} : {}),
     integrity: fetched.integrity,
@@ -154,15 +161,19 @@ export const installPrepared = async (prepared: Prepared, options: InstallOption
     problems: model.problems,
   }
   const summary = consentSummary(id, model, prepared.files)
-  if (isCurrent(existing, options.targets, fetched.integrity) && !options.force) {
+  // What runs counts as installed only once this machine's user approved it: files a clone brings along never do.
+  const approvedHere = summary.items.length === 0 || isApproved(env, id, summary.fingerprint)
+  if (isCurrent(existing, options.targets, fetched.integrity) && !options.force && approvedHere && !options.renamedFrom) {
     return {...base, status: 'already-installed', plans: [], consent: {items: summary.items, files: summary.files, fingerprint: summary.fingerprint, approvedBy: 'not-needed'}}
   }
 
-  const dirs = installedRoot(env, id, fetched)
+  const dirs = installedDirs(env, context, id, fetched)
+  const userConfig = await ensureUserConfig(env, id, fetched.root, resolved.entry, {dryRun: options.dryRun, ...(options.askUserConfig ? {ask: options.askUserConfig} : {})})
   const planFor = (all: readonly InstallRecord[]) => {
     const existing = existingRecords(all, id, options)
     const others = all.filter((r) => !existing.includes(r))
     const plans = planInstall({
+      ...(userConfig ? {userConfig} : {}),
       id,
       model,
       targets: options.targets,
@@ -171,7 +182,7 @@ export const installPrepared = async (prepared: Prepared, options: InstallOption
       ownership: ownershipFrom(others),
       replacing: existing,
       prefix: options.prefix,
-      vars: {pluginRoot: dirs.root, pluginData: dirs.data},
+      vars: (target) => pluginVarsFor(target, context, dirs),
     })
     return {existing, others, plans}
   }
@@ -200,7 +211,9 @@ export const installPrepared = async (prepared: Prepared, options: InstallOption
     source: base.source,
     ...(fetched.commit ? {commit: fetched.commit} : {}),
     ...(fetched.archiveSha256 ? {archiveSha256: fetched.archiveSha256} : {}),
+    ...(fetched.artifact ? {artifact: fetched.artifact} : {}),
     integrity: fetched.integrity,
+    ...dependencyFields(existing, options.dependency),
     pluginRoot: dirs.root,
     pluginRootIntegrity: prepared.files.integrity,
     ...(summary.items.length > 0 ? {consent: summary.fingerprint} : {}),
@@ -209,22 +222,33 @@ export const installPrepared = async (prepared: Prepared, options: InstallOption
     const recovered = tx.recovered ? {recovered: tx.recovered} : {}
     // judged again on the records read under the lock: another process may have installed it meanwhile
     const fresh = tx.records()
-    if (isCurrent(existingRecords(fresh, id, options), options.targets, fetched.integrity) && !options.force) {
+    // approval too is judged again: another run may have stored it meanwhile
+    const approvedNow = summary.items.length === 0 || isApproved(env, id, summary.fingerprint)
+    if (isCurrent(existingRecords(fresh, id, options), options.targets, fetched.integrity) && !options.force && approvedNow && !options.renamedFrom) {
       return {...base, status: 'already-installed', plans: [], consent: {...consent, approvedBy: 'not-needed'}, ...recovered}
     }
     const {existing, others, plans} = planFor(fresh)
-    await materializeCopy(model.root, dirs.root, prepared.files)
+    // every config entry the old records name must be loadout's before anything is touched
+    for (const old of existing) ownedEdits(old.config)
+    if (context.scope === 'project') await placeProjectCopy(context.projectRoot, model.root, dirs.root, fetched.integrity)
+    else await materializeCopy(model.root, dirs.root, prepared.files)
     for (const old of existing) removeApplied(old, {force: true, keep: keptBy(others)}, tx)
-    const records = (await applyPlans(plans, recordBase, tx)).map((r) => inheritDirs(r, existing))
-    tx.writeRecords(context.scope, [...others, ...records])
-    if (context.scope === 'project') {
-      tx.touch(projectManifestFile(context.projectRoot))
-      declarePlugin(context.projectRoot, id, base.version, resolved.fetch.label, resolved.marketplace === DIRECT)
+    const records = keepLocked(existing, (await applyPlans(plans, recordBase, tx)).map((r) => inheritDirs(r, existing)))
+    // --frozen: loadout.lock and loadout.json stay as they are, and must already say this
+    if (options.frozen && context.scope === 'project') assertLockUnchanged(context.projectRoot, [...others, ...records])
+    else {
+      tx.writeRecords(context.scope, [...others, ...records])
+      if (context.scope === 'project') {
+        tx.touch(projectManifestFile(context.projectRoot))
+        declarePlugin(context.projectRoot, id, base.version, resolved.fetch.label, resolved.marketplace === DIRECT)
+        if (options.renamedFrom) undeclarePlugin(context.projectRoot, options.renamedFrom)
+      }
     }
     if (summary.items.length > 0) {
       tx.touch(approvalsFile(env))
       storeApproval(env, id, summary.fingerprint)
     }
+    if (context.scope === 'project') pruneProjectCopies(context.projectRoot, id, [...others, ...records], tx)
     return {...base, status: 'installed', plans, consent, ...recovered}
   })
 }
@@ -274,7 +298,9 @@ const applyPlans = async (plans: readonly TargetPlan[], recordBase: RecordBase, 
 /** Paths other installs still record, which removing this one must leave alone. */
 export const keptBy = (records: readonly InstallRecord[]): Set<string> => new Set(records.flatMap((r) => [...r.files.map((f) => f.path), ...r.dirs]))
 
-export const installPlugin = async (spec: string, options: InstallOptions): Promise<InstallResult> =>
-  installPrepared(await preparePlugin(spec, options), options)
+export const installPlugin = async (spec: string, options: InstallOptions): Promise<InstallResult> => {
+  refusePackOnly(options.targets)
+  return installPrepared(await preparePlugin(spec, options), options)
+}
 
 export const dataDirOf = (env: Environment): string => join(loadoutPaths(env).data)

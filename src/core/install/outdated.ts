@@ -3,7 +3,8 @@ import {loadoutPaths, type Environment} from '../environment.js'
 import {gitContext, lsRemote} from '../fetch/git.js'
 import {treeIntegrity} from '../integrity.js'
 import {discardDownload, fetchCatalogSource, readCatalogFile} from '../marketplace/fetch.js'
-import {knownMarketplaces} from '../marketplace/known.js'
+import {knownMarketplaces, type KnownMarketplace} from '../marketplace/known.js'
+import {chooseVersion} from '../deps/tags.js'
 import type {Catalog} from '../marketplace/types.js'
 import {checkServerOutdated} from '../mcp/from-registry.js'
 import {isMcpId} from '../mcp/spec.js'
@@ -11,6 +12,7 @@ import {admitMarketplace, admitRemote} from '../policy/gate.js'
 import type {ScopeContext} from '../scope.js'
 import {readInstallRecords, type InstallRecord} from '../state/records.js'
 import {DIRECT, resolvePluginSpec} from './resolve.js'
+import {followRename} from '../deps/renames.js'
 
 export interface OutdatedRow {
   plugin: string
@@ -21,6 +23,12 @@ export interface OutdatedRow {
   latest: {version?: string; commit?: string}
   outdated: boolean
   reason?: string
+  /** the catalog renamed the plugin: `update` installs it under this id */
+  renamedTo?: string
+  /** the range it was installed for: wanted is the highest tagged version inside it */
+  range?: string
+  /** the catalog removed the plugin (a rename to null) */
+  removed?: boolean
   error?: string
 }
 
@@ -28,6 +36,21 @@ export interface OutdatedResult {
   rows: OutdatedRow[]
   /** how many remotes were asked: once each, however many plugins come from them */
   remotesAsked: number
+}
+
+/**
+ * A plugin installed for a range (asked for, or its dependents') wants the highest tagged version
+ * inside it, which is what `update` installs; latest stays the catalog's.
+ */
+const withinRange = async (row: OutdatedRow, first: InstallRecord, market: KnownMarketplace | undefined, name: string, env: Environment): Promise<void> => {
+  if (!market) return
+  const choice = await chooseVersion(name, market, first.range!, env).catch(() => undefined)
+  if (!choice) return
+  row.range = first.range!
+  row.wanted = choice.tagged ? {version: choice.tagged.version, commit: choice.tagged.commit} : row.latest
+  row.outdated = Boolean(row.wanted.version && row.wanted.version !== first.version) || Boolean(row.wanted.commit && first.commit && row.wanted.commit !== first.commit)
+  if (row.outdated) row.reason = `new version within ${first.range}`
+  else delete row.reason
 }
 
 /** One row per installed plugin and scope. */
@@ -121,11 +144,19 @@ export const findOutdated = async (env: Environment, context: ScopeContext, only
       row.error = error ?? 'catalog unreadable'
       continue
     }
-    const entry = catalog.plugins.find((p) => p.name === name)
+    const outcome = followRename(catalog, name)
+    if (outcome.kind === 'removed') {
+      row.removed = true
+      row.outdated = true
+      row.reason = 'removed from the marketplace'
+      continue
+    }
+    const entry = catalog.plugins.find((p) => p.name === (outcome.kind === 'renamed' ? outcome.to : name))
     if (!entry) {
       row.error = `no longer listed in ${marketplace}`
       continue
     }
+    if (outcome.kind === 'renamed') row.renamedTo = `${outcome.to}@${marketplace}`
     row.wanted = {...(entry.version ? {version: entry.version} : {})}
     row.latest = {...row.wanted}
     const source = entry.source
@@ -151,6 +182,11 @@ export const findOutdated = async (env: Environment, context: ScopeContext, only
       row.outdated = true
       row.reason = 'new version'
     }
+    if (row.renamedTo) {
+      row.outdated = true
+      row.reason = `renamed to ${row.renamedTo}`
+    }
+    if (first.range && !row.renamedTo) await withinRange(row, first, markets.find((m) => m.name === marketplace), name, env)
   }
   return {rows, remotesAsked: asked}
 }

@@ -1,25 +1,31 @@
 import {existsSync, readdirSync, readFileSync} from 'node:fs'
-import {join} from 'node:path'
+import {stringify as stringifyYaml} from 'yaml'
+import {isAbsolute, join, posix} from 'node:path'
 import {getJsonMember, parseJsonText} from '../config/json-edit.js'
 import {getTomlTable, parseTomlText, type TomlEntries} from '../config/toml-edit.js'
 import type {Environment} from '../environment.js'
 import {conflict, validationFailed} from '../errors.js'
 import {confusableWith} from '../name-skeleton.js'
 import {assertNoLinksBelow} from '../fs/contain.js'
+import {renderCommand} from '../formats/command.js'
 import {spellEnvReferences} from '../formats/env-refs.js'
 import {renderHooks} from '../formats/hooks.js'
 import {mcpServerKey, renderMcpEntry} from '../formats/mcp.js'
 import {renderSubagent, riskyFieldsOf} from '../formats/subagent.js'
 import {substitutePluginVars, type PluginVars} from '../formats/substitute.js'
+import {MAX_MARKDOWN_BYTES} from '../plugin/components.js'
+import {readContainedText} from '../plugin/paths.js'
 import type {HookEvents, PluginModel} from '../plugin/types.js'
+import {referencesEnv, substituteUserConfig, type UserConfigVars} from '../userconfig/substitute.js'
 import type {ScopeContext} from '../scope.js'
+import {listSkillFiles, readSkillDir} from '../skills/read.js'
 import type {InstallRecord, Ownership} from '../state/records.js'
-import {resolveLocation, type ResolvedLocation} from '../targets/resolve.js'
+import {resolveLocation, writeLocation, type ResolvedLocation} from '../targets/resolve.js'
 import type {AgentTarget, SectionName} from '../targets/types.js'
 
 /** One change to one agent's files, planned before anything is written. */
 export type Operation =
-  | {kind: 'copy-dir'; component: string; from: string; dest: string; root: string; renameSkillTo?: string}
+  | {kind: 'copy-dir'; component: string; from: string; dest: string; root: string; renameSkillTo?: string; pluginVars?: PluginVars}
   | {kind: 'write-file'; component: string; dest: string; root: string; content: string; dir?: string}
   | {kind: 'json-member'; component: string; file: string; root: string; path: string[]; key: string; value: unknown; hooks?: HookEvents}
   | {kind: 'toml-table'; component: string; file: string; root: string; table: string[]; entries: TomlEntries}
@@ -29,6 +35,8 @@ export interface TargetPlan {
   operations: Operation[]
   /** parts this agent cannot hold, and why */
   skipped: Array<{component: string; reason: string}>
+  /** what changed in a part on its way into this agent's form (a field it has no place for) */
+  notes: Array<{component: string; note: string}>
 }
 
 export interface PlanInput {
@@ -41,23 +49,40 @@ export interface PlanInput {
   /** records of this plugin being replaced (reinstall, update): what they own is not a conflict */
   replacing: readonly InstallRecord[]
   prefix: boolean
-  vars: PluginVars
+  /** the plugin variables, or how each agent spells them (project scope: see project-root.ts) */
+  vars: PluginVars | ((target: AgentTarget) => PluginVars)
+  /** the plugin's userConfig values, for `${user_config.KEY}` */
+  userConfig?: UserConfigVars
 }
+
+const varsOf = (input: PlanInput, target: AgentTarget): PluginVars => (typeof input.vars === 'function' ? input.vars(target) : input.vars)
 
 const componentId = (id: string, kind: string, name: string) => `${id}/${kind}/${name}`
 
 const firstLocation = (target: AgentTarget, section: SectionName, input: PlanInput): ResolvedLocation | undefined => {
   const data = target[section]
-  const location = data?.locations.find((l) => l.scope === input.context.scope)
+  const location = data ? writeLocation(data.locations, input.context.scope) : undefined
   return location ? resolveLocation(target, location, input.env, input.context.projectRoot) : undefined
 }
 
 /** The first folder or file of a section for the scope; when the target has none, the part is reported as skipped. */
-const locationOrSkip = (input: PlanInput, target: AgentTarget, section: 'subagents' | 'mcp' | 'hooks', what: string, plan: TargetPlan, component: string): ResolvedLocation | undefined => {
+const locationOrSkip = (input: PlanInput, target: AgentTarget, section: 'subagents' | 'commands' | 'mcp' | 'hooks', what: string, plan: TargetPlan, component: string): ResolvedLocation | undefined => {
   const location = target[section] ? firstLocation(target, section, input) : undefined
   if (!location) plan.skipped.push({component, reason: `${target.name} has no ${input.context.scope}-scope ${what}`})
+  else noteTrust(plan, target, location, component)
   return location
 }
+
+/** A folder the agent reads only in a trusted workspace: said once per part written there. */
+const noteTrust = (plan: TargetPlan, target: AgentTarget, location: ResolvedLocation, component: string): void => {
+  if (!location.requiresTrust) return
+  const how = target.id === 'cst-agent' ? 'run `/plugins trust` in cst-agent' : `trust the workspace in ${target.name}`
+  plan.notes.push({component, note: `${target.name} loads ${location.absolute} only in a trusted workspace: ${how} before it is used`})
+}
+
+/** cst-agent loads the skills of a plugin copied whole into its plugins folder from there: a second copy loads them twice. */
+const copiedWhole = (input: PlanInput, target: AgentTarget): ResolvedLocation | undefined =>
+  input.model.tools.length > 0 && target.plugins ? firstLocation(target, 'plugins', input) : undefined
 
 const ownedByReplaced = (input: PlanInput, path: string): boolean =>
   input.replacing.some((r) => r.files.some((f) => f.path === path || f.path.startsWith(path + '/')) || r.dirs.includes(path))
@@ -90,12 +115,44 @@ const refuseConfusable = (kind: 'skill' | 'subagent', name: string, dir: string,
   })
 }
 
+/** CHARACTOID keeps a skill as one YAML file: name, description, instructions (the SKILL.md body). */
+const planYamlSkills = (input: PlanInput, target: AgentTarget, plan: TargetPlan) => {
+  const location = firstLocation(target, 'skills', input)
+  for (const skill of input.model.skills) {
+    const component = componentId(input.id, 'skill', skill.name)
+    if (!location) {
+      plan.skipped.push({component, reason: `${target.name} has no ${input.context.scope}-scope skills folder`})
+      continue
+    }
+    const dest = join(location.absolute, `${skill.name}.yaml`)
+    const holder = holderOf(input, dest)
+    if (holder) {
+      plan.skipped.push({component, reason: `${target.name}: ${dest} belongs to ${holder}`})
+      continue
+    }
+    const read = readSkillDir(skill.dir)
+    const instructions = (substitutePluginVars(read.body, varsOf(input, target)) as string).trim()
+    const content = stringifyYaml({name: skill.name, description: read.description ?? skill.name, instructions: `${instructions}\n`}, {lineWidth: 0})
+    if (listSkillFiles(skill.dir, 2).files.length > 1) {
+      plan.notes.push({component, note: `${target.name}: only the text of SKILL.md is written; the files beside it are not (a CHARACTOID skill is one YAML file)`})
+    }
+    assertNoLinksBelow(location.root, dest)
+    plan.operations.push({kind: 'write-file', component, dest, root: location.root, content})
+  }
+}
+
 const planSkills = (input: PlanInput, target: AgentTarget, plan: TargetPlan) => {
   const {model, id} = input
   if (model.skills.length === 0) return
+  if (target.skills?.format === 'characteroid-yaml') return planYamlSkills(input, target, plan)
   const location = target.skills?.format === 'agent-skills' ? firstLocation(target, 'skills', input) : undefined
+  const whole = copiedWhole(input, target)
   for (const skill of model.skills) {
     const component = componentId(id, 'skill', skill.name)
+    if (whole) {
+      plan.skipped.push({component, reason: `${target.name} loads it from the plugin's own folder (${join(whole.absolute, model.name)}); a copy in its skills folder would load it twice`})
+      continue
+    }
     if (!location) {
       plan.skipped.push({component, reason: target.skills ? `${target.name} keeps skills as ${target.skills.format}, which loadout does not write yet` : `${target.name} has no ${input.context.scope}-scope skills folder`})
       continue
@@ -116,7 +173,8 @@ const planSkills = (input: PlanInput, target: AgentTarget, plan: TargetPlan) => 
     }
     assertNoLinksBelow(location.root, dest)
     refuseConfusable('skill', name, location.absolute, target)
-    plan.operations.push({kind: 'copy-dir', component, from: skill.dir, dest, root: location.root, ...(name === skill.name ? {} : {renameSkillTo: name})})
+    // no agent expands ${CLAUDE_PLUGIN_ROOT} in a skill outside a plugin: the installed copy's path is written
+    plan.operations.push({kind: 'copy-dir', component, from: skill.dir, dest, root: location.root, pluginVars: varsOf(input, target), ...(name === skill.name ? {} : {renameSkillTo: name})})
   }
 }
 
@@ -126,11 +184,13 @@ const planSubagents = (input: PlanInput, target: AgentTarget, plan: TargetPlan) 
     const component = componentId(id, 'subagent', agent.name)
     const location = locationOrSkip(input, target, 'subagents', 'subagents folder', plan, component)
     if (!target.subagents || !location) continue
-    const rendered = renderSubagent(agent, target.subagents.format)
+    const text = substitutePluginVars({frontmatter: agent.frontmatter, body: agent.body}, varsOf(input, target)) as Pick<typeof agent, 'frontmatter' | 'body'>
+    const rendered = renderSubagent({...agent, ...text}, target.subagents.format)
     // hooks (and the like) in a subagent's frontmatter would run unasked: stripped, and said so
     for (const field of riskyFieldsOf(agent.frontmatter)) {
       plan.skipped.push({component: `${component}/${field}`, reason: `"${field}" in its frontmatter was stripped: it would run code or widen permissions without the consent loadout asks for`})
     }
+    for (const note of rendered.notes) plan.notes.push({component, note: `${target.name}: ${note}`})
     const dest = join(location.absolute, rendered.path)
     const holder = holderOf(input, dest)
     if (holder) throw conflict('subagent-taken', `subagent "${agent.name}" cannot be installed for ${target.id}: ${dest} belongs to ${holder}`)
@@ -148,13 +208,29 @@ const planMcp = (input: PlanInput, target: AgentTarget, plan: TargetPlan) => {
     const section = target.mcp
     const location = locationOrSkip(input, target, 'mcp', 'MCP config', plan, component)
     if (!section || !location) continue
-    const config = substitutePluginVars(server.config, input.vars) as typeof server.config
     const form = location.envReference ?? section.envReference
+    const configured = substituteUserConfig(server.config, input.userConfig, referencesEnv(target.id, form))
+    if ('refused' in configured) {
+      plan.skipped.push({component, reason: `${target.name}: ${configured.refused}`})
+      continue
+    }
+    const vars = varsOf(input, target)
+    const config = substitutePluginVars(configured.value, vars) as typeof server.config
+    // a relative working folder means the plugin's folder: its installed copy, not the agent's
+    if (config.cwd !== undefined && !isAbsolute(config.cwd)) {
+      const inner = posix.normalize(config.cwd.replaceAll('\\', '/'))
+      if (inner === '..' || inner.startsWith('../')) {
+        plan.skipped.push({component, reason: `${target.name}: "cwd" ${JSON.stringify(server.config.cwd)} leads out of the plugin`})
+        continue
+      }
+      config.cwd = inner === '.' ? vars.pluginRoot : `${vars.pluginRoot}/${inner.replace(/\/$/, '')}`
+    }
     const rendered = renderMcpEntry(form ? spellEnvReferences(config, form) : config, section.shape)
     if ('unsupported' in rendered) {
       plan.skipped.push({component, reason: `${target.name}: ${rendered.unsupported}`})
       continue
     }
+    for (const note of rendered.notes) plan.notes.push({component, note: `${target.name}: ${note}`})
     const key = server.key ?? mcpServerKey(model.name, server.name)
     const file = location.absolute
     assertNoLinksBelow(location.root, file)
@@ -173,8 +249,27 @@ const planMcp = (input: PlanInput, target: AgentTarget, plan: TargetPlan) => {
         throw conflict('mcp-key-taken', `${file} already has an MCP server "${key}", which loadout did not install`, {suggestions: ['rename or remove that entry, then try again']})
       }
       plan.operations.push({kind: 'json-member', component, file, root: location.root, path, key, value: rendered.value})
+      for (const other of shadowingFiles(input, target, file, key)) {
+        plan.notes.push({component, note: `${target.name}: ${other} already has a server "${key}"; ${target.name} merges its MCP files by server name, so one definition replaces the other (${target.mcp?.note ?? 'see its load order'})`})
+      }
     }
   }
+}
+
+/** The agent's other MCP files (either scope) that already define `key`: one of the two will not be used. */
+const shadowingFiles = (input: PlanInput, target: AgentTarget, written: string, key: string): string[] => {
+  const section = target.mcp
+  if (!section || section.format !== 'json-key') return []
+  return section.locations.flatMap((l) => {
+    const location = resolveLocation(target, l, input.env, input.context.projectRoot)
+    if (location.absolute === written || !existsSync(location.absolute)) return []
+    try {
+      const text = readFileSync(location.absolute, 'utf8')
+      return getJsonMember(text, [l.key ?? section.key], key, location.absolute) === undefined ? [] : [location.absolute]
+    } catch {
+      return []
+    }
+  })
 }
 
 const planHooks = (input: PlanInput, target: AgentTarget, plan: TargetPlan) => {
@@ -184,11 +279,17 @@ const planHooks = (input: PlanInput, target: AgentTarget, plan: TargetPlan) => {
     const section = target.hooks
     const location = locationOrSkip(input, target, 'hooks', 'hooks config', plan, component)
     if (!section || !location) continue
-    const rendered = renderHooks(substitutePluginVars(hooks.events, input.vars) as HookEvents, section.shape)
+    const configured = substituteUserConfig(hooks.events, input.userConfig, referencesEnv(target.id, undefined))
+    if ('refused' in configured) {
+      plan.skipped.push({component, reason: `${target.name}: ${configured.refused}`})
+      continue
+    }
+    const rendered = renderHooks(substitutePluginVars(configured.value, varsOf(input, target)) as HookEvents, section.shape)
     if ('unsupported' in rendered) {
       plan.skipped.push({component, reason: `${target.name}: ${rendered.unsupported}`})
       continue
     }
+    for (const note of rendered.notes) plan.notes.push({component, note: `${target.name}: ${note}`})
     assertNoLinksBelow(location.root, location.absolute)
     const text = readConfigText(location.absolute)
     parseJsonText(text.trim() === '' ? '{}' : text, location.absolute)
@@ -196,10 +297,27 @@ const planHooks = (input: PlanInput, target: AgentTarget, plan: TargetPlan) => {
   }
 }
 
-const planCommandsAndTools = (input: PlanInput, target: AgentTarget, plan: TargetPlan) => {
+/** Slash commands in the agent's own form; one whose file is taken is left out, with the reason. */
+const planCommands = (input: PlanInput, target: AgentTarget, plan: TargetPlan) => {
   for (const command of input.model.commands) {
-    plan.skipped.push({component: componentId(input.id, 'command', command.name), reason: `${target.name}: slash commands are not written by loadout yet`})
+    const component = componentId(input.id, 'command', command.name)
+    const location = locationOrSkip(input, target, 'commands', 'slash commands folder', plan, component)
+    if (!target.commands || !location) continue
+    const text = readContainedText(command.file, {root: input.model.root, file: command.file, maxBytes: MAX_MARKDOWN_BYTES})
+    const rendered = renderCommand(command.name, text, target.commands.format)
+    const dest = join(location.absolute, rendered.path)
+    const holder = holderOf(input, dest)
+    if (holder) {
+      plan.skipped.push({component, reason: `${target.name}: ${dest} belongs to ${holder}`})
+      continue
+    }
+    assertNoLinksBelow(location.root, dest)
+    plan.operations.push({kind: 'write-file', component, dest, root: location.root, content: rendered.content})
   }
+}
+
+const planCommandsAndTools = (input: PlanInput, target: AgentTarget, plan: TargetPlan) => {
+  planCommands(input, target, plan)
   if (input.model.tools.length === 0) return
   // Exec tools go in whole: the plugin is copied into the agent's plugins folder.
   const location = target.plugins ? firstLocation(target, 'plugins', input) : undefined
@@ -209,6 +327,7 @@ const planCommandsAndTools = (input: PlanInput, target: AgentTarget, plan: Targe
     const dest = join(location.absolute, input.model.name)
     const holder = holderOf(input, dest)
     if (holder) throw conflict('plugin-taken', `${dest} belongs to ${holder}`)
+    noteTrust(plan, target, location, componentId(input.id, 'plugin', input.model.name))
     assertNoLinksBelow(location.root, dest)
     plan.operations.push({kind: 'copy-dir', component: componentId(input.id, 'plugin', input.model.name), from: input.model.root, dest, root: location.root})
   }
@@ -217,11 +336,14 @@ const planCommandsAndTools = (input: PlanInput, target: AgentTarget, plan: Targe
 /** Every file to write and config entry to add, per target; conflicts are found here, before any write. */
 export const planInstall = (input: PlanInput): TargetPlan[] =>
   input.targets.map((target) => {
-    const plan: TargetPlan = {target: target.id, operations: [], skipped: []}
+    const plan: TargetPlan = {target: target.id, operations: [], skipped: [], notes: []}
     planSkills(input, target, plan)
     planSubagents(input, target, plan)
     planMcp(input, target, plan)
     planHooks(input, target, plan)
     planCommandsAndTools(input, target, plan)
+    if (plan.operations.length === 0 && plan.skipped.length === 0) {
+      plan.skipped.push({component: input.id, reason: `nothing written for ${target.name}: the plugin holds no skill, subagent, command, MCP server or hook (see the warnings for parts no agent reads from files)`})
+    }
     return plan
   })

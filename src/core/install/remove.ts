@@ -7,6 +7,8 @@ import {closestNames} from '../suggest.js'
 import {removeApplied} from './apply.js'
 import {inheritCreated} from './config-heirs.js'
 import {keptBy} from './install.js'
+import {ownedEdits} from './owned-edits.js'
+import {pruneProjectCopies} from './project-copy.js'
 import {undeclarePlugin} from './project.js'
 import {transaction} from './transaction.js'
 
@@ -58,12 +60,14 @@ export const removeInstalled = async (
     const plugin = mine[0]!.plugin
     const targets: RemovalResult['targets'] = []
     const remaining = all.filter((r) => !mine.includes(r))
+    for (const record of mine) ownedEdits(record.config)
     for (const record of mine) {
       const report = removeApplied(record, {force: options.force, keep: keptBy(remaining)}, tx)
       targets.push({...summarize(record), kept: report.kept, drifted: report.drifted})
     }
     const disabled = options.keepRecord ? mine.map((r): InstallRecord => ({...r, enabled: false, files: [], dirs: [], trees: [], config: []})) : []
     tx.writeRecords(context.scope, [...inheritCreated(mine, remaining), ...disabled])
+    if (context.scope === 'project') pruneProjectCopies(context.projectRoot, plugin, [...remaining, ...disabled], tx)
     if (context.scope === 'project' && !options.keepRecord && !remaining.some((r) => r.plugin === plugin && r.scope === 'project')) {
       tx.touch(projectManifestFile(context.projectRoot))
       undeclarePlugin(context.projectRoot, plugin)

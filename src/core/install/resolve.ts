@@ -4,15 +4,18 @@ import {conflict, notFound, usageError, validationFailed} from '../errors.js'
 import {isInside, linkOnTheWay, safeRealpath} from '../fs/contain.js'
 import {readKnownCatalog} from '../marketplace/browse.js'
 import {findMarketplace, knownMarketplaces, type KnownMarketplace} from '../marketplace/known.js'
+import {marketEnv} from '../marketplace/state.js'
 import type {DroppedEntry, PluginEntry} from '../marketplace/types.js'
 import {cloneUrl, parseSource, sourceLabel} from '../sources/parse.js'
 import {closestNames} from '../suggest.js'
+import {followRename} from '../deps/renames.js'
 
 /** Where a plugin's files come from, once resolved. */
 export type PluginFetchSpec =
   | {kind: 'folder'; path: string; label: string; commit?: string; git?: {url: string; path: string}}
   | {kind: 'git'; url: string; ref?: string; sha?: string; path?: string; label: string}
   | {kind: 'archive'; url: string; sha256?: string; label: string; /** where LOADOUT_TOKEN may go: the archive's origin when the user named it, a catalog URL's when that listed it */ tokenOrigin?: string}
+  | {kind: 'npm'; package: string; version?: string; registry?: string; integrity?: string; label: string}
 
 export interface ResolvedPlugin {
   /** plugin@marketplace */
@@ -54,8 +57,10 @@ const originOf = (url: string): string | undefined => {
   }
 }
 
-const entrySpec = (entry: PluginEntry, market: KnownMarketplace, env: Environment): PluginFetchSpec => {
+export const entrySpec = (entry: PluginEntry, market: KnownMarketplace, machineEnv: Environment): PluginFetchSpec => {
   const source = entry.source
+  // GitHub sources of a marketplace added with a GitHub base URL are on that server
+  const env = marketEnv(market, machineEnv)
   const label = `${entry.name}@${market.name}`
   switch (source.kind) {
     case 'relative':
@@ -86,6 +91,8 @@ const entrySpec = (entry: PluginEntry, market: KnownMarketplace, env: Environmen
       const tokenOrigin = market.source.kind === 'catalog-url' ? originOf(market.source.url) : undefined
       return {kind: 'archive', url: source.url, ...(source.sha256 ? {sha256: source.sha256} : {}), label: source.url, ...(tokenOrigin ? {tokenOrigin} : {})}
     }
+    case 'npm':
+      return {kind: 'npm', package: source.package, ...(source.version ? {version: source.version} : {}), ...(source.registry ? {registry: source.registry} : {}), label: `npm:${source.package}${source.version ? `@${source.version}` : ''}`}
     case 'unsupported':
       throw usageError('unsupported-source', `${label} has an unsupported source type (${source.type}); loadout cannot install it`)
     default: {
@@ -106,8 +113,9 @@ const droppedEntry = (name: string, market: KnownMarketplace, dropped: readonly 
 
 const fromMarketplace = (name: string, market: KnownMarketplace, env: Environment, version?: string): ResolvedPlugin => {
   const {catalog, dropped} = readKnownCatalog(market)
-  const renamed = catalog.renames[name]
-  const entry = catalog.plugins.find((p) => p.name === name) ?? (renamed ? catalog.plugins.find((p) => p.name === renamed) : undefined)
+  const outcome = followRename(catalog, name)
+  const entry = catalog.plugins.find((p) => p.name === (outcome.kind === 'renamed' ? outcome.to : name))
+  if (outcome.kind === 'removed') throw notFound('plugin-removed', `plugin "${name}" was removed from marketplace "${market.name}"`, {suggestions: [`see what it lists: loadout marketplace info ${market.name}`]})
   if (!entry) {
     const why = droppedEntry(name, market, dropped ?? [])
     if (why) throw why
@@ -141,12 +149,17 @@ export const resolvePluginSpec = (input: string, env: Environment, projectRoot: 
     const label = sourceLabel(source)
     switch (source.kind) {
       case 'local':
-        return {id: '', name: '', marketplace: DIRECT, fetch: {kind: 'folder', path: source.path, label}}
+        // a folder inside the project is named relative to it, so loadout.json and the lock work in every clone
+        return {id: '', name: '', marketplace: DIRECT, fetch: {kind: 'folder', path: source.path, label: isInside(projectRoot, source.path) ? `./${relative(projectRoot, source.path).split(sep).join('/')}` : label}}
       case 'github':
       case 'git':
         return {id: '', name: directName(source), marketplace: DIRECT, fetch: {kind: 'git', url: cloneUrl(source, env.vars.LOADOUT_GITHUB_URL || undefined)!, ...(source.ref ? {ref: source.ref} : {}), ...(source.sha ? {sha: source.sha} : {}), ...(source.path ? {path: source.path} : {}), label}}
       case 'archive':
         return {id: '', name: directName(source), marketplace: DIRECT, fetch: {kind: 'archive', url: source.url, ...(source.sha256 ? {sha256: source.sha256} : {}), label, ...(originOf(source.url) ? {tokenOrigin: originOf(source.url)!} : {})}}
+      case 'npm': {
+        const registry = env.vars.LOADOUT_NPM_REGISTRY || undefined
+        return {id: '', name: directName({kind: 'archive', url: source.package}), marketplace: DIRECT, fetch: {kind: 'npm', package: source.package, ...(source.version ? {version: source.version} : {}), ...(registry ? {registry} : {}), label}}
+      }
       case 'catalog-url':
         throw usageError('catalog-not-plugin', `${label} is a catalog, not a plugin`, {suggestions: [`add it first: loadout marketplace add ${label}`]})
       default: {

@@ -13,6 +13,8 @@ export interface PluginUpdate {
   status: 'updated' | 'current' | 'failed'
   from: {version?: string; commit?: string; integrity: string}
   to?: {version?: string; commit?: string; integrity: string}
+  /** the catalog renamed the plugin: it was updated under this id */
+  renamedTo?: string
   /** the executable parts changed, so consent was asked again */
   consentChanged?: boolean
   result?: InstallResult
@@ -48,16 +50,18 @@ export const updatePlugins = async (ids: readonly string[], options: Omit<Instal
     const first = group[0]!
     const from = {...(first.version ? {version: first.version} : {}), ...(first.commit ? {commit: first.commit} : {}), integrity: first.integrity}
     try {
-      const spec = plugin.endsWith(`@${DIRECT}`) ? first.source : plugin
+      // a plugin installed for a range (asked for, or its dependents') is updated within it
+      const spec = plugin.endsWith(`@${DIRECT}`) ? first.source : first.range ? `${plugin}@${first.range}` : plugin
       const prepared = isMcpId(plugin) ? await prepareServerUpdate(first, env, context.projectRoot) : await preparePlugin(spec, options)
       const to = {...(prepared.model.version ?? prepared.resolved.version ? {version: prepared.resolved.version ?? prepared.model.version} : {}), ...(prepared.fetched.commit ? {commit: prepared.fetched.commit} : {}), integrity: prepared.fetched.integrity}
-      if (to.integrity === from.integrity) {
+      const renamedFrom = prepared.id !== plugin && !plugin.endsWith(`@${DIRECT}`) ? plugin : undefined
+      if (to.integrity === from.integrity && !renamedFrom) {
         updates.push({plugin, scope: first.scope, status: 'current', from})
         continue
       }
       const targets = pickTargets(group.map((r) => r.target), all)
-      const result = await installPrepared(prepared, {...options, targets, force: true})
-      updates.push({plugin, scope: first.scope, status: 'updated', from, to, consentChanged: Boolean(first.consent && first.consent !== result.consent.fingerprint), result})
+      const result = await installPrepared(prepared, {...options, targets, force: true, ...(renamedFrom ? {renamedFrom} : {})})
+      updates.push({plugin, scope: first.scope, status: 'updated', from, to, ...(renamedFrom ? {renamedTo: prepared.id} : {}), consentChanged: Boolean(first.consent && first.consent !== result.consent.fingerprint), result})
     } catch (error) {
       // one plugin failing leaves the others to be updated; the command's status reports it
       updates.push({plugin, scope: first.scope, status: 'failed', from, message: (error as Error).message, ...toExitStatus(error)})

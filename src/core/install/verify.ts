@@ -7,6 +7,7 @@ import {jsonEqual} from '../formats/hooks.js'
 import type {HookEvents} from '../plugin/types.js'
 import type {Scope} from '../scope.js'
 import {readInstallRecords, type InstallRecord, type RecordedConfigEdit} from '../state/records.js'
+import {missingCommandFiles} from './command-files.js'
 import {fileSha256Sync} from './hash.js'
 import {checkCopy, type CopyCheck} from './plugin-copy.js'
 
@@ -78,6 +79,7 @@ export const checkRecord = (record: InstallRecord): RecordCheck => {
     if (state === 'missing') missing.push(label)
     if (state === 'changed') changed.push(label)
   }
+  missing.push(...missingCommandFiles(record))
   const added = extraFiles(record)
   return {plugin: record.plugin, target: record.target, scope: record.scope, enabled: record.enabled, missing, changed, added, ok: missing.length + changed.length + added.length === 0}
 }

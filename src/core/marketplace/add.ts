@@ -23,6 +23,8 @@ export interface AddMarketplaceInput {
   offline: boolean
   /** fetch and check, but register nothing */
   dryRun?: boolean
+  /** project scope: also declare it in loadout.json (default); false when registering what loadout.json declares */
+  declare?: boolean
   now?: () => Date
   onProgress?: (message: string) => void
 }
@@ -45,6 +47,15 @@ const portableInput = (source: Source, label: string, project: string): string =
   return rel === '' ? '.' : `./${rel}`
 }
 
+const nameConflict = (name: string, taken: string) =>
+  conflict('marketplace-name-taken', `the name "${name}" is already used by ${taken}`, {suggestions: ['pick another with --name <name>', 'or remove the other one: loadout marketplace remove ' + name]})
+
+/** A repository whose catalog was found in a folder is recorded with that folder, so updates read it there. */
+const withCatalogFolder = (source: Source, subdir: string | undefined): Source => {
+  if (!subdir || (source.kind !== 'github' && source.kind !== 'git')) return source
+  return {...source, path: [source.path?.replace(/^\.?\/+|\/+$/g, ''), subdir].filter(Boolean).join('/')}
+}
+
 /** Fetches a catalog, checks it, and registers it under its name (or `--name`). */
 export const addMarketplace = async (input: AddMarketplaceInput): Promise<MarketplaceAdded> => {
   const {env, context} = input
@@ -63,6 +74,10 @@ export const addMarketplace = async (input: AddMarketplaceInput): Promise<Market
     if (same && (input.name === undefined || input.name === same.name)) {
       return {status: 'already-added', name: same.name, scope: same.scope, source: same.input, kind: same.source.kind, ...(same.commit ? {commit: same.commit} : {}), pluginCount: same.pluginCount, warnings: []}
     }
+    const nameTaken = (name: string) => (name === BUILTIN_NAME ? 'the built-in marketplace' : visible.find((r) => r.name === name && r.scope === context.scope)?.input)
+    // a name given up front is checked before anything is cloned or downloaded
+    const takenEarly = input.name === undefined ? undefined : nameTaken(input.name)
+    if (takenEarly) throw nameConflict(input.name!, takenEarly)
     const fetched = await fetchCatalogSource(source, {env, offline: input.offline, ...(input.ref ? {ref: input.ref} : {}), ...(input.sparse ? {sparse: input.sparse} : {}), ...(input.onProgress ? {onProgress: input.onProgress} : {})})
     const read = readFetchedCatalog(fetched)
     const name = input.name ?? read.catalog.name
@@ -74,11 +89,12 @@ export const addMarketplace = async (input: AddMarketplaceInput): Promise<Market
         throw error
       }
     }
-    const taken = name === BUILTIN_NAME ? 'the built-in marketplace' : visible.find((r) => r.name === name && r.scope === context.scope)?.input
+    const taken = nameTaken(name)
     if (taken) {
       discardDownload(fetched)
-      throw conflict('marketplace-name-taken', `the name "${name}" is already used by ${taken}`, {suggestions: ['pick another with --name <name>', 'or remove the other one: loadout marketplace remove ' + name]})
+      throw nameConflict(name, taken)
     }
+    const recorded = withCatalogFolder(source, fetched.subdir)
     if (input.dryRun) {
       discardDownload(fetched)
       return {status: 'would-add', name, scope: context.scope, source: sourceLabel(source), kind: source.kind, ...(fetched.commit ? {commit: fetched.commit} : {}), pluginCount: read.catalog.plugins.length, warnings: read.problems}
@@ -90,9 +106,10 @@ export const addMarketplace = async (input: AddMarketplaceInput): Promise<Market
       scope: context.scope,
       ...(project ? {project} : {}),
       input: sourceLabel(source),
-      source,
+      source: recorded,
       ...(input.ref ? {ref: input.ref} : {}),
       ...(input.sparse && input.sparse.length > 0 ? {sparse: input.sparse} : {}),
+      ...(source.kind === 'github' && env.vars.LOADOUT_GITHUB_URL ? {githubUrl: env.vars.LOADOUT_GITHUB_URL} : {}),
       addedAt: now,
       updatedAt: now,
       ...(final.commit ? {commit: final.commit} : {}),
@@ -104,7 +121,7 @@ export const addMarketplace = async (input: AddMarketplaceInput): Promise<Market
       warningCount: read.problems.length,
     }
     writeMarketplaces(env, [...records, record])
-    if (project) {
+    if (project && input.declare !== false) {
       const manifest = readProjectManifest(project)
       manifest.marketplaces = {...manifest.marketplaces, [name]: {source: portableInput(source, record.input, project), ...(record.ref ? {ref: record.ref} : {}), ...(record.sparse ? {sparse: record.sparse} : {})}}
       writeProjectManifest(project, manifest)

@@ -62,6 +62,8 @@ export const describePluginSource = (source: PluginSource): string => {
       return `${source.url}${source.kind === 'git-subdir' ? ` (${source.path})` : ''}${source.ref ? `#${source.ref}` : ''}${source.sha ? `@${source.sha.slice(0, 12)}` : ''}`
     case 'archive':
       return source.url
+    case 'npm':
+      return `npm:${source.package}${source.version ? `@${source.version}` : ''}${source.registry ? ` (${source.registry})` : ''}`
     case 'unsupported':
       return `unsupported source (${source.type})`
     default: {

@@ -1,4 +1,5 @@
 import {validationFailed} from '../errors.js'
+import {npmSpecRule} from '../fetch/npm-spec.js'
 import {problem, type Problem} from '../problems.js'
 import {skeleton} from '../name-skeleton.js'
 import {checkMarketplaceName, checkPluginName} from './names.js'
@@ -14,7 +15,7 @@ import type {Catalog, CatalogFormat, CatalogRead, DroppedEntry, PluginAuthor, Pl
  *    source) is skipped, with an `error` problem at its JSON path;
  *  - an optional field of the wrong type is dropped, with a `warning`, and the entry kept (a
  *    description that is a number should not hide a plugin that installs fine);
- *  - a source of a type loadout cannot fetch (npm, pip, ...) is kept as `unsupported`, with a
+ *  - a source of a type loadout cannot fetch (pip, ...) is kept as `unsupported`, with a
  *    `warning` on that entry, so listing and search still show it.
  * Problems about a kept entry are also stored on the entry. Unknown fields are kept in `raw`
  * (entries may carry every plugin.json field) and unknown top-level fields are ignored.
@@ -91,6 +92,7 @@ export const readCatalog = (data: unknown, options: ReadCatalogOptions): Catalog
   const owner = data.owner === undefined ? undefined : read.person(data.owner, 'owner')
   if (owner) catalog.owner = owner
   if (metadata.pluginRoot !== undefined) catalog.pluginRoot = metadata.pluginRoot
+  if (read.removedNames.length > 0) catalog.removed = [...read.removedNames]
 
   const plugins = data.plugins as unknown[]
   let codexShaped = false
@@ -132,6 +134,8 @@ class Reader {
   private readonly firstAt = new Map<string, number>()
   /** skeleton (see name-skeleton.ts) -> the first usable name with it */
   private readonly bySkeleton = new Map<string, string>()
+  /** renames whose new name is null: plugins the catalog removed */
+  readonly removedNames: string[] = []
   /** metadata.pluginRoot was set but broke a rule, so bare names have nowhere to resolve */
   private pluginRootIgnored = false
 
@@ -233,8 +237,13 @@ class Reader {
     if (!isObject(value)) return this.wrongType('renames', 'an object of old name -> new name', value) ?? renames
     for (const [from, to] of Object.entries(value)) {
       const path = `renames${keyPath(from)}`
+      if (to === null && !checkPluginName(from)) {
+        // null: the plugin was removed; an installed copy is shown as removed, never updated
+        this.removedNames.push(from)
+        continue
+      }
       if (typeof to !== 'string') {
-        this.wrongType(path, 'a string (the new plugin name)', to)
+        this.wrongType(path, 'a string (the new plugin name) or null (removed)', to)
         continue
       }
       const fromRule = checkPluginName(from)
@@ -352,7 +361,7 @@ class Reader {
     const type = value.source
     if (typeof type !== 'string') {
       return type === undefined
-        ? {code: 'source-missing-type', message: 'a source object needs a "source" field naming its type (github, url, git-subdir, local, archive)', field: 'source'}
+        ? {code: 'source-missing-type', message: 'a source object needs a "source" field naming its type (github, url, git-subdir, local, archive, npm)', field: 'source'}
         : {code: 'source-wrong-type', message: `source.source must be a string naming the source type, not ${typeName(type)}`, field: 'source'}
     }
     switch (type) {
@@ -364,6 +373,8 @@ class Reader {
         return this.pinned({kind: 'github', repo}, value)
       }
       case 'url': {
+        // Codex writes the repository itself as {"source": "url", "url": "./"}: a path, not a remote
+        if (typeof value.url === 'string' && (value.url === '.' || value.url.startsWith('./'))) return this.pathSource(value.url, pluginRoot)
         const url = this.remoteUrl(value.url)
         if (typeof url !== 'string') return url
         return this.pinned({kind: 'url', url}, value)
@@ -398,8 +409,10 @@ class Reader {
         if (rule) return {code: 'source-bad-sha256', message: `sha256 ${quoted(sha256)} ${rule}`, field: 'sha256'}
         return {kind: 'archive', url, sha256: sha256.toLowerCase()}
       }
+      case 'npm':
+        return npmEntrySource(value)
       default:
-        // npm, pip and types not invented yet: kept, so the plugin is listed; the entry warns.
+        // pip and types not invented yet: kept, so the plugin is listed; the entry warns.
         return {kind: 'unsupported', type}
     }
   }
@@ -500,6 +513,24 @@ const relativeUnderUrl = (path: string, field?: string): Broken => ({
   message: `source ${quoted(path)} is a path in the marketplace's repository, but this catalog was fetched by URL and only its JSON was downloaded; list the plugin with a github, url or archive source`,
   ...(field ? {field} : {}),
 })
+
+/** {"source": "npm", "package": "@acme/tools", "version": "^1.2.0", "registry": "https://..."} */
+const npmEntrySource = (value: Record<string, unknown>): PluginSource | Broken => {
+  const pkg = value.package
+  if (typeof pkg !== 'string') return missingOrWrong('package', pkg, 'an npm package name')
+  for (const field of ['version', 'registry'] as const) {
+    if (value[field] !== undefined && typeof value[field] !== 'string') return missingOrWrong(field, value[field], field === 'version' ? 'a version range' : 'an https URL')
+  }
+  const version = value.version as string | undefined
+  const registry = value.registry as string | undefined
+  if (registry !== undefined) {
+    const rule = httpsUrlRule(registry)
+    if (rule) return {code: rule.code, message: rule.message.replace(/^url/, 'registry'), field: 'registry'}
+  }
+  const rule = npmSpecRule({package: pkg, ...(version === undefined ? {} : {version})})
+  if (rule) return {code: 'source-bad-npm', message: rule, field: rule.startsWith('package') ? 'package' : 'version'}
+  return {kind: 'npm', package: pkg, ...(version === undefined ? {} : {version}), ...(registry === undefined ? {} : {registry})}
+}
 
 const missingOrWrong = (field: string, value: unknown, what: string): Broken =>
   value === undefined

@@ -1,6 +1,6 @@
 import {createHash, randomBytes} from 'node:crypto'
 import {existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync} from 'node:fs'
-import {dirname, join, relative} from 'node:path'
+import {dirname, join, relative, sep} from 'node:path'
 import {loadoutPaths, type Environment} from '../environment.js'
 import {EXIT, LoadoutError, notFound, validationFailed} from '../errors.js'
 import {cachedTree, gitCacheDir, gitContext, resolveCommit, updateMirror} from '../fetch/git.js'
@@ -10,6 +10,7 @@ import {readJsonFile, writeJsonFile} from '../fs/json.js'
 import {cloneUrl, normalizeGitUrl} from '../sources/parse.js'
 import {redactSecrets, redactUrl} from '../sources/redact.js'
 import type {Source} from '../sources/types.js'
+import {problem} from '../problems.js'
 import {readCatalog} from './catalog.js'
 import {parseJsonBounded} from './json-depth.js'
 import type {CatalogRead} from './types.js'
@@ -36,6 +37,10 @@ export interface FetchedCatalog {
   commit?: string
   etag?: string
   lastModified?: string
+  /** every catalog file found, the one chosen first: another is read when that one is unusable */
+  candidates?: string[]
+  /** the folder of the repository the catalog was found in, when it was not the top */
+  subdir?: string
   /** what happened: a new clone, an incremental fetch, a download, or reuse of the cache */
   action: 'cloned' | 'fetched' | 'downloaded' | 'not-modified' | 'cached' | 'local'
 }
@@ -52,6 +57,8 @@ export const sourceKey = (source: Source, env: Environment): string => {
         return `url:${new URL(source.url).href}`
       case 'local':
         return `local:${source.path}`
+      case 'npm':
+        return `npm:${source.package}@${source.version ?? ''}`
       default: {
         const never: never = source
         return never
@@ -68,12 +75,33 @@ const offlineMiss = (what: string) =>
   new LoadoutError('offline-not-cached', EXIT.network, `offline, and ${what} is not in the cache`, {suggestions: ['run once without --offline (and LOADOUT_OFFLINE unset) to fetch it']})
 
 /** The catalog inside a checked-out or local folder: the Claude file, else the Codex one. */
-export const findCatalogFile = (root: string): string | undefined => {
-  for (const rel of CATALOG_PATHS) {
-    const file = join(root, rel)
-    if (existsSync(file)) return file
+export const findCatalogFile = (root: string): string | undefined => catalogCandidates(root)[0]
+
+/**
+ * Catalog files in a folder, the Claude one first; failing both, those one folder down (a
+ * repository that keeps its marketplace in `plugins/.claude-plugin/marketplace.json`). Linked
+ * folders are not followed.
+ */
+export const catalogCandidates = (root: string): string[] => {
+  const at = (dir: string) => CATALOG_PATHS.map((rel) => join(dir, rel)).filter((file) => existsSync(file))
+  const direct = at(root)
+  if (direct.length > 0) return direct
+  let folders: string[] = []
+  try {
+    folders = readdirSync(root, {withFileTypes: true})
+      .filter((e) => e.isDirectory() && !e.name.startsWith('.') && e.name !== 'node_modules')
+      .map((e) => e.name)
+      .sort()
+  } catch {
+    return []
   }
-  return undefined
+  return folders.flatMap((name) => at(join(root, name)))
+}
+
+/** The marketplace root of a catalog file: the folder holding its `.claude-plugin` or `.agents`. */
+export const catalogRootOf = (file: string): string => {
+  const rel = CATALOG_PATHS.find((p) => file.endsWith(join(p)))
+  return rel ? file.slice(0, file.length - join(rel).length - 1) : dirname(file)
 }
 
 const fetchGit = async (source: Extract<Source, {kind: 'git' | 'github'}>, options: FetchOptions): Promise<FetchedCatalog> => {
@@ -95,13 +123,15 @@ const fetchGit = async (source: Extract<Source, {kind: 'git' | 'github'}>, optio
   const tree = await cachedTree(context, base, commit, sparse)
   const root = source.path ? join(tree, source.path) : tree
   if (source.path && !resolvesInside(tree, root)) throw notFound('path-not-found', `${source.path} is not a folder of ${redactUrl(url)} at ${commit.slice(0, 12)}`)
-  const catalogFile = findCatalogFile(root)
-  if (!catalogFile) {
-    throw notFound('catalog-not-found', `${redactUrl(url)} has no marketplace catalog (looked for ${CATALOG_PATHS.join(' and ')})`, {
-      suggestions: ['is this a plugin rather than a marketplace? try: loadout install <source>'],
+  const candidates = catalogCandidates(root)
+  if (candidates.length === 0) {
+    throw notFound('catalog-not-found', `${redactUrl(url)} has no marketplace catalog (looked for ${CATALOG_PATHS.join(' and ')}, and in each folder)`, {
+      suggestions: ['is this a plugin rather than a marketplace? try: loadout install <source>', 'if the catalog is deeper, name its folder: owner/repo with --path <folder>'],
     })
   }
-  return {origin: 'git', catalogFile, root, commit, action}
+  const found = catalogRootOf(candidates[0]!)
+  const subdir = found === root ? undefined : relative(root, found).split(sep).join('/')
+  return {origin: 'git', catalogFile: candidates[0]!, candidates, root: found, commit, action, ...(subdir ? {subdir} : {})}
 }
 
 const fetchUrl = async (source: Extract<Source, {kind: 'catalog-url'}>, options: FetchOptions): Promise<FetchedCatalog> => {
@@ -141,13 +171,13 @@ const fetchLocal = (source: Extract<Source, {kind: 'local'}>): FetchedCatalog =>
     throw notFound('path-not-found', `${source.path} does not exist`)
   }
   if (stat.isFile()) return {origin: 'local', catalogFile: source.path, root: dirname(source.path), action: 'local'}
-  const catalogFile = findCatalogFile(source.path)
-  if (!catalogFile) {
-    throw notFound('catalog-not-found', `${source.path} has no marketplace catalog (looked for ${CATALOG_PATHS.join(' and ')})`, {
+  const candidates = catalogCandidates(source.path)
+  if (candidates.length === 0) {
+    throw notFound('catalog-not-found', `${source.path} has no marketplace catalog (looked for ${CATALOG_PATHS.join(' and ')}, and in each folder)`, {
       suggestions: ['create one with: loadout marketplace create <name>'],
     })
   }
-  return {origin: 'local', catalogFile, root: source.path, action: 'local'}
+  return {origin: 'local', catalogFile: candidates[0]!, candidates, root: catalogRootOf(candidates[0]!), action: 'local'}
 }
 
 /** Brings a marketplace source's catalog into the cache (or finds it locally) without reading it. */
@@ -162,7 +192,8 @@ export const fetchCatalogSource = async (source: Source, options: FetchOptions):
       case 'local':
         return fetchLocal(source)
       case 'archive':
-        throw new LoadoutError('archive-not-marketplace', EXIT.usage, 'an archive is a plugin source, not a marketplace', {suggestions: ['add the marketplace that lists it, or install it directly']})
+      case 'npm':
+        throw new LoadoutError(`${source.kind}-not-marketplace`, EXIT.usage, `${source.kind === 'npm' ? 'an npm package' : 'an archive'} is a plugin source, not a marketplace`, {suggestions: ['add the marketplace that lists it, or install it directly']})
       default: {
         const never: never = source
         return never
@@ -192,13 +223,39 @@ export const readCatalogFile = (fetched: FetchedCatalog, displayName?: string): 
   return readCatalog(data, {file: label, origin: fetched.origin, ...(format ? {format} : {})})
 }
 
-/** Reads a fresh fetch; a download that cannot be read is thrown away, never cached. */
-export const readFetchedCatalog = (fetched: FetchedCatalog): CatalogRead => {
+/**
+ * Reads a fresh fetch; a download that cannot be read is thrown away, never cached. When the chosen
+ * catalog cannot be read and the repository has another (a Codex one beside a broken Claude one),
+ * that one is read, with a warning, and `fetched` is changed to name it.
+ */
+export const readFetchedCatalog = (fetched: FetchedCatalog): CatalogRead => withEntryFolders(readChosenCatalog(fetched), fetched.root)
+
+/** An entry whose folder is not in the repository is listed, with a warning; the others are unaffected. */
+const withEntryFolders = (read: CatalogRead, root: string | undefined): CatalogRead => {
+  if (!root) return read
+  read.catalog.plugins.forEach((entry, index) => {
+    const source = entry.source
+    if ((source.kind !== 'relative' && source.kind !== 'local') || existsSync(join(root, source.path))) return
+    const found = problem('warning', 'entry-folder-missing', `plugin "${entry.name}" points at ${source.path}, which is not in the marketplace; it cannot be installed`, {path: `plugins[${index}].source`})
+    entry.problems.push(found)
+    read.problems.push(found)
+  })
+  return read
+}
+
+const readChosenCatalog = (fetched: FetchedCatalog): CatalogRead => {
   try {
     return readCatalogFile(fetched)
   } catch (error) {
     discardDownload(fetched)
-    throw error
+    const other = fetched.candidates?.find((file) => file !== fetched.catalogFile)
+    if (!other || !(error instanceof LoadoutError) || error.exitStatus !== EXIT.validation) throw error
+    const first = fetched.catalogFile
+    fetched.catalogFile = other
+    const read = readCatalogFile(fetched)
+    const shown = (file: string) => (fetched.root ? relative(fetched.root, file) : file)
+    read.problems.unshift(problem('warning', 'catalog-fallback', `${shown(first)} cannot be read (${error.message}); using ${shown(other)}`, {file: shown(first)}))
+    return read
   }
 }
 

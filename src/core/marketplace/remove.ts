@@ -1,12 +1,12 @@
 import type {Environment} from '../environment.js'
-import {conflict, usageError} from '../errors.js'
+import {conflict, notFound, usageError} from '../errors.js'
 import {withStateLock} from '../install/transaction.js'
-import type {ScopeContext} from '../scope.js'
+import type {Scope, ScopeContext} from '../scope.js'
 import {projectLockFile, userStateFile, type InstallState} from '../state/records.js'
 import {readJsonFile} from '../fs/json.js'
-import {removeCached} from './fetch.js'
-import {findMarketplace} from './known.js'
-import {readMarketplaces, readProjectManifest, writeMarketplaces, writeProjectManifest} from './state.js'
+import {removeCached, sourceKey} from './fetch.js'
+import {findMarketplace, knownMarketplaces, type KnownMarketplace} from './known.js'
+import {marketEnv, readMarketplaces, readProjectManifest, writeMarketplaces, writeProjectManifest} from './state.js'
 
 export interface MarketplaceRemoval {
   name: string
@@ -28,8 +28,19 @@ export const pluginsInstalledFrom = (name: string, env: Environment, projectRoot
   return [...ids].sort()
 }
 
-export const planMarketplaceRemoval = (name: string, env: Environment, context: ScopeContext, force: boolean): MarketplaceRemoval => {
-  const found = findMarketplace(name, env, context.projectRoot)
+/** The marketplace named, in the scope asked for (the project's first, when none is). */
+const findIn = (name: string, env: Environment, context: ScopeContext, scope?: Scope): KnownMarketplace => {
+  if (!scope) return findMarketplace(name, env, context.projectRoot)
+  const found = knownMarketplaces(env, context.projectRoot).find((m) => m.name === name && m.scope === scope && !m.builtin)
+  if (found) return found
+  const other = findMarketplace(name, env, context.projectRoot)
+  throw notFound('marketplace-not-found', `no marketplace named "${name}" in the ${scope} scope`, {
+    suggestions: [other.builtin ? `"${name}" is built into loadout` : `it is in the ${other.scope} scope: add --scope ${other.scope}`],
+  })
+}
+
+export const planMarketplaceRemoval = (name: string, env: Environment, context: ScopeContext, force: boolean, scope?: Scope): MarketplaceRemoval => {
+  const found = findIn(name, env, context, scope)
   if (found.builtin) throw usageError('builtin-marketplace', `"${name}" is built into loadout and cannot be removed`)
   const installed = pluginsInstalledFrom(name, env, context.projectRoot)
   if (installed.length > 0 && !force) {
@@ -40,15 +51,19 @@ export const planMarketplaceRemoval = (name: string, env: Environment, context: 
   return {name, scope: found.scope, source: found.input, dryRun: false, leftBehind: installed, cacheRemoved: found.source.kind !== 'local'}
 }
 
-/** Unregisters it and deletes its cache; a local source folder is never touched. */
+/**
+ * Unregisters it and deletes its cache, unless another registered marketplace (any scope, any
+ * project) fetches from the same place; a local source folder is never touched.
+ */
 export const removeMarketplace = async (plan: MarketplaceRemoval, env: Environment, context: ScopeContext): Promise<MarketplaceRemoval> =>
   withStateLock(env, () => {
-    const found = findMarketplace(plan.name, env, context.projectRoot)
+    const found = findIn(plan.name, env, context, plan.scope as Scope)
     const records = readMarketplaces(env)
     const rest = records.filter((r) => !(r.name === found.name && r.scope === found.scope && r.project === found.project))
     writeMarketplaces(env, rest)
-    const stillUsed = rest.some((r) => JSON.stringify(r.source) === JSON.stringify(found.source))
-    if (!stillUsed && found.source.kind !== 'local') removeCached(found.source, env)
+    const key = sourceKey(found.source, marketEnv(found, env))
+    const stillUsed = rest.some((r) => sourceKey(r.source, marketEnv(r, env)) === key)
+    if (!stillUsed && found.source.kind !== 'local') removeCached(found.source, marketEnv(found, env))
     if (found.scope === 'project' && found.project) {
       const manifest = readProjectManifest(found.project)
       if (manifest.marketplaces && plan.name in manifest.marketplaces) {
@@ -59,4 +74,3 @@ export const removeMarketplace = async (plan: MarketplaceRemoval, env: Environme
     }
     return {...plan, cacheRemoved: !stillUsed && found.source.kind !== 'local'}
   })
-

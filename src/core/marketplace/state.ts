@@ -15,6 +15,8 @@ export interface MarketplaceRecord {
   source: Source
   ref?: string
   sparse?: string[]
+  /** the GitHub base URL (LOADOUT_GITHUB_URL) a GitHub-shorthand source was added with, so later runs reach the same server */
+  githubUrl?: string
   addedAt: string
   updatedAt: string
   /** the git commit the catalog was read at */
@@ -33,6 +35,10 @@ interface StateFile {
   version: 1
   marketplaces: MarketplaceRecord[]
 }
+
+/** The environment to fetch a marketplace with: its own GitHub base URL, when it was added with one. */
+export const marketEnv = (record: {githubUrl?: string}, env: Environment): Environment =>
+  record.githubUrl ? {...env, vars: {...env.vars, LOADOUT_GITHUB_URL: record.githubUrl}} : env
 
 export const marketplacesFile = (env: Environment): string => join(loadoutPaths(env).config, 'marketplaces.json')
 export const stateLockDir = (env: Environment): string => join(loadoutPaths(env).config, '.lock')

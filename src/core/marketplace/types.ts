@@ -8,6 +8,8 @@ export type PluginSource =
   | {kind: 'git-subdir'; url: string; path: string; ref?: string; sha?: string}
   | {kind: 'local'; path: string}
   | {kind: 'archive'; url: string; sha256?: string}
+  /** a package in an npm registry: `version` is a range, a version or a dist-tag */
+  | {kind: 'npm'; package: string; version?: string; registry?: string}
   | {kind: 'unsupported'; type: string}
 
 export interface PluginAuthor {
@@ -45,6 +47,8 @@ export interface Catalog {
   pluginRoot?: string
   /** renames: old plugin name -> new name */
   renames: Record<string, string>
+  /** renames to null: names of plugins the catalog removed */
+  removed?: string[]
   plugins: PluginEntry[]
 }
 

@@ -7,7 +7,7 @@ import type {Catalog, DroppedEntry} from './types.js'
 import {commitDownload, discardDownload, fetchCatalogSource, pruneTrees, readFetchedCatalog} from './fetch.js'
 import {readKnownCatalog} from './browse.js'
 import {findMarketplace, knownMarketplaces} from './known.js'
-import {readMarketplaces, writeMarketplaces, type MarketplaceRecord} from './state.js'
+import {marketEnv, readMarketplaces, writeMarketplaces, type MarketplaceRecord} from './state.js'
 
 export interface CatalogChanges {
   added: string[]
@@ -57,8 +57,9 @@ const readOld = (record: MarketplaceRecord): Catalog | undefined => {
   }
 }
 
-const updateOne = async (record: MarketplaceRecord, env: Environment, offline: boolean, now: string, onProgress?: (m: string) => void, dryRun = false, projectRoot = env.cwd): Promise<{result: MarketplaceUpdate; record: MarketplaceRecord}> => {
+const updateOne = async (record: MarketplaceRecord, machineEnv: Environment, offline: boolean, now: string, onProgress?: (m: string) => void, dryRun = false, projectRoot = machineEnv.cwd): Promise<{result: MarketplaceUpdate; record: MarketplaceRecord}> => {
   const before = readOld(record)
+  const env = marketEnv(record, machineEnv)
   try {
     admitMarketplace(record.source, record.name, env, projectRoot, record.input)
     const fetched = await fetchCatalogSource(record.source, {

@@ -4,7 +4,7 @@
  */
 import {readFileSync} from 'node:fs'
 import {join} from 'node:path'
-import {readPlugin} from '../plugin/read.js'
+import {readForInstall} from '../plugin/leniency.js'
 import type {PluginModel} from '../plugin/types.js'
 import {isMcpId, type McpServerSpec} from './spec.js'
 
@@ -37,4 +37,4 @@ export const readServerSpec = (folder: string): McpServerSpec => JSON.parse(read
  * standalone server is read from its spec, so it keeps its own key; anything else as a plugin.
  */
 export const readInstalledCopy = (id: string, root: string, home: string): PluginModel =>
-  isMcpId(id) ? serverModel(readServerSpec(root), root) : readPlugin(root, {home})
+  isMcpId(id) ? serverModel(readServerSpec(root), root) : readForInstall(root, {home})

@@ -5,7 +5,8 @@
  */
 import {nfkcRule} from '../name-skeleton.js'
 import {basename, extname} from 'node:path'
-import {splitFrontmatter, parseYamlMapping, type YamlMapping} from '../skills/frontmatter.js'
+import {splitFrontmatter, parseYamlLeniently, type YamlMapping} from '../skills/frontmatter.js'
+import {lenientMessage} from '../skills/validate.js'
 import {checkSkillName} from '../skills/name.js'
 import {problem} from '../problems.js'
 import {jsonPathJoin, readContainedText, typeName} from './paths.js'
@@ -64,7 +65,37 @@ const mcpCommonFields = (raw: Json, at: string, options: McpParseOptions, config
     if (raw.autoApprove === true || isStringList(raw.autoApprove)) config.autoApprove = raw.autoApprove
     else wrong('autoApprove', 'must be true or a list of tool names')
   }
+  nativeFields(raw, at, options, config)
   return ok
+}
+
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/
+
+/** Codex's own fields and Claude's `oauth`: kept when well formed, otherwise dropped with a warning. */
+const nativeFields = (raw: Json, at: string, options: McpParseOptions, config: McpServerConfig): void => {
+  const drop = (key: string, rule: string) => options.report.warn('mcp-field-dropped', `"${key}" ${rule}; the field is left out`, {file: options.file, path: jsonPathJoin(at, key)})
+  if ('bearer_token_env_var' in raw) {
+    if (typeof raw.bearer_token_env_var === 'string' && ENV_NAME.test(raw.bearer_token_env_var)) config.bearerTokenEnvVar = raw.bearer_token_env_var
+    else drop('bearer_token_env_var', 'must name an environment variable')
+  }
+  if ('env_http_headers' in raw) {
+    if (isStringMap(raw.env_http_headers) && Object.values(raw.env_http_headers).every((v) => ENV_NAME.test(v))) config.envHttpHeaders = raw.env_http_headers
+    else drop('env_http_headers', 'must map header names to environment variable names')
+  }
+  if ('env_vars' in raw) {
+    if (isStringList(raw.env_vars) && raw.env_vars.every((v) => ENV_NAME.test(v))) config.envVars = raw.env_vars
+    else drop('env_vars', 'must be a list of environment variable names')
+  }
+  for (const [key, field] of [['tool_timeout_sec', 'toolTimeoutSec'], ['startup_timeout_sec', 'startupTimeoutSec']] as const) {
+    if (!(key in raw)) continue
+    const value = raw[key]
+    if (typeof value === 'number' && Number.isFinite(value) && value > 0) config[field] = value
+    else drop(key, 'must be a positive number of seconds')
+  }
+  if ('oauth' in raw) {
+    if (isRecord(raw.oauth)) config.oauth = raw.oauth
+    else drop('oauth', 'must be an object')
+  }
 }
 
 const stdioServer = (raw: Json, at: string, options: McpParseOptions): McpServerConfig | undefined => {
@@ -173,9 +204,16 @@ const hookCommand = (raw: unknown, at: string, ctx: ParseContext): HookCommand |
     report.error('hook-not-object', `a hook must be an object, not ${typeName(raw)}`, {file, path: at})
     return undefined
   }
+  if (raw.type === 'prompt') {
+    if (typeof raw.prompt !== 'string' || raw.prompt.trim() === '') {
+      report.error('hook-prompt-invalid', '"prompt" must be a non-empty string', {file, path: jsonPathJoin(at, 'prompt')})
+      return undefined
+    }
+    return withTimeout({type: 'prompt', prompt: raw.prompt}, raw, at, ctx)
+  }
   if (raw.type !== 'command') {
     if (typeof raw.type === 'string') {
-      report.warn('hook-type-unsupported', `hook type ${JSON.stringify(raw.type)} is not installed by loadout (only "command"); skipped`, {file, path: jsonPathJoin(at, 'type')})
+      report.warn('hook-type-unsupported', `hook type ${JSON.stringify(raw.type)} is not installed by loadout (only "command" and "prompt"); skipped`, {file, path: jsonPathJoin(at, 'type')})
     } else report.error('hook-type-missing', 'a hook needs "type": "command"', {file, path: jsonPathJoin(at, 'type')})
     return undefined
   }
@@ -184,6 +222,13 @@ const hookCommand = (raw: unknown, at: string, ctx: ParseContext): HookCommand |
     return undefined
   }
   const hook: HookCommand = {type: 'command', command: raw.command}
+  if (typeof raw.async === 'boolean') hook.async = raw.async
+  if (typeof raw.shell === 'string' && raw.shell.trim() !== '') hook.shell = raw.shell
+  return withTimeout(hook, raw, at, ctx)
+}
+
+const withTimeout = (hook: HookCommand, raw: Json, at: string, ctx: ParseContext): HookCommand | undefined => {
+  const {report, file} = ctx
   if ('timeout' in raw) {
     if (typeof raw.timeout !== 'number' || !Number.isFinite(raw.timeout) || raw.timeout <= 0) {
       report.error('hook-timeout-invalid', '"timeout" must be a positive number of seconds', {file, path: jsonPathJoin(at, 'timeout')})
@@ -260,12 +305,21 @@ const frontmatterOf = (text: string, file: string, report: PluginReport): {front
     report.carry([problem('error', `frontmatter-${split.kind}`, `the frontmatter ${why}`, {file})])
     return {frontmatter: {}, body: text}
   }
-  const parsed = parseYamlMapping(split.yaml)
+  const parsed = parseYamlLeniently(split.yaml)
   if (!parsed.ok) {
     report.carry([problem('error', parsed.code, parsed.message, {file})])
     return {frontmatter: {}, body: split.body}
   }
+  if (parsed.lenientKeys) report.carry([problem('error', 'frontmatter-yaml-lenient', lenientMessage(parsed.lenientKeys), {file})])
   return {frontmatter: parsed.value, body: split.body}
+}
+
+const UNSAFE_NAME = new Set(['name-has-separator', 'name-has-dotdot', 'name-leading-dot'])
+
+/** The file name stands in for a frontmatter name that is not a kebab name but is harmless (spaces, capitals). */
+const nameStandsIn = (name: string, fileName: string): boolean => {
+  const broken = checkSkillName(name)
+  return broken !== undefined && !UNSAFE_NAME.has(broken.code) && checkSkillName(fileName) === undefined
 }
 
 /** Reads one subagent .md: frontmatter (name defaults to the file name; description expected), body = prompt. */
@@ -274,10 +328,17 @@ export const readSubagentFile = (abs: string, root: string, ctx: ParseContext & 
   const text = report.attempt(() => readContainedText(abs, {root, file: ctx.file, ...(ctx.jsonPath ? {jsonPath: ctx.jsonPath} : {}), maxBytes: MAX_MARKDOWN_BYTES}))
   if (text === undefined) return undefined
   const {frontmatter, body} = frontmatterOf(text, abs, report)
-  let name = basename(abs, extname(abs))
+  const fileName = basename(abs, extname(abs))
+  let name = fileName
   if ('name' in frontmatter) {
-    if (typeof frontmatter.name === 'string') name = frontmatter.name
-    else report.carry([problem('error', 'name-not-string', `"name" must be a string, not ${typeName(frontmatter.name)}; the file name is used`, {file: abs})])
+    if (typeof frontmatter.name !== 'string') {
+      report.carry([problem('error', 'name-not-string', `"name" must be a string, not ${typeName(frontmatter.name)}; the file name is used`, {file: abs})])
+    } else if (!nameStandsIn(frontmatter.name, fileName)) name = frontmatter.name
+    else {
+      // as the agents do with a name they cannot use as one: the file's own name stands in
+      const broken = checkSkillName(frontmatter.name)!
+      report.carry([problem('error', 'subagent-name-invalid', `subagent ${broken.message}; "${fileName}" (the file name) is used`, {file: abs})])
+    }
   }
   if (!checkComponentName(name, 'subagent', {file: abs, report})) return undefined
   if (typeof frontmatter.description !== 'string' || frontmatter.description.trim() === '') {

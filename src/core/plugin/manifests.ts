@@ -28,8 +28,19 @@ export const CODEX_MANIFEST = join('.codex-plugin', 'plugin.json')
 export const ROOT_MANIFEST = 'plugin.json'
 export const PACKAGE_MANIFEST = 'package.json'
 
+/** Parts some agents read inside a plugin but none from loose files loadout could write: said, not dropped silently. */
+const warnUnwritable = (json: Json, file: string, report: PluginReport): void => {
+  if (json.lspServers !== undefined) {
+    report.warn('lsp-servers-not-installed', '"lspServers" are not installed: agents read language servers only from inside an installed plugin, and no agent loadout writes to reads them from a loose file', {file, path: 'lspServers'})
+  }
+  if (json.apps !== undefined) {
+    report.warn('app-connectors-not-installed', '"apps" (Codex app connectors, .app.json) are not installed: they are connected in the ChatGPT or Codex app, not from files', {file, path: 'apps'})
+  }
+}
+
 export const readClaudeManifest = (json: Json, file: string, root: string, report: PluginReport): Declaration => {
   const ctx: ManifestContext = {root, file, report, requireDotSlash: true}
+  warnUnwritable(json, file, report)
   return {kind: 'claude', file, ...readMetadata(json, ctx), ...claudeComponents(json, ctx), skillDialect: 'spec'}
 }
 
@@ -49,6 +60,7 @@ const checkCodexInterface = (json: Json, ctx: ManifestContext): void => {
 
 export const readCodexManifest = (json: Json, file: string, root: string, report: PluginReport): Declaration => {
   const ctx: ManifestContext = {root, file, report, requireDotSlash: true}
+  warnUnwritable(json, file, report)
   const declaration: Declaration = {kind: 'codex', file, ...readMetadata(json, ctx), skillDialect: 'spec'}
   const skills = declaredPaths(json, 'skills', ctx)
   const mcpServers = declaredSources(json, 'mcpServers', ctx)

@@ -115,7 +115,10 @@ const collectSkills = (ctx: ReadContext): SkillsRead => {
     ctx.declarations.forEach((d, i) => {
       for (const declared of d.skills ?? []) for (const found of skillDirsDeclared(declared, i, ctx)) add(found, d.skillDialect)
     })
-    return {skills: set.list()}
+    // A manifest naming a skills path that is not there (a Codex manifest beside a sound Claude
+    // one) must not hide the conventional skills/ folder the other agents read.
+    const missing = ctx.declarations.some((d) => (d.skills ?? []).some((declared) => entryKind(declared.path) === 'missing'))
+    if (set.list().length > 0 || !missing) return {skills: set.list()}
   }
   if (entryKind(join(ctx.root, 'skills')) === 'missing' && entryKind(join(ctx.root, SKILL_FILE)) !== 'missing') return readRootSkill(ctx)
   for (const found of skillDirsByConvention(ctx)) add(found, conventionDialect(ctx))

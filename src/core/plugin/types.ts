@@ -12,12 +12,26 @@ export interface McpServerConfig {
   /** cst-agent extras */
   disabled?: boolean
   autoApprove?: boolean | string[]
+  /** Codex-native fields, kept for Codex and translated for the others where they can be */
+  bearerTokenEnvVar?: string
+  envHttpHeaders?: Record<string, string>
+  envVars?: string[]
+  toolTimeoutSec?: number
+  startupTimeoutSec?: number
+  /** Claude Code's OAuth settings for a remote server */
+  oauth?: Record<string, unknown>
 }
 
+/** One hook handler: a `command` run by the shell, or (Claude Code only) a `prompt` given to a model. */
 export interface HookCommand {
-  type: 'command'
-  command: string
+  type: 'command' | 'prompt'
+  command?: string
+  prompt?: string
   timeout?: number
+  /** run without waiting for it (Claude Code) */
+  async?: boolean
+  /** the shell that runs the command */
+  shell?: string
 }
 
 export interface HookMatcher {

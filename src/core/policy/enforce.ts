@@ -55,6 +55,8 @@ export const isPinned = (spec: PluginFetchSpec): boolean => {
       return Boolean(spec.sha256)
     case 'folder':
       return Boolean(spec.commit && spec.git)
+    case 'npm':
+      return Boolean(spec.integrity)
     default: {
       const never: never = spec
       return never

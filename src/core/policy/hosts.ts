@@ -2,6 +2,7 @@ import type {PluginFetchSpec} from '../install/resolve.js'
 import {DEFAULT_GITHUB_URL} from '../sources/parse.js'
 import type {Source} from '../sources/types.js'
 import {globMatches} from './glob.js'
+import {DEFAULT_NPM_REGISTRY} from '../fetch/npm-spec.js'
 
 /** Where a source's bytes come from, as policy sees it: `local` for a folder on this machine. */
 export interface SourceHost {
@@ -52,6 +53,8 @@ export const hostOfSource = (source: Source, vars: Readonly<Record<string, strin
       return hostOfUrl(source.url)
     case 'local':
       return LOCAL_HOST
+    case 'npm':
+      return hostOfUrl(vars.LOADOUT_NPM_REGISTRY || DEFAULT_NPM_REGISTRY)
     default: {
       const never: never = source
       return never
@@ -67,6 +70,8 @@ export const hostOfSpec = (spec: PluginFetchSpec): SourceHost => {
     case 'git':
     case 'archive':
       return hostOfUrl(spec.url)
+    case 'npm':
+      return hostOfUrl(spec.registry ?? DEFAULT_NPM_REGISTRY)
     default: {
       const never: never = spec
       return never

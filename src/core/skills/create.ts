@@ -8,7 +8,7 @@ import {formatProblem, hasErrors} from '../problems.js'
 import type {Scope, ScopeContext} from '../scope.js'
 import type {Ownership} from '../state/records.js'
 import {readTemplate, renderTemplate, yamlString} from '../templates.js'
-import {resolveLocation} from '../targets/resolve.js'
+import {resolveLocation, writeLocation} from '../targets/resolve.js'
 import type {AgentTarget} from '../targets/types.js'
 import {checkSkillName} from './name.js'
 import {SKILL_FILE} from './read.js'
@@ -94,7 +94,7 @@ export const createSkill = (input: CreateSkillInput): CreatedSkill => {
   const byPath = new Map<string, SkillDestination & {root: string}>()
   for (const target of input.targets) {
     const section = target.skills
-    const location = section?.locations.find((l) => l.scope === context.scope)
+    const location = section ? writeLocation(section.locations, context.scope) : undefined
     if (!section || !location) {
       skipped.push({agent: target.id, reason: `${target.name} has no ${context.scope}-scope skills folder`})
       continue

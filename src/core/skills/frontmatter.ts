@@ -47,3 +47,62 @@ export const parseYamlMapping = (yaml: string): YamlResult => {
   }
   return {ok: true, value: value as YamlMapping}
 }
+
+export type LenientYamlResult = YamlResult & {lenientKeys?: string[]}
+
+/** A top-level key line: `key:` then the rest of the line. */
+const KEY_LINE = /^([A-Za-z0-9_][A-Za-z0-9_.-]*)[ \t]*:(?:[ \t]+(.*)|[ \t]*)$/
+
+const PLAIN_START = /^[^\s[\]{}"'|>&*!%@`#,?-]/
+
+/** Top-level chunks: a key line and the indented, list or blank lines that follow it. */
+const topLevelChunks = (yaml: string): string[][] => {
+  const chunks: string[][] = []
+  for (const line of yaml.split(/\r?\n/)) {
+    const continues = line.trim() === '' || /^[ \t]/.test(line) || line.startsWith('- ') || line.startsWith('#')
+    if (continues && chunks.length > 0) chunks[chunks.length - 1]!.push(line)
+    else if (!continues) chunks.push([line])
+  }
+  return chunks
+}
+
+/** An own property even for `__proto__`, which plain assignment would take as the prototype. */
+const setOwn = (target: YamlMapping, key: string, value: unknown): void => {
+  Object.defineProperty(target, key, {value, enumerable: true, writable: true, configurable: true})
+}
+
+const unquote = (text: string): string => {
+  const t = text.trim()
+  if (t.length >= 2 && ((t.startsWith('"') && t.endsWith('"')) || (t.startsWith("'") && t.endsWith("'")))) return t.slice(1, -1)
+  return t
+}
+
+/**
+ * Reads frontmatter as the agents do. Strict YAML first; when that fails, each top-level key is
+ * read on its own, and a key whose value strict YAML rejects (typically an unquoted colon,
+ * `description: Use when: ...`) is taken as plain text, the way Claude Code and Codex read it.
+ * `lenientKeys` names the keys read that way; strict readers (validate) report them.
+ */
+export const parseYamlLeniently = (yaml: string): LenientYamlResult => {
+  const strict = parseYamlMapping(yaml)
+  if (strict.ok || strict.code !== 'frontmatter-yaml-invalid') return strict
+  const value: YamlMapping = {}
+  const lenientKeys: string[] = []
+  for (const chunk of topLevelChunks(yaml)) {
+    const key = KEY_LINE.exec(chunk[0]!)
+    if (!key) return strict
+    const alone = parseYamlMapping(chunk.join('\n'))
+    if (alone.ok && key[1]! in alone.value) {
+      setOwn(value, key[1]!, alone.value[key[1]!])
+      continue
+    }
+    // only a plain value is read as text: one opening with a YAML indicator ([, {, a quote, |, >,
+    // an anchor or a tag) is broken YAML the agents reject too
+    if (!PLAIN_START.test(key[2] ?? '')) return strict
+    const rest = [key[2]!, ...chunk.slice(1).map((l) => l.trim())].filter((l) => l !== '' && !l.startsWith('#'))
+    setOwn(value, key[1]!, unquote(rest.join(' ')))
+    lenientKeys.push(key[1]!)
+  }
+  if (lenientKeys.length === 0) return strict
+  return {ok: true, value, lenientKeys}
+}

@@ -1,5 +1,5 @@
 import {statSync} from 'node:fs'
-import {join} from 'node:path'
+import {basename, extname, join} from 'node:path'
 import type {Environment} from '../environment.js'
 import {cachedScan, openLoadFolder, placeByPrecedence} from '../inventory.js'
 import {hasErrors, type Problem} from '../problems.js'
@@ -8,6 +8,7 @@ import type {Ownership} from '../state/records.js'
 import {sectionLocations} from '../targets/resolve.js'
 import type {AgentTarget, SkillDialect} from '../targets/types.js'
 import {readSkillDir, type SkillOnDisk} from './read.js'
+import {isYamlName, readYamlSkill} from './validate-paths.js'
 
 export interface SkillsFolder {
   agent: string
@@ -48,6 +49,20 @@ interface FolderScan {
   linkTarget?: string
   problems: Problem[]
   skills: SkillOnDisk[]
+}
+
+/** CHARACTOID keeps a skill as one YAML file: each `*.yaml` / `*.yml` is listed, its path standing for the folder. */
+const scanYamlFolder = (path: string): FolderScan => {
+  const {entries, ...folder} = openLoadFolder(path, 'skills', 'loadout reads it but will not write through it')
+  const skills = entries
+    .filter((e) => !e.name.startsWith('.') && (e.isFile() || e.isSymbolicLink()) && isYamlName(e.name))
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    .map((e): SkillOnDisk => {
+      const file = join(path, e.name)
+      const read = readYamlSkill(file)
+      return {dir: file, file, body: '', fallback: false, problems: read.problems, ...(read.name ? {name: read.name} : {}), ...(read.description ? {description: read.description} : {})}
+    })
+  return {...folder, skills}
 }
 
 const scanFolder = (path: string, dialect: SkillDialect): FolderScan => {
@@ -95,14 +110,15 @@ export const inventorySkills = ({targets, env, context, scopes, ownership}: Inve
   const skills: ListedSkill[] = []
   const details = new Map<string, SkillOnDisk>()
   for (const target of targets) {
-    if (!target.skills || target.skills.format !== 'agent-skills') continue
+    if (!target.skills) continue
+    const yaml = target.skills.format === 'characteroid-yaml'
     const dialect = target.skills.dialect ?? 'spec'
     const placement = placeByPrecedence({
       locations: sectionLocations(target, 'skills', env, context, ['user', 'project']),
       scopes,
-      scan: (location) => cachedScan(scans, `${dialect}:${location.absolute}`, () => scanFolder(location.absolute, dialect)),
+      scan: (location) => cachedScan(scans, `${yaml ? 'yaml' : dialect}:${location.absolute}`, () => (yaml ? scanYamlFolder(location.absolute) : scanFolder(location.absolute, dialect))),
       itemsOf: (scan) => scan.skills,
-      nameOf: (skill, location) => skill.dir.slice(location.absolute.length + 1),
+      nameOf: (skill, location) => (yaml ? (skill.name ?? basename(skill.dir, extname(skill.dir))) : skill.dir.slice(location.absolute.length + 1)),
       pathOf: (skill) => skill.dir,
     })
     for (const {location, scan} of placement.folders) {

@@ -34,10 +34,10 @@ const mayHoldSkillFile = (dir: string): boolean => {
 }
 
 /** A CHARACTOID skill is a `.yaml`/`.yml` file. */
-const isYamlName = (name: string): boolean => ['.yaml', '.yml'].includes(extname(name).toLowerCase())
+export const isYamlName = (name: string): boolean => ['.yaml', '.yml'].includes(extname(name).toLowerCase())
 
 /** A CHARACTOID skill YAML read without trusting it: a regular file of at most 10 MB. */
-const readYamlSkill = (file: string): {name?: string; problems: Problem[]} => {
+export const readYamlSkill = (file: string): {name?: string; description?: string; problems: Problem[]} => {
   const failed = (code: string, message: string) => ({problems: [problem('error', code, message, {file})]})
   let fd: number
   try {

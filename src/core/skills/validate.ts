@@ -1,6 +1,6 @@
 import {problem, type Problem} from '../problems.js'
 import type {SkillDialect} from '../targets/types.js'
-import {splitFrontmatter, parseYamlMapping, type YamlMapping} from './frontmatter.js'
+import {splitFrontmatter, parseYamlLeniently, type YamlMapping} from './frontmatter.js'
 import {checkSkillName} from './name.js'
 
 export const MAX_DESCRIPTION = 1024
@@ -18,6 +18,10 @@ export interface ParsedSkill {
   fallback: boolean
   problems: Problem[]
 }
+
+/** What strict YAML rejects but the agents read: said by every reader of frontmatter. */
+export const lenientMessage = (keys: readonly string[]): string =>
+  `frontmatter is not strict YAML: ${keys.map((k) => `"${k}"`).join(', ')} ${keys.length === 1 ? 'is' : 'are'} read as plain text, as the agents read it; quote the value (an unquoted ": " starts a nested mapping in YAML)`
 
 const firstProseLine = (text: string): string | undefined =>
   text
@@ -58,11 +62,12 @@ export const parseSkillText = (text: string, folder: string, file: string, diale
     err('frontmatter-unclosed', 'the frontmatter opens with --- but never closes with a --- line')
     return {body: text, fallback: false, problems}
   }
-  const parsed = parseYamlMapping(split.yaml)
+  const parsed = parseYamlLeniently(split.yaml)
   if (!parsed.ok) {
     err(parsed.code, parsed.message)
     return {body: split.body, fallback: false, problems}
   }
+  if (parsed.lenientKeys) err('frontmatter-yaml-lenient', lenientMessage(parsed.lenientKeys))
   const fm = parsed.value
   const result: ParsedSkill = {frontmatter: fm, body: split.body, fallback: false, problems}
 

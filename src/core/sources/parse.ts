@@ -1,6 +1,7 @@
 import {resolve} from 'node:path'
 
 import {usageError} from '../errors.js'
+import {npmSpecRule} from '../fetch/npm-spec.js'
 import {hasCredentials, redactUrl} from './redact.js'
 import type {Source, SourceKind} from './types.js'
 
@@ -272,9 +273,21 @@ const matchLocalJson = (input: string, context: FormContext): Source | undefined
 const invalidUrl = (input: string, why: string) =>
   usageError('invalid-url', `${quote(input)} is not a usable URL: ${why}`, {suggestions: [`use ${ALLOWED_TRANSPORTS}`]})
 
+const NPM_FORM = /^npm:((?:@[a-z0-9][a-z0-9._~-]*\/)?[a-z0-9][a-z0-9._~-]*)(?:@([^\s@]+))?$/
+
+const matchNpm = (input: string): Source | undefined => {
+  if (!input.startsWith('npm:')) return undefined
+  const match = NPM_FORM.exec(input)
+  const spec = match ? {package: match[1]!, ...(match[2] ? {version: match[2]} : {})} : undefined
+  const rule = spec ? npmSpecRule(spec) : 'is not npm:<package>[@<range>] (a package name is lowercase letters, digits, "-", ".", "_", "~", with an optional @scope/)'
+  if (rule || !spec) throw usageError('bad-npm-source', `${quote(input)}: ${rule}`, {suggestions: ['write it as npm:@scope/name@^1.2 or npm:name']})
+  return {kind: 'npm', ...spec}
+}
+
 export const ACCEPTED_SOURCE_FORMS: readonly SourceForm[] = [
   {name: 'local folder', pattern: './dir, ../dir, /abs/dir, ~/dir', example: './my-plugins', kind: 'local', match: matchLocalPath},
   {name: 'local catalog file', pattern: 'path/to/file.json', example: 'marketplace.json', kind: 'local', match: matchLocalJson},
+  {name: 'npm package', pattern: 'npm:<package>[@<range>]', example: 'npm:@acme/agent-tools@^1.2', kind: 'npm', match: matchNpm},
   {name: 'GitHub repository', pattern: 'owner/repo[@ref|#ref]', example: 'acme/agent-tools@v1.2.0', kind: 'github', match: matchGithub},
   {name: 'GitHub repository', pattern: 'github:owner/repo[@ref|#ref]', example: 'github:acme/agent-tools', kind: 'github', match: matchGithubPrefixed},
   {name: 'git over ssh (scp form)', pattern: 'user@host:path[#ref]', example: 'git@gitlab.com:group/tools.git', kind: 'git', match: matchScp},
@@ -334,7 +347,8 @@ const REFUSALS: readonly Refusal[] = [
   },
   {
     code: 'source-has-credentials',
-    refuses: (input) => hasCredentials(input),
+    // npm:pkg@range has an "@" after a "scheme:", but names a package, never a host to log in to
+    refuses: (input) => !NPM_FORM.test(input.trim()) && hasCredentials(input),
     message: (input) => `the source${maskedCredentials(input)} has a user name or password in it, which loadout refuses`,
     suggestions: () => ["remove the credentials from the URL; use LOADOUT_TOKEN or git's credential helper"],
   },
@@ -427,6 +441,8 @@ export const sourceLabel = (source: Source): string => {
       return redactUrl(source.url)
     case 'local':
       return source.path
+    case 'npm':
+      return `npm:${source.package}${source.version ? `@${source.version}` : ''}`
     default:
       return unreachable(source)
   }

@@ -5,5 +5,7 @@ export type Source =
   | {kind: 'catalog-url'; url: string}
   | {kind: 'archive'; url: string; sha256?: string}
   | {kind: 'local'; path: string}
+  /** a package in an npm registry ($LOADOUT_NPM_REGISTRY, else the public one); version is a range, version or tag */
+  | {kind: 'npm'; package: string; version?: string}
 
 export type SourceKind = Source['kind']

@@ -8,6 +8,7 @@ import {validationFailed} from '../errors.js'
 import {writeJsonFile} from '../fs/json.js'
 import type {HookEvents} from '../plugin/types.js'
 import type {Scope} from '../scope.js'
+import {checkLockRecords} from './lock-contain.js'
 
 /** One file loadout wrote for a plugin into a target. */
 export interface RecordedFile {
@@ -46,7 +47,15 @@ export interface InstallRecord {
   source: string
   commit?: string
   archiveSha256?: string
+  /** an npm package: the version it resolved to and the registry's tarball integrity (the lock pins both) */
+  artifact?: {version: string; integrity: string}
   integrity: string
+  /** installed because these plugins depend on it (ids in the same scope) */
+  dependencyOf?: string[]
+  /** installed only as a dependency: `prune` removes it once nothing needs it */
+  autoInstalled?: boolean
+  /** the semver range it was installed for (asked for, or its dependents'): `update` stays inside it */
+  range?: string
   /** the installed copy `${CLAUDE_PLUGIN_ROOT}` points at */
   pluginRoot?: string
   /** integrity of that copy's files when it was made: `verify` re-hashes the copy against it */
@@ -80,6 +89,7 @@ const mapPaths = (record: InstallRecord, map: (p: string) => string): InstallRec
   files: record.files.map((f) => ({...f, path: map(f.path)})),
   dirs: record.dirs.map(map),
   ...(record.trees ? {trees: record.trees.map(map)} : {}),
+  ...(record.pluginRoot ? {pluginRoot: map(record.pluginRoot)} : {}),
   config: record.config.map((c) => ({...c, file: map(c.file)})),
 })
 
@@ -101,12 +111,16 @@ const readState = (file: string): InstallState => {
 }
 
 /** Every install record of the user state and of the project's lock, paths absolute. */
-export const readInstallRecords = (env: Environment, projectRoot: string): InstallRecord[] => [
-  ...readState(userStateFile(env)).installs.map((r) => ({...r, scope: 'user' as const})),
-  ...readState(projectLockFile(projectRoot)).installs.map((r) => mapPaths({...r, scope: 'project' as const}, (p) => toAbsolute(projectRoot, p))),
-]
+export const readInstallRecords = (env: Environment, projectRoot: string): InstallRecord[] => {
+  const locked = readState(projectLockFile(projectRoot)).installs
+  checkLockRecords(projectRoot, locked)
+  return [
+    ...readState(userStateFile(env)).installs.map((r) => ({...r, scope: 'user' as const})),
+    ...locked.map((r) => mapPaths({...r, scope: 'project' as const}, (p) => toAbsolute(projectRoot, p))),
+  ]
+}
 
-const sortRecords = (records: InstallRecord[]) => [...records].sort((a, b) => a.plugin.localeCompare(b.plugin) || a.target.localeCompare(b.target))
+const sortRecords = (records: readonly InstallRecord[]) => [...records].sort((a, b) => a.plugin.localeCompare(b.plugin) || a.target.localeCompare(b.target))
 
 /**
  * A folder loadout created (`.claude/skills`) is listed by every record with something below it, not
@@ -131,10 +145,15 @@ const shareCreatedDirs = (records: InstallRecord[]): InstallRecord[] => {
  * (sorted keys, no timestamps, so the lock is deterministic and diffable).
  */
 export const writeInstallRecords = (env: Environment, projectRoot: string, scope: Scope, records: InstallRecord[]): void => {
-  const mine = shareCreatedDirs(sortRecords(records.filter((r) => r.scope === scope)))
-  if (scope === 'user') writeJsonFile(userStateFile(env), {version: 1, installs: mine})
-  else writeJsonFile(projectLockFile(projectRoot), {version: 1, installs: mine.map((r) => mapPaths(r, (p) => toRelative(projectRoot, p)))})
+  if (scope === 'user') writeJsonFile(userStateFile(env), {version: 1, installs: shareCreatedDirs(sortRecords(records.filter((r) => r.scope === scope)))})
+  else writeJsonFile(projectLockFile(projectRoot), lockContent(projectRoot, records))
 }
+
+/** What loadout.lock holds for these records (the project-scope ones), as it would be written. */
+export const lockContent = (projectRoot: string, records: readonly InstallRecord[]): {version: 1; installs: InstallRecord[]} => ({
+  version: 1,
+  installs: shareCreatedDirs(sortRecords(records.filter((r) => r.scope === 'project'))).map((r) => mapPaths(r, (p) => toRelative(projectRoot, p))),
+})
 
 /** Answers "which plugin installed this path?" from the user state and the project's lock. */
 export interface Ownership {

@@ -83,3 +83,7 @@ const isDirectory = (path: string): boolean => {
 /** An agent is present when one of its home folders exists: a stat, never a subprocess. */
 export const detectTarget = (target: AgentTarget, env: Environment): string | undefined =>
   target.detect.map((path) => resolveUserPath(target, path, env).absolute).find(isDirectory)
+
+/** Where loadout writes in a scope: the location marked `write`, else the first one of the scope. */
+export const writeLocation = <L extends {scope: Scope; write?: boolean}>(locations: readonly L[], scope: Scope): L | undefined =>
+  locations.find((l) => l.scope === scope && l.write === true) ?? locations.find((l) => l.scope === scope)

@@ -17,6 +17,8 @@ export interface Location {
   /** MCP only: how the program reading this file spells a variable reference, when not as the section says */
   envReference?: string
   requiresTrust?: boolean
+  /** the folder loadout writes to in its scope, when it is not the first one listed */
+  write?: boolean
   confidence?: Confidence
   note?: string
 }
@@ -46,6 +48,9 @@ export type SubagentFormat =
   | 'deepagents-agents-md'
   | 'opencode-agent-md'
 
+/** How a slash command is written: the Markdown copied, Gemini CLI's TOML, or a Copilot prompt file. */
+export type CommandFormat = 'markdown' | 'gemini-toml' | 'copilot-prompt'
+
 export interface McpSection extends Section<'codex-toml' | 'json-key'> {
   key: string
   shape: 'characteroid' | 'codex' | 'cst-agent' | 'gemini' | 'mcp-servers' | 'opencode' | 'vscode'
@@ -64,15 +69,18 @@ export interface AgentTarget {
   description?: string
   confidence: Confidence
   installs?: boolean
+  /** the variable the agent expands to the project root in MCP and hook commands */
+  projectDirVariable?: string
   notes?: string[]
   bases: Record<string, BaseCandidate[]>
   detect: string[]
   skills?: SkillsSection
   subagents?: Section<SubagentFormat>
+  commands?: Section<CommandFormat>
   mcp?: McpSection
   hooks?: HooksSection
   plugins?: Section<'cst-agent-plugin'>
 }
 
-export type SectionName = 'hooks' | 'mcp' | 'plugins' | 'skills' | 'subagents'
-export const SECTION_NAMES: readonly SectionName[] = ['skills', 'subagents', 'mcp', 'hooks', 'plugins']
+export type SectionName = 'commands' | 'hooks' | 'mcp' | 'plugins' | 'skills' | 'subagents'
+export const SECTION_NAMES: readonly SectionName[] = ['skills', 'subagents', 'commands', 'mcp', 'hooks', 'plugins']

@@ -44,6 +44,7 @@ export const renderInstalled = (result: InstallResult): string => {
     lines.push(`  ${bold(plan.target)}`)
     for (const op of plan.operations) lines.push(`    ${describeOp(op)}`)
     for (const s of plan.skipped) lines.push(yellow(`    not written: ${t(s.component.split('/').slice(-2).join(' '))}: ${safeMessage(s.reason)}`))
+    for (const n of plan.notes ?? []) lines.push(yellow(`    warning: ${t(n.component.split('/').slice(-2).join(' '))}: ${safeMessage(n.note)}`))
   }
   if (result.consent.items.length > 0) {
     lines.push(`  executable parts (${result.consent.approvedBy === 'pending' ? 'need approval' : `approved: ${result.consent.approvedBy}`}):`)

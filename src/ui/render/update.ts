@@ -10,7 +10,7 @@ export const renderOutdated = (result: OutdatedResult): string => {
   if (result.rows.length === 0) return 'nothing installed'
   const table = renderTable(
     ['PLUGIN', 'SCOPE', 'CURRENT', 'WANTED', 'LATEST', 'STATUS'],
-    result.rows.map((r) => [r.plugin, r.scope, show(r.current), show(r.wanted), show(r.latest), r.error ? red(safeMessage(r.error)) : r.outdated ? yellow(r.reason ?? 'outdated') : green('current')]),
+    result.rows.map((r) => [r.renamedTo ? `${r.plugin} -> ${r.renamedTo}` : r.plugin, r.scope, show(r.current), show(r.wanted), show(r.latest), r.error ? red(safeMessage(r.error)) : r.outdated ? yellow(r.reason ?? 'outdated') : green('current')]),
   )
   return `${table}\n${dim(`asked ${result.remotesAsked} remote(s)`)}`
 }
@@ -21,7 +21,7 @@ export const renderUpdates = (result: PluginsUpdated): string =>
     : result.updates
         .map((u) =>
           u.status === 'updated'
-            ? `${green(u.result?.status === 'planned' ? 'would update' : 'updated')} ${u.plugin}: ${show(u.from)} -> ${show(u.to ?? {})}${u.consentChanged ? yellow(' (what it runs changed: approved again)') : ''}`
+            ? `${green(u.result?.status === 'planned' ? 'would update' : 'updated')} ${u.plugin}${u.renamedTo ? ` (renamed to ${u.renamedTo})` : ''}: ${show(u.from)} -> ${show(u.to ?? {})}${u.consentChanged ? yellow(' (what it runs changed: approved again)') : ''}`
             : u.status === 'current'
               ? `${dim('current')}  ${u.plugin} ${show(u.from)}`
               : `${red('failed')}   ${u.plugin}: ${safeMessage(u.message ?? '')}`,

@@ -1,0 +1,60 @@
+import {existsSync, mkdirSync, readdirSync, rmSync} from 'node:fs'
+import {dirname, join, resolve} from 'node:path'
+import {EXIT, LoadoutError, notFound} from '../errors.js'
+import {assertNoLinksBelow} from '../fs/contain.js'
+import {copyTree} from '../fs/copy.js'
+import {stagingDirFor, swapDirectoryIn} from '../fs/write.js'
+import {treeIntegrity} from '../integrity.js'
+import {projectCopiesOf} from './project-root.js'
+import type {Guard} from './transaction.js'
+
+/**
+ * Puts a project-scope plugin's installed copy in place under the project's `.loadout/` folder.
+ * That folder sits in a checkout someone else may have filled (a committed `.loadout/`, a link):
+ * nothing is written through a link, and an existing copy is kept only when its content is exactly
+ * the fetched, checked tree; anything else is replaced.
+ */
+export const placeProjectCopy = async (projectRoot: string, from: string, to: string, integrity: string): Promise<void> => {
+  assertNoLinksBelow(projectRoot, to)
+  if (existsSync(to) && (await treeIntegrity(to).catch(() => '')) === integrity) return
+  mkdirSync(dirname(to), {recursive: true})
+  const staging = stagingDirFor(to)
+  try {
+    copyTree(from, staging)
+    swapDirectoryIn(staging, to, existsSync(to))
+  } catch (error) {
+    rmSync(staging, {recursive: true, force: true})
+    throw error
+  }
+}
+
+/**
+ * A plugin is enabled again from its installed copy: that copy must still be what was fetched and
+ * checked (a project's `.loadout/` may have come with a clone, or been edited since).
+ */
+export const assertCopyIntact = async (record: {plugin: string; pluginRoot?: string; integrity: string}): Promise<void> => {
+  const found = record.pluginRoot && existsSync(record.pluginRoot) ? await treeIntegrity(record.pluginRoot).catch(() => '') : undefined
+  if (found === undefined) throw notFound('plugin-copy-missing', `the installed copy of ${record.plugin} is gone; reinstall it: loadout install ${record.plugin} --force`)
+  if (found !== record.integrity) {
+    throw new LoadoutError('plugin-copy-changed', EXIT.integrity, `the installed copy of ${record.plugin} (${record.pluginRoot}) is not what was installed; refusing to enable it from there`, {
+      suggestions: [`reinstall it from its source: loadout install ${record.plugin} --force`],
+    })
+  }
+}
+
+/**
+ * Removes the project-scope copies of `id` that no record names any more (an update's old revision,
+ * everything once it is uninstalled), so `.loadout/` holds only what the lock uses. Through the
+ * run's guard: a rollback puts them back.
+ */
+export const pruneProjectCopies = (projectRoot: string, id: string, records: readonly {plugin: string; scope: string; pluginRoot?: string}[], guard: Pick<Guard, 'remove' | 'pruneLater'>): void => {
+  const folder = projectCopiesOf(projectRoot, id)
+  if (!existsSync(folder)) return
+  assertNoLinksBelow(projectRoot, folder)
+  const used = new Set(records.filter((r) => r.plugin === id && r.scope === 'project' && r.pluginRoot).map((r) => resolve(r.pluginRoot!)))
+  for (const revision of readdirSync(folder)) {
+    const path = join(folder, revision)
+    if (!used.has(path)) guard.remove(path)
+  }
+  guard.pruneLater(folder, 'dir')
+}
