@@ -83,7 +83,7 @@ const CATALOG = {
     {name: 'gone', source: './gone'},
     // entries loadout cannot read or install: the catalog still adds
     42,
-    {name: 'from-npm', source: {source: 'npm', package: '@acme/from-npm'}},
+    {name: 'from-pip', source: {source: 'pip', package: 'acme-from-pip'}},
   ],
 }
 

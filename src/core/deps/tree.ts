@@ -11,7 +11,7 @@ import {readInstallRecords} from '../state/records.js'
 import {transaction} from '../install/transaction.js'
 import {consentSummary, isApproved} from '../install/consent.js'
 import {fetchPlugin} from '../install/fetch-plugin.js'
-import {existingRecords, installPrepared, isCurrent, prepareFetched, type InstallOptions, type InstallResult, type Prepared} from '../install/install.js'
+import {existingRecords, installPrepared, isCurrent, prepareFetched, refusePackOnly, type InstallOptions, type InstallResult, type Prepared} from '../install/install.js'
 import {removeInstalled} from '../install/remove.js'
 import {DIRECT, type ResolvedPlugin} from '../install/resolve.js'
 import {markRecords, type DependencyMark} from './mark.js'
@@ -166,4 +166,8 @@ export const installTree = async (plan: TreePlan, options: InstallOptions): Prom
 }
 
 /** `loadout install <plugin>`: the plugin and its dependencies. */
-export const installWithDependencies = async (spec: string, options: InstallOptions): Promise<TreeInstallResult> => installTree(await planTree(spec, options), options)
+export const installWithDependencies = async (spec: string, options: InstallOptions): Promise<TreeInstallResult> => {
+  // an agent loadout writes nothing for is refused before anything is fetched or asked
+  refusePackOnly(options.targets)
+  return installTree(await planTree(spec, options), options)
+}

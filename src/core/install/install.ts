@@ -134,7 +134,7 @@ export const isCurrent = (existing: readonly InstallRecord[], targets: readonly 
   existing.every((r) => r.integrity === integrity && r.enabled && (!r.pluginRoot || existsSync(r.pluginRoot)) && checkRecord(r).missing.length === 0)
 
 /** An agent that installs packages itself (Lexora) gets a package, not folders: refused, pointing at `plugin pack`. */
-const refusePackOnly = (targets: readonly AgentTarget[]): void => {
+export const refusePackOnly = (targets: readonly AgentTarget[]): void => {
   const packOnly = targets.filter((t) => t.installs === false)
   if (packOnly.length === 0) return
   throw usageError('agent-installs-packages', `${packOnly.map((t) => t.name).join(', ')} installs packages itself: loadout writes no folder for it`, {
