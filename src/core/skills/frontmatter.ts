@@ -1,4 +1,12 @@
-import {parseDocument} from 'yaml'
+import {createRequire} from 'node:module'
+
+// `yaml` is loaded on first need: most frontmatter is flat `key: text` lines read by readFlatMapping,
+// and read-only commands that only import this module never need the parser at all.
+let yamlParser: typeof import('yaml').parseDocument | undefined
+const parseDocument: typeof import('yaml').parseDocument = (...args) => {
+  yamlParser ??= (createRequire(import.meta.url)('yaml') as typeof import('yaml')).parseDocument
+  return yamlParser(...args)
+}
 
 export type FrontmatterSplit =
   | {kind: 'ok'; yaml: string; body: string; bodyStart: number}
@@ -83,7 +91,10 @@ const unquote = (text: string): string => {
  * `description: Use when: ...`) is taken as plain text, the way Claude Code and Codex read it.
  * `lenientKeys` names the keys read that way; strict readers (validate) report them.
  */
-export const parseYamlLeniently = (yaml: string): LenientYamlResult => {
+export const parseYamlLeniently = (yaml: string): LenientYamlResult => readFlatMapping(yaml) ?? parseYamlLenientlyByParser(yaml)
+
+/** parseYamlLeniently through the YAML parser alone (exported for the test that holds the two equal). */
+export const parseYamlLenientlyByParser = (yaml: string): LenientYamlResult => {
   const strict = parseYamlMapping(yaml)
   if (strict.ok || strict.code !== 'frontmatter-yaml-invalid') return strict
   const value: YamlMapping = {}
@@ -105,4 +116,32 @@ export const parseYamlLeniently = (yaml: string): LenientYamlResult => {
   }
   if (lenientKeys.length === 0) return strict
   return {ok: true, value, lenientKeys}
+}
+
+/** `key: value` where the key is a plain word and the value plain text opening with a letter. */
+const FLAT_LINE = /^([A-Za-z][A-Za-z0-9_-]*):[ ]+([A-Za-z][^\t\x00-\x1f\x7f-\x9f\uFEFF]*)$/
+const NOT_TEXT = new Set(['true', 'false', 'null'])
+
+/**
+ * The common frontmatter, read without a YAML parser: only lines `key: text` (and blank lines),
+ * each value a plain scalar that YAML takes as a string. Returns what parseYamlLeniently would
+ * (a value with ": " inside is one strict YAML rejects and the agents read as text, so its key is
+ * lenient), or undefined for anything else (quotes, comments, lists, nesting, numbers, a repeated
+ * key), which the YAML parser reads.
+ */
+export const readFlatMapping = (yaml: string): LenientYamlResult | undefined => {
+  const value: YamlMapping = {}
+  const lenientKeys: string[] = []
+  for (const line of yaml.split(/\r?\n/)) {
+    if (line.trim() === '') continue
+    const m = FLAT_LINE.exec(line)
+    if (!m) return undefined
+    const key = m[1]!
+    const text = m[2]!.trimEnd()
+    if (Object.hasOwn(value, key) || key === '__proto__' || text.includes(' #') || text.endsWith(':') || NOT_TEXT.has(text.toLowerCase())) return undefined
+    setOwn(value, key, text)
+    if (text.includes(': ')) lenientKeys.push(key)
+  }
+  if (Object.keys(value).length === 0) return undefined
+  return lenientKeys.length > 0 ? {ok: true, value, lenientKeys} : {ok: true, value}
 }
