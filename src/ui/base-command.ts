@@ -60,6 +60,12 @@ export abstract class LoadoutCommand extends Command {
     return environmentFromProcess()
   }
 
+  /** Without a JSON colour theme, oclif's colouring only re-tokenizes the text (slow on large results); print it as is. */
+  override logJson(json: unknown): void {
+    if (this.config.theme?.json) super.logJson(json)
+    else process.stdout.write(`${JSON.stringify(json, null, 2)}\n`)
+  }
+
   override async catch(thrown: Error & {exitCode?: number}): Promise<unknown> {
     if (thrown instanceof Errors.ExitError) throw thrown
     const error = toLoadoutError(thrown)
