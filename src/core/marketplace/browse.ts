@@ -5,6 +5,7 @@ import type {ScopeContext} from '../scope.js'
 import type {SourceKind} from '../sources/types.js'
 import {readCatalogFile} from './fetch.js'
 import {findMarketplace, knownMarketplaces, type KnownMarketplace} from './known.js'
+import {readSearchIndex, writeSearchIndex, type IndexedPlugin} from './search-index.js'
 import type {CatalogRead, PluginEntry, PluginSource} from './types.js'
 
 export interface MarketplaceRow {
@@ -85,9 +86,13 @@ export interface PluginSummary {
   problems: Problem[]
 }
 
-const summarize = (entry: PluginEntry, marketplace: string): PluginSummary => ({
+/** The summary with the id second, where it has always been in the JSON. */
+const withId = ({name, ...rest}: IndexedPlugin, marketplace: string): PluginSummary => ({name, id: `${name}@${marketplace}`, ...rest})
+
+const summarize = (entry: PluginEntry, marketplace: string): PluginSummary => withId(indexed(entry), marketplace)
+
+const indexed = (entry: PluginEntry): IndexedPlugin => ({
   name: entry.name,
-  id: `${entry.name}@${marketplace}`,
   ...(entry.description ? {description: entry.description} : {}),
   ...(entry.version ? {version: entry.version} : {}),
   ...(entry.category ? {category: entry.category} : {}),
@@ -134,11 +139,11 @@ export interface SearchResult {
   unreadable: Array<{marketplace: string; message: string}>
 }
 
-const scoreEntry = (entry: PluginEntry, terms: readonly string[]): number => {
+const scoreEntry = (entry: IndexedPlugin, terms: readonly string[]): number => {
   const name = entry.name.toLowerCase()
   const description = (entry.description ?? '').toLowerCase()
   const category = (entry.category ?? '').toLowerCase()
-  const keywords = [...entry.keywords, ...entry.tags].map((k) => k.toLowerCase())
+  const keywords = entry.keywords.map((k) => k.toLowerCase())
   let total = 0
   for (const term of terms) {
     let score = 0
@@ -163,17 +168,20 @@ export const searchPlugins = (query: string, env: Environment, context: ScopeCon
   const hits: SearchHit[] = []
   const unreadable: SearchResult['unreadable'] = []
   for (const m of markets) {
-    let plugins: PluginEntry[]
-    try {
-      plugins = readKnownCatalog(m).catalog.plugins
-    } catch (error) {
-      unreadable.push({marketplace: m.name, message: (error as Error).message})
-      continue
+    let plugins = readSearchIndex(m, env)
+    if (!plugins) {
+      try {
+        plugins = readKnownCatalog(m).catalog.plugins.map(indexed)
+      } catch (error) {
+        unreadable.push({marketplace: m.name, message: (error as Error).message})
+        continue
+      }
+      if (!m.builtin) writeSearchIndex(m, env, plugins)
     }
     for (const entry of plugins) {
       if (filters.category && (entry.category ?? '').toLowerCase() !== filters.category.toLowerCase()) continue
       const score = terms.length === 0 ? 1 : scoreEntry(entry, terms)
-      if (score > 0) hits.push({...summarize(entry, m.name), marketplace: m.name, score})
+      if (score > 0) hits.push({...withId(entry, m.name), marketplace: m.name, score})
     }
   }
   hits.sort((a, b) => b.score - a.score || a.name.localeCompare(b.name) || a.marketplace.localeCompare(b.marketplace))
