@@ -74,16 +74,9 @@ export const describePluginSource = (source: PluginSource): string => {
   }
 }
 
-export interface PluginSummary {
-  name: string
+/** One plugin as search and info show it: the indexed fields and its id (`name@marketplace`). */
+export interface PluginSummary extends IndexedPlugin {
   id: string
-  description?: string
-  version?: string
-  category?: string
-  keywords: string[]
-  source: string
-  supported: boolean
-  problems: Problem[]
 }
 
 /** The summary with the id second, where it has always been in the JSON. */
