@@ -166,14 +166,23 @@ export const ownershipFrom = (records: readonly InstallRecord[]): Ownership => {
     for (const file of record.files) owners.set(resolve(file.path), record.plugin)
     for (const dir of record.dirs) owners.set(resolve(dir), record.plugin)
   }
-  return {
-    ownerOf(path: string) {
-      const prefix = resolve(path)
-      for (const [file, plugin] of owners) {
-        if (file === prefix || file.startsWith(prefix + sep)) return plugin
+  // every owned path and each of its folders, to the owner of the first owned path at or below it
+  // (in record order): one lookup per question instead of a scan of every recorded path
+  let below: Map<string, string> | undefined
+  const index = (): Map<string, string> => {
+    below = new Map()
+    for (const [path, plugin] of owners) {
+      for (let p = path; ; ) {
+        if (!below.has(p)) below.set(p, plugin)
+        const up = dirname(p)
+        if (up === p || dirname(up) === up) break
+        p = up
       }
-      return undefined
-    },
+    }
+    return below
+  }
+  return {
+    ownerOf: (path: string) => (below ?? index()).get(resolve(path)),
   }
 }
 
