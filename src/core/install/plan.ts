@@ -141,6 +141,20 @@ const planYamlSkills = (input: PlanInput, target: AgentTarget, plan: TargetPlan)
   }
 }
 
+/**
+ * A taken skill name. Inside the agent two plugins' skills coexist under namespaced names
+ * (`<plugin>:<name>`); a skills folder has one flat namespace, so --prefix writes `<plugin>-<name>`.
+ * The suggestion is offered only when that prefixed name is itself free.
+ */
+const skillTaken = (name: string, plugin: string, target: AgentTarget, dest: string, holder: string, prefixed: string | undefined) => {
+  const shown = `${plugin}:${name}`
+  const suggestions = prefixed
+    ? [`install it as "${prefixed}" with --prefix (as a plugin, ${target.name} would show it as "${shown}")`, `or remove the other skill first`]
+    : [`remove or rename the skill at ${dest} first (as a plugin, ${target.name} would show it as "${shown}")`]
+  const hint = prefixed ? `; install it as "${prefixed}" with --prefix` : ''
+  return conflict('skill-taken', `skill "${name}" cannot be installed for ${target.id}: ${dest} belongs to ${holder}${hint}`, {suggestions})
+}
+
 const planSkills = (input: PlanInput, target: AgentTarget, plan: TargetPlan) => {
   const {model, id} = input
   if (model.skills.length === 0) return
@@ -161,15 +175,13 @@ const planSkills = (input: PlanInput, target: AgentTarget, plan: TargetPlan) => 
     let dest = join(location.absolute, name)
     const holder = holderOf(input, dest)
     if (holder) {
-      if (!input.prefix) {
-        throw conflict('skill-taken', `skill "${skill.name}" cannot be installed for ${target.id}: ${dest} belongs to ${holder}`, {
-          suggestions: ['pass --prefix to install it as <plugin>-<name>', 'or remove the other skill first'],
-        })
-      }
-      name = `${model.name}-${skill.name}`
-      dest = join(location.absolute, name)
-      const prefixedHolder = holderOf(input, dest)
-      if (prefixedHolder) throw conflict('skill-taken', `skill "${name}" cannot be installed for ${target.id}: ${dest} belongs to ${prefixedHolder}`)
+      const prefixed = `${model.name}-${skill.name}`
+      const prefixedDest = join(location.absolute, prefixed)
+      const prefixedHolder = holderOf(input, prefixedDest)
+      if (!input.prefix) throw skillTaken(skill.name, model.name, target, dest, holder, prefixedHolder ? undefined : prefixed)
+      if (prefixedHolder) throw skillTaken(prefixed, model.name, target, prefixedDest, prefixedHolder, undefined)
+      name = prefixed
+      dest = prefixedDest
     }
     assertNoLinksBelow(location.root, dest)
     refuseConfusable('skill', name, location.absolute, target)
