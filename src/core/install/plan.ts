@@ -115,6 +115,16 @@ const refuseConfusable = (kind: 'skill' | 'subagent', name: string, dir: string,
   })
 }
 
+/** An MCP server key that looks like one already in the agent's config file (NFKC, look-alikes) is refused. */
+const refuseConfusableKey = (key: string, present: unknown, file: string, target: AgentTarget): void => {
+  const keys = typeof present === 'object' && present !== null && !Array.isArray(present) ? Object.keys(present) : []
+  const other = confusableWith(key, keys)
+  if (other === undefined) return
+  throw validationFailed('mcp-name-confusable', `MCP server "${key}" cannot be installed for ${target.id}: it looks like "${other}", already in ${file}`, {
+    suggestions: ['rename one of them so that the two names cannot be taken for each other'],
+  })
+}
+
 /** CHARACTOID keeps a skill as one YAML file: name, description, instructions (the SKILL.md body). */
 const planYamlSkills = (input: PlanInput, target: AgentTarget, plan: TargetPlan) => {
   const location = firstLocation(target, 'skills', input)
@@ -249,14 +259,16 @@ const planMcp = (input: PlanInput, target: AgentTarget, plan: TargetPlan) => {
     const text = readConfigText(file)
     if (section.format === 'codex-toml') {
       parseTomlText(text, file)
+      refuseConfusableKey(key, getTomlTable(text, [section.key], file), file, target)
       const table = [section.key, key]
       if (getTomlTable(text, table, file) !== undefined && !configKeyOwned(input, file, table, '')) {
         throw conflict('mcp-key-taken', `${file} already has [${table.join('.')}], which loadout did not install`, {suggestions: ['rename or remove that entry, then try again']})
       }
       plan.operations.push({kind: 'toml-table', component, file, root: location.root, table, entries: rendered.value as TomlEntries})
     } else {
-      parseJsonText(text.trim() === '' ? '{}' : text, file)
+      const parsed = parseJsonText(text.trim() === '' ? '{}' : text, file)
       const path = [location.key ?? section.key]
+      refuseConfusableKey(key, path.reduce<unknown>((v, k) => (typeof v === 'object' && v !== null ? (v as Record<string, unknown>)[k] : undefined), parsed), file, target)
       if (text.trim() !== '' && getJsonMember(text, path, key, file) !== undefined && !configKeyOwned(input, file, path, key)) {
         throw conflict('mcp-key-taken', `${file} already has an MCP server "${key}", which loadout did not install`, {suggestions: ['rename or remove that entry, then try again']})
       }
