@@ -24,34 +24,28 @@ const plugin = (sb: Sandbox): string => {
   return root
 }
 
+/** Installs demo for `agent` beside a config holding `before`; expects the refusal naming both keys and the file untouched. */
+const refused = async (agent: string, config: string, before: string, other: string) => {
+  const sb = sandbox()
+  const file = join(sb.home, config)
+  write(file, before)
+  const result = await loadout(sb, ['install', plugin(sb), '--agent', agent, '--scope', 'user', '--yes', '--json'])
+  expect(result.status).toBe(4)
+  const error = jsonError(result)
+  expect(error.code).toBe('mcp-name-confusable')
+  expect(error.message).toContain('"demo-db"')
+  expect(error.message).toContain(`"${other}"`)
+  expect(error.message).toContain(file)
+  expect(readFileSync(file, 'utf8')).toBe(before)
+}
+
 describe('a confusable MCP server name', () => {
-  it("is refused for Claude Code when ~/.claude.json has a look-alike key, naming both", async () => {
-    const sb = sandbox()
-    const config = join(sb.home, '.claude.json')
-    const before = `${JSON.stringify({mcpServers: {'dem0-db': {command: 'mine'}}}, null, 2)}\n`
-    write(config, before)
-    const result = await loadout(sb, ['install', plugin(sb), '--agent', 'claude-code', '--scope', 'user', '--yes', '--json'])
-    expect(result.status).toBe(4)
-    const error = jsonError(result)
-    expect(error.code).toBe('mcp-name-confusable')
-    expect(error.message).toContain('"demo-db"')
-    expect(error.message).toContain('"dem0-db"')
-    expect(error.message).toContain(config)
-    expect(readFileSync(config, 'utf8')).toBe(before)
+  it('is refused for Claude Code when ~/.claude.json has a look-alike key, naming both', async () => {
+    await refused('claude-code', '.claude.json', `${JSON.stringify({mcpServers: {'dem0-db': {command: 'mine'}}}, null, 2)}\n`, 'dem0-db')
   })
 
   it('is refused for Codex when config.toml has a look-alike table, naming both', async () => {
-    const sb = sandbox()
-    const config = join(sb.home, '.codex', 'config.toml')
-    const before = '[mcp_servers."d\u0435mo-db"]\ncommand = "mine"\n'
-    write(config, before)
-    const result = await loadout(sb, ['install', plugin(sb), '--agent', 'codex', '--scope', 'user', '--yes', '--json'])
-    expect(result.status).toBe(4)
-    const error = jsonError(result)
-    expect(error.code).toBe('mcp-name-confusable')
-    expect(error.message).toContain('"demo-db"')
-    expect(error.message).toContain('"d\u0435mo-db"')
-    expect(readFileSync(config, 'utf8')).toBe(before)
+    await refused('codex', '.codex/config.toml', '[mcp_servers."d\u0435mo-db"]\ncommand = "mine"\n', 'd\u0435mo-db')
   })
 
   it('a different name installs', async () => {

@@ -7,7 +7,7 @@
 import {relative, resolve, sep} from 'node:path'
 import {linkOnTheWay, safeRealpath} from '../fs/contain.js'
 import {validatePlugin} from './plugin-validate.js'
-import type {AuthoringProblem} from './marketplace-validate.js'
+import type {Problem} from '../problems.js'
 
 /** One plugin folder a catalog entry points at (it exists and is a folder inside the marketplace). */
 export interface EntryFolder {
@@ -25,8 +25,8 @@ export interface EntryFolder {
 const shownPath = (root: string, abs: string): string => relative(root, abs).split(sep).join('/') || '.'
 
 /** The problems of every entry's plugin folder; a folder listed twice is validated once, reported for each entry. */
-export const checkEntryFolders = async (root: string, folders: readonly EntryFolder[], strict: boolean): Promise<AuthoringProblem[]> => {
-  const problems: AuthoringProblem[] = []
+export const checkEntryFolders = async (root: string, folders: readonly EntryFolder[], strict: boolean): Promise<Problem[]> => {
+  const problems: Problem[] = []
   const cache = new Map<string, Awaited<ReturnType<typeof validatePlugin>>>()
   for (const folder of folders) {
     const link = linkOnTheWay(root, resolve(folder.abs))
