@@ -118,6 +118,8 @@ export const listCache = (env: Environment, context: ScopeContext): CacheListing
       for (const key of names(path)) add('catalog', join(path, key), marketplaceUsing(join(path, key)))
     } else if (name === 'empty-hooks') {
       add('other', path, 'git (an empty hooks folder, so that no repository hook runs)')
+    } else if (name === 'search-index') {
+      add('other', path, 'search (an index of each cached catalog, rebuilt when missing or stale)')
     } else if (name === 'autocomplete') {
       add('completion', path, 'shell completion (loadout autocomplete)')
     } else if (name.startsWith('archive-')) {
