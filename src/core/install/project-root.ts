@@ -5,6 +5,7 @@ import {unsafePath} from '../fs/contain.js'
 import type {PluginVars} from '../formats/substitute.js'
 import type {ScopeContext} from '../scope.js'
 import type {AgentTarget} from '../targets/types.js'
+import {PROJECT_DIR} from './project-dir.js'
 import {pluginDataDirs} from './resolve.js'
 
 /**
@@ -20,7 +21,7 @@ import {pluginDataDirs} from './resolve.js'
  * which works when the agent runs its commands from the project root.
  */
 
-export const PROJECT_DIR = '.loadout'
+export {PROJECT_DIR}
 export const PROJECT_PLUGINS = `${PROJECT_DIR}/plugins`
 
 /** The lines a project's .gitignore needs: loadout's machine-local folder. */
