@@ -25,7 +25,7 @@ import {installedDirs, pluginVarsFor} from './project-root.js'
 import {transaction, type Recovery, type Transaction} from './transaction.js'
 import {DIRECT, type ResolvedPlugin} from './resolve.js'
 import {checkRecord} from './verify.js'
-import {materializeCopy, pluginFiles, type PluginFiles} from './plugin-copy.js'
+import {journalCopy, materializeCopy, pluginFiles, type PluginFiles} from './plugin-copy.js'
 import {dependencyFields, type DependencyMark} from '../deps/mark.js'
 import {resolveSpec} from '../deps/spec.js'
 import {ensureUserConfig, type AskUserConfig} from '../userconfig/ensure.js'
@@ -243,7 +243,10 @@ export const applyInTransaction = async (tx: Transaction, p: PendingInstall, cur
   // every config entry the old records name must be loadout's before anything is touched
   for (const old of existing) ownedEdits(old.config)
   if (context.scope === 'project') await placeProjectCopy(context.projectRoot, model.root, dirs.root, fetched.integrity)
-  else await materializeCopy(model.root, dirs.root, prepared.files)
+  else {
+    journalCopy(tx, dirs.root)
+    await materializeCopy(model.root, dirs.root, prepared.files)
+  }
   for (const old of existing) removeApplied(old, {force: true, keep: keptBy(before)}, tx)
   // what the replaced version created in a config file passes to the installs still there, as an uninstall does
   const others = inheritCreated(existing, before)
