@@ -195,7 +195,7 @@ describe('the installed copy a plugin is enabled from', () => {
     const before = canaries(sb)
     const enabled = await loadout(sb, ['enable', 'toolkit@team', '--yes', '--json'])
     expect(enabled.status, enabled.stdout + enabled.stderr).toBe(7)
-    expect(jsonError(enabled).message).toMatch(/installed copy of toolkit@team .* is not what was installed/)
+    expect(jsonError(enabled).message).toMatch(/installed copy of toolkit@team .* changed since it was installed/)
     expect(changes(before, canaries(sb))).toEqual([])
   })
 })

@@ -122,7 +122,10 @@ describe('install into four agents from a git marketplace', () => {
   it('a skill whose name the user took is a conflict naming the owner', async () => {
     const result = await run(sb, ['install', 'toolkit@acme', '--agent', AGENTS, '--scope', 'user', '--yes', '--json'])
     expect(result.status).toBe(5)
-    expect(jsonError(result).message).toMatch(/mine.*belongs to the user/)
+    const error = jsonError(result)
+    expect(error.code).toBe('skill-taken')
+    expect(error.message).toMatch(/mine.*belongs to the user.*install it as "toolkit-mine" with --prefix/)
+    expect(error.suggestions.join('\n')).toMatch(/"toolkit-mine" with --prefix.*"toolkit:mine"/)
     expect(agentSnapshot(sb.home)).toEqual(before)
   })
 

@@ -246,6 +246,35 @@ describe('plugin folders the catalog points at', () => {
     expect((await validate(root)).problems).toEqual([])
   })
 
+  it("a plugin that fails plugin validate fails the marketplace, each problem under the entry's path", async () => {
+    const root = marketplace({
+      [CLAUDE]: JSON.stringify(good()),
+      'plugins/review/.claude-plugin/plugin.json': JSON.stringify({name: 'review', hooks: './hooks/missing.json'}),
+      'plugins/review/skills/x/SKILL.md': '---\nname: x\ndescription: d\n---\nbody',
+    })
+    const result = await validate(root)
+    const errors = result.problems.filter((p) => p.severity === 'error')
+    expect(errors.length).toBeGreaterThan(0)
+    for (const p of errors) {
+      expect(p.path).toBe('plugins[0]')
+      expect(p.file).toBe(CLAUDE)
+      expect(p.message).toMatch(/^plugins\[0\] \(\.\/plugins\/review\): plugins\/review\/\.claude-plugin\/plugin\.json/)
+    }
+    expect(errors.map((p) => p.message).join('\n')).toMatch(/missing\.json/)
+    expect(result.valid).toBe(false)
+  })
+
+  it('a plugin folder reached through a link inside the marketplace is an error, as install refuses it', async () => {
+    const catalog = good()
+    ;(catalog.plugins as Json[])[0]!.source = './linked/real'
+    const root = marketplace({[CLAUDE]: JSON.stringify(catalog), ...pluginFiles('real', 'review')})
+    symlinkSync(join(root, 'plugins'), join(root, 'linked'))
+    const found = one(await validate(root), 'source-through-link')
+    expect(found.severity).toBe('error')
+    expect(found.path).toBe('plugins[0].source')
+    expect(found.message).toMatch(/\.\/linked\/real goes through the symbolic link linked \(to .*plugins\)/)
+  })
+
   it('a manifest of 5 MB is refused by size, not read', async () => {
     const big = JSON.stringify({name: 'review', description: 'x'.repeat(5 * 1024 * 1024)})
     const root = withCatalog(good(), {'plugins/review/.claude-plugin/plugin.json': big})
@@ -410,7 +439,8 @@ describe('--fix', () => {
       ['plugins[1].source', './plugins//lint/', './plugins/lint'],
       ['plugins[2].source', '.', './'],
     ])
-    expect(result.problems.map((p) => [p.code, p.path])).toEqual([['unknown-field', 'plugins[1].note']])
+    // plugins[2] is the marketplace root, which holds no part: plugin validate's warning, under the entry
+    expect(result.problems.map((p) => [p.code, p.path])).toEqual([['unknown-field', 'plugins[1].note'], ['plugin-empty', 'plugins[2]']])
     expect(result.valid).toBe(true)
     expect(readFileSync(join(root, CLAUDE), 'utf8')).toBe(
       [

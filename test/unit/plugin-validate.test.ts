@@ -512,6 +512,18 @@ describe('Lexora manifest', () => {
     await check(files, {code: 'lexora-skill-nested', message: 'skill folder "skills/demo/inner" is inside skill folder "skills/demo"; skill folders may not nest', path: 'contributes.skills[1].path'})
   })
 
+  it('a background or view entry whose file is inside a skill folder is an error', async () => {
+    const files = {
+      ...lexoraBase({}, {background: {script: './skills/demo/worker.js'}, views: [{id: 'panel', path: 'skills/demo/panel.html'}, {id: 'ok', path: 'views/ok.html'}]}),
+      'skills/demo/worker.js': '// worker\n',
+      'skills/demo/panel.html': '<p>panel</p>\n',
+      'views/ok.html': '<p>ok</p>\n',
+    }
+    await check(files, {code: 'lexora-inside-skill', message: 'contributes.background.script is "./skills/demo/worker.js", inside skill folder "skills/demo"; a skill folder holds only its skill: move the file out of it', path: 'contributes.background.script'})
+    const result = await check(files, {code: 'lexora-inside-skill', message: /inside skill folder "skills\/demo"/, path: 'contributes.views[0].path'})
+    expect(result.problems.filter((p) => p.code === 'lexora-inside-skill').map((p) => p.path)).toEqual(['contributes.background.script', 'contributes.views[0].path'])
+  })
+
   it('a skill name carries no namespace', async () => {
     const files = {...lexoraBase({}, {skills: [{id: 'acme.acme.pdf', path: 'skills/acme.pdf/SKILL.md'}], subagents: []}), 'skills/acme.pdf/SKILL.md': skill('acme.pdf')}
     await check(files, {code: 'lexora-skill-namespace', message: /skill folder "acme\.pdf" carries a namespace/})

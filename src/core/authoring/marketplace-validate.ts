@@ -21,6 +21,7 @@ import {checkMarketplaceName, checkPluginName} from '../marketplace/names.js'
 import type {PluginEntry} from '../marketplace/types.js'
 import type {Problem, Severity} from '../problems.js'
 import {loadValidator, type CompiledValidator} from '../schemas.js'
+import {checkEntryFolders, type EntryFolder} from './marketplace-plugins.js'
 import {locateCatalogs, MAX_AUTHORING_CATALOG_BYTES, readPluginManifests, type CatalogFile, type MarketplaceFormat} from './marketplace-files.js'
 import {applyEdits, jsonPath, parentPath, pointerToPath, readAuthoringJson, type AuthoringJson, type TextEdit} from './marketplace-json.js'
 
@@ -86,6 +87,8 @@ export const validateMarketplace = async (input: ValidateMarketplaceInput): Prom
       }
     }
     files.push(checked.result)
+    // the plugins the catalog holds, by the rules of `plugin validate`
+    checked.result.problems.push(...(await checkEntryFolders(location.root, checked.folders, strict)))
   }
   const problems = files.flatMap((f) => f.problems)
   const errors = problems.filter((p) => p.severity === 'error').length
@@ -97,6 +100,8 @@ interface Checked {
   result: MarketplaceFileResult
   json?: AuthoringJson
   fixes: MarketplaceFix[]
+  /** the plugin folders its entries point at that exist inside the marketplace */
+  folders: EntryFolder[]
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
@@ -111,10 +116,11 @@ export const checkCatalogFile = (file: CatalogFile, root: string, validator: Com
   const result: MarketplaceFileResult = {file: file.rel, format: file.format, plugins: 0, problems: []}
   const read = readAuthoringJson(file.abs, {root, file: file.rel, maxBytes: MAX_AUTHORING_CATALOG_BYTES})
   const fixes: MarketplaceFix[] = []
+  const folders: EntryFolder[] = []
   const readProblems: AuthoringProblem[] = read.problems.map((p) => (p.code === 'json-bom' ? {...p, fixable: true} : p))
   if (!read.json) {
     result.problems = readProblems
-    return {result, fixes}
+    return {result, fixes, folders}
   }
   const {json} = read
   if (json.bom) fixes.push({file: file.rel, path: '', code: 'json-bom', from: '\uFEFF', to: ''})
@@ -122,17 +128,17 @@ export const checkCatalogFile = (file: CatalogFile, root: string, validator: Com
   if (!isObject(data)) {
     const what = file.format === 'codex' ? 'name and plugins' : 'name, owner and plugins'
     result.problems = [...readProblems, {severity: 'error', code: 'catalog-not-object', message: `${file.rel} must hold a JSON object with ${what}, not ${typeName(data)}`, file: file.rel}]
-    return {result, json, fixes}
+    return {result, json, fixes, folders}
   }
   if (typeof data.name === 'string') result.name = data.name
   if (Array.isArray(data.plugins)) result.plugins = data.plugins.length
 
   const schemaProblems = shapeProblems(data, file, validator)
-  const rules = new Rules(file, root, data, fixes)
+  const rules = new Rules(file, root, data, fixes, folders)
   const codeProblems = rules.run()
   result.problems = [...readProblems, ...merge(schemaProblems, codeProblems)]
   sortByPosition(result.problems, json)
-  return {result, json, fixes}
+  return {result, json, fixes, folders}
 }
 
 /** Schema errors as problems; for a Codex catalog, the Claude-only demands are dropped (checked in code instead). */
@@ -275,6 +281,7 @@ class Rules {
     private readonly root: string,
     private readonly data: Record<string, unknown>,
     private readonly fixes: MarketplaceFix[],
+    private readonly folders: EntryFolder[],
   ) {
     this.rel = file.rel
   }
@@ -427,6 +434,7 @@ class Rules {
       this.add('error', 'plugin-path-not-folder', `${label} points at ${shown}, which is a file; a plugin is a folder`, pathAt)
       return
     }
+    this.folders.push({file: this.rel, at, pathAt, shown, abs})
     const {manifests, problems} = readPluginManifests(abs, this.root)
     this.problems.push(...problems)
     for (const manifest of manifests) {

@@ -89,7 +89,7 @@ const duplicates = (ctx: LexoraContext, list: Array<{id: unknown; at: string}>, 
 /** `./skills/x/SKILL.md`, `skills\x\SKILL.md/` -> `skills/x/SKILL.md`. */
 const normalized = (raw: string): string => posix.normalize(raw.replace(/\\/g, '/')).replace(/^\.\/+/, '').replace(/\/+$/, '')
 
-const checkSkills = (contributes: Json, pluginId: string | undefined, ctx: LexoraContext): string[] => {
+const checkSkills = (contributes: Json, pluginId: string | undefined, ctx: LexoraContext): {ids: string[]; folders: string[]} => {
   const ids: Array<{id: unknown; at: string}> = []
   const folders: Array<{folder: string; at: string}> = []
   for (const {entry, index} of records(contributes.skills)) {
@@ -121,7 +121,33 @@ const checkSkills = (contributes: Json, pluginId: string | undefined, ctx: Lexor
     const outer = folders.find((f) => inner.folder.startsWith(`${f.folder}/`))
     if (outer) err(ctx, 'lexora-skill-nested', `skill folder "${inner.folder}" is inside skill folder "${outer.folder}"; skill folders may not nest`, inner.at)
   }
-  return ids.map((i) => i.id).filter((id): id is string => typeof id === 'string')
+  return {ids: ids.map((i) => i.id).filter((id): id is string => typeof id === 'string'), folders: folders.map((f) => f.folder)}
+}
+
+/** Every string below `value` (entries are small; depth is capped), with its JSON path. */
+const stringsBelow = (value: unknown, at: string, depth = 0): Array<{text: string; at: string}> => {
+  if (typeof value === 'string') return [{text: value, at}]
+  if (depth >= 4) return []
+  if (Array.isArray(value)) return value.flatMap((v, i) => stringsBelow(v, jsonPathJoin(at, i), depth + 1))
+  if (isRecord(value)) return Object.entries(value).flatMap(([k, v]) => stringsBelow(v, jsonPathJoin(at, k), depth + 1))
+  return []
+}
+
+/**
+ * A skill folder holds one skill: Lexora loads it as the skill's own, so another contribution (a
+ * background script, a view) whose file sits inside it is an error.
+ */
+const checkInsideSkills = (contributes: Json, folders: readonly string[], ctx: LexoraContext): void => {
+  if (folders.length === 0) return
+  for (const [key, value] of Object.entries(contributes)) {
+    if (key === 'skills') continue
+    for (const {text, at} of stringsBelow(value, jsonPathJoin('contributes', key))) {
+      if (text === '' || /^[A-Za-z][A-Za-z0-9+.-]*:/.test(text) || text.startsWith('/')) continue
+      const rel = normalized(text)
+      const folder = folders.find((f) => rel === f || rel.startsWith(`${f}/`))
+      if (folder) err(ctx, 'lexora-inside-skill', `${at} is "${text}", inside skill folder "${folder}"; a skill folder holds only its skill: move the file out of it`, at)
+    }
+  }
 }
 
 const checkConnectorUrl = (raw: string, at: string, id: string, ctx: LexoraContext) => {
@@ -236,7 +262,8 @@ export const lexoraRules = (json: Json, file: string): Problem[] => {
   }
   if (!isRecord(json.contributes)) return ctx.problems
   const validId = pluginId !== undefined && PLUGIN_ID.test(pluginId) ? pluginId : undefined
-  const skills = checkSkills(json.contributes, validId, ctx)
+  const {ids: skills, folders} = checkSkills(json.contributes, validId, ctx)
+  checkInsideSkills(json.contributes, folders, ctx)
   const connectors = checkConnectors(json.contributes, ctx)
   checkSubagents(json.contributes, skills, connectors, ctx)
   return ctx.problems

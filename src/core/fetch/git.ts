@@ -97,6 +97,13 @@ export const runGit = async (context: GitContext, cwd: string, args: string[], e
   }
 }
 
+/** What to try after a clone or fetch that failed for a reason git does not name more precisely. */
+const GIT_FAILED_NEXT = [
+  'check the URL and the ref the source names, and that the host is reachable from this machine (network, proxy, VPN)',
+  'for a slow server, LOADOUT_GIT_TIMEOUT sets how long loadout waits without progress, in seconds',
+  "for a private repository, set up git's credential helper (or an ssh key) for this host; loadout never prompts",
+]
+
 const gitFailure = (args: string[], error: unknown): LoadoutError => {
   const raw = error instanceof Error ? error.message : String(error)
   const text = redactUrl(raw).trim()
@@ -112,12 +119,17 @@ const gitFailure = (args: string[], error: unknown): LoadoutError => {
     })
   }
   if (/not found|does not exist|Could not find remote branch|couldn't find remote ref|unknown revision|not our ref|invalid reference/i.test(text)) {
-    return notFound('git-not-found', `${what}: ${fatal.replace(/^fatal:\s*/, '')}`)
+    return notFound('git-not-found', `${what}: ${fatal.replace(/^fatal:\s*/, '')}`, {
+      suggestions: [
+        'check the repository URL and the ref (branch, tag or commit) the source names',
+        "a private repository can answer \"not found\" to a request without credentials: set up git's credential helper (or an ssh key) for this host",
+      ],
+    })
   }
   if (/transport '.*' not allowed|protocol '.*' is not supported/i.test(text)) {
     return new LoadoutError('git-protocol-refused', EXIT.usage, `${what}: ${fatal.replace(/^fatal:\s*/, '')}`, {suggestions: ['remote sources must use https or ssh']})
   }
-  return new LoadoutError('git-failed', EXIT.network, `${what} failed: ${fatal.replace(/^fatal:\s*/, '')}`)
+  return new LoadoutError('git-failed', EXIT.network, `${what} failed: ${fatal.replace(/^fatal:\s*/, '')}`, {suggestions: GIT_FAILED_NEXT})
 }
 
 const isMirror = (dir: string): boolean => existsSync(join(dir, 'HEAD')) && existsSync(join(dir, 'objects'))

@@ -115,6 +115,16 @@ const refuseConfusable = (kind: 'skill' | 'subagent', name: string, dir: string,
   })
 }
 
+/** An MCP server key that looks like one already in the agent's config file (NFKC, look-alikes) is refused. */
+const refuseConfusableKey = (key: string, present: unknown, file: string, target: AgentTarget): void => {
+  const keys = typeof present === 'object' && present !== null && !Array.isArray(present) ? Object.keys(present) : []
+  const other = confusableWith(key, keys)
+  if (other === undefined) return
+  throw validationFailed('mcp-name-confusable', `MCP server "${key}" cannot be installed for ${target.id}: it looks like "${other}", already in ${file}`, {
+    suggestions: ['rename one of them so that the two names cannot be taken for each other'],
+  })
+}
+
 /** CHARACTOID keeps a skill as one YAML file: name, description, instructions (the SKILL.md body). */
 const planYamlSkills = (input: PlanInput, target: AgentTarget, plan: TargetPlan) => {
   const location = firstLocation(target, 'skills', input)
@@ -141,6 +151,20 @@ const planYamlSkills = (input: PlanInput, target: AgentTarget, plan: TargetPlan)
   }
 }
 
+/**
+ * A taken skill name. Inside the agent two plugins' skills coexist under namespaced names
+ * (`<plugin>:<name>`); a skills folder has one flat namespace, so --prefix writes `<plugin>-<name>`.
+ * The suggestion is offered only when that prefixed name is itself free.
+ */
+const skillTaken = (name: string, plugin: string, target: AgentTarget, dest: string, holder: string, prefixed: string | undefined) => {
+  const shown = `${plugin}:${name}`
+  const suggestions = prefixed
+    ? [`install it as "${prefixed}" with --prefix (as a plugin, ${target.name} would show it as "${shown}")`, `or remove the other skill first`]
+    : [`remove or rename the skill at ${dest} first (as a plugin, ${target.name} would show it as "${shown}")`]
+  const hint = prefixed ? `; install it as "${prefixed}" with --prefix` : ''
+  return conflict('skill-taken', `skill "${name}" cannot be installed for ${target.id}: ${dest} belongs to ${holder}${hint}`, {suggestions})
+}
+
 const planSkills = (input: PlanInput, target: AgentTarget, plan: TargetPlan) => {
   const {model, id} = input
   if (model.skills.length === 0) return
@@ -161,15 +185,13 @@ const planSkills = (input: PlanInput, target: AgentTarget, plan: TargetPlan) => 
     let dest = join(location.absolute, name)
     const holder = holderOf(input, dest)
     if (holder) {
-      if (!input.prefix) {
-        throw conflict('skill-taken', `skill "${skill.name}" cannot be installed for ${target.id}: ${dest} belongs to ${holder}`, {
-          suggestions: ['pass --prefix to install it as <plugin>-<name>', 'or remove the other skill first'],
-        })
-      }
-      name = `${model.name}-${skill.name}`
-      dest = join(location.absolute, name)
-      const prefixedHolder = holderOf(input, dest)
-      if (prefixedHolder) throw conflict('skill-taken', `skill "${name}" cannot be installed for ${target.id}: ${dest} belongs to ${prefixedHolder}`)
+      const prefixed = `${model.name}-${skill.name}`
+      const prefixedDest = join(location.absolute, prefixed)
+      const prefixedHolder = holderOf(input, prefixedDest)
+      if (!input.prefix) throw skillTaken(skill.name, model.name, target, dest, holder, prefixedHolder ? undefined : prefixed)
+      if (prefixedHolder) throw skillTaken(prefixed, model.name, target, prefixedDest, prefixedHolder, undefined)
+      name = prefixed
+      dest = prefixedDest
     }
     assertNoLinksBelow(location.root, dest)
     refuseConfusable('skill', name, location.absolute, target)
@@ -237,14 +259,16 @@ const planMcp = (input: PlanInput, target: AgentTarget, plan: TargetPlan) => {
     const text = readConfigText(file)
     if (section.format === 'codex-toml') {
       parseTomlText(text, file)
+      refuseConfusableKey(key, getTomlTable(text, [section.key], file), file, target)
       const table = [section.key, key]
       if (getTomlTable(text, table, file) !== undefined && !configKeyOwned(input, file, table, '')) {
         throw conflict('mcp-key-taken', `${file} already has [${table.join('.')}], which loadout did not install`, {suggestions: ['rename or remove that entry, then try again']})
       }
       plan.operations.push({kind: 'toml-table', component, file, root: location.root, table, entries: rendered.value as TomlEntries})
     } else {
-      parseJsonText(text.trim() === '' ? '{}' : text, file)
+      const parsed = parseJsonText(text.trim() === '' ? '{}' : text, file)
       const path = [location.key ?? section.key]
+      refuseConfusableKey(key, path.reduce<unknown>((v, k) => (typeof v === 'object' && v !== null ? (v as Record<string, unknown>)[k] : undefined), parsed), file, target)
       if (text.trim() !== '' && getJsonMember(text, path, key, file) !== undefined && !configKeyOwned(input, file, path, key)) {
         throw conflict('mcp-key-taken', `${file} already has an MCP server "${key}", which loadout did not install`, {suggestions: ['rename or remove that entry, then try again']})
       }

@@ -1,0 +1,57 @@
+/**
+ * A skill name another plugin already installed: refused (exit 5) with the name `--prefix` would
+ * write and the namespaced name the agent shows for a plugin's skill; with --prefix both coexist.
+ */
+import {existsSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs'
+import {dirname, join} from 'node:path'
+import {describe, expect, it} from 'vitest'
+import type {Sandbox} from '../support/cli.js'
+import {jsonError, loadout, sandboxes} from './helpers.js'
+
+const sandbox = sandboxes()
+
+const write = (path: string, text: string) => {
+  mkdirSync(dirname(path), {recursive: true})
+  writeFileSync(path, text)
+}
+
+const plugin = (sb: Sandbox, name: string, skills: string[]): string => {
+  const root = join(sb.dir, name)
+  write(join(root, '.claude-plugin', 'plugin.json'), JSON.stringify({name, version: '1.0.0'}))
+  for (const skill of skills) write(join(root, 'skills', skill, 'SKILL.md'), `---\nname: ${skill}\ndescription: ${skill} of ${name}.\n---\n\nBody.\n`)
+  return root
+}
+
+const install = (sb: Sandbox, root: string, extra: string[] = []) => loadout(sb, ['install', root, '--agent', 'claude-code', '--scope', 'user', '--yes', '--json', ...extra])
+
+describe('a skill name taken by another plugin', () => {
+  it('is refused with the prefixed and the namespaced name; --prefix installs it beside the other', async () => {
+    const sb = sandbox()
+    expect((await install(sb, plugin(sb, 'alpha', ['review']))).status).toBe(0)
+    const beta = plugin(sb, 'beta', ['review'])
+    const refused = await install(sb, beta)
+    expect(refused.status).toBe(5)
+    const error = jsonError(refused)
+    expect(error.code).toBe('skill-taken')
+    expect(error.message).toMatch(/skill "review" cannot be installed for claude-code: .* belongs to alpha.*; install it as "beta-review" with --prefix$/)
+    expect(error.suggestions[0]).toBe('install it as "beta-review" with --prefix (as a plugin, Claude Code would show it as "beta:review")')
+
+    const prefixed = await install(sb, beta, ['--prefix'])
+    expect(prefixed.status, prefixed.stdout).toBe(0)
+    const skills = join(sb.home, '.claude', 'skills')
+    expect(readFileSync(join(skills, 'review', 'SKILL.md'), 'utf8')).toContain('review of alpha')
+    expect(readFileSync(join(skills, 'beta-review', 'SKILL.md'), 'utf8')).toMatch(/name: beta-review/)
+  })
+
+  it('does not offer --prefix when the prefixed name is taken too', async () => {
+    const sb = sandbox()
+    expect((await install(sb, plugin(sb, 'alpha', ['review', 'beta-review']))).status).toBe(0)
+    const refused = await install(sb, plugin(sb, 'beta', ['review']))
+    expect(refused.status).toBe(5)
+    const error = jsonError(refused)
+    expect(error.message).not.toMatch(/--prefix/)
+    expect(error.suggestions.join('\n')).not.toMatch(/--prefix/)
+    expect(error.suggestions[0]).toMatch(/^remove or rename the skill at .*review first \(as a plugin, Claude Code would show it as "beta:review"\)$/)
+    expect(existsSync(join(sb.home, '.claude', 'skills', 'beta-review', 'SKILL.md'))).toBe(true)
+  })
+})
