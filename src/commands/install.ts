@@ -1,6 +1,6 @@
 import {Args, Flags} from '@oclif/core'
 import type {InstallResult} from '../core/install/install.js'
-import {installWithDependencies, type TreeInstallResult} from '../core/deps/tree.js'
+import {installManyWithDependencies, type TreeInstallResult} from '../core/deps/tree.js'
 import {installDeclared, type DeclaredInstall} from '../core/install/declared.js'
 import {resolveScope} from '../core/scope.js'
 import {splitList} from '../core/targets/registry.js'
@@ -19,9 +19,12 @@ export default class Install extends LoadoutCommand {
     '<%= config.bin %> install loadout-guide@loadout --agent universal',
     '<%= config.bin %> install review@acme --agent claude-code,codex --scope user',
     '<%= config.bin %> install ./my-plugin --agent claude-code --dry-run',
+    '<%= config.bin %> install review@acme lint@acme docs@acme --agent claude-code,codex',
     '<%= config.bin %> install acme/tools --skill pdf-tools --agent cursor',
   ]
-  static override args = {plugin: Args.string({description: 'plugin[@marketplace][@version or semver range], or a source: owner/repo, git URL, folder, archive URL'})}
+  // several plugins are one transaction: all of them or none
+  static override strict = false
+  static override args = {plugin: Args.string({description: 'plugin[@marketplace][@version or semver range], or a source: owner/repo, git URL, folder, archive URL; several install together, all or none'})}
   static override flags = {
     agent: agentFlag,
     scope: scopeFlag,
@@ -35,8 +38,9 @@ export default class Install extends LoadoutCommand {
     'allow-hidden-text': allowHiddenTextFlag,
   }
 
-  async run(): Promise<InstallResult | TreeInstallResult | DeclaredInstall> {
-    const {args, flags} = await this.parse(Install)
+  async run(): Promise<InstallResult | TreeInstallResult | DeclaredInstall | {results: TreeInstallResult[]}> {
+    const {args, argv, flags} = await this.parse(Install)
+    const specs = argv as string[]
     const env = this.environment()
     const context = resolveScope(args.plugin === undefined ? 'project' : flags.scope, env)
     const chooseTargets = () => targetsForWrite({agent: flags.agent, yes: flags.yes, env, section: 'skills'})
@@ -73,9 +77,11 @@ export default class Install extends LoadoutCommand {
       if (result.ignore.length > 0) this.log(`commit loadout.json and loadout.lock; add to .gitignore (machine-local copies):\n${result.ignore.map((l) => `  ${l}`).join('\n')}`)
       return result
     }
-    const result = await withProgress(!this.jsonEnabled(), (onProgress) => installWithDependencies(args.plugin!, {...options, onProgress}))
-    for (const dep of result.dependencies) this.log(`${renderInstalled(dep)} (dependency of ${dep.dependents.join(', ')})`)
-    this.log(renderInstalled(result))
-    return result
+    const results = await withProgress(!this.jsonEnabled(), (onProgress) => installManyWithDependencies(specs, {...options, onProgress}))
+    for (const result of results) {
+      for (const dep of result.dependencies) this.log(`${renderInstalled(dep)} (dependency of ${dep.dependents.join(', ')})`)
+      this.log(renderInstalled(result))
+    }
+    return results.length === 1 ? results[0]! : {results}
   }
 }

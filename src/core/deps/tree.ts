@@ -2,19 +2,17 @@
  * A plugin and everything it depends on, resolved into one plan before anything is written: each
  * dependency at the version its range picks (the highest `{name}--v{version}` tag of its
  * marketplace), a cycle or a range nothing satisfies refused with the path through the tree. Then
- * dependencies are installed first, the plugin last, in one run; if any install fails, the plugins
- * this run added are taken out again.
+ * dependencies are installed first, the plugin last, in one transaction: a failure of any leaves none.
  */
 import {conflict, needsConsent, usageError} from '../errors.js'
 import {findMarketplace} from '../marketplace/known.js'
 import {readInstallRecords} from '../state/records.js'
-import {transaction} from '../install/transaction.js'
 import {consentSummary, isApproved} from '../install/consent.js'
 import {fetchPlugin} from '../install/fetch-plugin.js'
-import {existingRecords, installPrepared, isCurrent, prepareFetched, refusePackOnly, type InstallOptions, type InstallResult, type Prepared} from '../install/install.js'
-import {removeInstalled} from '../install/remove.js'
+import {existingRecords, isCurrent, prepareFetched, refusePackOnly, type InstallOptions, type InstallResult, type Prepared} from '../install/install.js'
+import {installBatch} from '../install/batch.js'
 import {DIRECT, type ResolvedPlugin} from '../install/resolve.js'
-import {markRecords, type DependencyMark} from './mark.js'
+import type {DependencyMark} from './mark.js'
 import {admitPluginSource} from '../policy/gate.js'
 import {readPluginExtras} from './manifest.js'
 import {configState} from '../userconfig/values.js'
@@ -97,10 +95,10 @@ export const planTree = async (spec: string, options: Pick<InstallOptions, 'env'
 }
 
 /** Every approval the tree needs, asked of nobody: off a terminal without --yes it fails before anything is written. */
-const checkConsentUpFront = (plan: TreePlan, options: InstallOptions): void => {
+const checkConsentUpFront = (nodes: readonly PlannedPlugin[], options: InstallOptions): void => {
   if (options.yes || options.confirm || options.dryRun) return
   const all = readInstallRecords(options.env, options.context.projectRoot)
-  const unapproved = [...plan.dependencies, plan.root]
+  const unapproved = nodes
     .map((n) => n.prepared)
     .filter((p) => options.force || !isCurrent(existingRecords(all, p.id, options), options.targets, p.fetched.integrity))
     .filter((p) => {
@@ -116,10 +114,10 @@ const checkConsentUpFront = (plan: TreePlan, options: InstallOptions): void => {
 }
 
 /** Off a terminal, every required userConfig value the tree lacks fails the run before anything is written. */
-const checkUserConfigUpFront = (plan: TreePlan, options: InstallOptions): void => {
+const checkUserConfigUpFront = (nodes: readonly PlannedPlugin[], options: InstallOptions): void => {
   if (options.askUserConfig || options.dryRun) return
   const missing = new Map<string, string[]>()
-  for (const {prepared} of [...plan.dependencies, plan.root]) {
+  for (const {prepared} of nodes) {
     const declared = readPluginExtras(prepared.fetched.root, prepared.resolved.entry).userConfig
     const keys = declared.length === 0 ? [] : configState(options.env, prepared.id, declared).missing
     if (keys.length > 0) missing.set(prepared.id, keys)
@@ -136,38 +134,38 @@ const checkUserConfigUpFront = (plan: TreePlan, options: InstallOptions): void =
 /** All the ranges asked of a plugin, as one semver range (a space is "and"). */
 const rangeField = (node: PlannedPlugin): {range?: string} => (node.ranges.length > 0 ? {range: node.ranges.join(' ')} : {})
 
-/** Installs a planned tree: dependencies first, then the plugin; undoes this run's additions on failure. */
-export const installTree = async (plan: TreePlan, options: InstallOptions): Promise<TreeInstallResult> => {
-  checkConsentUpFront(plan, options)
-  checkUserConfigUpFront(plan, options)
-  const before = new Set(readInstallRecords(options.env, options.context.projectRoot).filter((r) => r.scope === options.context.scope).map((r) => r.plugin))
-  const added: string[] = []
-  const installOne = async (node: PlannedPlugin, mark: DependencyMark): Promise<InstallResult> => {
-    const result = await installPrepared(node.prepared, {...options, dependency: mark, ...(node === plan.root ? {} : {skills: undefined})})
-    if (result.status === 'installed' && !before.has(node.prepared.id)) added.push(node.prepared.id)
-    if (result.status === 'already-installed' && !options.dryRun) {
-      await transaction(options.env, options.context.projectRoot, `mark ${node.prepared.id}`, (tx) => {
-        tx.writeRecords(options.context.scope, markRecords(tx.records(), node.prepared.id, options.context.scope, mark).filter((r) => r.scope === options.context.scope))
-      })
-    }
-    return result
+/** Installs planned trees in one transaction: each tree's dependencies first, then its plugin; all or nothing. */
+export const installTrees = async (plans: readonly TreePlan[], options: InstallOptions): Promise<TreeInstallResult[]> => {
+  // one plugin reached twice (two roots, or a root another needs) is installed once, asked-for wins
+  const order = new Map<string, {node: PlannedPlugin; mark: DependencyMark}>()
+  for (const plan of plans) {
+    for (const node of plan.dependencies) if (!order.has(node.prepared.id)) order.set(node.prepared.id, {node, mark: {kind: 'dependency', of: node.dependents, ...rangeField(node)}})
+    order.set(plan.root.prepared.id, {node: plan.root, mark: {kind: 'explicit', ...rangeField(plan.root)}})
   }
-  const dependencies: TreeInstallResult['dependencies'] = []
-  try {
-    for (const node of plan.dependencies) dependencies.push({...(await installOne(node, {kind: 'dependency', of: node.dependents, ...rangeField(node)})), dependents: node.dependents})
-    const root = await installOne(plan.root, {kind: 'explicit', ...rangeField(plan.root)})
-    return {...root, dependencies}
-  } catch (error) {
-    for (const id of added.reverse()) {
-      await removeInstalled(id, options.env, options.context, {force: true, dryRun: false}).catch(() => undefined)
-    }
-    throw error
-  }
+  const nodes = [...order.values()].map((o) => o.node)
+  checkConsentUpFront(nodes, options)
+  checkUserConfigUpFront(nodes, options)
+  const roots = new Set(plans.map((p) => p.root))
+  const items = [...order.values()].map(({node, mark}) => ({prepared: node.prepared, options: {...options, dependency: mark, ...(roots.has(node) ? {} : {skills: undefined})}}))
+  const results = await installBatch(items, options)
+  const byId = new Map(results.map((r) => [r.plugin, r]))
+  return plans.map((plan) => ({
+    ...byId.get(plan.root.prepared.id)!,
+    dependencies: plan.dependencies.map((node) => ({...byId.get(node.prepared.id)!, dependents: node.dependents})),
+  }))
 }
 
+/** Installs a planned tree: dependencies first, then the plugin, in one transaction. */
+export const installTree = async (plan: TreePlan, options: InstallOptions): Promise<TreeInstallResult> => (await installTrees([plan], options))[0]!
+
 /** `loadout install <plugin>`: the plugin and its dependencies. */
-export const installWithDependencies = async (spec: string, options: InstallOptions): Promise<TreeInstallResult> => {
+export const installWithDependencies = async (spec: string, options: InstallOptions): Promise<TreeInstallResult> => (await installManyWithDependencies([spec], options))[0]!
+
+/** `loadout install a b c`: every plugin and its dependencies, planned before anything is written, one transaction. */
+export const installManyWithDependencies = async (specs: readonly string[], options: InstallOptions): Promise<TreeInstallResult[]> => {
   // an agent loadout writes nothing for is refused before anything is fetched or asked
   refusePackOnly(options.targets)
-  return installTree(await planTree(spec, options), options)
+  const plans: TreePlan[] = []
+  for (const spec of specs) plans.push(await planTree(spec, options))
+  return installTrees(plans, options)
 }

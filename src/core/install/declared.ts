@@ -6,7 +6,8 @@ import {loadTargets, pickTargets} from '../targets/registry.js'
 import type {AgentTarget} from '../targets/types.js'
 import {consentSummary, isApproved} from './consent.js'
 import {fetchPlugin} from './fetch-plugin.js'
-import {installPrepared, prepareFetched, preparePlugin, type InstallOptions, type InstallResult, type Prepared} from './install.js'
+import {prepareFetched, preparePlugin, type InstallOptions, type InstallResult, type Prepared} from './install.js'
+import {installBatch} from './batch.js'
 import {registerDeclaredMarketplaces, type RegisteredMarketplace} from './declared-markets.js'
 import {lockDiffers} from './frozen.js'
 import {ownedEdits} from './owned-edits.js'
@@ -89,8 +90,8 @@ export const installDeclared = async (options: DeclaredOptions): Promise<Declare
       })
     }
   }
-  const results: InstallResult[] = []
-  for (const {prepared, targets} of ready) results.push(await installPrepared(prepared, {...options, targets}))
+  // every declared plugin in one transaction: a failure of one leaves none of them
+  const results: InstallResult[] = await installBatch(ready.map(({prepared, targets}) => ({prepared, options: {...options, targets}})), options)
   return {frozen: options.frozen, registered, results, ignore: missingIgnoreLines(context.projectRoot)}
 }
 

@@ -17,6 +17,7 @@ import {approvalsFile, consentSummary, isApproved, storeApproval, type ConsentSu
 import {fetchPlugin, type FetchedPlugin} from './fetch-plugin.js'
 import {assertLockUnchanged, keepLocked} from './frozen.js'
 import {ownedEdits} from './owned-edits.js'
+import {inheritCreated} from './config-heirs.js'
 import {planInstall, type TargetPlan} from './plan.js'
 import {declarePlugin, undeclarePlugin} from './project.js'
 import {placeProjectCopy, pruneProjectCopies} from './project-copy.js'
@@ -24,7 +25,7 @@ import {installedDirs, pluginVarsFor} from './project-root.js'
 import {transaction, type Recovery, type Transaction} from './transaction.js'
 import {DIRECT, type ResolvedPlugin} from './resolve.js'
 import {checkRecord} from './verify.js'
-import {materializeCopy, pluginFiles, type PluginFiles} from './plugin-copy.js'
+import {journalCopy, materializeCopy, pluginFiles, type PluginFiles} from './plugin-copy.js'
 import {dependencyFields, type DependencyMark} from '../deps/mark.js'
 import {resolveSpec} from '../deps/spec.js'
 import {ensureUserConfig, type AskUserConfig} from '../userconfig/ensure.js'
@@ -142,17 +143,32 @@ export const refusePackOnly = (targets: readonly AgentTarget[]): void => {
   })
 }
 
-/** Installs one prepared plugin into the chosen targets, under the lock, undoing everything on failure. */
-export const installPrepared = async (prepared: Prepared, options: InstallOptions): Promise<InstallResult> => {
-  refusePackOnly(options.targets)
+/** What the check before the lock decided for one plugin: an answer already, or an install to apply. */
+export type Preflight = {done: InstallResult} | {pending: PendingInstall}
+
+export interface PendingInstall {
+  prepared: Prepared
+  options: InstallOptions
+  base: Omit<InstallResult, 'status' | 'plans' | 'consent'>
+  summary: ConsentSummary
+  consent: InstallResult['consent']
+  dirs: ReturnType<typeof installedDirs>
+  userConfig: Awaited<ReturnType<typeof ensureUserConfig>>
+}
+
+/**
+ * Everything an install decides before the lock: whether it is installed already, the approval
+ * (asked now, before anything is written), userConfig values, and a dry run's plan. Judged again
+ * under the lock by `applyInTransaction`.
+ */
+export const preflightInstall = async (prepared: Prepared, options: InstallOptions, all: readonly InstallRecord[]): Promise<Preflight> => {
   const {env, context} = options
   const {resolved, fetched, model, id} = prepared
-  // read without the lock, for the answer before any question; judged again under the lock
-  const all = readInstallRecords(env, context.projectRoot)
   const existing = existingRecords(all, id, options)
+  const version = resolved.version ?? fetched.artifact?.version ?? model.version
   const base = {
     plugin: id,
-    ...(resolved.version ?? fetched.artifact?.version ?? model.version ? {version: resolved.version ?? fetched.artifact?.version ?? model.version} : {}),
+    ...(version ? {version} : {}),
     source: resolved.fetch.label,
     ...(fetched.commit ? {commit: fetched.commit} : {}),
     integrity: fetched.integrity,
@@ -164,28 +180,10 @@ export const installPrepared = async (prepared: Prepared, options: InstallOption
   // What runs counts as installed only once this machine's user approved it: files a clone brings along never do.
   const approvedHere = summary.items.length === 0 || isApproved(env, id, summary.fingerprint)
   if (isCurrent(existing, options.targets, fetched.integrity) && !options.force && approvedHere && !options.renamedFrom) {
-    return {...base, status: 'already-installed', plans: [], consent: {items: summary.items, files: summary.files, fingerprint: summary.fingerprint, approvedBy: 'not-needed'}}
+    return {done: {...base, status: 'already-installed', plans: [], consent: {items: summary.items, files: summary.files, fingerprint: summary.fingerprint, approvedBy: 'not-needed'}}}
   }
-
   const dirs = installedDirs(env, context, id, fetched)
   const userConfig = await ensureUserConfig(env, id, fetched.root, resolved.entry, {dryRun: options.dryRun, ...(options.askUserConfig ? {ask: options.askUserConfig} : {})})
-  const planFor = (all: readonly InstallRecord[]) => {
-    const existing = existingRecords(all, id, options)
-    const others = all.filter((r) => !existing.includes(r))
-    const plans = planInstall({
-      ...(userConfig ? {userConfig} : {}),
-      id,
-      model,
-      targets: options.targets,
-      env,
-      context,
-      ownership: ownershipFrom(others),
-      replacing: existing,
-      prefix: options.prefix,
-      vars: (target) => pluginVarsFor(target, context, dirs),
-    })
-    return {existing, others, plans}
-  }
   let approvedBy: InstallResult['consent']['approvedBy'] = 'not-needed'
   if (summary.items.length > 0) {
     if (isApproved(env, id, summary.fingerprint)) approvedBy = 'stored'
@@ -202,9 +200,57 @@ export const installPrepared = async (prepared: Prepared, options: InstallOption
     }
   }
   const consent = {items: summary.items, files: summary.files, fingerprint: summary.fingerprint, approvedBy}
-  if (options.dryRun) return {...base, status: 'planned', plans: planFor(all).plans, consent}
+  const pending: PendingInstall = {prepared, options, base, summary, consent, dirs, userConfig}
+  if (options.dryRun) return {done: {...base, status: 'planned', plans: planFor(pending, all).plans, consent}}
+  return {pending}
+}
 
-  const recordBase = {
+const planFor = (p: PendingInstall, all: readonly InstallRecord[]) => {
+  const {options, prepared, dirs, userConfig} = p
+  const existing = existingRecords(all, prepared.id, options)
+  const others = all.filter((r) => !existing.includes(r))
+  const plans = planInstall({
+    ...(userConfig ? {userConfig} : {}),
+    id: prepared.id,
+    model: prepared.model,
+    targets: options.targets,
+    env: options.env,
+    context: options.context,
+    ownership: ownershipFrom(others),
+    replacing: existing,
+    prefix: options.prefix,
+    vars: (target) => pluginVarsFor(target, options.context, dirs),
+  })
+  return {existing, others, plans}
+}
+
+/**
+ * Applies one checked install inside a caller's transaction, on `current` (the records as this
+ * transaction has them so far), and returns its answer and the records after it. Writes no state
+ * file: the caller writes the records once, after every plugin of the batch.
+ */
+export const applyInTransaction = async (tx: Transaction, p: PendingInstall, current: readonly InstallRecord[]): Promise<{result: InstallResult; records: InstallRecord[]; changed: boolean}> => {
+  const {options, prepared, base, summary, consent, dirs} = p
+  const {env, context} = options
+  const {resolved, fetched, model, id} = prepared
+  // approval too is judged again: another run may have stored it meanwhile
+  const approvedNow = summary.items.length === 0 || isApproved(env, id, summary.fingerprint)
+  // judged again on the records read under the lock: another process may have installed it meanwhile
+  if (isCurrent(existingRecords(current, id, options), options.targets, fetched.integrity) && !options.force && approvedNow && !options.renamedFrom) {
+    return {result: {...base, status: 'already-installed', plans: [], consent: {...consent, approvedBy: 'not-needed'}}, records: [...current], changed: false}
+  }
+  const {existing, others: before, plans} = planFor(p, current)
+  // every config entry the old records name must be loadout's before anything is touched
+  for (const old of existing) ownedEdits(old.config)
+  if (context.scope === 'project') await placeProjectCopy(context.projectRoot, model.root, dirs.root, fetched.integrity)
+  else {
+    journalCopy(tx, dirs.root)
+    await materializeCopy(model.root, dirs.root, prepared.files)
+  }
+  for (const old of existing) removeApplied(old, {force: true, keep: keptBy(before)}, tx)
+  // what the replaced version created in a config file passes to the installs still there, as an uninstall does
+  const others = inheritCreated(existing, before)
+  const recordBase: RecordBase = {
     plugin: id,
     scope: context.scope,
     ...(base.version ? {version: base.version} : {}),
@@ -218,38 +264,39 @@ export const installPrepared = async (prepared: Prepared, options: InstallOption
     pluginRootIntegrity: prepared.files.integrity,
     ...(summary.items.length > 0 ? {consent: summary.fingerprint} : {}),
   }
-  return transaction(env, context.projectRoot, `install ${id}`, async (tx): Promise<InstallResult> => {
+  const records = keepLocked(existing, (await applyPlans(plans, recordBase, tx)).map((r) => inheritDirs(r, existing)))
+  if (context.scope === 'project' && !(options.frozen ?? false)) {
+    tx.touch(projectManifestFile(context.projectRoot))
+    declarePlugin(context.projectRoot, id, base.version, resolved.fetch.label, resolved.marketplace === DIRECT)
+    if (options.renamedFrom) undeclarePlugin(context.projectRoot, options.renamedFrom)
+  }
+  if (summary.items.length > 0) {
+    tx.touch(approvalsFile(env))
+    storeApproval(env, id, summary.fingerprint)
+  }
+  const after = [...others, ...records]
+  if (context.scope === 'project') pruneProjectCopies(context.projectRoot, id, after, tx)
+  return {result: {...base, status: 'installed', plans, consent}, records: after, changed: true}
+}
+
+/** Writes the records a batch ended with, once; `--frozen`: loadout.lock and loadout.json stay as they are, and must already say this. */
+export const commitRecords = (tx: Transaction, options: Pick<InstallOptions, 'context' | 'frozen'>, records: InstallRecord[]): void => {
+  const {context} = options
+  if (options.frozen && context.scope === 'project') assertLockUnchanged(context.projectRoot, records)
+  else tx.writeRecords(context.scope, records)
+}
+
+/** Installs one prepared plugin into the chosen targets, under the lock, undoing everything on failure. */
+export const installPrepared = async (prepared: Prepared, options: InstallOptions): Promise<InstallResult> => {
+  refusePackOnly(options.targets)
+  // read without the lock, for the answer before any question; judged again under the lock
+  const pre = await preflightInstall(prepared, options, readInstallRecords(options.env, options.context.projectRoot))
+  if ('done' in pre) return pre.done
+  return transaction(options.env, options.context.projectRoot, `install ${prepared.id}`, async (tx): Promise<InstallResult> => {
     const recovered = tx.recovered ? {recovered: tx.recovered} : {}
-    // judged again on the records read under the lock: another process may have installed it meanwhile
-    const fresh = tx.records()
-    // approval too is judged again: another run may have stored it meanwhile
-    const approvedNow = summary.items.length === 0 || isApproved(env, id, summary.fingerprint)
-    if (isCurrent(existingRecords(fresh, id, options), options.targets, fetched.integrity) && !options.force && approvedNow && !options.renamedFrom) {
-      return {...base, status: 'already-installed', plans: [], consent: {...consent, approvedBy: 'not-needed'}, ...recovered}
-    }
-    const {existing, others, plans} = planFor(fresh)
-    // every config entry the old records name must be loadout's before anything is touched
-    for (const old of existing) ownedEdits(old.config)
-    if (context.scope === 'project') await placeProjectCopy(context.projectRoot, model.root, dirs.root, fetched.integrity)
-    else await materializeCopy(model.root, dirs.root, prepared.files)
-    for (const old of existing) removeApplied(old, {force: true, keep: keptBy(others)}, tx)
-    const records = keepLocked(existing, (await applyPlans(plans, recordBase, tx)).map((r) => inheritDirs(r, existing)))
-    // --frozen: loadout.lock and loadout.json stay as they are, and must already say this
-    if (options.frozen && context.scope === 'project') assertLockUnchanged(context.projectRoot, [...others, ...records])
-    else {
-      tx.writeRecords(context.scope, [...others, ...records])
-      if (context.scope === 'project') {
-        tx.touch(projectManifestFile(context.projectRoot))
-        declarePlugin(context.projectRoot, id, base.version, resolved.fetch.label, resolved.marketplace === DIRECT)
-        if (options.renamedFrom) undeclarePlugin(context.projectRoot, options.renamedFrom)
-      }
-    }
-    if (summary.items.length > 0) {
-      tx.touch(approvalsFile(env))
-      storeApproval(env, id, summary.fingerprint)
-    }
-    if (context.scope === 'project') pruneProjectCopies(context.projectRoot, id, [...others, ...records], tx)
-    return {...base, status: 'installed', plans, consent, ...recovered}
+    const {result, records, changed} = await applyInTransaction(tx, pre.pending, tx.records())
+    if (changed) commitRecords(tx, options, records)
+    return {...result, ...recovered}
   })
 }
 

@@ -9,6 +9,7 @@ import {basename, dirname, join} from 'node:path'
 import {EXIT, LoadoutError} from '../errors.js'
 import {copyTree} from '../fs/copy.js'
 import {readJsonFile, writeJsonFile} from '../fs/json.js'
+import type {Guard} from './transaction.js'
 import {integrityOf, treeEntries, type TreeEntry} from '../integrity.js'
 
 /**
@@ -52,6 +53,18 @@ const integrityAt = async (root: string): Promise<string | undefined> => {
  * when it still hashes to that (someone may have edited it); otherwise it is replaced. A source that
  * changed since it was hashed (and shown for consent) is refused: what runs is what was approved.
  */
+/**
+ * Journals what a copy into `to` will create (the outermost missing folder of the copy and of its
+ * file list), so that a rolled-back install leaves no installed copy behind.
+ */
+export const journalCopy = (guard: Guard, to: string): void => {
+  for (const path of [to, listFile(to)]) {
+    let top: string | undefined
+    for (let d = path; !existsSync(d) && dirname(d) !== d; d = dirname(d)) top = d
+    if (top) guard.creating(top, dirname(top), top === path && path !== to ? 'file' : 'tree')
+  }
+}
+
 export const materializeCopy = async (from: string, to: string, expected: PluginFiles): Promise<void> => {
   // called under the lock: a staging or set-aside copy beside `to` is a killed run's, and goes
   const parent = dirname(to)
