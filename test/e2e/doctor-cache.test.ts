@@ -1,5 +1,5 @@
 /** `loadout doctor` and `loadout cache list|clean` against real installs in a temporary HOME. */
-import {existsSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, symlinkSync, writeFileSync} from 'node:fs'
+import {existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
@@ -108,7 +108,8 @@ const killMidInstall = (sb: Sandbox, plugin: string): Promise<boolean> =>
     const child = spawn(process.execPath, [BIN, 'install', plugin, '--agent', 'claude-code', '--scope', 'user', '--yes'], {cwd: sb.project, env: sb.env, stdio: 'ignore'})
     let killed = false
     const poll = setInterval(() => {
-      if (!killed && existsSync(journal)) {
+      // its first whole line names the run: a kill before that leaves a journal that names nothing
+      if (!killed && existsSync(journal) && readFileSync(journal, 'utf8').includes('\n')) {
         killed = child.kill('SIGKILL')
       }
     }, 1)
