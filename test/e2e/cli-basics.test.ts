@@ -12,7 +12,7 @@ describe('loadout help', () => {
     const help = await loadout(sb, ['help', 'install'])
     expect(help.status, help.stderr).toBe(0)
     expect(help.stdout).toMatch(/^Install a plugin/)
-    expect(help.stdout).toContain('$ loadout install [PLUGIN]')
+    expect(help.stdout).toContain('$ loadout install [PLUGIN...]')
     expect(help.stdout).toBe((await loadout(sb, ['install', '--help'])).stdout)
   })
 

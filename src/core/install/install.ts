@@ -242,14 +242,17 @@ export const applyInTransaction = async (tx: Transaction, p: PendingInstall, cur
   const {existing, others: before, plans} = planFor(p, current)
   // every config entry the old records name must be loadout's before anything is touched
   for (const old of existing) ownedEdits(old.config)
+  // what the replaced version created in a config file passes to the installs still there, as an uninstall
+  // does; only a version installed here: a fresh clone's lock names edits this machine never made (and
+  // its plugin copy, machine-local, is not there yet)
+  const written = existing.filter((r) => !r.pluginRoot || existsSync(r.pluginRoot))
   if (context.scope === 'project') await placeProjectCopy(context.projectRoot, model.root, dirs.root, fetched.integrity)
   else {
     journalCopy(tx, dirs.root)
     await materializeCopy(model.root, dirs.root, prepared.files)
   }
   for (const old of existing) removeApplied(old, {force: true, keep: keptBy(before)}, tx)
-  // what the replaced version created in a config file passes to the installs still there, as an uninstall does
-  const others = inheritCreated(existing, before)
+  const others = inheritCreated(written, before)
   const recordBase: RecordBase = {
     plugin: id,
     scope: context.scope,
