@@ -1,10 +1,10 @@
+import {existsSync} from 'node:fs'
 import type {Environment} from '../environment.js'
 import {EXIT, LoadoutError, notFound} from '../errors.js'
 import type {ScopeContext} from '../scope.js'
 import {loadTargets, pickTargets} from '../targets/registry.js'
 import {installPrepared, type InstallResult} from './install.js'
 import {readInstalledCopy} from '../mcp/model.js'
-import {assertCopyIntact} from './project-copy.js'
 import {recordsFor} from './remove.js'
 import {pluginFiles} from './plugin-copy.js'
 
@@ -17,15 +17,14 @@ export const enablePlugin = async (id: string, options: {env: Environment; conte
   const disabled = mine.filter((r) => !r.enabled)
   const first = disabled[0]
   if (!first) return {status: 'already-installed', plugin: mine[0]!.plugin, source: mine[0]!.source, integrity: mine[0]!.integrity, scope: options.context.scope, dryRun: options.dryRun, plans: [], consent: {items: [], fingerprint: '', approvedBy: 'not-needed'}, problems: []}
-  if (!first.pluginRoot) throw notFound('plugin-copy-missing', `the installed copy of ${first.plugin} is gone; reinstall it`)
+  if (!first.pluginRoot || !existsSync(first.pluginRoot)) throw notFound('plugin-copy-missing', `the installed copy of ${first.plugin} is gone; reinstall it: loadout install ${first.plugin} --force`)
+  // the copy must still be what was approved (a record from before copies were hashed names the fetched tree)
   const files = await pluginFiles(first.pluginRoot)
-  if (first.pluginRootIntegrity) {
-    if (files.integrity !== first.pluginRootIntegrity) {
-      throw new LoadoutError('plugin-copy-changed', EXIT.integrity, `the installed copy of ${first.plugin} (${first.pluginRoot}) changed since it was installed; not enabled`, {
-        suggestions: [`see what changed: loadout verify ${first.plugin}`, `reinstall it: loadout install ${first.plugin} --force`],
-      })
-    }
-  } else await assertCopyIntact(first)
+  if (files.integrity !== (first.pluginRootIntegrity ?? first.integrity)) {
+    throw new LoadoutError('plugin-copy-changed', EXIT.integrity, `the installed copy of ${first.plugin} (${first.pluginRoot}) changed since it was installed; not enabled`, {
+      suggestions: [`see what changed: loadout verify ${first.plugin}`, `reinstall it: loadout install ${first.plugin} --force`],
+    })
+  }
   const model = readInstalledCopy(first.plugin, first.pluginRoot, options.env.home)
   const targets = pickTargets(disabled.map((r) => r.target), await loadTargets())
   return installPrepared(

@@ -1,6 +1,5 @@
 import {existsSync, mkdirSync, readdirSync, rmSync} from 'node:fs'
 import {dirname, join, resolve} from 'node:path'
-import {EXIT, LoadoutError, notFound} from '../errors.js'
 import {assertNoLinksBelow} from '../fs/contain.js'
 import {copyTree} from '../fs/copy.js'
 import {stagingDirFor, swapDirectoryIn} from '../fs/write.js'
@@ -25,20 +24,6 @@ export const placeProjectCopy = async (projectRoot: string, from: string, to: st
   } catch (error) {
     rmSync(staging, {recursive: true, force: true})
     throw error
-  }
-}
-
-/**
- * A plugin is enabled again from its installed copy: that copy must still be what was fetched and
- * checked (a project's `.loadout/` may have come with a clone, or been edited since).
- */
-export const assertCopyIntact = async (record: {plugin: string; pluginRoot?: string; integrity: string}): Promise<void> => {
-  const found = record.pluginRoot && existsSync(record.pluginRoot) ? await treeIntegrity(record.pluginRoot).catch(() => '') : undefined
-  if (found === undefined) throw notFound('plugin-copy-missing', `the installed copy of ${record.plugin} is gone; reinstall it: loadout install ${record.plugin} --force`)
-  if (found !== record.integrity) {
-    throw new LoadoutError('plugin-copy-changed', EXIT.integrity, `the installed copy of ${record.plugin} (${record.pluginRoot}) is not what was installed; refusing to enable it from there`, {
-      suggestions: [`reinstall it from its source: loadout install ${record.plugin} --force`],
-    })
   }
 }
 
