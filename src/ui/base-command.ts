@@ -1,37 +1,26 @@
 import {Command, Errors} from '@oclif/core'
 import {environmentFromProcess, type Environment} from '../core/environment.js'
-import {EXIT, explainIoError, isLoadoutError, LoadoutError} from '../core/errors.js'
-import {recoverIfFree, type PendingRun, type Recovery} from '../core/install/transaction.js'
-import {safeMessage} from './safe-text.js'
-import {red, yellow} from './style.js'
+import {EXIT, LoadoutError} from '../core/errors.js'
+import type {PendingRun, Recovery} from '../core/install/transaction.js'
+import type {CommandIo} from './command-io.js'
+import {asLoadoutError, reportCommandFailure, writeJson} from './report.js'
+import {settlePending} from './settle.js'
 
-const debugging = () => /(^|,)\s*loadout(\*|:|,|$)/.test(process.env.DEBUG ?? '') || process.env.DEBUG === '*'
+export {printError} from './report.js'
+
+/** oclif's parse failures are usage errors. */
+const fromOclif = (error: unknown): LoadoutError | undefined => {
+  if (!(error instanceof Errors.CLIError)) return undefined
+  // oclif wraps parse errors in a heading and a help hint; keep only the lines that say what is wrong.
+  const lines = error.message
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l && !/^The following errors? occurred:?$/i.test(l) && !/^See more help with/i.test(l))
+  return new LoadoutError('usage', EXIT.usage, lines.reduce((text, line) => (text === '' ? line : text.endsWith(':') ? `${text} ${line}` : `${text}; ${line}`), '') || error.message, {suggestions: ['see: loadout --help, or loadout <command> --help']})
+}
 
 /** Maps anything thrown to a LoadoutError: oclif's parse failures are usage errors. */
-export const toLoadoutError = (error: unknown): LoadoutError => {
-  if (isLoadoutError(error)) return error
-  if (error instanceof Errors.CLIError) {
-    // oclif wraps parse errors in a heading and a help hint; keep only the lines that say what is wrong.
-    const lines = error.message
-      .split('\n')
-      .map((l) => l.trim())
-      .filter((l) => l && !/^The following errors? occurred:?$/i.test(l) && !/^See more help with/i.test(l))
-    return new LoadoutError('usage', EXIT.usage, lines.reduce((text, line) => (text === '' ? line : text.endsWith(':') ? `${text} ${line}` : `${text}; ${line}`), '') || error.message, {suggestions: ['see: loadout --help, or loadout <command> --help']})
-  }
-  const io = explainIoError(error)
-  if (isLoadoutError(io)) return io
-  const message = error instanceof Error ? error.message : String(error)
-  return new LoadoutError('unexpected', EXIT.unexpected, `unexpected: ${message}`, {
-    suggestions: ['run again with DEBUG=loadout* for details, and report it if it persists'],
-    cause: error,
-  })
-}
-
-/** A failure as people read it: one line, then what to do next, on stderr. */
-export const printError = (error: LoadoutError): void => {
-  const lines = [`${red('error', process.stderr)}: ${safeMessage(error.message)}`, ...error.suggestions.map((s) => `  ${safeMessage(s)}`)]
-  process.stderr.write(`${lines.join('\n')}\n`)
-}
+export const toLoadoutError = (error: unknown): LoadoutError => asLoadoutError(error, fromOclif)
 
 /**
  * The last word on a failure that no command caught (oclif's own, or its plugins'): the exit
@@ -42,11 +31,7 @@ export const reportFailure = (thrown: unknown, argv: readonly string[]): void =>
     process.exitCode = thrown.oclif.exit ?? 0
     return
   }
-  const error = toLoadoutError(thrown)
-  process.exitCode = error.exitStatus
-  if (debugging()) process.stderr.write(`${(thrown as Error)?.stack ?? String(thrown)}\n`)
-  if (argv.includes('--json')) process.stdout.write(`${JSON.stringify({error: error.toJSON()}, null, 2)}\n`)
-  else printError(error)
+  reportCommandFailure(thrown, toLoadoutError(thrown), argv.includes('--json') ? writeJson : undefined)
 }
 
 /**
@@ -60,22 +45,20 @@ export abstract class LoadoutCommand extends Command {
     return environmentFromProcess()
   }
 
+  /** What the commands shared with the fast path (src/ui/read/) print through. */
+  protected io(): CommandIo {
+    return {env: this.environment(), json: this.jsonEnabled(), log: (text) => this.log(text)}
+  }
+
   /** Without a JSON colour theme, oclif's colouring only re-tokenizes the text (slow on large results); print it as is. */
   override logJson(json: unknown): void {
     if (this.config.theme?.json) super.logJson(json)
-    else process.stdout.write(`${JSON.stringify(json, null, 2)}\n`)
+    else writeJson(json)
   }
 
   override async catch(thrown: Error & {exitCode?: number}): Promise<unknown> {
     if (thrown instanceof Errors.ExitError) throw thrown
-    const error = toLoadoutError(thrown)
-    process.exitCode = error.exitStatus
-    if (debugging()) process.stderr.write(`${(thrown as Error).stack ?? String(thrown)}\n`)
-    if (this.jsonEnabled()) {
-      this.logJson({error: error.toJSON()})
-      return undefined
-    }
-    printError(error)
+    reportCommandFailure(thrown, toLoadoutError(thrown), this.jsonEnabled() ? (value) => this.logJson(value) : undefined)
     return undefined
   }
 
@@ -84,12 +67,7 @@ export abstract class LoadoutCommand extends Command {
    * says so; when another process holds it, says what is pending instead of pretending.
    */
   protected async settlePending(env: Environment): Promise<{recovered?: Recovery; pending?: PendingRun}> {
-    const settled = await recoverIfFree(env)
-    if (settled.recovered) this.note(yellow(`recovered an interrupted run (${settled.recovered.label}): ${settled.recovered.action}`, process.stderr))
-    if (settled.pending) {
-      this.note(yellow(`${settled.pending.label} is ${settled.pending.running ? `in progress (pid ${settled.pending.pid})` : 'pending'}: what follows may change when it ends`, process.stderr))
-    }
-    return settled
+    return settlePending({...this.io(), env})
   }
 
   /** A note for people; suppressed under --json, where the result carries it. */
@@ -97,3 +75,4 @@ export abstract class LoadoutCommand extends Command {
     if (!this.jsonEnabled()) process.stderr.write(`${message}\n`)
   }
 }
+

@@ -1,16 +1,10 @@
 import {Flags} from '@oclif/core'
+import {AGENT_FLAG, SCOPE_FLAG} from './command-spec.js'
+import {oclifFlag} from './oclif-flags.js'
 
-export const agentFlag = Flags.string({
-  char: 'a',
-  description: 'comma-separated agent ids (see `loadout targets`); default: the agents detected on this machine',
-  helpValue: 'a,b',
-})
+export const agentFlag = oclifFlag(AGENT_FLAG)
 
-export const scopeFlag = Flags.string({
-  char: 's',
-  description: 'user or project; default: project inside a git work tree, else user',
-  options: ['user', 'project'],
-})
+export const scopeFlag = oclifFlag(SCOPE_FLAG)
 
 export const yesFlag = Flags.boolean({char: 'y', description: 'answer yes to every question (needed when not on a terminal)'})
 

@@ -40,6 +40,7 @@ import {randomBytes} from 'node:crypto'
 import {appendFileSync, copyFileSync, existsSync, linkSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync} from 'node:fs'
 import {dirname, isAbsolute, join, normalize} from 'node:path'
 import {loadoutPaths, type Environment} from '../environment.js'
+import {journalFile} from './journal-file.js'
 import {explainIoError, isLoadoutError} from '../errors.js'
 import {isInside} from '../fs/contain.js'
 import {acquireLock, lockHolder, type LockOwner} from '../fs/lock.js'
@@ -88,7 +89,7 @@ type Entry =
   | {t: 'prune'; path: string; kind: 'dir' | 'tree'}
   | {t: 'commit'}
 
-export const journalFile = (env: Environment): string => join(loadoutPaths(env).config, 'journal.jsonl')
+export {journalFile}
 const keptDir = (env: Environment): string => join(loadoutPaths(env).config, 'journal.d')
 
 // ---------------------------------------------------------------------------------------------

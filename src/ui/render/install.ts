@@ -8,6 +8,8 @@ import {bold, dim, green, red, yellow} from '../style.js'
 import {safeMessage, safeText as t} from '../safe-text.js'
 import {renderTable} from '../table.js'
 
+export {renderInstalledList, renderVerify} from './installed.js'
+
 const describeOp = (op: Operation): string => {
   switch (op.kind) {
     case 'copy-dir':
@@ -66,22 +68,3 @@ export const renderRemoved = (result: RemovalResult, verb: 'uninstall' | 'disabl
   return lines.join('\n')
 }
 
-export const renderInstalledList = (records: readonly InstallRecord[], problems: ReadonlyMap<InstallRecord, number>): string => {
-  if (records.length === 0) return 'nothing installed'
-  return renderTable(
-    ['PLUGIN', 'SCOPE', 'AGENT', 'VERSION', 'COMMIT', 'STATE', 'PROBLEMS'],
-    records.map((r) => [t(r.plugin), r.scope, r.target, t(r.version ?? '-'), r.commit ? r.commit.slice(0, 12) : '-', r.enabled ? green('enabled') : dim('disabled'), problems.get(r) ? red(String(problems.get(r))) : '0']),
-  )
-}
-
-export const renderVerify = (result: VerifyResult): string => {
-  const lines: string[] = []
-  for (const r of result.records) {
-    lines.push(`${r.ok ? green('ok  ') : red('FAIL')} ${r.plugin} ${dim(`${r.scope}/${r.target}`)}`)
-    for (const m of r.missing) lines.push(red(`  missing ${t(m, {max: 1000})}`))
-    for (const c of r.changed) lines.push(red(`  changed ${t(c, {max: 1000})}`))
-    for (const a of r.added) lines.push(yellow(`  added   ${t(a, {max: 1000})}`))
-  }
-  lines.push(result.checked === 0 ? 'nothing installed to verify' : result.ok ? green(`all ${result.checked} install(s) intact`) : red('some installed files are missing or changed'))
-  return lines.join('\n')
-}

@@ -1,0 +1,71 @@
+/**
+ * The fast path (bin/run.js): the hot read-only commands answered without loading oclif, by the
+ * same code the oclif commands call (src/ui/read), with argv read by parseArgs from the same flag
+ * specs. Anything it is not sure of goes to oclif: `runFast` then returns false having printed
+ * nothing. LOADOUT_NO_FAST=1 always takes the oclif path.
+ */
+import {existsSync} from 'node:fs'
+import {join} from 'node:path'
+import {format} from 'node:util'
+import {environmentFromProcess} from '../../core/environment.js'
+import type {CommandIo} from '../command-io.js'
+import type {CommandSpec} from '../command-spec.js'
+import type {ReadCommand, ReadInput} from '../read/types.js'
+import {asLoadoutError, reportCommandFailure, writeJson} from '../report.js'
+import {fastParse} from './parse.js'
+
+type Loader = () => Promise<ReadCommand<CommandSpec, unknown>>
+
+/** Command words → the shared command. */
+export const FAST_COMMANDS: Readonly<Record<string, Loader>> = {
+  list: async () => (await import('../read/list.js')).list as ReadCommand<CommandSpec, unknown>,
+  verify: async () => (await import('../read/verify.js')).verify as ReadCommand<CommandSpec, unknown>,
+  search: async () => (await import('../read/search.js')).search as ReadCommand<CommandSpec, unknown>,
+  targets: async () => (await import('../read/targets.js')).targets as ReadCommand<CommandSpec, unknown>,
+  'skills list': async () => (await import('../read/skills-list.js')).skillsList as ReadCommand<CommandSpec, unknown>,
+  'agents list': async () => (await import('../read/agents-list.js')).agentsList as ReadCommand<CommandSpec, unknown>,
+}
+
+/** What would make oclif behave otherwise than the fast path: its debug output, a JSON theme, JSON by variable. */
+const oclifWouldDiffer = (env: NodeJS.ProcessEnv): boolean => {
+  if (process.platform === 'win32' || env.LOADOUT_NO_FAST || env.DEBUG || env.LOADOUT_DEBUG || env.LOADOUT_CONTENT_TYPE || env.LOADOUT_CONFIG_DIR) return true
+  const home = env.HOME
+  const xdg = env.XDG_CONFIG_HOME
+  const configDir = xdg ? join(xdg, 'loadout') : home ? join(home, '.config', 'loadout') : undefined
+  return configDir === undefined || existsSync(join(configDir, 'theme.json'))
+}
+
+const matchCommand = (argv: readonly string[]): {loader: Loader; rest: string[]} | undefined => {
+  const two = FAST_COMMANDS[`${argv[0]} ${argv[1]}`]
+  if (two) return {loader: two, rest: argv.slice(2)}
+  const one = FAST_COMMANDS[argv[0] ?? '']
+  return one ? {loader: one, rest: argv.slice(1)} : undefined
+}
+
+/** Runs argv on the fast path when it can; false (nothing printed) means: run it through oclif. */
+export const runFast = async (argv: readonly string[]): Promise<boolean> => {
+  if (oclifWouldDiffer(process.env)) return false
+  const match = matchCommand(argv)
+  if (!match) return false
+  const command = await match.loader()
+  const parsed = fastParse(command.spec, match.rest)
+  if (!parsed) return false
+  // as oclif does: a closed stdout (`| head`) is not a failure
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error?.code !== 'EPIPE') throw error
+  })
+  const io: CommandIo = {
+    env: environmentFromProcess(),
+    json: parsed.json,
+    log: (text) => {
+      if (!parsed.json) console.log(format(text))
+    },
+  }
+  try {
+    const result = await command.run({flags: parsed.flags as ReadInput<CommandSpec>['flags'], argv: parsed.argv}, io)
+    if (result && parsed.json) writeJson(result)
+  } catch (error) {
+    reportCommandFailure(error, asLoadoutError(error), parsed.json ? writeJson : undefined)
+  }
+  return true
+}

@@ -1,0 +1,21 @@
+import {Args, Flags, type Interfaces} from '@oclif/core'
+import type {ArgsSpec, CommandSpec, FlagSpec} from './command-spec.js'
+
+type Char = Interfaces.AlphabetLowercase | Interfaces.AlphabetUppercase
+
+export type OclifFlagOf<F extends FlagSpec> = F extends {type: 'boolean'} ? Interfaces.BooleanFlag<boolean> : Interfaces.OptionFlag<string | undefined>
+
+export type OclifFlagsOf<S extends CommandSpec['flags']> = {[K in keyof S]: OclifFlagOf<S[K]>}
+
+/** The oclif flag a neutral spec describes (command-spec.ts). */
+export const oclifFlag = <F extends FlagSpec>(spec: F): OclifFlagOf<F> => {
+  const common = {description: spec.description, ...(spec.char ? {char: spec.char as Char} : {})}
+  if (spec.type === 'boolean') return Flags.boolean(common) as unknown as OclifFlagOf<F>
+  return Flags.string({...common, ...(spec.options ? {options: [...spec.options]} : {}), ...(spec.helpValue ? {helpValue: spec.helpValue} : {})}) as unknown as OclifFlagOf<F>
+}
+
+export const oclifFlags = <S extends CommandSpec['flags']>(specs: S): OclifFlagsOf<S> =>
+  Object.fromEntries(Object.entries(specs).map(([name, spec]) => [name, oclifFlag(spec)])) as OclifFlagsOf<S>
+
+/** A variadic argument as oclif declares it: one named arg, with `strict = false` on the command. */
+export const oclifArgs = (spec: ArgsSpec | undefined) => (spec ? {[spec.name]: Args.string({description: spec.description})} : {})

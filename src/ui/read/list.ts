@@ -1,0 +1,37 @@
+import {checkRecord} from '../../core/install/verify.js'
+import type {PendingRun} from '../../core/install/transaction.js'
+import {resolveScope} from '../../core/scope.js'
+import {readInstallRecords, type InstallRecord} from '../../core/state/records.js'
+import {SCOPE_FLAG} from '../command-spec.js'
+import {renderInstalledList} from '../render/installed.js'
+import {settlePending} from '../settle.js'
+import {readCommand} from './types.js'
+
+export interface InstalledList {
+  /** a run that another process is in the middle of, when there is one */
+  pending?: PendingRun
+  installs: Array<Pick<InstallRecord, 'plugin' | 'scope' | 'target' | 'version' | 'commit' | 'source' | 'enabled' | 'components' | 'skipped'> & {problems: number}>
+}
+
+export const list = readCommand({flags: {scope: SCOPE_FLAG}}, async ({flags}, io): Promise<InstalledList> => {
+  const context = resolveScope(flags.scope, io.env)
+  const {pending} = await settlePending(io)
+  const records = readInstallRecords(io.env, context.projectRoot).filter((r) => !flags.scope || r.scope === flags.scope)
+  const problems = new Map(records.map((r) => [r, r.enabled ? (({missing, changed}) => missing.length + changed.length)(checkRecord(r)) : 0]))
+  if (!io.json) io.log(renderInstalledList(records, problems))
+  return {
+    ...(pending ? {pending} : {}),
+    installs: records.map((r) => ({
+      plugin: r.plugin,
+      scope: r.scope,
+      target: r.target,
+      ...(r.version ? {version: r.version} : {}),
+      ...(r.commit ? {commit: r.commit} : {}),
+      source: r.source,
+      enabled: r.enabled,
+      components: r.components,
+      skipped: r.skipped,
+      problems: problems.get(r) ?? 0,
+    })),
+  }
+})

@@ -1,0 +1,26 @@
+import {resolveScope, SCOPES} from '../../core/scope.js'
+import {describeTargets, type TargetsResult} from '../../core/targets/describe.js'
+import {loadTargets, pickTargets, splitList} from '../../core/targets/registry.js'
+import {AGENT_FLAG, SCOPE_FLAG} from '../command-spec.js'
+import {renderTargets} from '../render/targets.js'
+import {readCommand} from './types.js'
+
+const spec = {
+  flags: {
+    agent: AGENT_FLAG,
+    scope: SCOPE_FLAG,
+    all: {type: 'boolean', description: 'show the paths of both scopes'},
+    detected: {type: 'boolean', description: 'only the agents detected on this machine'},
+  },
+} as const
+
+export const targets = readCommand(spec, async ({flags}, io): Promise<TargetsResult> => {
+  const context = resolveScope(flags.scope, io.env)
+  const all = await loadTargets()
+  const chosen = flags.agent === undefined ? all : pickTargets(splitList(flags.agent), all)
+  let described = describeTargets(chosen, io.env, context, flags.all ? SCOPES : [context.scope])
+  if (flags.detected) described = described.filter((t) => t.detected)
+  const result = {scope: flags.all ? 'all' : context.scope, projectRoot: context.projectRoot, targets: described}
+  if (!io.json) io.log(renderTargets(result))
+  return result
+})

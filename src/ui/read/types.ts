@@ -1,0 +1,22 @@
+import type {CommandIo} from '../command-io.js'
+import type {CommandSpec} from '../command-spec.js'
+
+export type FlagValues<F extends CommandSpec['flags']> = {[K in keyof F]?: F[K] extends {type: 'boolean'} ? boolean : string}
+
+export interface ReadInput<S extends CommandSpec> {
+  flags: FlagValues<S['flags']>
+  /** the words of a variadic argument */
+  argv: string[]
+}
+
+/**
+ * A read-only command as both paths run it: the oclif command (src/commands) parses with oclif flags
+ * made from `spec`, the fast path (src/ui/fast) with parseArgs options made from the same `spec`;
+ * both then call `run`, which calls the core and renders.
+ */
+export interface ReadCommand<S extends CommandSpec, R> {
+  spec: S
+  run(input: ReadInput<S>, io: CommandIo): Promise<R>
+}
+
+export const readCommand = <S extends CommandSpec, R>(spec: S, run: ReadCommand<S, R>['run']): ReadCommand<S, R> => ({spec, run})

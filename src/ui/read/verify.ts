@@ -1,0 +1,29 @@
+import {EXIT, LoadoutError} from '../../core/errors.js'
+import {verifyInstalled, type VerifyResult} from '../../core/install/verify.js'
+import {resolveScope} from '../../core/scope.js'
+import {renderVerify} from '../render/installed.js'
+import {settlePending} from '../settle.js'
+import {readCommand} from './types.js'
+
+const spec = {
+  flags: {scope: {type: 'string', char: 's', description: 'only this scope', options: ['user', 'project']}},
+  args: {name: 'plugin', description: 'plugins to check (default: all)', variadic: true},
+} as const
+
+export const verify = readCommand(spec, async ({flags, argv}, io): Promise<VerifyResult> => {
+  const context = resolveScope(flags.scope, io.env)
+  const {pending} = await settlePending(io)
+  if (pending) {
+    throw new LoadoutError('run-pending', EXIT.locked, `cannot verify now: ${pending.label} is ${pending.running ? `in progress (pid ${pending.pid})` : 'pending'}`, {
+      details: {pending},
+      suggestions: ['run loadout verify again when it has finished'],
+    })
+  }
+  const result = await verifyInstalled(io.env, context.projectRoot, {plugins: argv, ...(flags.scope ? {scope: flags.scope as 'user' | 'project'} : {})})
+  if (!result.ok) {
+    if (!io.json) process.stderr.write(`${renderVerify(result)}\n`)
+    throw new LoadoutError('verify-failed', EXIT.integrity, 'some installed files or config entries are missing, changed or added', {details: result, suggestions: ['reinstall with: loadout install <plugin> --force']})
+  }
+  if (!io.json) io.log(renderVerify(result))
+  return result
+})
