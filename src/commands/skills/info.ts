@@ -20,7 +20,7 @@ export default class SkillsInfo extends LoadoutCommand {
     const context = resolveScope(flags.scope, env)
     const targets = await targetsForRead({agent: flags.agent, env, section: 'skills'})
     const scopes = flags.scope === undefined ? [...SCOPES] : [context.scope]
-    const inventory = inventorySkills({targets, env, context, scopes, ownership: loadOwnership(env, context.projectRoot)})
+    const inventory = await inventorySkills({targets, env, context, scopes, ownership: loadOwnership(env, context.projectRoot)})
     const info = skillInfo(args.name, inventory)
     this.log(renderSkillInfo(info))
     return info

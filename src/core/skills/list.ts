@@ -8,7 +8,8 @@ import type {Ownership} from '../state/records.js'
 import {sectionLocations} from '../targets/resolve.js'
 import type {AgentTarget, SkillDialect} from '../targets/types.js'
 import {readSkillDir, type SkillOnDisk} from './read.js'
-import {isYamlName, readYamlSkill} from './validate-paths.js'
+import {isYamlName} from './yaml-name.js'
+import type {readYamlSkill} from './yaml-skill.js'
 
 export interface SkillsFolder {
   agent: string
@@ -52,14 +53,14 @@ interface FolderScan {
 }
 
 /** CHARACTOID keeps a skill as one YAML file: each `*.yaml` / `*.yml` is listed, its path standing for the folder. */
-const scanYamlFolder = (path: string): FolderScan => {
+const scanYamlFolder = (path: string, readYaml: typeof readYamlSkill): FolderScan => {
   const {entries, ...folder} = openLoadFolder(path, 'skills', 'loadout reads it but will not write through it')
   const skills = entries
     .filter((e) => !e.name.startsWith('.') && (e.isFile() || e.isSymbolicLink()) && isYamlName(e.name))
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
     .map((e): SkillOnDisk => {
       const file = join(path, e.name)
-      const read = readYamlSkill(file)
+      const read = readYaml(file)
       return {dir: file, file, body: '', fallback: false, problems: read.problems, ...(read.name ? {name: read.name} : {}), ...(read.description ? {description: read.description} : {})}
     })
   return {...folder, skills}
@@ -104,7 +105,9 @@ export interface SkillsListResult {
   skills: ListedSkill[]
 }
 
-export const inventorySkills = ({targets, env, context, scopes, ownership}: InventoryInput): SkillsInventory => {
+export const inventorySkills = async ({targets, env, context, scopes, ownership}: InventoryInput): Promise<SkillsInventory> => {
+  // the YAML parser only for agents whose skills are YAML files
+  const readYaml = targets.some((t) => t.skills?.format === 'characteroid-yaml') ? (await import('./yaml-skill.js')).readYamlSkill : undefined
   const scans = new Map<string, FolderScan>()
   const folders: SkillsFolder[] = []
   const skills: ListedSkill[] = []
@@ -116,7 +119,7 @@ export const inventorySkills = ({targets, env, context, scopes, ownership}: Inve
     const placement = placeByPrecedence({
       locations: sectionLocations(target, 'skills', env, context, ['user', 'project']),
       scopes,
-      scan: (location) => cachedScan(scans, `${yaml ? 'yaml' : dialect}:${location.absolute}`, () => (yaml ? scanYamlFolder(location.absolute) : scanFolder(location.absolute, dialect))),
+      scan: (location) => cachedScan(scans, `${yaml ? 'yaml' : dialect}:${location.absolute}`, () => (yaml ? scanYamlFolder(location.absolute, readYaml!) : scanFolder(location.absolute, dialect))),
       itemsOf: (scan) => scan.skills,
       nameOf: (skill, location) => (yaml ? (skill.name ?? basename(skill.dir, extname(skill.dir))) : skill.dir.slice(location.absolute.length + 1)),
       pathOf: (skill) => skill.dir,

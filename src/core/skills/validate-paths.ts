@@ -1,11 +1,11 @@
-import {closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, statSync} from 'node:fs'
+import {lstatSync, readdirSync, statSync} from 'node:fs'
 import {basename, dirname, extname, join, resolve} from 'node:path'
-import {readCharacteroidSkill} from '../authoring/characteroid.js'
 import {errnoCode} from '../errors.js'
 import {hasErrors, problem, type Problem} from '../problems.js'
 import type {SkillDialect} from '../targets/types.js'
-import {MAX_SKILL_FILE_BYTES, readSkillDir, SKILL_FILE} from './read.js'
-import {readOpenFile} from '../fs/read.js'
+import {readSkillDir, SKILL_FILE} from './read.js'
+import {isYamlName} from './yaml-name.js'
+import {readYamlSkill} from './yaml-skill.js'
 
 export interface ValidatedSkill {
   path: string
@@ -33,31 +33,8 @@ const mayHoldSkillFile = (dir: string): boolean => {
   }
 }
 
-/** A CHARACTOID skill is a `.yaml`/`.yml` file. */
-export const isYamlName = (name: string): boolean => ['.yaml', '.yml'].includes(extname(name).toLowerCase())
-
-/** A CHARACTOID skill YAML read without trusting it: a regular file of at most 10 MB. */
-export const readYamlSkill = (file: string): {name?: string; description?: string; problems: Problem[]} => {
-  const failed = (code: string, message: string) => ({problems: [problem('error', code, message, {file})]})
-  let fd: number
-  try {
-    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK)
-  } catch (error) {
-    const code = errnoCode(error)
-    return failed('skill-unreadable', `cannot read ${file}: ${code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (code ?? String(error))}`)
-  }
-  try {
-    const info = fstatSync(fd)
-    if (!info.isFile()) return failed('skill-file-not-regular', `${file} is not a regular file`)
-    if (info.size > MAX_SKILL_FILE_BYTES) return failed('skill-file-too-large', `${basename(file)} is ${(info.size / 1048576).toFixed(1)} MB; the limit is 10 MB`)
-    const bytes = readOpenFile(fd, info.size)
-    return readCharacteroidSkill(bytes.toString('utf8'), file)
-  } catch (error) {
-    return failed('skill-unreadable', `cannot read ${file}: ${errnoCode(error) ?? String(error)}`)
-  } finally {
-    closeSync(fd)
-  }
-}
+export {isYamlName} from './yaml-name.js'
+export {readYamlSkill} from './yaml-skill.js'
 
 /** A path names one skill (its folder, its SKILL.md or a CHARACTOID skill YAML) or a folder of skills. */
 const skillDirsAt = (path: string): {dirs: string[]; yamlFiles?: string[]; problem?: Problem} => {

@@ -10,7 +10,7 @@ export const skillsList = readCommand({flags: {agent: AGENT_FLAG, scope: SCOPE_F
   const context = resolveScope(flags.scope, io.env)
   const scopes = flags.scope === undefined ? [...SCOPES] : [context.scope]
   const targets = await targetsForRead({agent: flags.agent, env: io.env, section: 'skills'})
-  const {folders, skills} = inventorySkills({targets, env: io.env, context, scopes, ownership: loadOwnership(io.env, context.projectRoot)})
+  const {folders, skills} = await inventorySkills({targets, env: io.env, context, scopes, ownership: loadOwnership(io.env, context.projectRoot)})
   const result = {agents: targets.map((t) => t.id), scopes, folders, skills}
   if (!io.json) io.log(renderSkillList(result))
   return result

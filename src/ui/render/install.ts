@@ -1,13 +1,9 @@
 import type {InstallResult} from '../../core/install/install.js'
 import {describeConsentItem, type ConsentSummary} from '../../core/install/consent.js'
 import type {RemovalResult} from '../../core/install/remove.js'
-import type {VerifyResult} from '../../core/install/verify.js'
 import type {Operation} from '../../core/install/plan.js'
-import type {InstallRecord} from '../../core/state/records.js'
-import {bold, dim, green, red, yellow} from '../style.js'
+import {bold, dim, green, yellow} from '../style.js'
 import {safeMessage, safeText as t} from '../safe-text.js'
-import {renderTable} from '../table.js'
-
 export {renderInstalledList, renderVerify} from './installed.js'
 
 const describeOp = (op: Operation): string => {
