@@ -1,6 +1,7 @@
 import {Config} from '@oclif/core'
 import {describe, expect, it} from 'vitest'
 import {makeSandbox, ROOT, runCli} from './support/cli.js'
+import {loadedPackage, moduleTrace} from './support/module-trace.js'
 
 describe('start-up', () => {
   it('the --version fast path prints exactly what oclif would', async () => {
@@ -26,6 +27,33 @@ describe('start-up', () => {
       const both = await runCli(['--version', '--help'], {cwd: sb.project, env: sb.env})
       expect(both.status).toBe(0)
     } finally {
+      sb.cleanup()
+    }
+  })
+
+  it('the fast path of the read-only commands loads no oclif, git, prompt or YAML code', async () => {
+    const sb = makeSandbox({git: true})
+    const trace = moduleTrace()
+    try {
+      const commands = [['list', '--json'], ['verify'], ['skills', 'list', '--agent', 'claude-code,codex'], ['search', 'x', '--json'], ['agents', 'list'], ['targets', '--json']]
+      for (const args of commands) {
+        trace.reset()
+        const fast = await runCli(args, {cwd: sb.project, env: {...sb.env, ...trace.env}})
+        expect(fast.status, `${args.join(' ')}: ${fast.stderr}`).toBe(0)
+        const modules = trace.loaded()
+        // the trace works: the command's own module is in it
+        expect(modules.some((m) => m.includes('/dist/ui/read/')), args.join(' ')).toBe(true)
+        // subagents are YAML-fronted Markdown and TOML: only `agents list` may read those
+        const parsers = args[0] === 'agents' ? [] : ['yaml', 'smol-toml']
+        for (const pkg of ['@oclif/core', 'simple-git', '@inquirer/prompts', 'pacote', 'tar', ...parsers]) expect(loadedPackage(modules, pkg), `${args.join(' ')} loaded ${pkg}`).toBe(false)
+        // and LOADOUT_NO_FAST=1 takes the oclif path, which the same check sees
+        trace.reset()
+        const slow = await runCli(args, {cwd: sb.project, env: {...sb.env, ...trace.env, LOADOUT_NO_FAST: '1'}})
+        expect(slow.status).toBe(0)
+        expect(loadedPackage(trace.loaded(), '@oclif/core'), `${args.join(' ')} with LOADOUT_NO_FAST=1`).toBe(true)
+      }
+    } finally {
+      trace.cleanup()
       sb.cleanup()
     }
   })

@@ -1,6 +1,10 @@
+import {createRequire} from 'node:module'
 import {join} from 'node:path'
-import {pathToFileURL} from 'node:url'
 import {PACKAGE_ROOT} from './package-root.js'
+
+// required, not imported: an ESM import of a CommonJS file first scans it for its export names,
+// which costs more than loading it (the read-only commands load agent-target on every run)
+const require = createRequire(import.meta.url)
 
 /** A validator compiled at build time by ajv standalone (see bin/build.js). */
 export interface CompiledValidator {
@@ -13,8 +17,11 @@ const loaded = new Map<string, Promise<CompiledValidator>>()
 export const loadValidator = (name: string): Promise<CompiledValidator> => {
   let validator = loaded.get(name)
   if (!validator) {
-    const url = pathToFileURL(join(PACKAGE_ROOT, 'dist', 'schemas', `${name}.cjs`)).href
-    validator = import(url).then((mod: {default: CompiledValidator}) => mod.default)
+    try {
+      validator = Promise.resolve(require(join(PACKAGE_ROOT, 'dist', 'schemas', `${name}.cjs`)) as CompiledValidator)
+    } catch (error) {
+      validator = Promise.reject(error)
+    }
     loaded.set(name, validator)
   }
   return validator

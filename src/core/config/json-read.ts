@@ -2,7 +2,8 @@
  * Reading a JSON or JSONC config file for `json-edit`: the values (`parseJsonText`, `getJsonMember`)
  * and the spans of the objects on an edited path, with `jsonc-parser` doing the scanning.
  */
-import {createScanner, SyntaxKind} from 'jsonc-parser'
+import {SyntaxKind} from 'jsonc-parser'
+import {jsonc} from '../json/jsonc.js'
 import {validationFailed} from '../errors.js'
 import {scanJson as readJson, type JsonMistake} from '../json/scan.js'
 import {lineAndColumn} from '../text.js'
@@ -88,7 +89,7 @@ const isStrictJson = (text: string): boolean => {
  * spans down to `keep` levels, at a depth the scanner can walk.
  */
 const shallow = (text: string, keep: number): string => {
-  const scanner = createScanner(text, true)
+  const scanner = jsonc().createScanner(text, true)
   const parts: string[] = []
   let depth = 0
   let from = 0

@@ -19,8 +19,13 @@
  * back. Without the record, `removeTomlTable` assumes the common case (the file ended with one line
  * break and the set added the blank line).
  */
-import {parse, TomlError} from 'smol-toml'
+import {createRequire} from 'node:module'
 import {validationFailed} from '../errors.js'
+
+// The TOML parser is loaded on first use (its CommonJS build, so it can be loaded synchronously):
+// `list` and `verify` import this module and rarely meet a TOML config entry.
+let toml: typeof import('smol-toml') | undefined
+const smolToml = (): typeof import('smol-toml') => (toml ??= createRequire(import.meta.url)('smol-toml') as typeof import('smol-toml'))
 
 /** The values loadout writes into a table: what an MCP server entry needs. */
 export type TomlEntryValue = string | number | boolean | string[] | Record<string, string>
@@ -49,9 +54,9 @@ export interface TomlEdit {
  */
 export const parseTomlText = (text: string, file: string): Record<string, unknown> => {
   try {
-    return parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text) as Record<string, unknown>
+    return smolToml().parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text) as Record<string, unknown>
   } catch (error) {
-    if (!(error instanceof TomlError)) throw error
+    if (!(error instanceof smolToml().TomlError)) throw error
     const reason = (error.message.split('\n')[0] ?? '').replace(/^Invalid TOML document:\s*/, '')
     throw validationFailed('config-not-toml', `${file}: not valid TOML: ${reason} at line ${error.line}, column ${error.column}`, {
       details: {file, line: error.line, column: error.column},

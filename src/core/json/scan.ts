@@ -12,7 +12,8 @@
  *
  * A byte-order mark at the start is read as a space, so offsets stay those of the text.
  */
-import {ParseErrorCode, visit, type JSONPath, type JSONVisitor} from 'jsonc-parser'
+import {ParseErrorCode, type JSONPath, type JSONVisitor} from 'jsonc-parser'
+import {jsonc} from './jsonc.js'
 
 export type {JSONPath} from 'jsonc-parser'
 
@@ -159,7 +160,7 @@ export const scanJson = (text: string, on: JsonScanVisitor, options: JsonScanOpt
     },
   }
   try {
-    visit(body, visitor, {allowTrailingComma: options.jsonc === true, disallowComments: options.jsonc !== true})
+    jsonc().visit(body, visitor, {allowTrailingComma: options.jsonc === true, disallowComments: options.jsonc !== true})
   } catch (error) {
     if (error !== STOP) throw error
   }
