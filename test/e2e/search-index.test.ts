@@ -46,7 +46,11 @@ describe('search index', () => {
     expect(changed.map((h) => [h.id, h.description])).toEqual([['review@acme', 'Reviews code, now faster']])
 
     // damaged index files: the catalog is read instead
-    for (const junk of ['not json', JSON.stringify({key: JSON.parse(readFileSync(join(indexDir(sb), files[0]!), 'utf8')).key, plugins: [{name: 7}]})]) {
+    // (not an index; an entry that is not what the header says; an entry that is not one; a file cut short)
+    const good = readFileSync(join(indexDir(sb), files[0]!), 'utf8')
+    expect(good).toContain('"name":"review"')
+    const lastEntry = good.lastIndexOf('{"name"')
+    for (const junk of ['not json', good.replace('"name":"review"', '"name":"reviev"'), `${good.slice(0, lastEntry)}{"name":7}${' '.repeat(good.length - lastEntry - 11)}\n`, good.slice(0, -5)]) {
       writeFileSync(join(indexDir(sb), files[0]!), junk)
       expect(await search(sb, 'review')).toEqual(changed)
     }

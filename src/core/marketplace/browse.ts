@@ -3,9 +3,9 @@ import {EXIT, LoadoutError} from '../errors.js'
 import type {Problem} from '../problems.js'
 import type {ScopeContext} from '../scope.js'
 import type {SourceKind} from '../sources/types.js'
-import {readCatalogFile} from './fetch.js'
+import {readCatalogFile} from './catalog-file.js'
 import {findMarketplace, knownMarketplaces, type KnownMarketplace} from './known.js'
-import {readSearchIndex, writeSearchIndex, type IndexedPlugin} from './search-index.js'
+import {searchIndex, writeSearchIndex, type IndexedPlugin} from './search-index.js'
 import type {CatalogRead, PluginEntry, PluginSource} from './types.js'
 
 export interface MarketplaceRow {
@@ -161,7 +161,8 @@ export const searchPlugins = (query: string, env: Environment, context: ScopeCon
   const hits: SearchHit[] = []
   const unreadable: SearchResult['unreadable'] = []
   for (const m of markets) {
-    let plugins = readSearchIndex(m, env)
+    // from the index, only the plugins whose text holds every word; scoring below keeps the hits
+    let plugins = searchIndex(m, env, terms, filters.category)
     if (!plugins) {
       try {
         plugins = readKnownCatalog(m).catalog.plugins.map(indexed)

@@ -1,8 +1,8 @@
 import {createHash, randomBytes} from 'node:crypto'
-import {existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync} from 'node:fs'
+import {existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync} from 'node:fs'
 import {dirname, join, relative, sep} from 'node:path'
 import {loadoutPaths, type Environment} from '../environment.js'
-import {EXIT, LoadoutError, notFound, validationFailed} from '../errors.js'
+import {EXIT, LoadoutError, notFound} from '../errors.js'
 import {cachedTree, gitCacheDir, gitContext, resolveCommit, updateMirror} from '../fetch/git.js'
 import {httpGet, secretsOf} from '../fetch/http.js'
 import {resolvesInside} from '../fs/contain.js'
@@ -11,12 +11,11 @@ import {cloneUrl, normalizeGitUrl} from '../sources/parse.js'
 import {redactSecrets, redactUrl} from '../sources/redact.js'
 import type {Source} from '../sources/types.js'
 import {problem} from '../problems.js'
-import {readCatalog} from './catalog.js'
-import {parseJsonBounded} from './json-depth.js'
+import {MAX_CATALOG_BYTES, readCatalogFile} from './catalog-file.js'
 import type {CatalogRead} from './types.js'
 
 export const CATALOG_PATHS = ['.claude-plugin/marketplace.json', '.agents/plugins/marketplace.json'] as const
-export const MAX_CATALOG_BYTES = 32 * 1024 * 1024
+export {MAX_CATALOG_BYTES, readCatalogFile} from './catalog-file.js'
 
 export interface FetchOptions {
   env: Environment
@@ -210,18 +209,6 @@ export const fetchCatalogSource = async (source: Source, options: FetchOptions):
 }
 
 /** Reads and checks a catalog file: no link out of its folder, bounded size and depth, lenient entries. */
-export const readCatalogFile = (fetched: FetchedCatalog, displayName?: string): CatalogRead => {
-  const file = fetched.catalogFile
-  const label = displayName ?? fetched.label ?? (fetched.root ? relative(fetched.root, file) || file : file)
-  const stat = lstatSync(file)
-  if (stat.isSymbolicLink() && !(fetched.root && resolvesInside(fetched.root, file))) {
-    throw validationFailed('catalog-link-outside', `${label} is a symbolic link out of the repository; refusing to read it`)
-  }
-  if (statSync(file).size > MAX_CATALOG_BYTES) throw validationFailed('catalog-too-large', `${label} is larger than ${MAX_CATALOG_BYTES} bytes`)
-  const data = parseJsonBounded(readFileSync(file, 'utf8'), label)
-  const format = file.endsWith(join('.agents', 'plugins', 'marketplace.json')) ? 'codex' : fetched.origin === 'url' ? undefined : 'claude'
-  return readCatalog(data, {file: label, origin: fetched.origin, ...(format ? {format} : {})})
-}
 
 /**
  * Reads a fresh fetch; a download that cannot be read is thrown away, never cached. When the chosen

@@ -1,0 +1,26 @@
+import {lstatSync, readFileSync, statSync} from 'node:fs'
+import {join, relative} from 'node:path'
+import {validationFailed} from '../errors.js'
+import {resolvesInside} from '../fs/contain.js'
+import {readCatalog} from './catalog.js'
+import type {FetchedCatalog} from './fetch.js'
+import {parseJsonBounded} from './json-depth.js'
+import type {CatalogRead} from './types.js'
+
+// Reading a catalog file already on disk, apart from the fetchers (fetch.ts), so that `search` and
+// `marketplace info` load no git or HTTP code.
+
+export const MAX_CATALOG_BYTES = 32 * 1024 * 1024
+
+export const readCatalogFile = (fetched: FetchedCatalog, displayName?: string): CatalogRead => {
+  const file = fetched.catalogFile
+  const label = displayName ?? fetched.label ?? (fetched.root ? relative(fetched.root, file) || file : file)
+  const stat = lstatSync(file)
+  if (stat.isSymbolicLink() && !(fetched.root && resolvesInside(fetched.root, file))) {
+    throw validationFailed('catalog-link-outside', `${label} is a symbolic link out of the repository; refusing to read it`)
+  }
+  if (statSync(file).size > MAX_CATALOG_BYTES) throw validationFailed('catalog-too-large', `${label} is larger than ${MAX_CATALOG_BYTES} bytes`)
+  const data = parseJsonBounded(readFileSync(file, 'utf8'), label)
+  const format = file.endsWith(join('.agents', 'plugins', 'marketplace.json')) ? 'codex' : fetched.origin === 'url' ? undefined : 'claude'
+  return readCatalog(data, {file: label, origin: fetched.origin, ...(format ? {format} : {})})
+}
