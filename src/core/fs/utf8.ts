@@ -49,8 +49,16 @@ export const textFault = (bytes: Uint8Array): TextFault | undefined => {
   return nul === -1 ? undefined : {code: 'file-has-nul', offset: nul, why: `holds a NUL byte at byte ${nul}`}
 }
 
+// the same check, keeping a byte-order mark as Buffer#toString does, so one pass decodes and checks
+const STRICT_KEEP_BOM = new TextDecoder('utf-8', {fatal: true, ignoreBOM: true})
+
 /** Decodes text an agent reads; throws the fault (as `{fault}`) for the caller to phrase. */
 export const decodeAgentText = (bytes: Uint8Array): {text: string} | {fault: TextFault} => {
-  const fault = textFault(bytes)
-  return fault ? {fault} : {text: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8')}
+  let text: string
+  try {
+    text = STRICT_KEEP_BOM.decode(bytes)
+  } catch {
+    return {fault: textFault(bytes)!}
+  }
+  return text.includes('\0') ? {fault: textFault(bytes)!} : {text}
 }

@@ -71,7 +71,7 @@ const scanFolder = (path: string, dialect: SkillDialect): FolderScan => {
   const skills = entries
     .filter((e) => !e.name.startsWith('.') && (e.isDirectory() || (e.isSymbolicLink() && !isLinkToFile(join(path, e.name)))))
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
-    .map((e) => readSkillDir(join(path, e.name), dialect))
+    .map((e) => readSkillDir(join(path, e.name), dialect, {link: e.isSymbolicLink()}))
   return {...folder, skills}
 }
 

@@ -33,12 +33,25 @@ const failed = (dir: string, file: string, p: Problem, extra: Partial<SkillOnDis
  * Reads one skill folder without trusting it: SKILL.md must be a regular file (or a link that stays
  * inside the folder), at most 10 MB, readable; the size is checked before a byte is read.
  */
-export const readSkillDir = (dir: string, dialect: SkillDialect = 'spec'): SkillOnDisk => {
+export const readSkillDir = (dir: string, dialect: SkillDialect = 'spec', known: {link?: boolean} = {}): SkillOnDisk => {
   const file = join(dir, SKILL_FILE)
   const folder = basename(dir)
+  // the common case in four calls (open, fstat, read, close): a folder known not to be a link, and
+  // a SKILL.md that is no link either (O_NOFOLLOW); anything else takes the careful path below
+  if (known.link === false && constants.O_NOFOLLOW !== undefined) {
+    let fd: number | undefined
+    try {
+      fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW)
+    } catch (error) {
+      const code = errnoCode(error)
+      if (code === 'ENOENT') return failed(dir, file, problem('error', 'skill-file-missing', `${SKILL_FILE} is missing`, {file}))
+      if (code !== 'ELOOP') return failed(dir, file, problem('error', 'skill-unreadable', `cannot read ${file}: ${code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (code ?? String(error))}`, {file}))
+    }
+    if (fd !== undefined) return readOpenSkill(fd, dir, file, folder, dialect, {})
+  }
   let linkTarget: string | undefined
   try {
-    if (lstatSync(dir).isSymbolicLink()) linkTarget = safeRealpath(dir) ?? readlinkSync(dir)
+    if (known.link !== false && lstatSync(dir).isSymbolicLink()) linkTarget = safeRealpath(dir) ?? readlinkSync(dir)
   } catch {
     // reported below when SKILL.md cannot be opened
   }
@@ -64,6 +77,11 @@ export const readSkillDir = (dir: string, dialect: SkillDialect = 'spec'): Skill
     const why = code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (code ?? String(error))
     return failed(dir, file, problem('error', 'skill-unreadable', `cannot read ${file}: ${why}`, {file}), extra)
   }
+  return readOpenSkill(fd, dir, file, folder, dialect, extra)
+}
+
+/** Reads and parses an open SKILL.md (closing it): a regular file of at most 10 MB, valid text. */
+const readOpenSkill = (fd: number, dir: string, file: string, folder: string, dialect: SkillDialect, extra: Partial<SkillOnDisk>): SkillOnDisk => {
   try {
     const info = fstatSync(fd)
     if (!info.isFile()) return failed(dir, file, problem('error', 'skill-file-not-regular', `${file} is not a regular file`, {file}), extra)
