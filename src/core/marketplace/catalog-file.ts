@@ -3,7 +3,6 @@ import {join, relative} from 'node:path'
 import {validationFailed} from '../errors.js'
 import {resolvesInside} from '../fs/contain.js'
 import {readCatalog} from './catalog.js'
-import type {FetchedCatalog} from './fetch.js'
 import {parseJsonBounded} from './json-depth.js'
 import type {CatalogRead} from './types.js'
 
@@ -11,6 +10,23 @@ import type {CatalogRead} from './types.js'
 // `marketplace info` load no git or HTTP code.
 
 export const MAX_CATALOG_BYTES = 32 * 1024 * 1024
+
+export interface FetchedCatalog {
+  origin: 'git' | 'local' | 'url'
+  /** how messages name the catalog: the URL (redacted) for a download, else the file */
+  label?: string
+  catalogFile: string
+  root?: string
+  commit?: string
+  etag?: string
+  lastModified?: string
+  /** every catalog file found, the one chosen first: another is read when that one is unusable */
+  candidates?: string[]
+  /** the folder of the repository the catalog was found in, when it was not the top */
+  subdir?: string
+  /** what happened: a new clone, an incremental fetch, a download, or reuse of the cache */
+  action: 'cloned' | 'fetched' | 'downloaded' | 'not-modified' | 'cached' | 'local'
+}
 
 export const readCatalogFile = (fetched: FetchedCatalog, displayName?: string): CatalogRead => {
   const file = fetched.catalogFile

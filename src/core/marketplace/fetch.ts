@@ -11,7 +11,7 @@ import {cloneUrl, normalizeGitUrl} from '../sources/parse.js'
 import {redactSecrets, redactUrl} from '../sources/redact.js'
 import type {Source} from '../sources/types.js'
 import {problem} from '../problems.js'
-import {MAX_CATALOG_BYTES, readCatalogFile} from './catalog-file.js'
+import {MAX_CATALOG_BYTES, readCatalogFile, type FetchedCatalog} from './catalog-file.js'
 import type {CatalogRead} from './types.js'
 
 export const CATALOG_PATHS = ['.claude-plugin/marketplace.json', '.agents/plugins/marketplace.json'] as const
@@ -27,22 +27,7 @@ export interface FetchOptions {
   onProgress?: (message: string) => void
 }
 
-export interface FetchedCatalog {
-  origin: 'git' | 'local' | 'url'
-  /** how messages name the catalog: the URL (redacted) for a download, else the file */
-  label?: string
-  catalogFile: string
-  root?: string
-  commit?: string
-  etag?: string
-  lastModified?: string
-  /** every catalog file found, the one chosen first: another is read when that one is unusable */
-  candidates?: string[]
-  /** the folder of the repository the catalog was found in, when it was not the top */
-  subdir?: string
-  /** what happened: a new clone, an incremental fetch, a download, or reuse of the cache */
-  action: 'cloned' | 'fetched' | 'downloaded' | 'not-modified' | 'cached' | 'local'
-}
+export type {FetchedCatalog} from './catalog-file.js'
 
 /** The cache key of a source: a hash of its normalized location. */
 export const sourceKey = (source: Source, env: Environment): string => {
