@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // The build: TypeScript to dist/, JSON Schemas compiled to standalone validators (so start-up never
-// compiles a schema; CommonJS, because ajv's standalone output requires its runtime), then the oclif manifest. `npm run build` runs this; `npm ci` runs it via prepare.
+// compiles a schema; CommonJS, because ajv's standalone output requires its runtime), the fast path's
+// bundle, then the oclif manifest. `npm run build` runs this; `npm ci` runs it via prepare.
 import {execFileSync} from 'node:child_process'
-import {mkdirSync, readdirSync, readFileSync, writeFileSync} from 'node:fs'
+import {mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
 import {dirname, join} from 'node:path'
 import {fileURLToPath} from 'node:url'
 
@@ -23,6 +24,21 @@ for (const file of readdirSync(schemasDir).filter((f) => f.endsWith('.schema.jso
   const validate = ajv.compile(schema)
   writeFileSync(join(outDir, file.replace('.schema.json', '.cjs')), standaloneCode(ajv, validate))
 }
+
+// The fast path of the read-only commands (bin/run.js, src/ui/fast) as one bundle in dist/fast/, one
+// chunk per command plus shared ones: loading some forty small modules one by one costs more than the
+// commands' own work. Packages stay outside it (required or imported from node_modules as usual).
+// dist/fast/ sits as deep as dist/core/, so PACKAGE_ROOT comes out the same.
+const fastDir = join(root, 'dist', 'fast')
+rmSync(fastDir, {recursive: true, force: true})
+const {build} = await import('rolldown')
+await build({
+  input: join(root, 'dist', 'ui', 'fast', 'run.js'),
+  platform: 'node',
+  external: (id) => !id.startsWith('.') && !id.startsWith('/'),
+  logLevel: 'warn',
+  output: {dir: fastDir, format: 'esm', entryFileNames: 'run.js', chunkFileNames: '[name]-[hash].js'},
+})
 
 run(bin('oclif'), ['manifest'])
 

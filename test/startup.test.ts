@@ -41,8 +41,9 @@ describe('start-up', () => {
         const fast = await runCli(args, {cwd: sb.project, env: {...sb.env, ...trace.env}})
         expect(fast.status, `${args.join(' ')}: ${fast.stderr}`).toBe(0)
         const modules = trace.loaded()
-        // the trace works: the command's own module is in it
-        expect(modules.some((m) => m.includes('/dist/ui/read/')), args.join(' ')).toBe(true)
+        // the trace works: the fast path's bundle is in it, and the modules tsc wrote are not
+        expect(modules.some((m) => m.includes('/dist/fast/')), args.join(' ')).toBe(true)
+        expect(modules.filter((m) => /\/dist\/(core|ui|commands)\//.test(m)), args.join(' ')).toEqual([])
         // subagents are YAML-fronted Markdown and TOML: only `agents list` may read those
         const parsers = args[0] === 'agents' ? [] : ['yaml', 'smol-toml']
         for (const pkg of ['@oclif/core', 'simple-git', '@inquirer/prompts', 'pacote', 'tar', ...parsers]) expect(loadedPackage(modules, pkg), `${args.join(' ')} loaded ${pkg}`).toBe(false)
