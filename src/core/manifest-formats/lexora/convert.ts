@@ -6,10 +6,10 @@
  * From Lexora to Claude Code: a subagent becomes an `agents/<id>.md` file, the form Claude reads.
  */
 import {posix} from 'node:path'
-import {isRecord, type Json} from '../plugin/components.js'
-import {lexoraPluginId} from '../plugin/manifest-lexora.js'
-import type {McpComponent, SkillComponent, SubagentComponent} from '../plugin/types.js'
-import {frontmatterYaml} from '../formats/subagent.js'
+import {isRecord, type Json} from '../../plugin/components.js'
+import {lexoraPluginId} from './read.js'
+import type {McpComponent, SkillComponent, SubagentComponent} from '../../plugin/types.js'
+import {frontmatterYaml} from '../../formats/subagent.js'
 import {
   authorString,
   clashesWithOrigin,
@@ -22,10 +22,12 @@ import {
   type BuildContext,
   type ConversionPlan,
   type NotCarried,
-} from './convert-plan.js'
-import {builtinTool, builtinToolName, isSemverRange, LEXORA_API_VERSION, LEXORA_BUILTIN_SUBAGENTS, LEXORA_BUILTIN_TOOLS} from './plugin-lexora.js'
-import {title} from './plugin-scaffold.js'
-import {SECRET_PARAM} from './plugin-lexora.js'
+  type TargetManifest,
+} from '../../authoring/convert-plan.js'
+import {builtinTool, builtinToolName, isSemverRange, LEXORA_API_VERSION, LEXORA_BUILTIN_SUBAGENTS, LEXORA_BUILTIN_TOOLS} from './rules.js'
+import {title} from '../../authoring/scaffold-kit.js'
+import {isFileAgent} from '../../authoring/convert-parts.js'
+import {SECRET_PARAM} from './rules.js'
 
 export const MAX_LEXORA_SKILLS = 32
 export const MAX_LEXORA_CONNECTORS = 16
@@ -45,8 +47,6 @@ const TO_CLAUDE_TOOL: Record<string, string> = {read: 'Read', grep: 'Grep', find
 const WRITING_TOOLS = new Set(['write', 'edit', 'multiedit', 'notebookedit', 'bash', 'run_shell', 'write_file', 'edit_file'])
 /** Claude's model aliases mean nothing to another host. */
 const CLAUDE_MODEL_ALIASES = new Set(['inherit', 'sonnet', 'opus', 'haiku', 'opusplan'])
-
-const isFileAgent = (s: SubagentComponent): boolean => s.file.toLowerCase().endsWith('.md')
 
 /** The raw Lexora manifest of the plugin, if it has one. */
 const lexoraRaw = (ctx: BuildContext): Json | undefined => ctx.sources.raw.find((r) => r.kind === 'lexora')?.json
@@ -263,6 +263,15 @@ export const lexoraIdFor = (ctx: BuildContext): string => {
 const LEXORA_MANAGED = new Set(['name', 'version', 'description', 'author', 'keywords', 'homepage', 'repository', 'license', 'private', 'id', 'apiVersion', 'engines', 'contributes'])
 /** An existing package.json keeps its own metadata; only the Lexora fields are the converter's. */
 const LEXORA_KEEP = new Set(['name', 'version', 'description', 'author', 'keywords', 'homepage', 'repository', 'license', 'private', 'id'])
+
+/** A Lexora manifest already at the root `plugin.json` is replaced there; otherwise package.json gains it (an npm one keeps its fields). */
+export const lexoraTarget = (existing: (rel: string) => Json | undefined): TargetManifest => {
+  const rootManifest = existing('plugin.json')
+  if (rootManifest && 'contributes' in rootManifest) return {rel: 'plugin.json', mode: 'replace', existing: rootManifest}
+  const pkg = existing('package.json')
+  if (!pkg) return {rel: 'package.json', mode: 'new'}
+  return {rel: 'package.json', mode: 'contributes' in pkg ? 'replace' : 'merge', existing: pkg}
+}
 
 export const buildLexora = (ctx: BuildContext): ConversionPlan => {
   const {model} = ctx
