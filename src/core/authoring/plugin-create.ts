@@ -28,9 +28,9 @@ export const PLUGIN_FORMATS: readonly PluginFormat[] = MANIFEST_FORMATS.filter((
 /** What --with tools and the like need: the format that alone carries each such part. */
 const PART_NOUN: Partial<Record<PluginPart, string>> = {tools: 'exec tools'}
 
-/** Without --with: one skill, the part every agent reads. Without --format: Claude Code's manifest. */
+/** Without --with: one skill, the part every agent reads. Without --format: the first format's manifest (Claude Code's). */
 export const DEFAULT_PARTS: readonly PluginPart[] = ['skills']
-export const DEFAULT_FORMATS: readonly PluginFormat[] = ['claude']
+export const DEFAULT_FORMATS: readonly PluginFormat[] = [PLUGIN_FORMATS[0]!]
 
 export interface CreatePluginInput {
   name: string

@@ -72,6 +72,8 @@ export interface ManifestFormat {
   read(json: Json, file: string, root: string, report: PluginReport): Declaration
   /** its manifest is where loadout reads a plugin's `dependencies` and `userConfig` (Claude Code's) */
   declaresDependencies?: boolean
+  /** its hosts install package archives themselves (`plugin pack --format <id>`); `manifest` says what marks one */
+  packs?: {manifest: string}
   /** loadout reads the format but does not write it: no `convert` or `scaffold` */
   readOnly?: boolean
   /** the rest, imported on first use so that reading a plugin loads no authoring code */

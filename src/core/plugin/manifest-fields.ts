@@ -50,6 +50,8 @@ export interface Declaration extends PluginMetadata {
   skillDialect: SkillDialect
   /** the JSON path under which `mcpComponents` are defined (default `mcpServers`) */
   mcpComponentsAt?: string
+  /** the JSON path under which `subagents` are defined (default `subagents`) */
+  subagentsAt?: string
   /** the manifest an agent installs the plugin whole from (cst-agent's plugins folder) */
   installsWhole?: boolean
 }

@@ -140,7 +140,7 @@ const collectSubagents = (ctx: ReadContext): SubagentComponent[] => {
   }
   ctx.declarations.forEach((d, i) => {
     for (const declared of d.agents ?? []) markdownDeclared(declared, i, 'agent', ctx).forEach(add)
-    for (const inline of d.subagents ?? []) set.add(inline, inlineOrigin(d, i, 'contributes.subagents', `${d.file}#${inline.name}`, ctx), d.file)
+    for (const inline of d.subagents ?? []) set.add(inline, inlineOrigin(d, i, d.subagentsAt ?? 'subagents', `${d.file}#${inline.name}`, ctx), d.file)
   })
   return set.list()
 }

@@ -11,6 +11,7 @@ export const lexora: ManifestFormat = {
   ],
   schema: 'lexora-manifest',
   read: readLexoraManifest,
+  packs: {manifest: 'a package.json or plugin.json with "contributes"'},
   authoring: async () => {
     const [{lexoraRules}, {buildLexora, lexoraTarget}, {lexoraScaffold}] = await Promise.all([import('./rules.js'), import('./convert.js'), import('./scaffold.js')])
     return {

@@ -88,7 +88,7 @@ const readSubagent = (raw: unknown, at: string, ctx: ManifestContext): SubagentC
 
 export const readLexoraManifest = (json: Json, file: string, root: string, report: PluginReport): Declaration => {
   const ctx: ManifestContext = {root, file, report, requireDotSlash: false}
-  const declaration: Declaration = {kind: 'lexora', file, ...readMetadata(json, ctx), skillDialect: 'spec', mcpComponentsAt: 'contributes.mcpConnectors'}
+  const declaration: Declaration = {kind: 'lexora', file, ...readMetadata(json, ctx), skillDialect: 'spec', mcpComponentsAt: 'contributes.mcpConnectors', subagentsAt: 'contributes.subagents'}
   const id = lexoraPluginId(json)
   if (declaration.name === undefined && id !== undefined) declaration.name = id.split('.').pop()!
   const contributes = json.contributes
