@@ -166,6 +166,7 @@ const PIPELINE = [
   'plugin/read.ts',
   'plugin/manifest-fields.ts',
   'authoring/plugin-validate.ts',
+  'authoring/plugin-validate-many.ts',
   'authoring/plugin-fix.ts',
   'authoring/plugin-pack.ts',
   'authoring/convert.ts',

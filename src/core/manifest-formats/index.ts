@@ -8,11 +8,12 @@ import {claude} from './claude/index.js'
 import {codex} from './codex/index.js'
 import {cstAgent} from './cst-agent/index.js'
 import type {FormatAuthoring, ManifestFormat} from './format.js'
+import {gemini} from './gemini/index.js'
 import {lexora} from './lexora/index.js'
 
 export type {FormatAuthoring, FormatScaffold, ManifestFile, ManifestFormat} from './format.js'
 
-export const MANIFEST_FORMATS: readonly ManifestFormat[] = [claude, codex, cstAgent, lexora]
+export const MANIFEST_FORMATS: readonly ManifestFormat[] = [claude, codex, cstAgent, lexora, gemini]
 
 export const FORMAT_IDS: readonly string[] = MANIFEST_FORMATS.map((f) => f.id)
 
