@@ -23,7 +23,7 @@ import {entryKind, readContainedText} from '../plugin/paths.js'
 import {inspectPlugin, pluginRefused} from '../plugin/read.js'
 import type {ComponentKind, ManifestKind, PluginModel} from '../plugin/types.js'
 import type {Problem} from '../problems.js'
-import {authoringOf, MANIFEST_FORMATS, type ManifestFormat} from '../manifest-formats/index.js'
+import {MANIFEST_FORMATS, type ManifestFormat} from '../manifest-formats/index.js'
 import {mcpIdentity, relPath, type CarriedParts, type ConversionPlan, type ConvertFormat, type NotCarried, type TargetManifest} from './convert-plan.js'
 import {pluginSources} from './convert-sources.js'
 import {validatePlugin} from './plugin-validate.js'
@@ -31,7 +31,7 @@ import {validatePlugin} from './plugin-validate.js'
 export {type ConvertFormat, type NotCarried, type CarriedParts} from './convert-plan.js'
 
 /** The formats `plugin convert` can write. */
-export const CONVERT_FORMATS: readonly string[] = MANIFEST_FORMATS.filter((f) => !f.readOnly).map((f) => f.id)
+export const CONVERT_FORMATS: readonly string[] = MANIFEST_FORMATS.filter((f) => f.convert).map((f) => f.id)
 
 export interface ConvertPluginInput {
   /** the plugin folder */
@@ -218,7 +218,7 @@ export const convertPlugin = async (input: ConvertPluginInput): Promise<PluginCo
   const {model, fatal} = inspectPlugin(resolve(env.cwd, expandHome(input.path, env)), {home: env.home})
   if (fatal.length > 0) throw pluginRefused(model, fatal)
   const root = model.root
-  const convert = (await authoringOf(format)).convert!
+  const convert = await format.convert!()
   const target = convert.target((rel) => readExisting(root, rel), root)
   refuseReplace(root, target, format, input.force)
   const out = input.out === undefined ? undefined : checkOut(input.out, root, env, input.force)

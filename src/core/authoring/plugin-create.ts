@@ -15,7 +15,7 @@ import {checkPluginName} from '../marketplace/names.js'
 import {entryKind} from '../plugin/paths.js'
 import {formatProblem} from '../problems.js'
 import {MAX_DESCRIPTION} from '../skills/validate.js'
-import {authoringOf, MANIFEST_FORMATS} from '../manifest-formats/index.js'
+import {MANIFEST_FORMATS} from '../manifest-formats/index.js'
 import {scaffoldPlugin} from './plugin-scaffold.js'
 import {validatePlugin} from './plugin-validate.js'
 import {PLUGIN_PARTS, title, type PluginAuthor, type PluginFormat, type PluginPart} from './scaffold-kit.js'
@@ -23,7 +23,7 @@ import {PLUGIN_PARTS, title, type PluginAuthor, type PluginFormat, type PluginPa
 export {PLUGIN_PARTS, type PluginAuthor, type PluginFormat, type PluginPart} from './scaffold-kit.js'
 
 /** The formats `plugin create` can write. */
-export const PLUGIN_FORMATS: readonly PluginFormat[] = MANIFEST_FORMATS.filter((f) => !f.readOnly).map((f) => f.id)
+export const PLUGIN_FORMATS: readonly PluginFormat[] = MANIFEST_FORMATS.filter((f) => f.scaffold).map((f) => f.id)
 
 /** What --with tools and the like need: the format that alone carries each such part. */
 const PART_NOUN: Partial<Record<PluginPart, string>> = {tools: 'exec tools'}
@@ -188,8 +188,8 @@ const writeStaged = (staging: string, files: ReadonlyMap<string, {text: string; 
 
 /** A part only one format carries (cst-agent's exec tools) needs that format. */
 const checkOwnParts = async (parts: readonly PluginPart[], formats: readonly PluginFormat[]): Promise<void> => {
-  for (const format of MANIFEST_FORMATS.filter((f) => !f.readOnly)) {
-    const owned = Object.keys((await authoringOf(format)).scaffold?.ownParts ?? {}) as PluginPart[]
+  for (const format of MANIFEST_FORMATS.filter((f) => f.scaffold)) {
+    const owned = Object.keys((await format.scaffold!()).ownParts ?? {}) as PluginPart[]
     const part = owned.find((p) => parts.includes(p))
     if (part === undefined || formats.includes(format.id)) continue
     throw usageError(`${part}-need-${format.id}`, `${PART_NOUN[part] ?? part} are a ${format.name} feature: --with ${part} needs --format ${format.id} (or all)`, {
@@ -204,7 +204,7 @@ export const createPlugin = async (input: CreatePluginInput): Promise<CreatedPlu
   checkName(name)
   const parts = choose(input.parts, PLUGIN_PARTS, DEFAULT_PARTS, 'with')
   const formats = choose(input.formats, PLUGIN_FORMATS, DEFAULT_FORMATS, 'format', 'all')
-  const scaffolds = await Promise.all(formats.map(async (id) => (await authoringOf(MANIFEST_FORMATS.find((f) => f.id === id)!)).scaffold!))
+  const scaffolds = await Promise.all(formats.map((id) => MANIFEST_FORMATS.find((f) => f.id === id)!.scaffold!()))
   await checkOwnParts(parts, formats)
   const description = input.description ?? `${title(name)}: describe what this plugin does and when to use it.`
   checkDescription(description)

@@ -9,7 +9,7 @@
 import {lstatSync} from 'node:fs'
 import {basename, join} from 'node:path'
 import {writeFileAtomic} from '../fs/write.js'
-import {formatOf, MANIFEST_FILES, type ClaimedFile, type FormatAuthoring} from '../manifest-formats/index.js'
+import {formatOf, MANIFEST_FILES, type ClaimedFile, type FormatChecks} from '../manifest-formats/index.js'
 import {checkPluginName} from '../marketplace/names.js'
 import {isRecord, type Json} from '../plugin/components.js'
 import {MAX_MANIFEST_BYTES} from '../plugin/manifest-fields.js'
@@ -117,7 +117,7 @@ const fixNameCase = (edit: ManifestEdit, json: Json): void => {
 }
 
 /** `claimed` for a manifest, undefined for a hooks or MCP file. */
-const fixManifest = (root: string, rel: string, claimed: ClaimedFile | undefined, authoring: ReadonlyMap<string, FormatAuthoring>, fixes: PluginFix[]): void => {
+const fixManifest = (root: string, rel: string, claimed: ClaimedFile | undefined, checks: ReadonlyMap<string, FormatChecks>, fixes: PluginFix[]): void => {
   const original = readText(root, rel)
   if (original === undefined) return
   // a shared file (a package.json without `contributes`) that no format marks is npm's, not loadout's to touch
@@ -133,7 +133,7 @@ const fixManifest = (root: string, rel: string, claimed: ClaimedFile | undefined
   const json = parse(edit.text)
   if (json && format) {
     fixNameCase(edit, json)
-    for (const {holder, base, key} of authoring.get(format.id)?.fixablePaths?.(json) ?? []) fixPaths(edit, holder, base, key, root, true)
+    for (const {holder, base, key} of checks.get(format.id)?.fixablePaths?.(json) ?? []) fixPaths(edit, holder, base, key, root, true)
     applyValues(edit)
   }
   if (edit.text === original && !bom) return
@@ -166,10 +166,10 @@ const fixSkillNameCase = (root: string, dir: string, fixes: PluginFix[]): void =
  * Applies every mechanical repair under `root`. `skillDirs` lists the plugin's skill folders; it is
  * asked after the manifests are repaired, since a repaired path may name skills the broken one hid.
  */
-export const fixPlugin = (root: string, authoring: ReadonlyMap<string, FormatAuthoring>, skillDirs: () => readonly string[]): PluginFix[] => {
+export const fixPlugin = (root: string, checks: ReadonlyMap<string, FormatChecks>, skillDirs: () => readonly string[]): PluginFix[] => {
   const fixes: PluginFix[] = []
-  for (const claimed of MANIFEST_FILES) fixManifest(root, join(...claimed.path.split('/')), claimed, authoring, fixes)
-  for (const file of [join('hooks', 'hooks.json'), '.mcp.json']) fixManifest(root, file, undefined, authoring, fixes)
+  for (const claimed of MANIFEST_FILES) fixManifest(root, join(...claimed.path.split('/')), claimed, checks, fixes)
+  for (const file of [join('hooks', 'hooks.json'), '.mcp.json']) fixManifest(root, file, undefined, checks, fixes)
   for (const dir of new Set(skillDirs())) if (dir.startsWith(root + '/') || dir.startsWith(root + '\\')) fixSkillNameCase(root, dir, fixes)
   return fixes
 }

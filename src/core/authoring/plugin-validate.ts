@@ -8,7 +8,7 @@
 import {readdirSync} from 'node:fs'
 import {isAbsolute, join, relative, resolve, sep} from 'node:path'
 import {isInside} from '../fs/contain.js'
-import {allAuthoring, formatOf, MANIFEST_FILES, type FormatAuthoring, type ManifestFormat} from '../manifest-formats/index.js'
+import {allChecks, formatOf, MANIFEST_FILES, type FormatChecks, type ManifestFormat} from '../manifest-formats/index.js'
 import {parseHooks, parseMcpServers} from '../plugin/components.js'
 import {entryKind} from '../plugin/paths.js'
 import {inspectPlugin} from '../plugin/read.js'
@@ -51,7 +51,7 @@ interface Found {
   code: Problem[]
   schema: Problem[]
   manifests: Array<JsonFileRead & {format: ManifestFormat}>
-  authoring: Map<string, FormatAuthoring>
+  checks: Map<string, FormatChecks>
 }
 
 const behindOutsideLink = (file: string, found: Found): boolean => found.outside.some((link) => isInside(link, file))
@@ -74,7 +74,7 @@ const checkManifests = async (root: string, found: Found): Promise<void> => {
     found.manifests.push({...read, format})
     found.schema.push(...(await schemaProblems(format.schema, read.json, file, format.name)))
     const ctx: RuleContext = {root, file, problems: found.code}
-    await found.authoring.get(format.id)!.rules(read.json, ctx)
+    await found.checks.get(format.id)!.rules(read.json, ctx)
   }
 }
 
@@ -82,7 +82,7 @@ const checkManifests = async (root: string, found: Found): Promise<void> => {
 const checkDataFiles = (root: string, found: Found): void => {
   const files = {hooks: new Set([join(root, 'hooks', 'hooks.json')]), mcp: new Set([join(root, '.mcp.json')])}
   for (const manifest of found.manifests) {
-    const named = found.authoring.get(manifest.format.id)!.dataFiles?.(manifest.json)
+    const named = found.checks.get(manifest.format.id)!.dataFiles?.(manifest.json)
     for (const raw of named?.hooks ?? []) files.hooks.add(resolve(root, raw))
     for (const raw of named?.mcp ?? []) files.mcp.add(resolve(root, raw))
   }
@@ -151,12 +151,12 @@ const shownFile = (root: string, file: string | undefined): string | undefined =
 export const validatePlugin = async (path: string, options: ValidatePluginOptions = {}): Promise<PluginValidation> => {
   const root = resolve(path)
   const readOptions = options.home ? {home: options.home} : {}
-  const authoring = await allAuthoring()
+  const checks = await allChecks()
   let fixes: PluginFix[] = []
-  if (options.fix) fixes = fixPlugin(root, authoring, () => [...inspectPlugin(root, readOptions).model.skills.map((s) => s.dir), ...conventionalSkillDirs(root)])
+  if (options.fix) fixes = fixPlugin(root, checks, () => [...inspectPlugin(root, readOptions).model.skills.map((s) => s.dir), ...conventionalSkillDirs(root)])
   const {model} = inspectPlugin(root, readOptions)
   const outside = model.problems.flatMap((p) => (p.code === 'link-outside-root' && p.file ? [p.file] : []))
-  const found: Found = {outside, code: [], schema: [], manifests: [], authoring}
+  const found: Found = {outside, code: [], schema: [], manifests: [], checks}
   await checkManifests(model.root, found)
   checkDataFiles(model.root, found)
   checkParts(model, new Set(found.manifests.map((m) => m.file)), found)

@@ -1,8 +1,8 @@
 /**
  * What loadout knows about one plugin manifest format, as one object: the files it claims, how it
- * reads one into a Declaration (what `install` trusts), and, loaded only when an authoring command
- * needs it, its validate rules, its `plugin convert` builder, its `plugin create` scaffold and its
- * `--fix` paths. The pipeline (plugin/manifests.ts, authoring/*) iterates over the list in
+ * reads one into a Declaration (what `install` trusts), and, each imported only when the command
+ * that needs it runs, its validate rules and `--fix` paths, its `plugin convert` builder and its
+ * `plugin create` scaffold. The pipeline (plugin/manifests.ts, authoring/*) iterates over the list in
  * ./index.ts and names no format; CONTRIBUTING.md says how to add one.
  */
 import type {BuildContext, ConversionPlan, TargetManifest} from '../authoring/convert-plan.js'
@@ -48,16 +48,14 @@ export interface FormatScaffold {
   ownParts?: Partial<Record<PluginPart, (name: string) => string>>
 }
 
-/** The parts of a format only the authoring commands use (validate, convert, create, --fix). */
-export interface FormatAuthoring {
+/** What `plugin validate` (and `--fix`) know of a format. */
+export interface FormatChecks {
   /** the cross-field rules the JSON Schema cannot say; problems go to `ctx.problems` */
   rules(json: Json, ctx: RuleContext): void | Promise<void>
   /** paths a manifest names of hooks and MCP files (validate checks their shape) */
   dataFiles?(json: Json): {hooks: string[]; mcp: string[]}
   /** path fields `--fix` repairs (`./` added, a trailing `/` on a file removed) */
   fixablePaths?(json: Json): Array<{holder: Json; base: string; key: string}>
-  convert?: FormatConvert
-  scaffold?: FormatScaffold
 }
 
 export interface ManifestFormat {
@@ -74,8 +72,10 @@ export interface ManifestFormat {
   declaresDependencies?: boolean
   /** its hosts install package archives themselves (`plugin pack --format <id>`); `manifest` says what marks one */
   packs?: {manifest: string}
-  /** loadout reads the format but does not write it: no `convert` or `scaffold` */
-  readOnly?: boolean
-  /** the rest, imported on first use so that reading a plugin loads no authoring code */
-  authoring(): Promise<FormatAuthoring>
+  /** the rest is imported on first use, so that reading a plugin loads no authoring code */
+  checks(): Promise<FormatChecks>
+  /** `plugin convert --to <id>`; absent: loadout does not write this format */
+  convert?(): Promise<FormatConvert>
+  /** `plugin create --format <id>`; absent: loadout does not scaffold this format */
+  scaffold?(): Promise<FormatScaffold>
 }

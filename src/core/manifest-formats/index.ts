@@ -7,11 +7,11 @@ import type {Json} from '../plugin/components.js'
 import {claude} from './claude/index.js'
 import {codex} from './codex/index.js'
 import {cstAgent} from './cst-agent/index.js'
-import type {FormatAuthoring, ManifestFormat} from './format.js'
+import type {FormatChecks, ManifestFormat} from './format.js'
 import {gemini} from './gemini/index.js'
 import {lexora} from './lexora/index.js'
 
-export type {FormatAuthoring, FormatScaffold, ManifestFile, ManifestFormat} from './format.js'
+export type {FormatChecks, FormatConvert, FormatScaffold, ManifestFile, ManifestFormat} from './format.js'
 
 export const MANIFEST_FORMATS: readonly ManifestFormat[] = [claude, codex, cstAgent, lexora, gemini]
 
@@ -50,15 +50,8 @@ export const MANIFEST_FILES: readonly ClaimedFile[] = claimed()
 export const formatOf = (file: ClaimedFile, json: Json | undefined): ManifestFormat | undefined =>
   file.claims.find((c) => (c.when ? json !== undefined && c.when(json) : true))?.format
 
-const loaded = new Map<string, Promise<FormatAuthoring>>()
+let checks: Promise<Map<string, FormatChecks>> | undefined
 
-/** A format's authoring parts (rules, convert, scaffold, fix), imported once. */
-export const authoringOf = (format: ManifestFormat): Promise<FormatAuthoring> => {
-  let found = loaded.get(format.id)
-  if (!found) loaded.set(format.id, (found = format.authoring()))
-  return found
-}
-
-/** The authoring parts of every format, by id. */
-export const allAuthoring = async (): Promise<Map<string, FormatAuthoring>> =>
-  new Map(await Promise.all(MANIFEST_FORMATS.map(async (f) => [f.id, await authoringOf(f)] as const)))
+/** What `plugin validate` knows of every format, by id (imported once). */
+export const allChecks = (): Promise<Map<string, FormatChecks>> =>
+  (checks ??= Promise.all(MANIFEST_FORMATS.map(async (f) => [f.id, await f.checks()] as const)).then((pairs) => new Map(pairs)))

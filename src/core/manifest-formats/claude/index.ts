@@ -8,20 +8,17 @@ export const claude: ManifestFormat = {
   schema: 'claude-plugin',
   read: readClaudeManifest,
   declaresDependencies: true,
-  authoring: async () => {
-    const [{pathsAt}, {targetAt}, {claudeRules, CLAUDE_PATH_FIELDS}, {buildClaude}, {claudeScaffold}] = await Promise.all([
-      import('../../authoring/plugin-rules.js'),
-      import('../../authoring/convert-plan.js'),
-      import('./rules.js'),
-      import('./convert.js'),
-      import('./scaffold.js'),
-    ])
+  checks: async () => {
+    const [{pathsAt}, {claudeRules, CLAUDE_PATH_FIELDS}] = await Promise.all([import('../../authoring/plugin-rules.js'), import('./rules.js')])
     return {
       rules: claudeRules,
       dataFiles: (json) => ({hooks: pathsAt(json, 'hooks').map((p) => p.raw), mcp: pathsAt(json, 'mcpServers').map((p) => p.raw)}),
       fixablePaths: (json) => CLAUDE_PATH_FIELDS.map((key) => ({holder: json, base: '', key})),
-      convert: {target: (existing) => targetAt(CLAUDE_MANIFEST, existing(CLAUDE_MANIFEST)), build: buildClaude},
-      scaffold: claudeScaffold,
     }
   },
+  convert: async () => {
+    const [{targetAt}, {buildClaude}] = await Promise.all([import('../../authoring/convert-plan.js'), import('./convert.js')])
+    return {target: (existing) => targetAt(CLAUDE_MANIFEST, existing(CLAUDE_MANIFEST)), build: buildClaude}
+  },
+  scaffold: async () => (await import('./scaffold.js')).claudeScaffold,
 }

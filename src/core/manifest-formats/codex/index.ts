@@ -8,14 +8,8 @@ export const codex: ManifestFormat = {
   files: [{path: CODEX_MANIFEST}],
   schema: 'codex-plugin',
   read: readCodexManifest,
-  authoring: async () => {
-    const [{pathsAt}, {targetAt}, {CODEX_ASSET_FIELDS, codexMarketplaceRule, codexRules}, {buildCodex}, {codexScaffold}] = await Promise.all([
-      import('../../authoring/plugin-rules.js'),
-      import('../../authoring/convert-plan.js'),
-      import('./rules.js'),
-      import('./convert.js'),
-      import('./scaffold.js'),
-    ])
+  checks: async () => {
+    const [{pathsAt}, {CODEX_ASSET_FIELDS, codexMarketplaceRule, codexRules}] = await Promise.all([import('../../authoring/plugin-rules.js'), import('./rules.js')])
     return {
       rules: (json, ctx) => {
         codexRules(json, ctx)
@@ -26,8 +20,11 @@ export const codex: ManifestFormat = {
         ...['skills', 'hooks', 'mcpServers', 'apps'].map((key) => ({holder: json, base: '', key})),
         ...(isRecord(json.interface) ? [...CODEX_ASSET_FIELDS, 'screenshots'].map((key) => ({holder: json.interface as typeof json, base: 'interface', key})) : []),
       ],
-      convert: {target: (existing) => targetAt(CODEX_MANIFEST, existing(CODEX_MANIFEST)), build: buildCodex},
-      scaffold: codexScaffold,
     }
   },
+  convert: async () => {
+    const [{targetAt}, {buildCodex}] = await Promise.all([import('../../authoring/convert-plan.js'), import('./convert.js')])
+    return {target: (existing) => targetAt(CODEX_MANIFEST, existing(CODEX_MANIFEST)), build: buildCodex}
+  },
+  scaffold: async () => (await import('./scaffold.js')).codexScaffold,
 }

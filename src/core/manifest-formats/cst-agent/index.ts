@@ -8,8 +8,10 @@ export const cstAgent: ManifestFormat = {
   files: [{path: 'plugin.json'}],
   schema: 'cst-agent-plugin',
   read: readCstAgentManifest,
-  authoring: async () => {
-    const [{cstAgentRules}, {buildCstAgent, cstAgentTarget}, {cstAgentScaffold}] = await Promise.all([import('./rules.js'), import('./convert.js'), import('./scaffold.js')])
-    return {rules: cstAgentRules, convert: {target: cstAgentTarget, build: buildCstAgent}, scaffold: cstAgentScaffold}
+  checks: async () => ({rules: (await import('./rules.js')).cstAgentRules}),
+  convert: async () => {
+    const {buildCstAgent, cstAgentTarget} = await import('./convert.js')
+    return {target: cstAgentTarget, build: buildCstAgent}
   },
+  scaffold: async () => (await import('./scaffold.js')).cstAgentScaffold,
 }

@@ -8,9 +8,5 @@ export const gemini: ManifestFormat = {
   files: [{path: GEMINI_MANIFEST}],
   schema: 'gemini-extension',
   read: readGeminiExtension,
-  readOnly: true,
-  authoring: async () => {
-    const {geminiRules} = await import('./rules.js')
-    return {rules: geminiRules}
-  },
+  checks: async () => ({rules: (await import('./rules.js')).geminiRules}),
 }

@@ -12,14 +12,17 @@ export const lexora: ManifestFormat = {
   schema: 'lexora-manifest',
   read: readLexoraManifest,
   packs: {manifest: 'a package.json or plugin.json with "contributes"'},
-  authoring: async () => {
-    const [{lexoraRules}, {buildLexora, lexoraTarget}, {lexoraScaffold}] = await Promise.all([import('./rules.js'), import('./convert.js'), import('./scaffold.js')])
+  checks: async () => {
+    const {lexoraRules} = await import('./rules.js')
     return {
       rules: (json, ctx) => {
         ctx.problems.push(...lexoraRules(json, ctx.file))
       },
-      convert: {target: lexoraTarget, build: buildLexora},
-      scaffold: lexoraScaffold,
     }
   },
+  convert: async () => {
+    const {buildLexora, lexoraTarget} = await import('./convert.js')
+    return {target: lexoraTarget, build: buildLexora}
+  },
+  scaffold: async () => (await import('./scaffold.js')).lexoraScaffold,
 }
