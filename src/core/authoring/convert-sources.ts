@@ -8,13 +8,13 @@
 import {readdirSync} from 'node:fs'
 import {join} from 'node:path'
 import {safeRealpath} from '../fs/contain.js'
-import {isRecord, parseMcpServers, type Json} from '../plugin/components.js'
+import {isRecord, parseMcpServers} from '../plugin/components.js'
 import {MAX_MANIFEST_BYTES, parseManifestJson, type Declaration} from '../plugin/manifest-fields.js'
 import {readDeclarations} from '../plugin/manifests.js'
 import {entryKind, followedKind, readContainedText} from '../plugin/paths.js'
 import {PluginReport} from '../plugin/report.js'
 import type {McpServerConfig, PluginModel} from '../plugin/types.js'
-import {HOOKS_CONVENTION, MCP_CONVENTION, mcpIdentity, type HookSource, type McpOrigin, type PluginSources, type RawManifest} from './convert-plan.js'
+import {HOOKS_CONVENTION, MCP_CONVENTION, type HookSource, type McpOrigin, type PluginSources, type RawManifest} from './convert-plan.js'
 
 const readJson = (file: string, root: string): unknown => {
   try {

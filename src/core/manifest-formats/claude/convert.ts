@@ -5,9 +5,9 @@
  * inline, become `agents/<id>.md` files.
  */
 import {join} from 'node:path'
-import {carryMcp, claudeRootNote, isFileAgent, METADATA_KEYS, metadataJson, oneOrList, skillPaths} from '../../authoring/convert-parts.js'
+import {carryMcp, isFileAgent, METADATA_KEYS, metadataJson, oneOrList, skillPaths} from '../../authoring/convert-parts.js'
 import {dotSlash, emptyCarried, HOOKS_CONVENTION, MCP_CONVENTION, metadataOf, noneCarried, overExisting, relPath, sameSet, type BuildContext, type ConversionPlan, type NotCarried} from '../../authoring/convert-plan.js'
-import {lexoraSubagentsAsClaude} from '../lexora/convert.js'
+import {lexoraSubagentsAsClaude} from '../lexora/to-claude.js'
 
 const CLAUDE_MANAGED = new Set([...METADATA_KEYS, 'skills', 'agents', 'commands', 'hooks', 'mcpServers'])
 

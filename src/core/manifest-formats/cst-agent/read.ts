@@ -45,7 +45,7 @@ export const readCstAgentManifest = (json: Json, file: string, root: string, rep
   const skills = declaredPaths(json, 'skills', ctx)
   if (skills) declaration.skills = skills
   if (json.mcpServers !== undefined) {
-    if (isRecord(json.mcpServers)) declaration.mcpComponents = parseMcpServers(json.mcpServers, 'mcpServers', {file, report, stdioOnly: true})
+    if (isRecord(json.mcpServers)) declaration.mcpComponents = parseMcpServers(json.mcpServers, 'mcpServers', {file, report, stdioOnly: 'cst-agent'})
     else {
       report.error('manifest-field-invalid', `"mcpServers" must be an object of named stdio servers, not ${typeName(json.mcpServers)}`, {file, path: 'mcpServers'})
       declaration.mcpComponents = []
