@@ -65,11 +65,6 @@ describe('reading gemini-extension.json', () => {
     })
   })
 
-  it('declaring servers itself, it replaces .mcp.json, as every manifest that declares servers does', () => {
-    const {model} = inspectPlugin(plugin({'gemini-extension.json': extension(), '.mcp.json': {mcpServers: {other: {command: 'other'}}}}))
-    expect(model.mcpServers.map((s) => s.name).sort()).toEqual(['events', 'local', 'remote'])
-  })
-
   it('refuses a server with both httpUrl and url, a plain-http remote, and a context file outside the extension', () => {
     const root = plugin({
       'gemini-extension.json': extension({
@@ -93,10 +88,13 @@ describe('reading gemini-extension.json', () => {
     expect(warnings.find((p) => p.code === 'exclude-tools-not-installed')).toMatchObject({path: 'excludeTools'})
   })
 
-  it('is read beside a Claude manifest: the first manifest wins a field both give', () => {
-    const {model} = inspectPlugin(plugin({'.claude-plugin/plugin.json': {name: 'ext', version: '2.0.0'}, 'gemini-extension.json': extension()}))
-    expect(model.manifests).toEqual(['claude', 'gemini'])
-    expect(model.version).toBe('2.0.0')
+  it('beside a Claude manifest or a .mcp.json it is left to Gemini CLI: the plugin installs as it did without it', () => {
+    const withClaude = inspectPlugin(plugin({'.claude-plugin/plugin.json': {name: 'ext', version: '2.0.0'}, '.mcp.json': {mcpServers: {claude: {command: 'node', args: ['a.js']}}}, 'gemini-extension.json': extension()}))
+    expect(withClaude.model.manifests).toEqual(['claude'])
+    expect(withClaude.model.mcpServers.map((s) => s.name)).toEqual(['claude'])
+    const withMcpFile = inspectPlugin(plugin({'.mcp.json': {mcpServers: {claude: {command: 'node', args: ['a.js']}}}, 'gemini-extension.json': extension()}))
+    expect(withMcpFile.model.manifests).toEqual(['none'])
+    expect(withMcpFile.model.mcpServers.map((s) => s.name)).toEqual(['claude'])
   })
 })
 

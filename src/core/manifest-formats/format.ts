@@ -68,6 +68,12 @@ export interface ManifestFormat {
   /** its JSON Schema in registry/schemas (without .schema.json) */
   schema: string
   read(json: Json, file: string, root: string, report: PluginReport): Declaration
+  /**
+   * read only when no other format's manifest is there: a plugin that ships a Claude manifest (or
+   * only `.mcp.json`) beside a `gemini-extension.json` installs as before, the Gemini file being for
+   * Gemini CLI's own installer
+   */
+  secondary?: boolean
   /** its manifest is where loadout reads a plugin's `dependencies` and `userConfig` (Claude Code's) */
   declaresDependencies?: boolean
   /** its hosts install package archives themselves (`plugin pack --format <id>`); `manifest` says what marks one */

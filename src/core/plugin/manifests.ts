@@ -4,6 +4,7 @@
  * `package.json` with `contributes`, ...), and the marketplace entry (the whole definition when
  * `strict` is false). Each becomes a Declaration; read.ts merges them and reads what they point at.
  */
+import {lstatSync} from 'node:fs'
 import {join} from 'node:path'
 import {MANIFEST_FILES, formatOf, type ClaimedFile} from '../manifest-formats/index.js'
 import type {PluginEntry} from '../marketplace/types.js'
@@ -56,6 +57,15 @@ export interface DeclarationOptions {
   entry?: PluginEntry
 }
 
+const exists = (path: string): boolean => {
+  try {
+    lstatSync(path)
+    return true
+  } catch {
+    return false
+  }
+}
+
 /**
  * Every declaration that defines the plugin, in order of authority: the manifests (in the order of
  * the format list; a format is read from the first of its files that is there), then the
@@ -69,15 +79,20 @@ export const readDeclarations = (root: string, options: DeclarationOptions, repo
   }
   const declarations: Declaration[] = []
   const read = new Set<string>()
-  for (const file of MANIFEST_FILES) {
-    if (file.claims.every((c) => read.has(c.format.id))) continue
-    const found = file.shared ? readSharedManifest(root, file, report) : readManifestJson(root, file.path, report)
-    if (!found) continue
-    const format = formatOf(file, found.json)
-    if (!format || read.has(format.id)) continue
-    read.add(format.id)
-    declarations.push(format.read(found.json, found.file, root, report))
+  const readFormats = (secondary: boolean): void => {
+    for (const file of MANIFEST_FILES) {
+      if (file.claims.every((c) => read.has(c.format.id) || (c.format.secondary === true) !== secondary)) continue
+      const found = file.shared ? readSharedManifest(root, file, report) : readManifestJson(root, file.path, report)
+      if (!found) continue
+      const format = formatOf(file, found.json)
+      if (!format || read.has(format.id) || (format.secondary === true) !== secondary) continue
+      read.add(format.id)
+      declarations.push(format.read(found.json, found.file, root, report))
+    }
   }
+  readFormats(false)
+  // a secondary format (Gemini's) defines only a plugin that is nothing else: no other manifest, no .mcp.json
+  if (declarations.length === 0 && !exists(join(root, '.mcp.json'))) readFormats(true)
   if (entry) declarations.push(declarationFromEntry(entry, root, report))
   return declarations
 }

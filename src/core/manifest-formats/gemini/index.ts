@@ -7,6 +7,7 @@ export const gemini: ManifestFormat = {
   name: 'Gemini CLI',
   files: [{path: GEMINI_MANIFEST}],
   schema: 'gemini-extension',
+  secondary: true,
   read: readGeminiExtension,
   checks: async () => ({rules: (await import('./rules.js')).geminiRules}),
 }
