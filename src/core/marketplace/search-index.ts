@@ -1,5 +1,5 @@
 import {createHash} from 'node:crypto'
-import {closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, statSync} from 'node:fs'
+import {closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, rmSync, statSync} from 'node:fs'
 import {join} from 'node:path'
 import {loadoutPaths, type Environment} from '../environment.js'
 import {writeFileAtomic} from '../fs/write.js'
@@ -156,7 +156,10 @@ export const writeSearchIndex = (m: KnownMarketplace, env: Environment, plugins:
     const header = `${JSON.stringify({key, text: plugins.map(searchText), categories: plugins.map((p) => (p.category ?? '').toLowerCase()), offsets} satisfies IndexHeader)}\n`
     const prefix = `${MAGIC}${String(Buffer.byteLength(header)).padStart(LENGTH_DIGITS, '0')}\n`
     mkdirSync(join(loadoutPaths(env).cache, 'search-index'), {recursive: true})
-    writeFileAtomic(indexPath(m, env), prefix + header + entries.join(''))
+    const file = indexPath(m, env)
+    writeFileAtomic(file, prefix + header + entries.join(''))
+    // the JSON index of loadout before this format, if one is left beside it
+    rmSync(file.replace(/\.idx$/, '.json'), {force: true})
   } catch {
     // only slower next time
   }
