@@ -18,15 +18,11 @@ export interface CopiedFile {
 const CHUNK = 1024 * 1024
 let chunk: Buffer | undefined
 
-// The umask strips bits from a new file's mode: a file is chmod-ed only when it would.
-let umask: number | undefined
-const currentUmask = (): number => (umask ??= process.umask())
-
 /**
  * Copies one regular file (never through a link) to a new file `dest`, with `mode`, hashing the
  * bytes as they are written. Returns the sha256 and whether the source was executable by its owner.
  */
-const copyHashed = (src: string, dest: string): {sha256: string; mode: number} => {
+const copyHashed = (src: string, dest: string, umask: number): {sha256: string; mode: number} => {
   let input: number
   try {
     input = openSync(src, constants.O_RDONLY | constants.O_NOFOLLOW)
@@ -49,7 +45,8 @@ const copyHashed = (src: string, dest: string): {sha256: string; mode: number} =
         hash.update(bytes)
         for (let written = 0; written < n; ) written += writeSync(output, bytes, written, n - written)
       }
-      if ((mode & currentUmask()) !== 0) fchmodSync(output, mode)
+      // the umask strips bits from a new file's mode: only then is it set again
+      if ((mode & umask) !== 0) fchmodSync(output, mode)
       return {sha256: hash.digest('hex'), mode}
     } finally {
       closeSync(output)
@@ -67,6 +64,7 @@ const copyHashed = (src: string, dest: string): {sha256: string; mode: number} =
  */
 export const copyTree = (from: string, to: string, boundary: string = from): CopiedFile[] => {
   const copied: CopiedFile[] = []
+  const umask = process.umask()
   const walk = (src: string, dest: string, rel: string) => {
     for (const entry of readdirSync(src, {withFileTypes: true})) {
       if (entry.name === '.git') continue
@@ -77,7 +75,7 @@ export const copyTree = (from: string, to: string, boundary: string = from): Cop
         mkdirSync(d)
         walk(s, d, path)
       } else if (entry.isFile()) {
-        copied.push({path, ...copyHashed(s, d)})
+        copied.push({path, ...copyHashed(s, d, umask)})
       } else if (entry.isSymbolicLink()) {
         const target = readlinkSync(s, {encoding: 'buffer'})
         if (!isInside(boundary, resolve(dirname(s), target.toString('utf8')))) throw unsafePath(`refusing to copy ${s}: it links outside the plugin (to ${target.toString('utf8')})`)
