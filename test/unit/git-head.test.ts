@@ -5,6 +5,7 @@ import {join} from 'node:path'
 import {afterAll, describe, expect, it} from 'vitest'
 import type {Environment} from '../../src/core/environment.js'
 import {gitContext, resolveCommit, runGit, updateMirror} from '../../src/core/fetch/git.js'
+import {localGitCommit} from '../../src/core/install/local-commit.js'
 
 const base = mkdtempSync(join(tmpdir(), 'loadout-git-head-'))
 afterAll(() => rmSync(base, {recursive: true, force: true}))
@@ -82,5 +83,21 @@ describe('runGit', () => {
     const {mirror} = await setup()
     expect((await runGit(context, mirror, ['rev-parse', '--is-bare-repository'], {GIT_DIR: mirror})).trim()).toBe('true')
     await expect(runGit(context, mirror, ['rev-parse', '--verify', 'no-such-ref'], {GIT_DIR: mirror})).rejects.toMatchObject({code: 'git-failed', message: expect.stringMatching(/Needed a single revision/)})
+  })
+})
+
+describe('localGitCommit', () => {
+  it('reads a work tree\'s commit on a branch, after a new commit, and when detached (asked of git)', async () => {
+    const {work} = await setup('main')
+    mkdirSync(join(work, 'plugins', 'p'), {recursive: true})
+    const folder = join(work, 'plugins', 'p')
+    expect(await localGitCommit(folder, env)).toBe(git(work, 'rev-parse', 'HEAD'))
+    const second = commit(work, 'two\n')
+    expect(await localGitCommit(folder, env)).toBe(second)
+    git(work, 'pack-refs', '--all')
+    const third = commit(work, 'three\n')
+    expect(await localGitCommit(folder, env)).toBe(third)
+    git(work, 'checkout', '-q', '--detach', second)
+    expect(await localGitCommit(folder, env)).toBe(second)
   })
 })

@@ -206,16 +206,17 @@ const readText = (file: string): string | undefined => {
 }
 
 /**
- * The commit of the mirror's HEAD read from its files (HEAD names a branch; the branch is a loose
- * ref or a line of packed-refs), without starting git; undefined for anything else (a reftable, an
- * odd name), which `git rev-parse` then answers. A branch always names a commit: git writes no other.
+ * The commit HEAD names in a git folder (a mirror, or a work tree's `.git`), read from its files
+ * (HEAD names a branch; the branch is a loose ref or a line of packed-refs) without starting git;
+ * undefined for anything else (a detached HEAD, a reftable, an odd name), which `git rev-parse`
+ * then answers. A branch always names a commit: git writes no other.
  */
-const headFromFiles = (mirrorDir: string): string | undefined => {
-  const head = /^ref: (refs\/heads\/[A-Za-z0-9._/-]+)\n?$/.exec(readText(join(mirrorDir, 'HEAD')) ?? '')?.[1]
+export const headCommitFromFiles = (gitDir: string): string | undefined => {
+  const head = /^ref: (refs\/heads\/[A-Za-z0-9._/-]+)\n?$/.exec(readText(join(gitDir, 'HEAD')) ?? '')?.[1]
   if (!head || head.split('/').some((part) => part === '' || part === '.' || part === '..' || part.endsWith('.lock'))) return undefined
-  const loose = readText(join(mirrorDir, head))?.trim()
+  const loose = readText(join(gitDir, head))?.trim()
   if (loose !== undefined) return FULL_SHA.test(loose) ? loose : undefined
-  for (const line of (readText(join(mirrorDir, 'packed-refs')) ?? '').split('\n')) {
+  for (const line of (readText(join(gitDir, 'packed-refs')) ?? '').split('\n')) {
     if (line.endsWith(` ${head}`) && FULL_SHA.test(line.slice(0, 40)) && line.length === 41 + head.length) return line.slice(0, 40)
   }
   return undefined
@@ -238,7 +239,7 @@ export const resolveCommit = async (context: GitContext, mirrorDir: string, ref:
     return wanted
   }
   if (wanted === 'HEAD') {
-    const head = headFromFiles(mirrorDir)
+    const head = headCommitFromFiles(mirrorDir)
     if (head) return head
   }
   for (const candidate of wanted === 'HEAD' ? ['HEAD'] : [`refs/tags/${wanted}`, `refs/heads/${wanted}`, wanted]) {
