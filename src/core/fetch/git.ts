@@ -87,7 +87,7 @@ export const runGit = async (context: GitContext, cwd: string, args: string[], e
   const env = {...hardenedEnv(context), ...extraEnv}
   const argv = [...hardenedConfig(context).flatMap((c) => ['-c', c]), ...args]
   const limit = gitTimeoutMs(context.env)
-  const outcome = await new Promise<{code: number | null; stdout: string; stderr: string; error?: Error; timedOut: boolean}>((done) => {
+  const outcome = await new Promise<{code: number | null; signal?: string; stdout: string; stderr: string; error?: Error; timedOut: boolean}>((done) => {
     const child = spawn('git', argv, {cwd, env, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true})
     const out: Buffer[] = []
     const err: Buffer[] = []
@@ -110,22 +110,22 @@ export const runGit = async (context: GitContext, cwd: string, args: string[], e
       arm()
     })
     let finished = false
-    const finish = (code: number | null, error?: Error) => {
+    const finish = (code: number | null, signal: string | null, error?: Error) => {
       if (finished) return
       finished = true
       clearTimeout(timer)
-      done({code, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), timedOut, ...(error ? {error} : {})})
+      done({code, ...(signal ? {signal} : {}), stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), timedOut, ...(error ? {error} : {})})
     }
     // git missing from PATH: 'error' comes, and 'close' may never
-    child.on('error', (error) => finish(null, error))
-    child.on('close', (code) => finish(code))
+    child.on('error', (error) => finish(null, null, error))
+    child.on('close', (code, signal) => finish(code, signal))
   })
   if (outcome.code === 0 && !outcome.timedOut) return outcome.stdout
   const why = outcome.timedOut
     ? `git timed out: no output for ${Math.round(limit / 1000)} s`
     : outcome.error
       ? `git could not run: ${outcome.error.message}`
-      : outcome.stderr.trim() || `git exited with status ${outcome.code}`
+      : outcome.stderr.trim() || (outcome.signal ? `git was stopped by ${outcome.signal}` : `git exited with status ${outcome.code}`)
   throw gitFailure(args, new Error(why))
 }
 
