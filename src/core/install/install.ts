@@ -10,7 +10,7 @@ import type {PluginModel} from '../plugin/types.js'
 import {admitPluginModel, admitPluginSource} from '../policy/gate.js'
 import type {Problem} from '../problems.js'
 import type {ScopeContext} from '../scope.js'
-import {ownershipFrom, readInstallRecords, type InstallRecord} from '../state/records.js'
+import {keptBy, ownershipFrom, readInstallRecords, type InstallRecord} from '../state/records.js'
 import type {AgentTarget} from '../targets/types.js'
 import {applyOperation, removeApplied} from './apply.js'
 import {approvalsFile, consentSummary, isApproved, storeApproval, type ConsentSummary} from './consent.js'
@@ -345,8 +345,6 @@ const applyPlans = async (plans: readonly TargetPlan[], recordBase: RecordBase, 
   return records
 }
 
-/** Paths other installs still record, which removing this one must leave alone. */
-export const keptBy = (records: readonly InstallRecord[]): Set<string> => new Set(records.flatMap((r) => [...r.files.map((f) => f.path), ...r.dirs]))
 
 export const installPlugin = async (spec: string, options: InstallOptions): Promise<InstallResult> => {
   refusePackOnly(options.targets)
