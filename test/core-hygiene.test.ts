@@ -144,3 +144,70 @@ describe('src', () => {
     expect(findCircle(graph)).toBeUndefined()
   })
 })
+
+const FORMATS_DIR = join(CORE, 'manifest-formats')
+
+/** The modules of one format's own folder that `file` imports (the list, index.ts, and format.ts are not one). */
+export const formatFolderImports = (file: string, source: string): string[] =>
+  specifiers(source)
+    .filter((s) => s.startsWith('.'))
+    .map((s) => resolve(dirname(file), s))
+    .filter((target) => target.startsWith(FORMATS_DIR + sep) && relative(FORMATS_DIR, target).includes(sep))
+
+/** The quoted format ids in `source`, comments left out. */
+export const namedFormats = (source: string, ids: readonly string[]): string[] => {
+  const text = source.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`])\/\/.*$/gm, '$1')
+  return ids.filter((id) => new RegExp(`['"\`]${id.replace(/[-]/g, '\\-')}['"\`]`).test(text))
+}
+
+/** The modules that read, check, convert and create plugins in any format: they go through the list. */
+const PIPELINE = [
+  'plugin/manifests.ts',
+  'plugin/read.ts',
+  'plugin/manifest-fields.ts',
+  'authoring/plugin-validate.ts',
+  'authoring/plugin-validate-many.ts',
+  'authoring/plugin-fix.ts',
+  'authoring/plugin-pack.ts',
+  'authoring/convert.ts',
+  'authoring/convert-plan.ts',
+  'authoring/convert-parts.ts',
+  'authoring/convert-sources.ts',
+  'authoring/plugin-create.ts',
+  'authoring/plugin-scaffold.ts',
+  'authoring/scaffold-kit.ts',
+  'audit/scan.ts',
+  'deps/manifest.ts',
+]
+
+describe('src/core/manifest-formats', () => {
+  it('finds an import of a format folder and a quoted format id (so the checks below can fail)', () => {
+    const from = join(CORE, 'plugin', 'manifests.ts')
+    const sample = [
+      "import {readLexoraManifest} from '../manifest-formats/lexora/read.js'",
+      "import type {ManifestFormat} from '../manifest-formats/format.js'",
+      "import {MANIFEST_FILES} from '../manifest-formats/index.js'",
+      "const x = await import('../manifest-formats/codex/index.js')",
+    ].join('\n')
+    expect(formatFolderImports(from, sample).map((t) => relative(FORMATS_DIR, t))).toEqual([join('lexora', 'read.js'), join('codex', 'index.js')])
+    expect(namedFormats("if (d.kind === 'cst-agent') x()\n// 'lexora' in a comment\n/** `codex` */", ['claude', 'codex', 'cst-agent', 'lexora'])).toEqual(['cst-agent'])
+  })
+
+  it('no module outside it imports a format folder: only the list (index.ts) and the ManifestFormat type', () => {
+    const offenders = files(join(ROOT, 'src'), /\.ts$/)
+      .filter((file) => !file.startsWith(FORMATS_DIR + sep))
+      .flatMap((file) => formatFolderImports(file, readFileSync(file, 'utf8')).map((t) => `${relative(ROOT, file)} imports ${relative(ROOT, t)}`))
+    expect(offenders).toEqual([])
+  })
+
+  it('lists every format folder it holds, and the pipeline modules name none of them', async () => {
+    const {MANIFEST_FORMATS} = (await import('../src/core/manifest-formats/index.js')) as {MANIFEST_FORMATS: ReadonlyArray<{id: string}>}
+    const folders = readdirSync(FORMATS_DIR, {withFileTypes: true}).filter((e) => e.isDirectory()).map((e) => e.name).sort()
+    const list = readFileSync(join(FORMATS_DIR, 'index.ts'), 'utf8')
+    expect(folders.filter((folder) => !list.includes(`'./${folder}/index.js'`))).toEqual([])
+    const ids = MANIFEST_FORMATS.map((f) => f.id)
+    expect(ids.length).toBeGreaterThanOrEqual(folders.length)
+    const named = PIPELINE.flatMap((rel) => namedFormats(readFileSync(join(CORE, rel), 'utf8'), ids).map((id) => `${rel} names '${id}'`))
+    expect(named).toEqual([])
+  })
+})

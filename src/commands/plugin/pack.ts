@@ -1,6 +1,6 @@
 import {Args, Flags} from '@oclif/core'
 import {resolve} from 'node:path'
-import {packPlugin, type PackResult} from '../../core/authoring/plugin-pack.js'
+import {PACK_FORMATS, packPlugin, type PackResult} from '../../core/authoring/plugin-pack.js'
 import {LoadoutCommand} from '../../ui/base-command.js'
 
 export default class PluginPack extends LoadoutCommand {
@@ -9,14 +9,14 @@ export default class PluginPack extends LoadoutCommand {
   static override examples = ['<%= config.bin %> plugin pack ./my-plugin --format lexora', '<%= config.bin %> plugin pack . --format lexora --out dist --json']
   static override args = {path: Args.string({description: 'the plugin folder (default: .)'})}
   static override flags = {
-    format: Flags.string({description: 'the package format', options: ['lexora'], required: true}),
+    format: Flags.string({description: 'the package format', options: [...PACK_FORMATS], required: true}),
     out: Flags.string({description: 'folder to write the archive to (default: the current folder)'}),
   }
 
   async run(): Promise<PackResult> {
     const {args, flags} = await this.parse(PluginPack)
     const env = this.environment()
-    const result = await packPlugin(resolve(env.cwd, args.path ?? '.'), {format: 'lexora', outDir: resolve(env.cwd, flags.out ?? '.'), home: env.home})
+    const result = await packPlugin(resolve(env.cwd, args.path ?? '.'), {format: flags.format, outDir: resolve(env.cwd, flags.out ?? '.'), home: env.home})
     this.log(`packed ${result.plugin}: ${result.archive} (${result.files} file(s), sha256 ${result.sha256.slice(0, 16)}…)`)
     return result
   }

@@ -8,7 +8,7 @@ import {strictFlag} from '../../ui/flags.js'
 import {renderPluginValidation} from '../../ui/render/plugin.js'
 
 export default class PluginValidate extends LoadoutCommand {
-  static override summary = 'Check a plugin in every format it ships (Claude, Codex, cst-agent, Lexora); the exit status says whether it passes'
+  static override summary = 'Check a plugin in every format it ships (Claude, Codex, cst-agent, Lexora, Gemini CLI extensions); the exit status says whether it passes'
   static override description = 'A folder whose subfolders are plugins (a marketplace\'s plugins/) is validated plugin by plugin.'
   static override examples = ['<%= config.bin %> plugin validate ./my-plugin', '<%= config.bin %> plugin validate ./plugins --json', '<%= config.bin %> plugin validate . --strict --json', '<%= config.bin %> plugin validate ./my-plugin --fix']
   static override strict = false

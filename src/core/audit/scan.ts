@@ -2,7 +2,7 @@ import {closeSync, fstatSync, lstatSync, openSync, readdirSync} from 'node:fs'
 import {join, relative, sep} from 'node:path'
 import {validationFailed} from '../errors.js'
 import {readOpenFile} from '../fs/read.js'
-import {CLAUDE_MANIFEST, CODEX_MANIFEST, ROOT_MANIFEST} from '../plugin/manifests.js'
+import {MANIFEST_FILES} from '../manifest-formats/index.js'
 import type {PluginModel} from '../plugin/types.js'
 import {findHiddenText, type HiddenChar} from './hidden-text.js'
 
@@ -62,7 +62,7 @@ const exists = (path: string): boolean => {
 
 /** The files of a plugin that agents read as instructions: every Markdown file of each skill, subagents, commands, manifests. */
 export const agentReadFiles = (model: PluginModel): string[] => {
-  const manifests = [CLAUDE_MANIFEST, CODEX_MANIFEST, ROOT_MANIFEST].map((m) => join(model.root, m)).filter(exists)
+  const manifests = MANIFEST_FILES.filter((f) => !f.shared).map((f) => join(model.root, f.path)).filter(exists)
   return [
     ...new Set([
       ...model.skills.flatMap((s) => filesBelow(s.dir, isMarkdown)),

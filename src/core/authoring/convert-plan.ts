@@ -2,24 +2,57 @@
  * The types of a conversion plan and the pieces every target format shares: the plugin's metadata
  * (name, version, author, links), paths in each format's spelling, MCP servers written inline in
  * exactly the form the plugin reader keeps them (so the new manifest and the old one define the
- * same server, not two), and the record of what could not be carried over.
+ * same server, not two), and the record of what could not be carried over. Each format's own
+ * builder lives in its folder under src/core/manifest-formats/.
  */
-import {relative, sep} from 'node:path'
+import {join, relative, sep} from 'node:path'
+import {safeRealpath} from '../fs/contain.js'
+import {stableStringify} from '../fs/json.js'
 import {isRecord, type Json} from '../plugin/components.js'
-import {authorText} from '../plugin/manifest-fields.js'
+import {authorText, type Declaration, type DeclarationKind} from '../plugin/manifest-fields.js'
 import type {ComponentKind, McpServerConfig, PluginModel} from '../plugin/types.js'
-import {mcpIdentity, type PluginSources} from './convert-sources.js'
 
-export const CONVERT_FORMATS = ['claude', 'codex', 'cst-agent', 'lexora'] as const
-export type ConvertFormat = (typeof CONVERT_FORMATS)[number]
+/** A manifest format's id (`claude`, `codex`, ...): the formats are listed in src/core/manifest-formats/. */
+export type ConvertFormat = string
 
-/** How each format names itself in messages. */
-export const FORMAT_NAME: Record<ConvertFormat, string> = {
-  claude: 'Claude Code',
-  codex: 'Codex',
-  'cst-agent': 'cst-agent',
-  lexora: 'Lexora',
+/** Where one MCP server is defined: in a JSON file (named by a manifest, or found by convention), or inline in a manifest. */
+export type McpOrigin =
+  | {kind: 'file'; file: string; by: DeclarationKind | 'convention'; config: McpServerConfig}
+  | {kind: 'inline'; by: DeclarationKind; config: McpServerConfig}
+
+/** A hook set's source: a file, or an object inline in a manifest. */
+export type HookSource = {kind: 'file'; file: string; by: DeclarationKind | 'convention'} | {kind: 'inline'; value: unknown; by: DeclarationKind}
+
+export interface RawManifest {
+  kind: DeclarationKind
+  file: string
+  json: Json
 }
+
+export interface PluginSources {
+  root: string
+  declarations: Declaration[]
+  /** the manifests as JSON, in the reader's order of authority */
+  raw: RawManifest[]
+  /** every MCP file in effect, in order, without repeats (absolute) */
+  mcpFiles: string[]
+  /** server name -> where it is defined (several places when manifests agree) */
+  mcp: Map<string, McpOrigin[]>
+  hooks: HookSource[]
+  /** real paths of `skills/*` holding a SKILL.md */
+  conventionalSkills: string[]
+  /** real paths of `agents/*.md` and `commands/*.md` */
+  conventionalAgents: string[]
+  conventionalCommands: string[]
+  /** the declarations that name subagent files themselves (Claude `agents`) */
+  agentListers: DeclarationKind[]
+}
+
+export const MCP_CONVENTION = '.mcp.json'
+export const HOOKS_CONVENTION = join('hooks', 'hooks.json')
+
+/** The config as the reader keeps it: two definitions are the same server when these strings are equal. */
+export const mcpIdentity = (config: McpServerConfig): string => stableStringify(config)
 
 /** A part of the plugin the target format has no place for, or a piece of a part that was left out. */
 export interface NotCarried {
@@ -49,6 +82,9 @@ export interface TargetManifest {
   existing?: Json
 }
 
+/** The target at `rel`: `replace` what is there, else `new`. */
+export const targetAt = (rel: string, existing: Json | undefined): TargetManifest => (existing ? {rel, mode: 'replace', existing} : {rel, mode: 'new'})
+
 export interface ConversionPlan {
   format: ConvertFormat
   target: TargetManifest
@@ -65,6 +101,8 @@ export interface BuildContext {
   model: PluginModel
   sources: PluginSources
   format: ConvertFormat
+  /** how the format names itself in messages (`Claude Code`) */
+  formatName: string
   target: TargetManifest
 }
 
@@ -179,11 +217,6 @@ export const clashesWithOrigin = (name: string, config: McpServerConfig, ctx: Bu
   return other.kind === 'file' ? relPath(ctx.model.root, other.file) : `the ${other.by} manifest`
 }
 
-/** Server settings a format has no field for (cst-agent's switches; Claude Code also has no `cwd`). */
-export const ignoredFields = (config: McpServerConfig, format: ConvertFormat): string[] => {
-  const fields = format === 'claude' ? (['cwd', 'disabled', 'autoApprove'] as const) : format === 'codex' ? (['disabled', 'autoApprove'] as const) : []
-  return fields.filter((k) => config[k] !== undefined)
-}
 
 // ---------------------------------------------------------------------------------------------
 // Writing the manifest over what is there
@@ -209,3 +242,10 @@ export const emptyCarried = (): CarriedParts => ({skills: [], subagents: [], mcp
 /** Every part of `kind` as not carried, for one reason. */
 export const noneCarried = (kind: ComponentKind, names: readonly string[], reason: string): NotCarried[] => names.map((name) => ({kind, name, reason}))
 
+const realOf = (path: string): string => safeRealpath(path) ?? path
+
+/** True when `paths` (real paths) are exactly `conventional`, in any order. */
+export const sameSet = (paths: readonly string[], conventional: readonly string[]): boolean => {
+  const a = new Set(paths.map(realOf))
+  return a.size === conventional.length && conventional.every((p) => a.has(p))
+}

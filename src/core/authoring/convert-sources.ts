@@ -8,52 +8,13 @@
 import {readdirSync} from 'node:fs'
 import {join} from 'node:path'
 import {safeRealpath} from '../fs/contain.js'
-import {stableStringify} from '../fs/json.js'
-import {isRecord, parseMcpServers, type Json} from '../plugin/components.js'
-import {MAX_MANIFEST_BYTES, parseManifestJson, type Declaration, type DeclarationKind} from '../plugin/manifest-fields.js'
+import {isRecord, parseMcpServers} from '../plugin/components.js'
+import {MAX_MANIFEST_BYTES, parseManifestJson, type Declaration} from '../plugin/manifest-fields.js'
 import {readDeclarations} from '../plugin/manifests.js'
 import {entryKind, followedKind, readContainedText} from '../plugin/paths.js'
 import {PluginReport} from '../plugin/report.js'
 import type {McpServerConfig, PluginModel} from '../plugin/types.js'
-
-/** Where one MCP server is defined: in a JSON file (named by a manifest, or found by convention), or inline in a manifest. */
-export type McpOrigin =
-  | {kind: 'file'; file: string; by: DeclarationKind | 'convention'; config: McpServerConfig}
-  | {kind: 'inline'; by: DeclarationKind; config: McpServerConfig}
-
-/** A hook set's source: a file, or an object inline in a manifest. */
-export type HookSource = {kind: 'file'; file: string; by: DeclarationKind | 'convention'} | {kind: 'inline'; value: unknown; by: DeclarationKind}
-
-export interface RawManifest {
-  kind: DeclarationKind
-  file: string
-  json: Json
-}
-
-export interface PluginSources {
-  root: string
-  declarations: Declaration[]
-  /** the manifests as JSON, in the reader's order of authority */
-  raw: RawManifest[]
-  /** every MCP file in effect, in order, without repeats (absolute) */
-  mcpFiles: string[]
-  /** server name -> where it is defined (several places when manifests agree) */
-  mcp: Map<string, McpOrigin[]>
-  hooks: HookSource[]
-  /** real paths of `skills/*` holding a SKILL.md */
-  conventionalSkills: string[]
-  /** real paths of `agents/*.md` and `commands/*.md` */
-  conventionalAgents: string[]
-  conventionalCommands: string[]
-  /** the declarations that name subagent files themselves (Claude `agents`) */
-  agentListers: DeclarationKind[]
-}
-
-export const MCP_CONVENTION = '.mcp.json'
-export const HOOKS_CONVENTION = join('hooks', 'hooks.json')
-
-/** The config as the reader keeps it: two definitions are the same server when these strings are equal. */
-export const mcpIdentity = (config: McpServerConfig): string => stableStringify(config)
+import {HOOKS_CONVENTION, MCP_CONVENTION, type HookSource, type McpOrigin, type PluginSources, type RawManifest} from './convert-plan.js'
 
 const readJson = (file: string, root: string): unknown => {
   try {
@@ -89,7 +50,7 @@ const mcpOrigins = (declarations: readonly Declaration[], root: string): {files:
   const origins = new Map<string, McpOrigin[]>()
   const files: string[] = []
   const add = (name: string, origin: McpOrigin) => origins.set(name, [...(origins.get(name) ?? []), origin])
-  const addFile = (file: string, by: DeclarationKind | 'convention') => {
+  const addFile = (file: string, by: McpOrigin['by']) => {
     if (!files.includes(file)) files.push(file)
     for (const s of serversIn(readJson(file, root), file)) add(s.name, {kind: 'file', file, by, config: s.config})
   }
@@ -143,10 +104,4 @@ export const pluginSources = (model: PluginModel): PluginSources => {
     conventionalCommands: childrenWith(join(root, 'commands'), (p) => p.toLowerCase().endsWith('.md') && followedKind(p) === 'file'),
     agentListers: declarations.filter((d) => d.agents !== undefined).map((d) => d.kind),
   }
-}
-
-/** True when `paths` (real paths) are exactly `conventional`, in any order. */
-export const sameSet = (paths: readonly string[], conventional: readonly string[]): boolean => {
-  const a = new Set(paths.map(realOf))
-  return a.size === conventional.length && conventional.every((p) => a.has(p))
 }

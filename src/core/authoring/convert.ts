@@ -1,6 +1,7 @@
 /**
- * `loadout plugin convert <path> --to claude|codex|cst-agent|lexora [--out dir]`: writes the
- * manifest another agent needs from what the plugin has, and says what that format cannot carry.
+ * `loadout plugin convert <path> --to <format> [--out dir]`: writes the manifest another agent
+ * needs from what the plugin has, and says what that format cannot carry. Each format's builder
+ * and target file live in its folder under src/core/manifest-formats/.
  *
  * Nothing is written until the result is known to be good: the plugin is copied (into the staging
  * folder beside --out, or a temporary folder), the manifest written into the copy, and the copy
@@ -22,28 +23,20 @@ import {entryKind, readContainedText} from '../plugin/paths.js'
 import {inspectPlugin, pluginRefused} from '../plugin/read.js'
 import type {ComponentKind, ManifestKind, PluginModel} from '../plugin/types.js'
 import type {Problem} from '../problems.js'
-import {buildClaude, buildCodex, buildCstAgent} from './convert-formats.js'
-import {buildLexora} from './convert-lexora.js'
-import {
-  CONVERT_FORMATS,
-  FORMAT_NAME,
-  relPath,
-  type BuildContext,
-  type CarriedParts,
-  type ConversionPlan,
-  type ConvertFormat,
-  type NotCarried,
-  type TargetManifest,
-} from './convert-plan.js'
-import {mcpIdentity, pluginSources} from './convert-sources.js'
+import {MANIFEST_FORMATS, type ManifestFormat} from '../manifest-formats/index.js'
+import {mcpIdentity, relPath, type CarriedParts, type ConversionPlan, type ConvertFormat, type NotCarried, type TargetManifest} from './convert-plan.js'
+import {pluginSources} from './convert-sources.js'
 import {validatePlugin} from './plugin-validate.js'
 
-export {CONVERT_FORMATS, type ConvertFormat, type NotCarried, type CarriedParts} from './convert-plan.js'
+export {type ConvertFormat, type NotCarried, type CarriedParts} from './convert-plan.js'
+
+/** The formats `plugin convert` can write. */
+export const CONVERT_FORMATS: readonly string[] = MANIFEST_FORMATS.filter((f) => f.convert).map((f) => f.id)
 
 export interface ConvertPluginInput {
   /** the plugin folder */
   path: string
-  /** the format to write: claude, codex, cst-agent or lexora */
+  /** the format to write: one of CONVERT_FORMATS */
   to?: string
   /** copy the plugin here and convert the copy; default: write into the plugin folder */
   out?: string
@@ -92,18 +85,13 @@ export interface PluginConversion {
   next: string[]
 }
 
-const MANIFEST_REL: Record<Exclude<ConvertFormat, 'lexora'>, string> = {
-  claude: '.claude-plugin/plugin.json',
-  codex: '.codex-plugin/plugin.json',
-  'cst-agent': 'plugin.json',
-}
-
 // ---------------------------------------------------------------------------------------------
 // Checks made before anything is read into a copy
 
-const parseFormat = (to: string | undefined): ConvertFormat => {
+const parseFormat = (to: string | undefined): ManifestFormat => {
   if (to === undefined) throw usageError('to-missing', `missing --to: the format to write, one of ${CONVERT_FORMATS.join(', ')}`, {suggestions: ['e.g. loadout plugin convert ./my-plugin --to codex']})
-  if ((CONVERT_FORMATS as readonly string[]).includes(to)) return to as ConvertFormat
+  const format = CONVERT_FORMATS.includes(to) ? MANIFEST_FORMATS.find((f) => f.id === to) : undefined
+  if (format) return format
   throw usageError('bad-format', `unknown --to format "${to}"`, {suggestions: [`choose one of ${CONVERT_FORMATS.join(', ')}`]})
 }
 
@@ -122,28 +110,9 @@ const readExisting = (root: string, rel: string): Json | undefined => {
   return value
 }
 
-/** Where the new manifest goes, and whether something is there. */
-const targetFor = (root: string, format: ConvertFormat): TargetManifest => {
-  if (format === 'lexora') {
-    const rootManifest = readExisting(root, 'plugin.json')
-    if (rootManifest && 'contributes' in rootManifest) return {rel: 'plugin.json', mode: 'replace', existing: rootManifest}
-    const pkg = readExisting(root, 'package.json')
-    if (!pkg) return {rel: 'package.json', mode: 'new'}
-    return {rel: 'package.json', mode: 'contributes' in pkg ? 'replace' : 'merge', existing: pkg}
-  }
-  const rel = MANIFEST_REL[format]
-  const existing = readExisting(root, rel)
-  if (format === 'cst-agent' && existing && 'contributes' in existing) {
-    throw conflict('manifest-file-taken', `${join(root, rel)} is this plugin's Lexora manifest, and cst-agent's manifest is also plugin.json`, {
-      suggestions: ['move the Lexora manifest into package.json (same content), then convert again'],
-    })
-  }
-  return existing ? {rel, mode: 'replace', existing} : {rel, mode: 'new'}
-}
-
-const refuseReplace = (root: string, target: TargetManifest, format: ConvertFormat, force: boolean): void => {
+const refuseReplace = (root: string, target: TargetManifest, format: ManifestFormat, force: boolean): void => {
   if (target.mode !== 'replace' || force) return
-  throw conflict('manifest-exists', `the plugin already has a ${FORMAT_NAME[format]} manifest: ${join(root, target.rel)}`, {
+  throw conflict('manifest-exists', `the plugin already has a ${format.name} manifest: ${join(root, target.rel)}`, {
     suggestions: ['pass --force to replace it (its fields loadout does not manage are kept)', 'or pass --out <dir> --force to write the converted plugin elsewhere'],
   })
 }
@@ -186,23 +155,6 @@ const checkOut = (out: string, root: string, env: Environment, force: boolean): 
 
 // ---------------------------------------------------------------------------------------------
 // The plan, the check, the write
-
-const buildPlan = (ctx: BuildContext): ConversionPlan => {
-  switch (ctx.format) {
-    case 'claude':
-      return buildClaude(ctx)
-    case 'codex':
-      return buildCodex(ctx)
-    case 'cst-agent':
-      return buildCstAgent(ctx)
-    case 'lexora':
-      return buildLexora(ctx)
-    default: {
-      const never: never = ctx.format
-      throw new Error(`unknown format ${String(never)}`)
-    }
-  }
-}
 
 export const manifestText = (json: Json): string => `${JSON.stringify(json, null, 2)}\n`
 
@@ -266,12 +218,13 @@ export const convertPlugin = async (input: ConvertPluginInput): Promise<PluginCo
   const {model, fatal} = inspectPlugin(resolve(env.cwd, expandHome(input.path, env)), {home: env.home})
   if (fatal.length > 0) throw pluginRefused(model, fatal)
   const root = model.root
-  const target = targetFor(root, format)
+  const convert = await format.convert!()
+  const target = convert.target((rel) => readExisting(root, rel), root)
   refuseReplace(root, target, format, input.force)
   const out = input.out === undefined ? undefined : checkOut(input.out, root, env, input.force)
   if (!out) assertNoLinksBelow(root, join(root, target.rel))
 
-  const plan = buildPlan({model, sources: pluginSources(model), format, target})
+  const plan: ConversionPlan = convert.build({model, sources: pluginSources(model), format: format.id, formatName: format.name, target})
   for (const file of plan.files) if (!out) assertNoLinksBelow(root, join(root, file.path))
   const files = planFiles(plan)
 
@@ -288,8 +241,8 @@ export const convertPlugin = async (input: ConvertPluginInput): Promise<PluginCo
     const had = new Set(before.problems.filter((p) => p.severity === 'error').map(errorKey))
     const added = after.problems.filter((p) => p.severity === 'error' && !had.has(errorKey(p)))
     if (added.length > 0) {
-      throw validationFailed('convert-invalid', `the plugin converted to ${FORMAT_NAME[format]} would not validate (nothing was written):\n  ${added.map((p) => `${p.file ?? ''}${p.path ? ` ${p.path}` : ''}: ${p.message}`).join('\n  ')}`, {
-        suggestions: [`${FORMAT_NAME[format]} reads the plugin by stricter rules than its format does now: fix what is listed, then convert again`],
+      throw validationFailed('convert-invalid', `the plugin converted to ${format.name} would not validate (nothing was written):\n  ${added.map((p) => `${p.file ?? ''}${p.path ? ` ${p.path}` : ''}: ${p.message}`).join('\n  ')}`, {
+        suggestions: [`${format.name} reads the plugin by stricter rules than its format does now: fix what is listed, then convert again`],
         details: {problems: added},
       })
     }
@@ -308,7 +261,7 @@ export const convertPlugin = async (input: ConvertPluginInput): Promise<PluginCo
     return {
       name: model.name,
       from: model.manifests,
-      to: format,
+      to: format.id,
       source: root,
       path: shownPath,
       out: out !== undefined,

@@ -15,22 +15,22 @@ import {checkPluginName} from '../marketplace/names.js'
 import {entryKind} from '../plugin/paths.js'
 import {formatProblem} from '../problems.js'
 import {MAX_DESCRIPTION} from '../skills/validate.js'
-import {
-  PLUGIN_FORMATS,
-  PLUGIN_PARTS,
-  scaffoldPlugin,
-  title,
-  type PluginAuthor,
-  type PluginFormat,
-  type PluginPart,
-} from './plugin-scaffold.js'
+import {MANIFEST_FORMATS} from '../manifest-formats/index.js'
+import {scaffoldPlugin} from './plugin-scaffold.js'
 import {validatePlugin} from './plugin-validate.js'
+import {PLUGIN_PARTS, title, type PluginAuthor, type PluginFormat, type PluginPart} from './scaffold-kit.js'
 
-export {PLUGIN_FORMATS, PLUGIN_PARTS, type PluginAuthor, type PluginFormat, type PluginPart} from './plugin-scaffold.js'
+export {PLUGIN_PARTS, type PluginAuthor, type PluginFormat, type PluginPart} from './scaffold-kit.js'
 
-/** Without --with: one skill, the part every agent reads. Without --format: Claude Code's manifest. */
+/** The formats `plugin create` can write. */
+export const PLUGIN_FORMATS: readonly PluginFormat[] = MANIFEST_FORMATS.filter((f) => f.scaffold).map((f) => f.id)
+
+/** What --with tools and the like need: the format that alone carries each such part. */
+const PART_NOUN: Partial<Record<PluginPart, string>> = {tools: 'exec tools'}
+
+/** Without --with: one skill, the part every agent reads. Without --format: the first format's manifest (Claude Code's). */
 export const DEFAULT_PARTS: readonly PluginPart[] = ['skills']
-export const DEFAULT_FORMATS: readonly PluginFormat[] = ['claude']
+export const DEFAULT_FORMATS: readonly PluginFormat[] = [PLUGIN_FORMATS[0]!]
 
 export interface CreatePluginInput {
   name: string
@@ -186,22 +186,31 @@ const writeStaged = (staging: string, files: ReadonlyMap<string, {text: string; 
   }
 }
 
+/** A part only one format carries (cst-agent's exec tools) needs that format. */
+const checkOwnParts = async (parts: readonly PluginPart[], formats: readonly PluginFormat[]): Promise<void> => {
+  for (const format of MANIFEST_FORMATS.filter((f) => f.scaffold)) {
+    const owned = Object.keys((await format.scaffold!()).ownParts ?? {}) as PluginPart[]
+    const part = owned.find((p) => parts.includes(p))
+    if (part === undefined || formats.includes(format.id)) continue
+    throw usageError(`${part}-need-${format.id}`, `${PART_NOUN[part] ?? part} are a ${format.name} feature: --with ${part} needs --format ${format.id} (or all)`, {
+      suggestions: [`add ${format.id}: --format ${[...formats, format.id].join(',')}`],
+    })
+  }
+}
+
 /** Creates the plugin folder (or, with `dryRun`, says what it would hold). */
 export const createPlugin = async (input: CreatePluginInput): Promise<CreatedPlugin> => {
   const {name, env} = input
   checkName(name)
   const parts = choose(input.parts, PLUGIN_PARTS, DEFAULT_PARTS, 'with')
   const formats = choose(input.formats, PLUGIN_FORMATS, DEFAULT_FORMATS, 'format', 'all')
-  if (parts.includes('tools') && !formats.includes('cst-agent')) {
-    throw usageError('tools-need-cst-agent', 'exec tools are a cst-agent feature: --with tools needs --format cst-agent (or all)', {
-      suggestions: [`add cst-agent: --format ${[...formats, 'cst-agent'].join(',')}`],
-    })
-  }
+  const scaffolds = await Promise.all(formats.map((id) => MANIFEST_FORMATS.find((f) => f.id === id)!.scaffold!()))
+  await checkOwnParts(parts, formats)
   const description = input.description ?? `${title(name)}: describe what this plugin does and when to use it.`
   checkDescription(description)
   const {author, from} = await resolveAuthor(input)
   const target = checkTarget(input)
-  const scaffold = scaffoldPlugin({name, description, parts, formats, ...(author ? {author} : {})})
+  const scaffold = scaffoldPlugin({name, description, parts, formats, ...(author ? {author} : {})}, scaffolds)
   const shown = input.dir === undefined ? `./${name}` : input.dir
   const result: CreatedPlugin = {
     name,

@@ -1,6 +1,7 @@
 /**
  * `plugin validate --fix`: the repairs that need no judgement. A byte-order mark is dropped; in
- * Claude and Codex manifests `.` becomes `./` and a path without `./` gets one; a trailing `/` on a
+ * the path fields a format names (Claude's and Codex's) `.` becomes `./` and a path without `./`
+ * gets one; a trailing `/` on a
  * path that names a file goes; a plugin name (or a skill's frontmatter name) that is right but for
  * its case is lowercased. Each file is edited in place, value by value, so the author's layout and
  * key order stay; every change is returned to be shown.
@@ -8,16 +9,15 @@
 import {lstatSync} from 'node:fs'
 import {basename, join} from 'node:path'
 import {writeFileAtomic} from '../fs/write.js'
+import {formatOf, MANIFEST_FILES, type ClaimedFile, type FormatChecks} from '../manifest-formats/index.js'
 import {checkPluginName} from '../marketplace/names.js'
 import {isRecord, type Json} from '../plugin/components.js'
 import {MAX_MANIFEST_BYTES} from '../plugin/manifest-fields.js'
-import {CLAUDE_MANIFEST, CODEX_MANIFEST, PACKAGE_MANIFEST, ROOT_MANIFEST} from '../plugin/manifests.js'
 import {checkManifestPath, entryKind, followedKind, jsonPathJoin, readContainedText} from '../plugin/paths.js'
 import {splitFrontmatter} from '../skills/frontmatter.js'
 import {checkSkillName} from '../skills/name.js'
 import {SKILL_FILE} from '../skills/read.js'
 import {BOM, hasBom, scanJsonText} from './plugin-json.js'
-import {CLAUDE_PATH_FIELDS, CODEX_ASSET_FIELDS} from './plugin-rules.js'
 
 export interface PluginFix {
   /** the file changed, relative to the plugin root */
@@ -116,13 +116,13 @@ const fixNameCase = (edit: ManifestEdit, json: Json): void => {
   if (lower !== json.name && !checkPluginName(lower)) replace(edit, 'name', lower, 'name-case', json.name)
 }
 
-type Kind = 'claude' | 'codex' | 'manifest' | 'data'
-
-const fixManifest = (root: string, rel: string, kind: Kind, fixes: PluginFix[]): void => {
+/** `claimed` for a manifest, undefined for a hooks or MCP file. */
+const fixManifest = (root: string, rel: string, claimed: ClaimedFile | undefined, checks: ReadonlyMap<string, FormatChecks>, fixes: PluginFix[]): void => {
   const original = readText(root, rel)
   if (original === undefined) return
-  // a package.json without `contributes` is npm's file, not a Lexora manifest: not loadout's to touch
-  if (rel === PACKAGE_MANIFEST && !('contributes' in (parse(original) ?? {}))) return
+  // a shared file (a package.json without `contributes`) that no format marks is npm's, not loadout's to touch
+  const format = claimed && formatOf(claimed, parse(original))
+  if (claimed && !format) return
   const edit: ManifestEdit = {rel, text: original, fixes: [], values: new Map()}
   // the text was decoded without its byte-order mark: writing it back is the repair
   const bom = edit.text.startsWith(BOM) || hasBom(join(root, rel))
@@ -131,13 +131,9 @@ const fixManifest = (root: string, rel: string, kind: Kind, fixes: PluginFix[]):
     edit.fixes.push({file: rel, rule: 'json-bom', before: 'a byte-order mark (U+FEFF)', after: 'none'})
   }
   const json = parse(edit.text)
-  if (json && kind !== 'data') {
+  if (json && format) {
     fixNameCase(edit, json)
-    if (kind === 'claude') for (const key of CLAUDE_PATH_FIELDS) fixPaths(edit, json, '', key, root, true)
-    if (kind === 'codex') {
-      for (const key of ['skills', 'hooks', 'mcpServers', 'apps']) fixPaths(edit, json, '', key, root, true)
-      if (isRecord(json.interface)) for (const key of [...CODEX_ASSET_FIELDS, 'screenshots']) fixPaths(edit, json.interface, 'interface', key, root, true)
-    }
+    for (const {holder, base, key} of checks.get(format.id)?.fixablePaths?.(json) ?? []) fixPaths(edit, holder, base, key, root, true)
     applyValues(edit)
   }
   if (edit.text === original && !bom) return
@@ -170,13 +166,10 @@ const fixSkillNameCase = (root: string, dir: string, fixes: PluginFix[]): void =
  * Applies every mechanical repair under `root`. `skillDirs` lists the plugin's skill folders; it is
  * asked after the manifests are repaired, since a repaired path may name skills the broken one hid.
  */
-export const fixPlugin = (root: string, skillDirs: () => readonly string[]): PluginFix[] => {
+export const fixPlugin = (root: string, checks: ReadonlyMap<string, FormatChecks>, skillDirs: () => readonly string[]): PluginFix[] => {
   const fixes: PluginFix[] = []
-  fixManifest(root, CLAUDE_MANIFEST, 'claude', fixes)
-  fixManifest(root, CODEX_MANIFEST, 'codex', fixes)
-  fixManifest(root, ROOT_MANIFEST, 'manifest', fixes)
-  fixManifest(root, PACKAGE_MANIFEST, 'manifest', fixes)
-  for (const file of [join('hooks', 'hooks.json'), '.mcp.json']) fixManifest(root, file, 'data', fixes)
+  for (const claimed of MANIFEST_FILES) fixManifest(root, join(...claimed.path.split('/')), claimed, checks, fixes)
+  for (const file of [join('hooks', 'hooks.json'), '.mcp.json']) fixManifest(root, file, undefined, checks, fixes)
   for (const dir of new Set(skillDirs())) if (dir.startsWith(root + '/') || dir.startsWith(root + '\\')) fixSkillNameCase(root, dir, fixes)
   return fixes
 }

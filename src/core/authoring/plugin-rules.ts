@@ -1,13 +1,9 @@
 /**
- * The cross-field rules of the Claude, Codex and cst-agent manifests, and of the files a plugin
- * ships beside them (subagents, commands, hooks), that neither the JSON Schemas nor the plugin
- * reader check: names per manifest, files that must exist, URL and path forms, tool parameter
- * schemas compiled for real.
+ * The cross-field rules every manifest format shares (a kebab-case name, a semver version, path
+ * forms, files that must exist), and those of the files a plugin ships beside its manifests
+ * (subagents, commands, hooks), that neither the JSON Schemas nor the plugin reader check. Each
+ * format's own rules live in its folder under src/core/manifest-formats/.
  */
-import {statSync} from 'node:fs'
-import {dirname, join, relative, resolve} from 'node:path'
-import {readCatalog} from '../marketplace/catalog.js'
-import {parseJsonBounded} from '../marketplace/json-depth.js'
 import {isRecord, type Json} from '../plugin/components.js'
 import {checkPluginName} from '../marketplace/names.js'
 import {checkManifestPath, followedKind, jsonPathJoin, problemsOf, readContainedText, typeName} from '../plugin/paths.js'
@@ -15,15 +11,13 @@ import type {CommandComponent, SubagentComponent} from '../plugin/types.js'
 import {problem, type Problem} from '../problems.js'
 import {parseYamlMapping, splitFrontmatter} from '../skills/frontmatter.js'
 
-export type ManifestFormat = 'claude' | 'codex' | 'cst-agent' | 'lexora'
-
 export interface RuleContext {
   root: string
   file: string
   problems: Problem[]
 }
 
-const add = (ctx: RuleContext, severity: 'error' | 'warning', code: string, message: string, path?: string) =>
+export const add = (ctx: RuleContext, severity: 'error' | 'warning', code: string, message: string, path?: string) =>
   ctx.problems.push(problem(severity, code, message, {file: ctx.file, ...(path ? {path} : {})}))
 
 /** A semantic version: 1.2.3, with an optional pre-release and build. */
@@ -49,7 +43,7 @@ export const pathsAt = (json: Json, key: string, base = ''): Array<{raw: string;
   return []
 }
 
-const isUrl = (raw: string): boolean => /^[a-z][a-z0-9+.-]*:\/\//i.test(raw)
+export const isUrl = (raw: string): boolean => /^[a-z][a-z0-9+.-]*:\/\//i.test(raw)
 
 /**
  * A path the plugin reader does not read (Codex `hooks` and `apps`, Claude `outputStyles` and
@@ -78,181 +72,6 @@ export const checkTrailingSlash = (raw: string, at: string, ctx: RuleContext): v
     return
   }
   if (followedKind(abs) === 'file') add(ctx, 'warning', 'path-trailing-slash', `path ${JSON.stringify(raw)} ends with "/" but names a file (--fix removes it)`, at)
-}
-
-export const CLAUDE_PATH_FIELDS = ['skills', 'agents', 'commands', 'outputStyles', 'hooks', 'mcpServers', 'lspServers'] as const
-/** Claude fields the plugin reader does not read, whose files must still exist. */
-const CLAUDE_UNREAD = new Set(['outputStyles', 'lspServers'])
-
-export const claudeRules = (json: Json, ctx: RuleContext): void => {
-  checkIdentity(json, ctx)
-  for (const key of CLAUDE_PATH_FIELDS) {
-    for (const {raw, at} of pathsAt(json, key)) {
-      checkTrailingSlash(raw, at, ctx)
-      if (CLAUDE_UNREAD.has(key)) checkPathExists(raw, at, true, ctx)
-    }
-  }
-}
-
-export const CODEX_ASSET_FIELDS = ['composerIcon', 'logo', 'logoDark'] as const
-const CODEX_URL_FIELDS = ['websiteURL', 'privacyPolicyURL', 'termsOfServiceURL'] as const
-
-export const codexRules = (json: Json, ctx: RuleContext): void => {
-  checkIdentity(json, ctx)
-  for (const key of ['skills', 'mcpServers']) for (const {raw, at} of pathsAt(json, key)) checkTrailingSlash(raw, at, ctx)
-  for (const key of ['hooks', 'apps']) {
-    for (const {raw, at} of pathsAt(json, key)) {
-      checkTrailingSlash(raw, at, ctx)
-      checkPathExists(raw, at, true, ctx)
-    }
-  }
-  const ui = json.interface
-  if (!isRecord(ui)) return
-  for (const key of CODEX_ASSET_FIELDS) {
-    // the reader checks composerIcon and logo for ./ and containment; only their existence is left
-    for (const {raw, at} of pathsAt(ui, key, 'interface')) if (!isUrl(raw)) checkPathExists(raw, at, true, ctx, key === 'logoDark')
-  }
-  for (const {raw, at} of pathsAt(ui, 'screenshots', 'interface')) if (!isUrl(raw)) checkPathExists(raw, at, true, ctx, false)
-  for (const key of CODEX_URL_FIELDS) {
-    const value = ui[key]
-    if (typeof value !== 'string') continue
-    let url: URL | undefined
-    try {
-      url = new URL(value)
-    } catch {
-      url = undefined
-    }
-    if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
-      add(ctx, 'error', 'codex-interface-url', `"${key}" is ${JSON.stringify(value)}, not an http(s) URL`, jsonPathJoin('interface', key))
-    }
-  }
-  if (typeof ui.defaultPrompt === 'string' && ui.defaultPrompt.trim() === '') add(ctx, 'error', 'manifest-field-empty', '"defaultPrompt" is empty', 'interface.defaultPrompt')
-}
-
-/** A Codex marketplace beside the plugin, found by walking up at most this many folders. */
-const MARKETPLACE_DEPTH = 6
-const CODEX_MARKETPLACE = join('.agents', 'plugins', 'marketplace.json')
-const catalogs = new Map<string, {stamp: string; entries: Array<{name: string; path: string}>}>()
-
-/** The local entries of the Codex marketplace at `file` (cached while its size and mtime stay). */
-const codexEntries = (file: string, root: string): Array<{name: string; path: string}> => {
-  let entries: Array<{name: string; path: string}> = []
-  let stamp = ''
-  try {
-    const stat = statSync(file)
-    stamp = `${stat.size}:${stat.mtimeMs}`
-    const cached = catalogs.get(file)
-    if (cached?.stamp === stamp) return cached.entries
-    const text = readContainedText(file, {root, file, maxBytes: 10 * 1024 * 1024})
-    const {catalog} = readCatalog(parseJsonBounded(text, file), {file, origin: 'local', format: 'codex'})
-    entries = catalog.plugins.flatMap((e) => (e.source.kind === 'relative' || e.source.kind === 'local' ? [{name: e.name, path: resolve(root, e.source.path)}] : []))
-  } catch {
-    // a broken catalog is `marketplace validate`'s to report; here it names no plugin
-  }
-  catalogs.set(file, {stamp, entries})
-  return entries
-}
-
-/**
- * Codex lists a plugin under its marketplace entry's name, so the manifest's name must be the
- * same. The entry is looked for in the nearest `.agents/plugins/marketplace.json` above the plugin.
- */
-export const codexMarketplaceRule = (json: Json, ctx: RuleContext): void => {
-  if (typeof json.name !== 'string') return
-  let dir = dirname(ctx.root)
-  for (let depth = 0; depth < MARKETPLACE_DEPTH; depth++) {
-    const file = join(dir, CODEX_MARKETPLACE)
-    if (followedKind(file) === 'file') {
-      const entry = codexEntries(file, dir).find((e) => e.path === ctx.root)
-      if (entry && entry.name !== json.name) {
-        add(ctx, 'error', 'codex-name-mismatch', `name ${JSON.stringify(json.name)} differs from the plugin's entry ${JSON.stringify(entry.name)} in ${relative(ctx.root, file)}; Codex knows the plugin by its entry's name, so the two must be equal`, 'name')
-      }
-      return
-    }
-    const up = dirname(dir)
-    if (up === dir) return
-    dir = up
-  }
-}
-
-// ---------------------------------------------------------------------------------------------
-// cst-agent
-
-const MAX_TOOL_NAME_BYTES = 63
-
-/** A word of a tool command that names a plugin file: `scripts/run.sh`, `tools/x.mjs`. */
-const PLUGIN_FILE = /^[\w.@+-]+(\/[\w.@+-]+)+$/
-
-interface SchemaCompiler {
-  compile(schema: object): unknown
-}
-
-/** ajv is CommonJS: seen from ESM, its class is the module's `default.default`. Loaded on first use only. */
-const newAjv = async (): Promise<SchemaCompiler> => {
-  const mod = await import('ajv')
-  return new mod.default.default({strict: false, allErrors: true})
-}
-
-let sharedAjv: Promise<SchemaCompiler> | undefined
-const compiled = new Map<string, string | undefined>()
-
-/**
- * Why `schema` is not a JSON Schema ajv can compile, or undefined. One ajv instance serves every
- * schema (making one costs more than compiling); a schema with its own `$id` gets a fresh one,
- * since an instance refuses a second schema under an id it has seen.
- */
-const compileSchema = async (schema: Json): Promise<string | undefined> => {
-  const key = JSON.stringify(schema)
-  if (compiled.has(key)) return compiled.get(key)
-  sharedAjv ??= newAjv()
-  const ajv = key.includes('"$id"') ? await newAjv() : await sharedAjv
-  let broken: string | undefined
-  try {
-    ajv.compile(schema)
-  } catch (error) {
-    broken = error instanceof Error ? error.message.split('\n')[0] : String(error)
-  }
-  compiled.set(key, broken)
-  return broken
-}
-
-const checkToolFiles = (tool: Json, at: string, ctx: RuleContext): void => {
-  const words = Array.isArray(tool.command) ? tool.command.filter((w): w is string => typeof w === 'string') : typeof tool.command === 'string' ? tool.command.trim().split(/\s+/) : []
-  words.forEach((word, i) => {
-    if (!PLUGIN_FILE.test(word) || word.split('/').includes('..')) return
-    const where = Array.isArray(tool.command) ? jsonPathJoin(jsonPathJoin(at, 'command'), i) : jsonPathJoin(at, 'command')
-    if (followedKind(join(ctx.root, word)) !== 'missing') return
-    if (i === 0) add(ctx, 'error', 'path-missing', `the tool's program ${JSON.stringify(word)} does not exist in the plugin`, where)
-    else add(ctx, 'warning', 'tool-file-missing', `the tool's command names ${JSON.stringify(word)}, which does not exist in the plugin`, where)
-  })
-}
-
-export const cstAgentRules = async (json: Json, ctx: RuleContext): Promise<void> => {
-  checkIdentity(json, ctx)
-  if (!Array.isArray(json.tools)) return
-  for (const [i, tool] of json.tools.entries()) {
-    if (!isRecord(tool)) continue
-    const at = jsonPathJoin('tools', i)
-    if (typeof tool.name === 'string') {
-      const bytes = Buffer.byteLength(tool.name, 'utf8')
-      if (bytes > MAX_TOOL_NAME_BYTES) {
-        add(ctx, 'error', 'tool-name-too-long', `tool name is ${bytes} bytes; cst-agent allows at most ${MAX_TOOL_NAME_BYTES} (a longer one is cut, and two cut names can collide)`, jsonPathJoin(at, 'name'))
-      }
-    }
-    if ('parameters' in tool && 'inputSchema' in tool) {
-      add(ctx, 'error', 'tool-parameters-both', 'the tool has both "parameters" and "inputSchema"; give one', jsonPathJoin(at, 'inputSchema'))
-    }
-    const key = 'parameters' in tool ? 'parameters' : 'inputSchema'
-    const schema = tool[key]
-    if (isRecord(schema)) {
-      const broken = await compileSchema(schema)
-      if (broken) add(ctx, 'error', 'tool-parameters-not-schema', `"${key}" is not a valid JSON Schema: ${broken}`, jsonPathJoin(at, key))
-      else if (schema.type !== undefined && schema.type !== 'object') {
-        add(ctx, 'warning', 'tool-parameters-not-object', `"${key}" describes ${JSON.stringify(schema.type)}, but a tool's arguments are a JSON object ("type": "object")`, jsonPathJoin(jsonPathJoin(at, key), 'type'))
-      }
-    }
-    checkToolFiles(tool, at, ctx)
-  }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,9 +1,10 @@
 import {existsSync, readdirSync, statSync} from 'node:fs'
 import {join} from 'node:path'
+import {MANIFEST_FILES} from '../manifest-formats/index.js'
 import {validatePlugin, type PluginValidation, type ValidatePluginOptions} from './plugin-validate.js'
 
-/** What marks a folder as a plugin rather than a folder of plugins. */
-const PLUGIN_MARKERS = ['.claude-plugin', '.codex-plugin', 'plugin.json', 'package.json', 'skills', 'agents', 'SKILL.md', '.mcp.json', 'hooks']
+/** What marks a folder as a plugin rather than a folder of plugins: a manifest file (or its folder), or a conventional part. */
+const PLUGIN_MARKERS = [...new Set([...MANIFEST_FILES.map((f) => f.path.split('/')[0]!), 'skills', 'agents', 'SKILL.md', '.mcp.json', 'hooks'])]
 
 const isPluginFolder = (dir: string): boolean => PLUGIN_MARKERS.some((m) => existsSync(join(dir, m)))
 

@@ -8,8 +8,8 @@
 import {readdirSync} from 'node:fs'
 import {isAbsolute, join, relative, resolve, sep} from 'node:path'
 import {isInside} from '../fs/contain.js'
+import {allChecks, formatOf, MANIFEST_FILES, type FormatChecks, type ManifestFormat} from '../manifest-formats/index.js'
 import {parseHooks, parseMcpServers} from '../plugin/components.js'
-import {CLAUDE_MANIFEST, CODEX_MANIFEST, PACKAGE_MANIFEST, ROOT_MANIFEST} from '../plugin/manifests.js'
 import {entryKind} from '../plugin/paths.js'
 import {inspectPlugin} from '../plugin/read.js'
 import {PluginReport} from '../plugin/report.js'
@@ -17,8 +17,7 @@ import type {ManifestKind, PluginModel} from '../plugin/types.js'
 import {hasErrors, type Problem} from '../problems.js'
 import {fixPlugin, type PluginFix} from './plugin-fix.js'
 import {readJsonForChecks, schemaProblems, type JsonFileRead} from './plugin-json.js'
-import {lexoraRules} from './plugin-lexora.js'
-import {claudeRules, codexMarketplaceRule, codexRules, commandRules, cstAgentRules, hookEventRules, pathsAt, subagentRules, type ManifestFormat, type RuleContext} from './plugin-rules.js'
+import {commandRules, hookEventRules, subagentRules, type RuleContext} from './plugin-rules.js'
 
 export interface ValidatePluginOptions {
   /** warnings fail too */
@@ -46,64 +45,46 @@ export interface PluginValidation {
   fixes: PluginFix[]
 }
 
-const MANIFESTS: Array<{rel: string; format: (json: Record<string, unknown>) => ManifestFormat | undefined}> = [
-  {rel: CLAUDE_MANIFEST, format: () => 'claude'},
-  {rel: CODEX_MANIFEST, format: () => 'codex'},
-  {rel: ROOT_MANIFEST, format: (json) => ('contributes' in json ? 'lexora' : 'cst-agent')},
-  {rel: PACKAGE_MANIFEST, format: (json) => ('contributes' in json ? 'lexora' : undefined)},
-]
-
-const SCHEMA: Record<ManifestFormat, {schema: string; reader: string}> = {
-  claude: {schema: 'claude-plugin', reader: 'Claude Code'},
-  codex: {schema: 'codex-plugin', reader: 'Codex'},
-  'cst-agent': {schema: 'cst-agent-plugin', reader: 'cst-agent'},
-  lexora: {schema: 'lexora-manifest', reader: 'Lexora'},
-}
-
 interface Found {
   /** symbolic links the reader found leading out of the plugin: nothing behind them is read again */
   outside: string[]
   code: Problem[]
   schema: Problem[]
   manifests: Array<JsonFileRead & {format: ManifestFormat}>
+  checks: Map<string, FormatChecks>
 }
 
 const behindOutsideLink = (file: string, found: Found): boolean => found.outside.some((link) => isInside(link, file))
 
-/** A package.json is only looked at when it is a Lexora manifest (it has `contributes`). */
-const isLexoraPackage = (root: string): boolean => {
+/** A shared file (npm's package.json) is only looked at when it carries a format's mark. */
+const markedFormat = (file: string, root: string, claimed: (typeof MANIFEST_FILES)[number]): ManifestFormat | undefined => {
   const scratch: Problem[] = []
-  const read = readJsonForChecks(join(root, PACKAGE_MANIFEST), root, scratch)
-  return read !== undefined && 'contributes' in read.json
+  return formatOf(claimed, readJsonForChecks(file, root, scratch)?.json)
 }
 
 const checkManifests = async (root: string, found: Found): Promise<void> => {
-  for (const {rel, format: formatOf} of MANIFESTS) {
-    const file = join(root, rel)
+  for (const claimed of MANIFEST_FILES) {
+    const file = join(root, claimed.path)
     if (entryKind(file) === 'missing' || behindOutsideLink(file, found)) continue
-    if (rel === PACKAGE_MANIFEST && !isLexoraPackage(root)) continue
+    if (claimed.shared && !markedFormat(file, root, claimed)) continue
     const read = readJsonForChecks(file, root, found.code)
     if (!read) continue
-    const format = formatOf(read.json)
+    const format = formatOf(claimed, read.json)
     if (!format) continue
     found.manifests.push({...read, format})
-    found.schema.push(...(await schemaProblems(SCHEMA[format].schema, read.json, file, SCHEMA[format].reader)))
+    found.schema.push(...(await schemaProblems(format.schema, read.json, file, format.name)))
     const ctx: RuleContext = {root, file, problems: found.code}
-    if (format === 'claude') claudeRules(read.json, ctx)
-    if (format === 'codex') codexRules(read.json, ctx)
-    if (format === 'codex') codexMarketplaceRule(read.json, ctx)
-    if (format === 'cst-agent') await cstAgentRules(read.json, ctx)
-    if (format === 'lexora') found.code.push(...lexoraRules(read.json, file))
+    await found.checks.get(format.id)!.rules(read.json, ctx)
   }
 }
 
-/** Hooks and MCP files: the conventional ones and those the Claude and Codex manifests name. */
+/** Hooks and MCP files: the conventional ones and those the manifests name (Claude's, Codex's). */
 const checkDataFiles = (root: string, found: Found): void => {
   const files = {hooks: new Set([join(root, 'hooks', 'hooks.json')]), mcp: new Set([join(root, '.mcp.json')])}
   for (const manifest of found.manifests) {
-    if (manifest.format !== 'claude' && manifest.format !== 'codex') continue
-    for (const {raw} of pathsAt(manifest.json, 'hooks')) files.hooks.add(resolve(root, raw))
-    for (const {raw} of pathsAt(manifest.json, 'mcpServers')) files.mcp.add(resolve(root, raw))
+    const named = found.checks.get(manifest.format.id)!.dataFiles?.(manifest.json)
+    for (const raw of named?.hooks ?? []) files.hooks.add(resolve(root, raw))
+    for (const raw of named?.mcp ?? []) files.mcp.add(resolve(root, raw))
   }
   for (const [kind, set] of Object.entries(files)) {
     for (const file of set) {
@@ -170,11 +151,12 @@ const shownFile = (root: string, file: string | undefined): string | undefined =
 export const validatePlugin = async (path: string, options: ValidatePluginOptions = {}): Promise<PluginValidation> => {
   const root = resolve(path)
   const readOptions = options.home ? {home: options.home} : {}
+  const checks = await allChecks()
   let fixes: PluginFix[] = []
-  if (options.fix) fixes = fixPlugin(root, () => [...inspectPlugin(root, readOptions).model.skills.map((s) => s.dir), ...conventionalSkillDirs(root)])
+  if (options.fix) fixes = fixPlugin(root, checks, () => [...inspectPlugin(root, readOptions).model.skills.map((s) => s.dir), ...conventionalSkillDirs(root)])
   const {model} = inspectPlugin(root, readOptions)
   const outside = model.problems.flatMap((p) => (p.code === 'link-outside-root' && p.file ? [p.file] : []))
-  const found: Found = {outside, code: [], schema: [], manifests: []}
+  const found: Found = {outside, code: [], schema: [], manifests: [], checks}
   await checkManifests(model.root, found)
   checkDataFiles(model.root, found)
   checkParts(model, new Set(found.manifests.map((m) => m.file)), found)

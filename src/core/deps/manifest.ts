@@ -4,7 +4,7 @@
  * `strict: false`): a malformed item is reported and dropped, never trusted.
  */
 import type {PluginEntry} from '../marketplace/types.js'
-import {CLAUDE_MANIFEST} from '../plugin/manifests.js'
+import {MANIFEST_FORMATS} from '../manifest-formats/index.js'
 import {loadManifestJson} from '../plugin/manifest-fields.js'
 import {checkPluginName, checkMarketplaceName} from '../marketplace/names.js'
 
@@ -45,7 +45,8 @@ const manifestJson = (root: string, entry?: PluginEntry): Record<string, unknown
   // with strict: false the entry is the whole definition and plugin.json is ignored, as for every other field
   if (entry?.strict === false) return entry.raw
   try {
-    const loaded = loadManifestJson(root, CLAUDE_MANIFEST)
+    const rel = MANIFEST_FORMATS.find((f) => f.declaresDependencies)?.files[0]?.path
+    const loaded = rel === undefined ? undefined : loadManifestJson(root, rel)
     if (loaded && isRecord(loaded.json)) return {...entry?.raw, ...loaded.json}
   } catch {
     // a broken manifest is reported by the plugin reader; nothing to add here

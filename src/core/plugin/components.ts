@@ -46,8 +46,8 @@ export const mcpUrlRule = (url: string): [string, string] | undefined => {
 }
 
 export interface McpParseOptions extends ParseContext {
-  /** cst-agent: stdio servers only; an entry with `url` is an error */
-  stdioOnly?: boolean
+  /** the agent that runs stdio servers only (cst-agent): an entry with `url` is an error that names it */
+  stdioOnly?: string
 }
 
 /** Reads the optional fields every transport may carry; records wrong types. */
@@ -168,7 +168,7 @@ export const parseMcpServer = (name: string, raw: unknown, at: string, options: 
   const hasUrl = 'url' in raw
   const hasCommand = 'command' in raw
   if (hasUrl && options.stdioOnly) {
-    report.error('mcp-stdio-only', `MCP server "${name}" has a "url", but cst-agent runs MCP servers over stdio only (give "command" instead)`, {file, path: jsonPathJoin(at, 'url')})
+    report.error('mcp-stdio-only', `MCP server "${name}" has a "url", but ${options.stdioOnly} runs MCP servers over stdio only (give "command" instead)`, {file, path: jsonPathJoin(at, 'url')})
     return undefined
   }
   if (hasUrl && hasCommand) {

@@ -10,7 +10,7 @@ import type {SkillDialect} from '../targets/types.js'
 import {isRecord, type Json} from './components.js'
 import {checkManifestPath, entryKind, jsonPathJoin, readContainedText, ruleBroken, typeName} from './paths.js'
 import type {PluginReport} from './report.js'
-import type {ManifestKind, McpComponent, SubagentComponent, ToolComponent} from './types.js'
+import type {McpComponent, SubagentComponent, ToolComponent} from './types.js'
 
 /** A path a manifest names, checked: `path` is absolute and inside the plugin root. */
 export interface DeclaredPath {
@@ -23,7 +23,8 @@ export interface DeclaredPath {
 /** Hooks and MCP servers come from a file a manifest names, or inline in the manifest. */
 export type DeclaredSource = ({kind: 'file'} & DeclaredPath) | {kind: 'inline'; value: unknown; file: string; jsonPath: string}
 
-export type DeclarationKind = Exclude<ManifestKind, 'none'> | 'entry'
+/** a format's id, or `entry` for the marketplace entry */
+export type DeclarationKind = string
 
 export interface PluginMetadata {
   name?: string
@@ -47,6 +48,22 @@ export interface Declaration extends PluginMetadata {
   subagents?: SubagentComponent[]
   tools?: ToolComponent[]
   skillDialect: SkillDialect
+  /** the JSON path under which `mcpComponents` are defined (default `mcpServers`) */
+  mcpComponentsAt?: string
+  /** the JSON path under which `subagents` are defined (default `subagents`) */
+  subagentsAt?: string
+  /** the manifest an agent installs the plugin whole from (cst-agent's plugins folder) */
+  installsWhole?: boolean
+}
+
+/** Parts some agents read inside a plugin but none from loose files loadout could write: said, not dropped silently. */
+export const warnUnwritable = (json: Json, file: string, report: PluginReport): void => {
+  if (json.lspServers !== undefined) {
+    report.warn('lsp-servers-not-installed', '"lspServers" are not installed: agents read language servers only from inside an installed plugin, and no agent loadout writes to reads them from a loose file', {file, path: 'lspServers'})
+  }
+  if (json.apps !== undefined) {
+    report.warn('app-connectors-not-installed', '"apps" (Codex app connectors, .app.json) are not installed: they are connected in the ChatGPT or Codex app, not from files', {file, path: 'apps'})
+  }
 }
 
 export interface ManifestContext {

@@ -87,10 +87,10 @@ type ComponentKey = 'skills' | 'agents' | 'subagents' | 'commands' | 'hooks' | '
 
 const declares = (ctx: ReadContext, ...keys: ComponentKey[]): boolean => ctx.declarations.some((d) => keys.some((key) => d[key] !== undefined))
 
-/** Conventional skills follow cst-agent's dialect only when cst-agent's manifest is the only one. */
+/** Conventional skills follow a manifest's own dialect (cst-agent's) only when every manifest speaks it. */
 const conventionDialect = (ctx: ReadContext): SkillDialect => {
-  const manifests = ctx.declarations.filter((d) => d.kind !== 'entry')
-  return manifests.length > 0 && manifests.every((d) => d.kind === 'cst-agent') ? 'cst-agent' : 'spec'
+  const dialects = new Set(ctx.declarations.filter((d) => d.kind !== 'entry').map((d) => d.skillDialect))
+  return dialects.size === 1 ? [...dialects][0]! : 'spec'
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -140,7 +140,7 @@ const collectSubagents = (ctx: ReadContext): SubagentComponent[] => {
   }
   ctx.declarations.forEach((d, i) => {
     for (const declared of d.agents ?? []) markdownDeclared(declared, i, 'agent', ctx).forEach(add)
-    for (const inline of d.subagents ?? []) set.add(inline, inlineOrigin(d, i, 'contributes.subagents', `${d.file}#${inline.name}`, ctx), d.file)
+    for (const inline of d.subagents ?? []) set.add(inline, inlineOrigin(d, i, d.subagentsAt ?? 'subagents', `${d.file}#${inline.name}`, ctx), d.file)
   })
   return set.list()
 }
@@ -195,7 +195,7 @@ const collectMcpServers = (ctx: ReadContext): McpComponent[] => {
     for (const server of mcpServersOf(source, ctx)) set.add(server, {...source.origin, identity: mcpIdentity(server)}, source.file)
   }
   ctx.declarations.forEach((d, i) => {
-    for (const server of d.mcpComponents ?? []) set.add(server, inlineOrigin(d, i, d.kind === 'lexora' ? 'contributes.mcpConnectors' : 'mcpServers', mcpIdentity(server), ctx), d.file)
+    for (const server of d.mcpComponents ?? []) set.add(server, inlineOrigin(d, i, d.mcpComponentsAt ?? 'mcpServers', mcpIdentity(server), ctx), d.file)
   })
   return set.list()
 }
@@ -254,12 +254,12 @@ const optionalMetadata = (ctx: ReadContext): Partial<PluginModel> => {
   const description = firstDefined(ctx, 'description')?.description
   const author = firstDefined(ctx, 'author')?.author
   const keywords = firstDefined(ctx, 'keywords')?.keywords
-  const cstAgent = ctx.declarations.find((d) => d.kind === 'cst-agent')
+  const whole = ctx.declarations.find((d) => d.installsWhole === true)
   if (version !== undefined) model.version = version
   if (description !== undefined) model.description = description
   if (author !== undefined) model.author = author
   if (keywords !== undefined) model.keywords = keywords
-  if (cstAgent) model.cstAgentManifest = cstAgent.file
+  if (whole) model.cstAgentManifest = whole.file
   return model
 }
 

@@ -93,7 +93,8 @@ export interface ToolComponent {
 export type Component = SkillComponent | SubagentComponent | McpComponent | HooksComponent | CommandComponent | ToolComponent
 export type ComponentKind = Component['kind']
 
-export type ManifestKind = 'claude' | 'codex' | 'cst-agent' | 'lexora' | 'none'
+/** A manifest format's id (see src/core/manifest-formats), or `none` for a plugin found by convention only */
+export type ManifestKind = string
 
 /** A plugin as read from its folder: its manifests, every component, and the problems found. */
 export interface PluginModel {

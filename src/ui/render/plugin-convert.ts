@@ -1,5 +1,5 @@
 import type {PluginConversion} from '../../core/authoring/convert.js'
-import {FORMAT_NAME} from '../../core/authoring/convert-plan.js'
+import {formatName} from '../../core/manifest-formats/index.js'
 import type {ComponentKind} from '../../core/plugin/types.js'
 import {dim, green, red, yellow} from '../style.js'
 
@@ -25,7 +25,7 @@ const counted = (kind: ComponentKind, names: readonly string[]): string => `${na
 
 /** What was written where, what went over, what did not (and why), and the validation verdict. */
 export const renderPluginConversion = (result: PluginConversion): string => {
-  const target = FORMAT_NAME[result.to]
+  const target = formatName(result.to)
   const verb = result.dryRun ? 'would write' : 'wrote'
   const how = result.manifestMode === 'replace' ? ' (replacing the old one)' : result.manifestMode === 'merge' ? ' (adding the Lexora fields)' : ''
   const lines = [`${green(verb)} the ${target} manifest ${result.manifest}${how} for plugin "${result.name}" (${result.from.join(', ')})`]

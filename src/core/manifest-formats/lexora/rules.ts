@@ -5,10 +5,10 @@
  * registry/schemas/lexora-manifest.schema.json.
  */
 import {posix} from 'node:path'
-import {isRecord, type Json} from '../plugin/components.js'
-import {lexoraPluginId} from '../plugin/manifest-lexora.js'
-import {jsonPathJoin} from '../plugin/paths.js'
-import {problem, type Problem} from '../problems.js'
+import {isRecord, type Json} from '../../plugin/components.js'
+import {lexoraPluginId} from './read.js'
+import {jsonPathJoin} from '../../plugin/paths.js'
+import {problem, type Problem} from '../../problems.js'
 
 export const LEXORA_API_VERSION = 4
 

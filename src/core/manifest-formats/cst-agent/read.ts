@@ -3,11 +3,11 @@
  * folder and stdio `mcpServers` (Claude Desktop shape). Its paths are plugin-relative and need no
  * `./`, but `..`, absolute paths and anything resolving outside the plugin are refused.
  */
-import {isRecord, parseMcpServers, parseTool, type Json} from './components.js'
-import {declaredPaths, readMetadata, type Declaration, type ManifestContext} from './manifest-fields.js'
-import {checkManifestPath, jsonPathJoin, typeName} from './paths.js'
-import type {PluginReport} from './report.js'
-import type {ToolComponent} from './types.js'
+import {isRecord, parseMcpServers, parseTool, type Json} from '../../plugin/components.js'
+import {declaredPaths, readMetadata, type Declaration, type ManifestContext} from '../../plugin/manifest-fields.js'
+import {checkManifestPath, jsonPathJoin, typeName} from '../../plugin/paths.js'
+import type {PluginReport} from '../../plugin/report.js'
+import type {ToolComponent} from '../../plugin/types.js'
 
 /** The program of a tool command: the first list item, or the first word of a command string. */
 const programOf = (command: string | string[]): string => (Array.isArray(command) ? command[0]! : command.trim().split(/\s+/)[0]!)
@@ -39,13 +39,13 @@ const readTools = (json: Json, ctx: ManifestContext): ToolComponent[] | undefine
 
 export const readCstAgentManifest = (json: Json, file: string, root: string, report: PluginReport): Declaration => {
   const ctx: ManifestContext = {root, file, report, requireDotSlash: false}
-  const declaration: Declaration = {kind: 'cst-agent', file, ...readMetadata(json, ctx), skillDialect: 'cst-agent'}
+  const declaration: Declaration = {kind: 'cst-agent', file, ...readMetadata(json, ctx), skillDialect: 'cst-agent', installsWhole: true}
   const tools = readTools(json, ctx)
   if (tools) declaration.tools = tools
   const skills = declaredPaths(json, 'skills', ctx)
   if (skills) declaration.skills = skills
   if (json.mcpServers !== undefined) {
-    if (isRecord(json.mcpServers)) declaration.mcpComponents = parseMcpServers(json.mcpServers, 'mcpServers', {file, report, stdioOnly: true})
+    if (isRecord(json.mcpServers)) declaration.mcpComponents = parseMcpServers(json.mcpServers, 'mcpServers', {file, report, stdioOnly: 'cst-agent'})
     else {
       report.error('manifest-field-invalid', `"mcpServers" must be an object of named stdio servers, not ${typeName(json.mcpServers)}`, {file, path: 'mcpServers'})
       declaration.mcpComponents = []

@@ -4,11 +4,11 @@
  * `contributes.mcpConnectors` are remote MCP servers, `contributes.subagents` carry their prompt
  * as `instructions`. The finer Lexora rules (limits, id prefixes, tool grants) belong to validate.
  */
-import {isRecord, mcpUrlRule, type Json} from './components.js'
-import {declaredPaths, readMetadata, type Declaration, type DeclaredPath, type ManifestContext} from './manifest-fields.js'
-import {jsonPathJoin, typeName} from './paths.js'
-import type {PluginReport} from './report.js'
-import type {McpComponent, SubagentComponent} from './types.js'
+import {isRecord, mcpUrlRule, type Json} from '../../plugin/components.js'
+import {declaredPaths, readMetadata, type Declaration, type DeclaredPath, type ManifestContext} from '../../plugin/manifest-fields.js'
+import {jsonPathJoin, typeName} from '../../plugin/paths.js'
+import type {PluginReport} from '../../plugin/report.js'
+import type {McpComponent, SubagentComponent} from '../../plugin/types.js'
 
 /** Lexora connector and subagent ids: 1-64 of lowercase letters, digits, `-`, `_`, starting with a letter or digit. */
 const LEXORA_ID = /^[a-z0-9][a-z0-9_-]{0,63}$/
@@ -88,7 +88,7 @@ const readSubagent = (raw: unknown, at: string, ctx: ManifestContext): SubagentC
 
 export const readLexoraManifest = (json: Json, file: string, root: string, report: PluginReport): Declaration => {
   const ctx: ManifestContext = {root, file, report, requireDotSlash: false}
-  const declaration: Declaration = {kind: 'lexora', file, ...readMetadata(json, ctx), skillDialect: 'spec'}
+  const declaration: Declaration = {kind: 'lexora', file, ...readMetadata(json, ctx), skillDialect: 'spec', mcpComponentsAt: 'contributes.mcpConnectors', subagentsAt: 'contributes.subagents'}
   const id = lexoraPluginId(json)
   if (declaration.name === undefined && id !== undefined) declaration.name = id.split('.').pop()!
   const contributes = json.contributes

@@ -3,13 +3,12 @@
  * `<plugin id>.<folder>` with its SKILL.md path, each remote streamable-HTTP server as a connector
  * (https, no credentials in the URL, no headers: `authentication` says how the host signs in), and
  * each subagent with its prompt as `instructions`, a `fileAccess` and the built-in tools it keeps.
- * From Lexora to Claude Code: a subagent becomes an `agents/<id>.md` file, the form Claude reads.
+ * From Lexora to Claude Code: see to-claude.ts.
  */
 import {posix} from 'node:path'
-import {isRecord, type Json} from '../plugin/components.js'
-import {lexoraPluginId} from '../plugin/manifest-lexora.js'
-import type {McpComponent, SkillComponent, SubagentComponent} from '../plugin/types.js'
-import {frontmatterYaml} from '../formats/subagent.js'
+import {isRecord, type Json} from '../../plugin/components.js'
+import {lexoraPluginId} from './read.js'
+import type {McpComponent, SkillComponent, SubagentComponent} from '../../plugin/types.js'
 import {
   authorString,
   clashesWithOrigin,
@@ -22,10 +21,12 @@ import {
   type BuildContext,
   type ConversionPlan,
   type NotCarried,
-} from './convert-plan.js'
-import {builtinTool, builtinToolName, isSemverRange, LEXORA_API_VERSION, LEXORA_BUILTIN_SUBAGENTS, LEXORA_BUILTIN_TOOLS} from './plugin-lexora.js'
-import {title} from './plugin-scaffold.js'
-import {SECRET_PARAM} from './plugin-lexora.js'
+  type TargetManifest,
+} from '../../authoring/convert-plan.js'
+import {builtinTool, isSemverRange, LEXORA_API_VERSION, LEXORA_BUILTIN_SUBAGENTS, LEXORA_BUILTIN_TOOLS} from './rules.js'
+import {title} from '../../authoring/scaffold-kit.js'
+import {isFileAgent} from '../../authoring/convert-parts.js'
+import {SECRET_PARAM} from './rules.js'
 
 export const MAX_LEXORA_SKILLS = 32
 export const MAX_LEXORA_CONNECTORS = 16
@@ -39,19 +40,15 @@ const LEXORA_SKILL_NAME = /^[a-z0-9]+(-[a-z0-9]+)*$/
 
 /** Claude tool names that have a Lexora built-in counterpart (lower-cased). */
 const TO_LEXORA_TOOL: Record<string, string> = {read: 'read', grep: 'grep', glob: 'find', find: 'find', ls: 'ls'}
-/** And back: Lexora built-in -> Claude tool. */
-const TO_CLAUDE_TOOL: Record<string, string> = {read: 'Read', grep: 'Grep', find: 'Glob', ls: 'Glob'}
 /** Claude tools that change files or run programs: a subagent granted none of them is read-only. */
 const WRITING_TOOLS = new Set(['write', 'edit', 'multiedit', 'notebookedit', 'bash', 'run_shell', 'write_file', 'edit_file'])
 /** Claude's model aliases mean nothing to another host. */
 const CLAUDE_MODEL_ALIASES = new Set(['inherit', 'sonnet', 'opus', 'haiku', 'opusplan'])
 
-const isFileAgent = (s: SubagentComponent): boolean => s.file.toLowerCase().endsWith('.md')
-
 /** The raw Lexora manifest of the plugin, if it has one. */
-const lexoraRaw = (ctx: BuildContext): Json | undefined => ctx.sources.raw.find((r) => r.kind === 'lexora')?.json
+export const lexoraRaw = (ctx: BuildContext): Json | undefined => ctx.sources.raw.find((r) => r.kind === 'lexora')?.json
 
-const rawContributions = (ctx: BuildContext, key: string): Json[] => {
+export const rawContributions = (ctx: BuildContext, key: string): Json[] => {
   const contributes = lexoraRaw(ctx)?.contributes
   const list = isRecord(contributes) ? contributes[key] : undefined
   return Array.isArray(list) ? list.filter(isRecord) : []
@@ -264,6 +261,15 @@ const LEXORA_MANAGED = new Set(['name', 'version', 'description', 'author', 'key
 /** An existing package.json keeps its own metadata; only the Lexora fields are the converter's. */
 const LEXORA_KEEP = new Set(['name', 'version', 'description', 'author', 'keywords', 'homepage', 'repository', 'license', 'private', 'id'])
 
+/** A Lexora manifest already at the root `plugin.json` is replaced there; otherwise package.json gains it (an npm one keeps its fields). */
+export const lexoraTarget = (existing: (rel: string) => Json | undefined): TargetManifest => {
+  const rootManifest = existing('plugin.json')
+  if (rootManifest && 'contributes' in rootManifest) return {rel: 'plugin.json', mode: 'replace', existing: rootManifest}
+  const pkg = existing('package.json')
+  if (!pkg) return {rel: 'package.json', mode: 'new'}
+  return {rel: 'package.json', mode: 'contributes' in pkg ? 'replace' : 'merge', existing: pkg}
+}
+
 export const buildLexora = (ctx: BuildContext): ConversionPlan => {
   const {model} = ctx
   const carried = emptyCarried()
@@ -317,75 +323,4 @@ export const buildLexora = (ctx: BuildContext): ConversionPlan => {
     notCarried,
     notes,
   }
-}
-
-// ---------------------------------------------------------------------------------------------
-// From Lexora to Claude Code
-
-export interface LexoraForClaude {
-  /** agents/<id>.md files to write */
-  files: Array<{path: string; text: string}>
-  carried: string[]
-  notCarried: NotCarried[]
-  notes: string[]
-  /** connector settings Claude Code has no field for */
-  connectorNotes: NotCarried[]
-}
-
-const claudeAgentFile = (agent: SubagentComponent, pluginId: string | undefined, notCarried: NotCarried[]): string => {
-  const fm = agent.frontmatter
-  const part = (piece: string, reason: string) => notCarried.push({kind: 'subagent', name: agent.name, part: piece, reason})
-  const tools: string[] = []
-  for (const tool of Array.isArray(fm.tools) ? fm.tools : []) {
-    const builtin = builtinToolName(tool)
-    if (builtin !== undefined && TO_CLAUDE_TOOL[builtin]) {
-      if (!tools.includes(TO_CLAUDE_TOOL[builtin]!)) tools.push(TO_CLAUDE_TOOL[builtin]!)
-    } else if (isRecord(tool) && tool.source === 'mcp') {
-      part(`tool ${String(tool.connector)}/${String(tool.name)}`, 'Claude Code names plugin MCP tools itself; grant it in the agent file by hand')
-    }
-  }
-  // read_only with no tool list: the read tools keep it from changing files
-  if (fm.fileAccess === 'read_only' && !Array.isArray(fm.tools)) tools.push('Read', 'Grep', 'Glob')
-  if (Array.isArray(fm.requiredSkills) && fm.requiredSkills.length > 0) part('requiredSkills', 'Claude Code has no required skills; they are listed under "skills", which it preloads')
-  const prefix = pluginId ? `${pluginId}.` : ''
-  const skills = Array.isArray(fm.skills) ? fm.skills.filter((s): s is string => typeof s === 'string').map((s) => (s.startsWith(prefix) ? s.slice(prefix.length) : s)) : []
-  const fields: Record<string, unknown> = {
-    name: agent.name,
-    description: typeof fm.description === 'string' && fm.description.trim() !== '' ? fm.description : typeof fm.name === 'string' ? fm.name : `The ${agent.name} subagent`,
-    ...(tools.length > 0 || Array.isArray(fm.tools) ? {tools: tools.join(', ')} : {}),
-    ...(typeof fm.model === 'string' && fm.model !== '' ? {model: fm.model} : {}),
-    ...(skills.length > 0 ? {skills} : {}),
-  }
-  return `---\n${frontmatterYaml(fields)}---\n\n${agent.body.trim()}\n`
-}
-
-/** Lexora subagents (defined inline) as Claude agent files; a file already there is kept. */
-export const lexoraSubagentsAsClaude = (ctx: BuildContext): LexoraForClaude => {
-  const out: LexoraForClaude = {files: [], carried: [], notCarried: [], notes: [], connectorNotes: []}
-  const raw = lexoraRaw(ctx)
-  const pluginId = raw ? lexoraPluginId(raw) : undefined
-  const taken = new Set(ctx.sources.conventionalAgents.map((p) => posix.basename(p.split('\\').join('/'))))
-  for (const agent of ctx.model.subagents.filter((s) => !isFileAgent(s))) {
-    const file = `${agent.name}.md`
-    if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(agent.name)) {
-      out.notCarried.push({kind: 'subagent', name: agent.name, reason: 'its id cannot be a file name'})
-      continue
-    }
-    out.carried.push(agent.name)
-    if (taken.has(file)) {
-      out.notes.push(`agents/${file} already exists and was kept; Claude Code reads it for the Lexora subagent "${agent.name}"`)
-      continue
-    }
-    out.files.push({path: `agents/${file}`, text: claudeAgentFile(agent, pluginId, out.notCarried)})
-  }
-  for (const connector of rawContributions(ctx, 'mcpConnectors')) {
-    if (connector.authentication === 'bearer' || connector.authentication === 'oauth') {
-      const how = connector.authentication === 'bearer' ? 'add "headers": {"Authorization": "Bearer ${YOUR_TOKEN}"} to the entry' : 'Claude Code signs in to remote servers with OAuth itself'
-      out.connectorNotes.push({kind: 'mcp', name: String(connector.id), part: 'authentication', reason: `Claude Code has no "authentication" field: ${how}`})
-    }
-  }
-  if (out.files.length > 0) {
-    out.notes.push('the Lexora manifest still defines the subagents for loadout; the agents/*.md files written here are what Claude Code reads')
-  }
-  return out
 }
