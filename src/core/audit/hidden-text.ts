@@ -37,6 +37,8 @@ const NAMES: Record<number, string> = {
 }
 
 const FORMAT = /\p{Cf}/u
+/** Every character the walk below can report: a format character or a tag. */
+const MAY_HIDE = /[\p{Cf}\u{E0000}-\u{E007F}]/u
 const PICTOGRAPH = /\p{Extended_Pictographic}/u
 /** what may stand between a pictograph and a joiner: a variation selector or a skin-tone modifier */
 const EMOJI_TAIL = /[\uFE0E\uFE0F\u{1F3FB}-\u{1F3FF}]/u
@@ -73,6 +75,8 @@ const flagTagRun = (cps: readonly number[], i: number): number => {
 
 /** Every hidden character of a text, with its 1-based line and column (in code points). */
 export const findHiddenText = (text: string): HiddenChar[] => {
+  // nearly every text has none: one regular-expression pass rules that out before the per-character walk
+  if (!MAY_HIDE.test(text)) return []
   const chars = [...text]
   const cps = chars.map((c) => c.codePointAt(0)!)
   const found: HiddenChar[] = []

@@ -48,7 +48,6 @@ const prepare = async (resolved: ResolvedPlugin, options: Pick<InstallOptions, '
 /** Resolves, fetches and reads the plugin and its whole dependency tree; writes nothing. */
 export const planTree = async (spec: string, options: Pick<InstallOptions, 'env' | 'context' | 'offline' | 'skills' | 'allowHiddenText' | 'onProgress'>): Promise<TreePlan> => {
   const {env, context} = options
-  const semver = (await import('semver')).default
   const rootPrepared = await prepare(await resolveSpec(spec, env, context.projectRoot), options, options.skills)
   const asked = rangeOf(spec)
   const root: PlannedPlugin = {prepared: rootPrepared, dependents: [], chain: [rootPrepared.id], ranges: asked ? [asked] : []}
@@ -73,7 +72,8 @@ export const planTree = async (spec: string, options: Pick<InstallOptions, 'env'
       const seen = nodes.get(id)
       if (seen) {
         const version = versionOf(seen.prepared)
-        if (dep.range && !(version && semver.satisfies(version, dep.range))) {
+        // semver is loaded only by a tree that has a range to check (most installs have no dependencies)
+        if (dep.range && !(version && (await import('semver')).default.satisfies(version, dep.range))) {
           throw conflict('dependency-conflict', `${path.join(' -> ')} needs ${dep.range}, but ${seen.chain.join(' -> ')} resolved ${id} to ${version ?? 'an unversioned copy'}`, {
             details: {chain: path, other: seen.chain, range: dep.range, version},
           })

@@ -1,5 +1,5 @@
 import {createHash, randomBytes} from 'node:crypto'
-import {existsSync, mkdirSync, renameSync, rmSync} from 'node:fs'
+import {existsSync, mkdirSync, readFileSync, renameSync, rmSync} from 'node:fs'
 import {join} from 'node:path'
 import type {Environment} from '../environment.js'
 import {EXIT, LoadoutError, notFound} from '../errors.js'
@@ -31,7 +31,7 @@ const PROTOCOLS = (allowFile: boolean) => (allowFile ? ['https', 'ssh', 'file'] 
 /** The environment git runs with: no prompts, no foreign protocols, no LFS downloads. */
 /**
  * What git may see of the environment: an allowlist. Editors, pagers, askpass programs and any other
- * GIT_* variable stay out (simple-git refuses several of them anyway, and none belongs in a fetch);
+ * GIT_* variable stay out (none belongs in a fetch);
  * certificates, proxies, ssh agents and the user's own git config stay in.
  */
 const PASSED_TO_GIT = new Set([
@@ -77,24 +77,56 @@ const hardenedConfig = (context: GitContext): string[] => {
   ]
 }
 
-/** Runs one git command with the hardened environment and config; returns stdout. */
+/**
+ * Runs one git command with the hardened environment and config (each `-c` before the command);
+ * returns stdout. Spawned directly, no shell: every argument is loadout's, URLs after `--`. Killed
+ * when it prints nothing for `gitTimeoutMs`; fails on a non-zero exit, with git's stderr.
+ */
 export const runGit = async (context: GitContext, cwd: string, args: string[], extraEnv: Record<string, string> = {}): Promise<string> => {
-  const {simpleGit} = await import('simple-git')
+  const {spawn} = await import('node:child_process')
   const env = {...hardenedEnv(context), ...extraEnv}
-  const git = simpleGit({
-    baseDir: cwd,
-    // simple-git guards git's own variables; every one set here is set by loadout on purpose.
-    allowEnvironment: Object.keys(env).filter((k) => /^(GIT_|SSH_|GCM_)/.test(k)),
-    config: hardenedConfig(context),
-    timeout: {block: gitTimeoutMs(context.env)},
-    // loadout itself sets hooksPath and protocol.allow (to lock git down); no user input reaches them.
-    unsafe: {allowUnsafeHooksPath: true, allowUnsafeProtocolOverride: true, allowUnsafeSshCommand: true, allowUnsafeAskPass: true, allowUnsafeFsMonitor: true},
-  }).env(env)
-  try {
-    return await git.raw(args)
-  } catch (error) {
-    throw gitFailure(args, error)
-  }
+  const argv = [...hardenedConfig(context).flatMap((c) => ['-c', c]), ...args]
+  const limit = gitTimeoutMs(context.env)
+  const outcome = await new Promise<{code: number | null; signal?: string; stdout: string; stderr: string; error?: Error; timedOut: boolean}>((done) => {
+    const child = spawn('git', argv, {cwd, env, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true})
+    const out: Buffer[] = []
+    const err: Buffer[] = []
+    let timedOut = false
+    let timer: NodeJS.Timeout | undefined
+    const arm = () => {
+      clearTimeout(timer)
+      timer = setTimeout(() => {
+        timedOut = true
+        child.kill('SIGKILL')
+      }, limit)
+    }
+    arm()
+    child.stdout.on('data', (b: Buffer) => {
+      out.push(b)
+      arm()
+    })
+    child.stderr.on('data', (b: Buffer) => {
+      err.push(b)
+      arm()
+    })
+    let finished = false
+    const finish = (code: number | null, signal: string | null, error?: Error) => {
+      if (finished) return
+      finished = true
+      clearTimeout(timer)
+      done({code, ...(signal ? {signal} : {}), stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), timedOut, ...(error ? {error} : {})})
+    }
+    // git missing from PATH: 'error' comes, and 'close' may never
+    child.on('error', (error) => finish(null, null, error))
+    child.on('close', (code, signal) => finish(code, signal))
+  })
+  if (outcome.code === 0 && !outcome.timedOut) return outcome.stdout
+  const why = outcome.timedOut
+    ? `git timed out: no output for ${Math.round(limit / 1000)} s`
+    : outcome.error
+      ? `git could not run: ${outcome.error.message}`
+      : outcome.stderr.trim() || (outcome.signal ? `git was stopped by ${outcome.signal}` : `git exited with status ${outcome.code}`)
+  throw gitFailure(args, new Error(why))
 }
 
 /** What to try after a clone or fetch that failed for a reason git does not name more precisely. */
@@ -165,6 +197,31 @@ export const hasCommit = async (context: GitContext, mirrorDir: string, sha: str
     () => false,
   )
 
+const readText = (file: string): string | undefined => {
+  try {
+    return readFileSync(file, 'utf8')
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * The commit HEAD names in a git folder (a mirror, or a work tree's `.git`), read from its files
+ * (HEAD names a branch; the branch is a loose ref or a line of packed-refs) without starting git;
+ * undefined for anything else (a detached HEAD, a reftable, an odd name), which `git rev-parse`
+ * then answers. A branch always names a commit: git writes no other.
+ */
+export const headCommitFromFiles = (gitDir: string): string | undefined => {
+  const head = /^ref: (refs\/heads\/[A-Za-z0-9._/-]+)\n?$/.exec(readText(join(gitDir, 'HEAD')) ?? '')?.[1]
+  if (!head || head.split('/').some((part) => part === '' || part === '.' || part === '..' || part.endsWith('.lock'))) return undefined
+  const loose = readText(join(gitDir, head))?.trim()
+  if (loose !== undefined) return FULL_SHA.test(loose) ? loose : undefined
+  for (const line of (readText(join(gitDir, 'packed-refs')) ?? '').split('\n')) {
+    if (line.endsWith(` ${head}`) && FULL_SHA.test(line.slice(0, 40)) && line.length === 41 + head.length) return line.slice(0, 40)
+  }
+  return undefined
+}
+
 /** The commit a ref (branch, tag, or full sha) names in the mirror; a missing ref is "not found". */
 export const resolveCommit = async (context: GitContext, mirrorDir: string, ref: string | undefined, url: string): Promise<string> => {
   const wanted = ref ?? 'HEAD'
@@ -181,9 +238,13 @@ export const resolveCommit = async (context: GitContext, mirrorDir: string, ref:
     }
     return wanted
   }
+  if (wanted === 'HEAD') {
+    const head = headCommitFromFiles(mirrorDir)
+    if (head) return head
+  }
   for (const candidate of wanted === 'HEAD' ? ['HEAD'] : [`refs/tags/${wanted}`, `refs/heads/${wanted}`, wanted]) {
     try {
-      // simple-git reports a failure only when git wrote to stderr, so check the answer's shape too.
+      // the answer's shape is checked too: only a full sha is a commit
       const commit = (await runGit(context, mirrorDir, ['rev-parse', '--verify', '--end-of-options', `${candidate}^{commit}`], {GIT_DIR: mirrorDir})).trim()
       if (FULL_SHA.test(commit)) return commit
     } catch {
@@ -235,8 +296,8 @@ export const lsRemote = async (context: GitContext, cwd: string, url: string, re
  * blobs of the checkout in a few batched fetches first makes that one round trip per 500 files.
  */
 const prefetchBlobs = async (context: GitContext, mirrorDir: string, commit: string, paths: readonly string[]): Promise<void> => {
-  const promisor = await runGit(context, mirrorDir, ['config', '--get', 'remote.origin.promisor'], {GIT_DIR: mirrorDir}).catch(() => '')
-  if (promisor.trim() !== 'true') return
+  // a partial clone says so in its own config file (read, not asked of git: one process less per checkout)
+  if (!/^\s*promisor\s*=\s*true\s*$/im.test(readText(join(mirrorDir, 'config')) ?? '')) return
   const listing = await runGit(context, mirrorDir, ['ls-tree', '-r', commit, '--', ...paths], {GIT_DIR: mirrorDir})
   const blobs = [...listing.matchAll(/^\d+ blob ([0-9a-f]{40})\t/gm)].map((m) => m[1]!)
   for (let i = 0; i < blobs.length; i += 500) {

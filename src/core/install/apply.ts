@@ -3,7 +3,7 @@ import {dirname, join} from 'node:path'
 import {editJsonMember, getJsonMember, removeJsonMember, undoJsonEdit, type JsonEditUndo} from '../config/json-edit.js'
 import {editTomlTable, removeTomlTable, type TomlEditUndo} from '../config/toml-edit.js'
 import {assertNoLinksBelow, isInside} from '../fs/contain.js'
-import {copyTree} from '../fs/copy.js'
+import {copyTree, type CopiedFile} from '../fs/copy.js'
 import {explainIoError} from '../errors.js'
 import {swapDirectoryIn, tmpName, writeFileAtomic} from '../fs/write.js'
 import {jsonEqual, mergeHookEvents, removeHookEvents} from '../formats/hooks.js'
@@ -54,36 +54,26 @@ const makeDirs = (guard: Guard, root: string, dir: string): string[] => {
   return made
 }
 
-const listFiles = (dir: string, component: string): RecordedFile[] => {
-  const files: RecordedFile[] = []
-  const walk = (d: string) => {
-    for (const entry of readdirSync(d, {withFileTypes: true})) {
-      const full = join(d, entry.name)
-      if (entry.isDirectory()) walk(full)
-      else files.push({path: full, sha256: entry.isSymbolicLink() ? 'link' : fileSha256Sync(full), component})
-    }
-  }
-  walk(dir)
-  return files
-}
-
 /** Writes the installed plugin's paths for `${CLAUDE_PLUGIN_ROOT}` and friends in a copied SKILL.md. */
-const substituteSkillFile = (skillDir: string, vars: PluginVars) => {
+const substituteSkillFile = (skillDir: string, vars: PluginVars): boolean => {
   const file = join(skillDir, 'SKILL.md')
-  if (!existsSync(file)) return
+  if (!existsSync(file)) return false
   const text = readFileSync(file, 'utf8')
   const replaced = substitutePluginVars(text, vars) as string
-  if (replaced !== text) writeFileAtomic(file, replaced)
+  if (replaced === text) return false
+  writeFileAtomic(file, replaced)
+  return true
 }
 
 /** Rewrites the `name:` line of a copied SKILL.md (for --prefix), leaving the rest untouched. */
-const renameSkill = (skillDir: string, name: string) => {
+const renameSkill = (skillDir: string, name: string): boolean => {
   const file = join(skillDir, 'SKILL.md')
   const text = readFileSync(file, 'utf8')
   const split = splitFrontmatter(text)
-  if (split.kind !== 'ok') return
+  if (split.kind !== 'ok') return false
   const yaml = /^name:.*$/m.test(split.yaml) ? split.yaml.replace(/^name:.*$/m, `name: ${name}`) : `name: ${name}\n${split.yaml}`
   writeFileAtomic(file, `---\n${yaml}---\n${split.body}`)
+  return true
 }
 
 const writeConfig = (guard: Guard, file: string, root: string, text: string, created: boolean): string[] => {
@@ -103,11 +93,14 @@ export const applyOperation = (op: Operation, guard: Guard): Applied => {
       assertNoLinksBelow(op.root, op.dest)
       const staging = tmpName(op.dest, 'stage')
       guard.creating(staging, op.root, 'tree')
+      let copied: CopiedFile[]
       try {
         mkdirSync(staging, {mode: 0o755})
-        copyTree(op.from, staging)
-        if (op.pluginVars) substituteSkillFile(staging, op.pluginVars)
-        if (op.renameSkillTo) renameSkill(staging, op.renameSkillTo)
+        copied = copyTree(op.from, staging)
+        const substituted = op.pluginVars ? substituteSkillFile(staging, op.pluginVars) : false
+        const renamed = op.renameSkillTo ? renameSkill(staging, op.renameSkillTo) : false
+        // SKILL.md rewritten after the copy: its recorded hash is of what is there now
+        if (substituted || renamed) copied = copied.map((c) => (c.path === 'SKILL.md' ? {...c, sha256: fileSha256Sync(join(staging, 'SKILL.md'))} : c))
         guard.creating(op.dest, op.root, 'tree')
         swapDirectoryIn(staging, op.dest, false)
       } catch (error) {
@@ -115,7 +108,8 @@ export const applyOperation = (op: Operation, guard: Guard): Applied => {
       }
       done.dirs.push(op.dest)
       done.trees!.push(op.dest)
-      done.files.push(...listFiles(op.dest, op.component))
+      // the hashes of the bytes the copy wrote: the tree is not read again to record it
+      done.files.push(...copied.map((c) => ({path: join(op.dest, c.path), sha256: c.mode === 0o120000 ? 'link' : c.sha256, component: op.component})))
       return done
     }
     case 'write-file': {

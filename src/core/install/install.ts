@@ -4,13 +4,13 @@ import {loadoutPaths, type Environment} from '../environment.js'
 import {EXIT, LoadoutError, needsConsent, notFound, usageError, validationFailed} from '../errors.js'
 import {projectManifestFile} from '../marketplace/state.js'
 import type {PluginEntry} from '../marketplace/types.js'
-import {readForInstall} from '../plugin/leniency.js'
+import {installView, readForInstall} from '../plugin/leniency.js'
 import {inspectPlugin} from '../plugin/read.js'
 import type {PluginModel} from '../plugin/types.js'
 import {admitPluginModel, admitPluginSource} from '../policy/gate.js'
 import type {Problem} from '../problems.js'
 import type {ScopeContext} from '../scope.js'
-import {ownershipFrom, readInstallRecords, type InstallRecord} from '../state/records.js'
+import {keptBy, ownershipFrom, readInstallRecords, type InstallRecord} from '../state/records.js'
 import type {AgentTarget} from '../targets/types.js'
 import {applyOperation, removeApplied} from './apply.js'
 import {approvalsFile, consentSummary, isApproved, storeApproval, type ConsentSummary} from './consent.js'
@@ -94,9 +94,9 @@ export interface Prepared {
  * nowhere would take the name of its cache folder (a commit or a digest): it takes the source's name.
  */
 export const readFetched = (resolved: ResolvedPlugin, fetched: FetchedPlugin, env: Environment): PluginModel => {
-  if (resolved.entry || resolved.marketplace !== DIRECT || !resolved.name || inspectPlugin(fetched.root, {home: env.home}).model.name !== basename(fetched.root)) {
-    return readForInstall(fetched.root, {...(resolved.entry ? {entry: resolved.entry} : {}), home: env.home})
-  }
+  // read once; read again only when the plugin took its cache folder's name
+  const inspected = inspectPlugin(fetched.root, {...(resolved.entry ? {entry: resolved.entry} : {}), home: env.home})
+  if (resolved.entry || resolved.marketplace !== DIRECT || !resolved.name || inspected.model.name !== basename(fetched.root)) return installView(inspected)
   const entry: PluginEntry = {name: resolved.name, source: {kind: 'local', path: '.'}, tags: [], keywords: [], raw: {}, problems: []}
   return readForInstall(fetched.root, {entry, home: env.home})
 }
@@ -345,8 +345,6 @@ const applyPlans = async (plans: readonly TargetPlan[], recordBase: RecordBase, 
   return records
 }
 
-/** Paths other installs still record, which removing this one must leave alone. */
-export const keptBy = (records: readonly InstallRecord[]): Set<string> => new Set(records.flatMap((r) => [...r.files.map((f) => f.path), ...r.dirs]))
 
 export const installPlugin = async (spec: string, options: InstallOptions): Promise<InstallResult> => {
   refusePackOnly(options.targets)

@@ -10,7 +10,8 @@ import {EXIT, LoadoutError} from '../errors.js'
 import {copyTree} from '../fs/copy.js'
 import {readJsonFile, writeJsonFile} from '../fs/json.js'
 import type {Guard} from './transaction.js'
-import {integrityOf, treeEntries, type TreeEntry} from '../integrity.js'
+import {integrityOf, MODE_EXECUTABLE, MODE_FILE, MODE_SYMLINK, sortEntries, treeEntries, type TreeEntry} from '../integrity.js'
+import type {CopiedFile} from '../fs/copy.js'
 
 /**
  * The file list of the copy at `<data>/plugins/<market>/<name>/<revision>`: kept apart, in
@@ -39,6 +40,10 @@ const writeList = (root: string, files: PluginFiles): void => {
   mkdirSync(dirname(listFile(root)), {recursive: true})
   writeJsonFile(listFile(root), files)
 }
+
+/** The tree entries of a copy as it was written, in the order `integrityOf` wants (UTF-8 bytes of the paths). */
+export const entriesOf = (copied: readonly CopiedFile[]): TreeEntry[] =>
+  sortEntries(copied.map((c): TreeEntry => ({path: c.path, mode: c.mode === 0o120000 ? MODE_SYMLINK : c.mode & 0o100 ? MODE_EXECUTABLE : MODE_FILE, hash: c.sha256})))
 
 const integrityAt = async (root: string): Promise<string | undefined> => {
   try {
@@ -80,8 +85,8 @@ export const materializeCopy = async (from: string, to: string, expected: Plugin
   const staging = `${to}.stage-${process.pid}`
   rmSync(staging, {recursive: true, force: true})
   try {
-    copyTree(from, staging)
-    const copied = await integrityAt(staging)
+    // the bytes written are the bytes hashed: the copy's integrity needs no second read of it
+    const copied = integrityOf(entriesOf(copyTree(from, staging)))
     if (copied !== expected.integrity) {
       throw new LoadoutError('plugin-changed', EXIT.integrity, `${from} changed after it was read and shown (its files no longer hash to ${expected.integrity}); nothing was installed`, {
         suggestions: ['run the install again'],

@@ -6,7 +6,6 @@ import type {PluginVars} from '../formats/substitute.js'
 import type {ScopeContext} from '../scope.js'
 import type {AgentTarget} from '../targets/types.js'
 import {PROJECT_DIR} from './project-dir.js'
-import {pluginDataDirs} from './resolve.js'
 
 /**
  * Where a plugin's installed copy lives (what `${CLAUDE_PLUGIN_ROOT}` points at), and how an agent's
@@ -20,6 +19,15 @@ import {pluginDataDirs} from './resolve.js'
  * given `${CLAUDE_PROJECT_DIR}/.loadout/...`; every other agent a project-relative `.loadout/...`,
  * which works when the agent runs its commands from the project root.
  */
+
+/** Where a user-scope install keeps its installed copy and its data folder. */
+export const pluginDataDirs = (dataDir: string, id: string, revision: string) => {
+  const [name, market] = id.split('@') as [string, string]
+  return {
+    root: join(dataDir, 'plugins', market, name, revision),
+    data: join(dataDir, 'plugin-data', market, name),
+  }
+}
 
 export {PROJECT_DIR}
 export const PROJECT_PLUGINS = `${PROJECT_DIR}/plugins`

@@ -208,11 +208,3 @@ const resolveBare = (name: string, env: Environment, projectRoot: string, versio
   }
   return fromMarketplace(name, matches[0]!, env, version)
 }
-
-export const pluginDataDirs = (dataDir: string, id: string, revision: string) => {
-  const [name, market] = id.split('@') as [string, string]
-  return {
-    root: join(dataDir, 'plugins', market, name, revision),
-    data: join(dataDir, 'plugin-data', market, name),
-  }
-}

@@ -186,4 +186,7 @@ export const ownershipFrom = (records: readonly InstallRecord[]): Ownership => {
   }
 }
 
+/** Paths other installs still record, which removing one install must leave alone. */
+export const keptBy = (records: readonly InstallRecord[]): Set<string> => new Set(records.flatMap((r) => [...r.files.map((f) => f.path), ...r.dirs]))
+
 export const loadOwnership = (env: Environment, projectRoot: string): Ownership => ownershipFrom(readInstallRecords(env, projectRoot))
