@@ -5,7 +5,7 @@ const args = process.argv.slice(2)
 // The hot read-only commands have a fast path that skips oclif too (src/ui/fast, bundled into
 // dist/fast/ by bin/build.js): it hands
 // back to oclif whatever it is not sure of, and LOADOUT_NO_FAST=1 turns it off.
-const FAST = new Set(['list', 'verify', 'search', 'targets', 'skills', 'agents'])
+const FAST = new Set(['list', 'verify', 'search', 'targets', 'skills', 'agents', 'install', 'marketplace'])
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-v')) {
   const {readFileSync} = await import('node:fs')
   const {name, version} = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'))

@@ -1,8 +1,8 @@
 import {LoadoutCommand} from '../ui/base-command.js'
 import {oclifFlags} from '../ui/oclif-flags.js'
-import {list, type InstalledList} from '../ui/read/list.js'
+import {list, type InstalledList} from '../ui/shared-commands/list.js'
 
-export type {InstalledList} from '../ui/read/list.js'
+export type {InstalledList} from '../ui/shared-commands/list.js'
 
 export default class List extends LoadoutCommand {
   static override summary = 'List installed plugins per scope and agent: version, commit, enabled state, problems'

@@ -1,7 +1,7 @@
 import type {SearchResult} from '../core/marketplace/browse.js'
 import {LoadoutCommand} from '../ui/base-command.js'
 import {oclifArgs, oclifFlags} from '../ui/oclif-flags.js'
-import {search} from '../ui/read/search.js'
+import {search} from '../ui/shared-commands/search.js'
 
 export default class Search extends LoadoutCommand {
   static override summary = 'Search plugins across all added marketplaces by name, description, keywords and category'

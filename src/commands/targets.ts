@@ -1,7 +1,7 @@
 import type {TargetsResult} from '../core/targets/describe.js'
 import {LoadoutCommand} from '../ui/base-command.js'
 import {oclifFlags} from '../ui/oclif-flags.js'
-import {targets} from '../ui/read/targets.js'
+import {targets} from '../ui/shared-commands/targets.js'
 
 export type {TargetsResult} from '../core/targets/describe.js'
 

@@ -1,7 +1,7 @@
 import type {VerifyResult} from '../core/install/verify.js'
 import {LoadoutCommand} from '../ui/base-command.js'
 import {oclifArgs, oclifFlags} from '../ui/oclif-flags.js'
-import {verify} from '../ui/read/verify.js'
+import {verify} from '../ui/shared-commands/verify.js'
 
 export default class Verify extends LoadoutCommand {
   static override summary = 'Recompute the hash of every installed file, config entry and installed plugin copy; report anything missing, changed or added'

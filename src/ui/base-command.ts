@@ -45,7 +45,7 @@ export abstract class LoadoutCommand extends Command {
     return environmentFromProcess()
   }
 
-  /** What the commands shared with the fast path (src/ui/read/) print through. */
+  /** What the commands shared with the fast path (src/ui/shared-commands/) print through. */
   protected io(): CommandIo {
     return {env: this.environment(), json: this.jsonEnabled(), log: (text) => this.log(text)}
   }

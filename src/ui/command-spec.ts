@@ -10,13 +10,17 @@ export interface FlagSpec {
   /** the only values a string flag takes */
   options?: readonly string[]
   helpValue?: string
+  /** a string flag that may be given several times (oclif's `multiple`); the fast path leaves such a command to oclif */
+  multiple?: true
 }
 
 export interface ArgsSpec {
   name: string
   description: string
-  /** takes any number of words (oclif's `strict = false`) */
-  variadic: true
+  /** takes any number of words (oclif's `strict = false`); without it, exactly one */
+  variadic?: true
+  /** a single argument that must be given */
+  required?: true
 }
 
 export interface CommandSpec {
@@ -37,3 +41,13 @@ export const SCOPE_FLAG: FlagSpec = {
   description: 'user or project; default: project inside a git work tree, else user',
   options: ['user', 'project'],
 }
+
+export const YES_FLAG = {type: 'boolean', char: 'y', description: 'answer yes to every question (needed when not on a terminal)'} as const satisfies FlagSpec
+
+export const DRY_RUN_FLAG = {type: 'boolean', description: 'show what would change without changing anything'} as const satisfies FlagSpec
+
+export const OFFLINE_FLAG = {type: 'boolean', description: 'use only what is cached (also LOADOUT_OFFLINE=1)'} as const satisfies FlagSpec
+
+export const ALLOW_HIDDEN_TEXT_FLAG = {type: 'boolean', description: 'install even when text the agents read hides characters (Unicode tags, bidi controls, zero-width)'} as const satisfies FlagSpec
+
+export const isOffline = (flag: boolean | undefined): boolean => Boolean(flag) || process.env.LOADOUT_OFFLINE === '1'

@@ -3,7 +3,11 @@ import type {ArgsSpec, CommandSpec, FlagSpec} from './command-spec.js'
 
 type Char = Interfaces.AlphabetLowercase | Interfaces.AlphabetUppercase
 
-export type OclifFlagOf<F extends FlagSpec> = F extends {type: 'boolean'} ? Interfaces.BooleanFlag<boolean> : Interfaces.OptionFlag<string | undefined>
+export type OclifFlagOf<F extends FlagSpec> = F extends {type: 'boolean'}
+  ? Interfaces.BooleanFlag<boolean>
+  : F extends {multiple: true}
+    ? Interfaces.OptionFlag<string[] | undefined>
+    : Interfaces.OptionFlag<string | undefined>
 
 export type OclifFlagsOf<S extends CommandSpec['flags']> = {[K in keyof S]: OclifFlagOf<S[K]>}
 
@@ -11,11 +15,12 @@ export type OclifFlagsOf<S extends CommandSpec['flags']> = {[K in keyof S]: Ocli
 export const oclifFlag = <F extends FlagSpec>(spec: F): OclifFlagOf<F> => {
   const common = {description: spec.description, ...(spec.char ? {char: spec.char as Char} : {})}
   if (spec.type === 'boolean') return Flags.boolean(common) as unknown as OclifFlagOf<F>
-  return Flags.string({...common, ...(spec.options ? {options: [...spec.options]} : {}), ...(spec.helpValue ? {helpValue: spec.helpValue} : {})}) as unknown as OclifFlagOf<F>
+  const string = {...common, ...(spec.options ? {options: [...spec.options]} : {}), ...(spec.helpValue ? {helpValue: spec.helpValue} : {})}
+  return (spec.multiple ? Flags.string({...string, multiple: true}) : Flags.string(string)) as unknown as OclifFlagOf<F>
 }
 
 export const oclifFlags = <S extends CommandSpec['flags']>(specs: S): OclifFlagsOf<S> =>
   Object.fromEntries(Object.entries(specs).map(([name, spec]) => [name, oclifFlag(spec)])) as OclifFlagsOf<S>
 
-/** A variadic argument as oclif declares it: one named arg, with `strict = false` on the command. */
-export const oclifArgs = (spec: ArgsSpec | undefined) => (spec ? {[spec.name]: Args.string({description: spec.description})} : {})
+/** An argument as oclif declares it: one named arg (a variadic one with `strict = false` on the command). */
+export const oclifArgs = (spec: ArgsSpec | undefined) => (spec ? {[spec.name]: Args.string({description: spec.description, ...(spec.required ? {required: true} : {})})} : {})

@@ -1,7 +1,7 @@
 import type {SubagentsListResult} from '../../core/subagents/list.js'
 import {LoadoutCommand} from '../../ui/base-command.js'
 import {oclifFlags} from '../../ui/oclif-flags.js'
-import {agentsList} from '../../ui/read/agents-list.js'
+import {agentsList} from '../../ui/shared-commands/agents-list.js'
 
 export default class AgentsList extends LoadoutCommand {
   static override summary = 'List every subagent the selected agents would load, with shadowing, validity and owner'

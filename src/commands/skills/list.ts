@@ -1,7 +1,7 @@
 import type {SkillsListResult} from '../../core/skills/list.js'
 import {LoadoutCommand} from '../../ui/base-command.js'
 import {oclifFlags} from '../../ui/oclif-flags.js'
-import {skillsList} from '../../ui/read/skills-list.js'
+import {skillsList} from '../../ui/shared-commands/skills-list.js'
 
 export type {SkillsListResult} from '../../core/skills/list.js'
 

@@ -20,7 +20,7 @@ export const parseOptions = (spec: CommandSpec): Options => {
  * argv as oclif would read it, or undefined whenever the fast path cannot be sure it reads it the
  * same: a parse error, an unknown or repeated flag, `--`, a value oclif would refuse or might read
  * differently (empty, starting with `-`, `-s=x`, not one of its options), arguments to a command
- * that takes none, and help. Undefined sends the command to oclif, whose words then apply.
+ * that takes none (or more than its one, or none when it needs one), a multiple flag, and help. Undefined sends the command to oclif, whose words then apply.
  */
 export const fastParse = (spec: CommandSpec, argv: readonly string[]): FastParsed | undefined => {
   if (argv.some((a) => a === '--help' || a === '-h' || a === '--')) return undefined
@@ -37,12 +37,15 @@ export const fastParse = (spec: CommandSpec, argv: readonly string[]): FastParse
     seen.add(token.name)
     if (token.inlineValue && !token.rawName.startsWith('--')) return undefined
     const flag = spec.flags[token.name]
+    // oclif's multiple flags also take the words after them: leave those to oclif
+    if (flag?.multiple) return undefined
     if (flag?.type !== 'string') continue
     const value = token.value ?? ''
     if (value === '' || value.startsWith('-')) return undefined
     if (flag.options && !flag.options.includes(value)) return undefined
   }
   if (parsed.positionals.some((p) => p.startsWith('-'))) return undefined
+  if (spec.args && !spec.args.variadic && (parsed.positionals.length > 1 || (spec.args.required && parsed.positionals.length === 0))) return undefined
   const {json, ...flags} = parsed.values as Record<string, string | boolean | undefined>
   return {flags, argv: parsed.positionals, json: json === true}
 }

@@ -1,6 +1,6 @@
 /**
  * The fast path (bin/run.js): the hot read-only commands answered without loading oclif, by the
- * same code the oclif commands call (src/ui/read), with argv read by parseArgs from the same flag
+ * same code the oclif commands call (src/ui/shared-commands), with argv read by parseArgs from the same flag
  * specs. Anything it is not sure of goes to oclif: `runFast` then returns false having printed
  * nothing. LOADOUT_NO_FAST=1 always takes the oclif path.
  */
@@ -10,7 +10,7 @@ import {format} from 'node:util'
 import {environmentFromProcess} from '../../core/environment.js'
 import type {CommandIo} from '../command-io.js'
 import type {CommandSpec} from '../command-spec.js'
-import type {ReadCommand, ReadInput} from '../read/types.js'
+import type {ReadCommand, ReadInput} from '../shared-commands/types.js'
 import {asLoadoutError, reportCommandFailure, writeJson} from '../report.js'
 import {fastParse} from './parse.js'
 
@@ -18,12 +18,14 @@ type Loader = () => Promise<ReadCommand<CommandSpec, unknown>>
 
 /** Command words → the shared command. */
 export const FAST_COMMANDS: Readonly<Record<string, Loader>> = {
-  list: async () => (await import('../read/list.js')).list as ReadCommand<CommandSpec, unknown>,
-  verify: async () => (await import('../read/verify.js')).verify as ReadCommand<CommandSpec, unknown>,
-  search: async () => (await import('../read/search.js')).search as ReadCommand<CommandSpec, unknown>,
-  targets: async () => (await import('../read/targets.js')).targets as ReadCommand<CommandSpec, unknown>,
-  'skills list': async () => (await import('../read/skills-list.js')).skillsList as ReadCommand<CommandSpec, unknown>,
-  'agents list': async () => (await import('../read/agents-list.js')).agentsList as ReadCommand<CommandSpec, unknown>,
+  list: async () => (await import('../shared-commands/list.js')).list as ReadCommand<CommandSpec, unknown>,
+  verify: async () => (await import('../shared-commands/verify.js')).verify as ReadCommand<CommandSpec, unknown>,
+  search: async () => (await import('../shared-commands/search.js')).search as ReadCommand<CommandSpec, unknown>,
+  targets: async () => (await import('../shared-commands/targets.js')).targets as ReadCommand<CommandSpec, unknown>,
+  'skills list': async () => (await import('../shared-commands/skills-list.js')).skillsList as ReadCommand<CommandSpec, unknown>,
+  'agents list': async () => (await import('../shared-commands/agents-list.js')).agentsList as ReadCommand<CommandSpec, unknown>,
+  install: async () => (await import('../shared-commands/install.js')).install as ReadCommand<CommandSpec, unknown>,
+  'marketplace add': async () => (await import('../shared-commands/marketplace-add.js')).marketplaceAdd as ReadCommand<CommandSpec, unknown>,
 }
 
 /** What would make oclif behave otherwise than the fast path: its debug output, a JSON theme, JSON by variable. */
@@ -50,10 +52,6 @@ export const runFast = async (argv: readonly string[]): Promise<boolean> => {
   const command = await match.loader()
   const parsed = fastParse(command.spec, match.rest)
   if (!parsed) return false
-  // as oclif does: a closed stdout (`| head`) is not a failure
-  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    if (error?.code !== 'EPIPE') throw error
-  })
   const io: CommandIo = {
     env: environmentFromProcess(),
     json: parsed.json,
@@ -61,6 +59,11 @@ export const runFast = async (argv: readonly string[]): Promise<boolean> => {
       if (!parsed.json) console.log(format(text))
     },
   }
+  if (command.fastWhen && !command.fastWhen(io)) return false
+  // as oclif does: a closed stdout (`| head`) is not a failure
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error?.code !== 'EPIPE') throw error
+  })
   try {
     const result = await command.run({flags: parsed.flags as ReadInput<CommandSpec>['flags'], argv: parsed.argv}, io)
     if (result && parsed.json) writeJson(result)

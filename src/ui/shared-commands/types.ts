@@ -1,7 +1,7 @@
 import type {CommandIo} from '../command-io.js'
 import type {CommandSpec} from '../command-spec.js'
 
-export type FlagValues<F extends CommandSpec['flags']> = {[K in keyof F]?: F[K] extends {type: 'boolean'} ? boolean : string}
+export type FlagValues<F extends CommandSpec['flags']> = {[K in keyof F]?: F[K] extends {type: 'boolean'} ? boolean : F[K] extends {multiple: true} ? string[] : string}
 
 export interface ReadInput<S extends CommandSpec> {
   flags: FlagValues<S['flags']>
@@ -17,6 +17,8 @@ export interface ReadInput<S extends CommandSpec> {
 export interface ReadCommand<S extends CommandSpec, R> {
   spec: S
   run(input: ReadInput<S>, io: CommandIo): Promise<R>
+  /** the fast path takes the command only when this holds (a writer: only off a terminal, where it asks nothing) */
+  fastWhen?(io: CommandIo): boolean
 }
 
 export const readCommand = <S extends CommandSpec, R>(spec: S, run: ReadCommand<S, R>['run']): ReadCommand<S, R> => ({spec, run})

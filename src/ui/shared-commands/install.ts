@@ -1,0 +1,87 @@
+import type {TreeInstallResult} from '../../core/deps/tree.js'
+import type {DeclaredInstall} from '../../core/install/declared.js'
+import type {InstallResult} from '../../core/install/install.js'
+import {resolveScope} from '../../core/scope.js'
+import {splitList} from '../../core/targets/registry.js'
+import {AGENT_FLAG, ALLOW_HIDDEN_TEXT_FLAG, DRY_RUN_FLAG, isOffline, OFFLINE_FLAG, SCOPE_FLAG, YES_FLAG} from '../command-spec.js'
+import {withProgress} from '../progress.js'
+import {renderConsent, renderInstalled} from '../render/install.js'
+import {targetsForWrite} from '../select-targets.js'
+import {readCommand} from './types.js'
+
+const spec = {
+  flags: {
+    agent: AGENT_FLAG,
+    scope: SCOPE_FLAG,
+    yes: YES_FLAG,
+    'dry-run': DRY_RUN_FLAG,
+    force: {type: 'boolean', char: 'f', description: 'reinstall even when the same content is installed'},
+    prefix: {type: 'boolean', description: 'install skills whose names are taken as <plugin>-<name>'},
+    skill: {type: 'string', description: 'install only these skills of the plugin', multiple: true},
+    frozen: {type: 'boolean', description: 'with no argument: fail if loadout.lock would change'},
+    offline: OFFLINE_FLAG,
+    'allow-hidden-text': ALLOW_HIDDEN_TEXT_FLAG,
+  },
+  args: {
+    name: 'plugin',
+    description: 'plugin[@marketplace][@version or semver range], or a source: owner/repo, git URL, folder, archive URL; several install together, all or none',
+    variadic: true,
+  },
+} as const
+
+export type InstallOutput = InstallResult | TreeInstallResult | DeclaredInstall | {results: TreeInstallResult[]}
+
+/** `loadout install`: one plugin, several (one transaction), or with none what loadout.json declares. */
+export const install = {
+  ...readCommand(spec, async ({flags, argv}, io): Promise<InstallOutput> => {
+    const {env} = io
+    const first = argv[0]
+    const context = resolveScope(first === undefined ? 'project' : flags.scope, env)
+    const chooseTargets = () => targetsForWrite({agent: flags.agent, yes: flags.yes ?? false, env, section: 'skills'})
+    // `loadout install` in a project writes each locked plugin to the agents its lock records, unless agents are named
+    const fromLock = first === undefined && flags.agent === undefined
+    const targets = fromLock ? [] : await chooseTargets()
+    const interactive = env.interactive && !io.json
+    const options = {
+      env,
+      context,
+      targets,
+      dryRun: flags['dry-run'] ?? false,
+      force: flags.force ?? false,
+      prefix: flags.prefix ?? false,
+      offline: isOffline(flags.offline),
+      yes: flags.yes ?? false,
+      allowHiddenText: flags['allow-hidden-text'] ?? false,
+      ...(flags.skill ? {skills: flags.skill.flatMap((s) => splitList(s))} : {}),
+      ...(interactive
+        ? {
+            askUserConfig: (await import('../prompt-user-config.js')).askUserConfig(env),
+            confirm: async (summary: Parameters<typeof renderConsent>[0], id: string) => {
+              process.stderr.write(`${renderConsent(summary, id)}\n`)
+              const {confirmOrFail} = await import('../prompt.js')
+              return confirmOrFail(`Install ${id} and allow it to run these?`, {yes: false, interactive: true})
+            },
+          }
+        : {}),
+    }
+    if (first === undefined) {
+      // loadout.json's installs (marketplaces to register, MCP servers from a registry) load only here
+      const {installDeclared} = await import('../../core/install/declared.js')
+      const result = await withProgress(!io.json, (onProgress) => installDeclared({...options, frozen: flags.frozen ?? false, ...(fromLock ? {chooseTargets} : {}), onProgress}))
+      for (const r of result.results) io.log(renderInstalled(r))
+      if (result.results.length === 0) io.log('loadout.json declares no plugins')
+      for (const m of result.registered) io.log(`registered marketplace ${m.name} (${m.source}) from loadout.json`)
+      if (result.ignore.length > 0) io.log(`commit loadout.json and loadout.lock; add to .gitignore (machine-local copies):\n${result.ignore.map((l) => `  ${l}`).join('\n')}`)
+      return result
+    }
+    const {installManyWithDependencies} = await import('../../core/deps/tree.js')
+    const results = await withProgress(!io.json, (onProgress) => installManyWithDependencies(argv, {...options, onProgress}))
+    for (const result of results) {
+      for (const dep of result.dependencies) io.log(`${renderInstalled(dep)} (dependency of ${dep.dependents.join(', ')})`)
+      io.log(renderInstalled(result))
+    }
+    return results.length === 1 ? results[0]! : {results}
+  }),
+  // on a terminal install may ask (agents, consent, userConfig values): that stays with oclif
+  fastWhen: (io: {env: {interactive: boolean}}) => !io.env.interactive,
+}
