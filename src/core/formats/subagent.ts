@@ -4,7 +4,7 @@
  * the target reads. Pure: the result is a relative path, the bytes to write, and a note for every
  * field that was dropped, converted or filled in.
  */
-import {Document, parse, visit} from 'yaml'
+import {yaml} from '../yaml-lazy.js'
 import {validationFailed} from '../errors.js'
 import type {SubagentComponent} from '../plugin/types.js'
 import type {SubagentFormat} from '../targets/types.js'
@@ -227,6 +227,7 @@ const hex4 = (char: string): string => `\\u${char.charCodeAt(0).toString(16).toU
  * must give `fields` again; anything else is a bug and throws.
  */
 export const frontmatterYaml = (fields: Record<string, unknown>): string => {
+  const {Document, parse, visit} = yaml()
   const doc = new Document(fields)
   visit(doc, {
     Scalar(key, node) {

@@ -1,5 +1,4 @@
 import {existsSync, readdirSync, readFileSync} from 'node:fs'
-import {stringify as stringifyYaml} from 'yaml'
 import {isAbsolute, join, posix} from 'node:path'
 import {getJsonMember, parseJsonText} from '../config/json-edit.js'
 import {getTomlTable, parseTomlText, type TomlEntries} from '../config/toml-edit.js'
@@ -22,6 +21,7 @@ import {listSkillFiles, readSkillDir} from '../skills/read.js'
 import type {InstallRecord, Ownership} from '../state/records.js'
 import {resolveLocation, writeLocation, type ResolvedLocation} from '../targets/resolve.js'
 import type {AgentTarget, SectionName} from '../targets/types.js'
+import {yaml} from '../yaml-lazy.js'
 
 /** One change to one agent's files, planned before anything is written. */
 export type Operation =
@@ -142,7 +142,7 @@ const planYamlSkills = (input: PlanInput, target: AgentTarget, plan: TargetPlan)
     }
     const read = readSkillDir(skill.dir)
     const instructions = (substitutePluginVars(read.body, varsOf(input, target)) as string).trim()
-    const content = stringifyYaml({name: skill.name, description: read.description ?? skill.name, instructions: `${instructions}\n`}, {lineWidth: 0})
+    const content = yaml().stringify({name: skill.name, description: read.description ?? skill.name, instructions: `${instructions}\n`}, {lineWidth: 0})
     if (listSkillFiles(skill.dir, 2).files.length > 1) {
       plan.notes.push({component, note: `${target.name}: only the text of SKILL.md is written; the files beside it are not (a CHARACTOID skill is one YAML file)`})
     }

@@ -1,12 +1,7 @@
-import {createRequire} from 'node:module'
+import {yaml} from '../yaml-lazy.js'
 
-// `yaml` is loaded on first need: most frontmatter is flat `key: text` lines read by readFlatMapping,
-// and read-only commands that only import this module never need the parser at all.
-let yamlParser: typeof import('yaml').parseDocument | undefined
-const parseDocument: typeof import('yaml').parseDocument = (...args) => {
-  yamlParser ??= (createRequire(import.meta.url)('yaml') as typeof import('yaml')).parseDocument
-  return yamlParser(...args)
-}
+// most frontmatter is flat `key: text` lines read by readFlatMapping: the parser loads on first need
+const parseDocument: typeof import('yaml').parseDocument = (...args) => yaml().parseDocument(...args)
 
 export type FrontmatterSplit =
   | {kind: 'ok'; yaml: string; body: string; bodyStart: number}
