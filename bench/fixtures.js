@@ -2,7 +2,7 @@
 // Nothing here touches the real HOME: every path lives under one temporary folder per scenario,
 // and every folder made here is removed by cleanup() (or cleanupAll() on exit / Ctrl-C).
 import {execFileSync} from 'node:child_process'
-import {chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync} from 'node:fs'
+import {chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {dirname, join} from 'node:path'
 
@@ -89,6 +89,7 @@ export const makeTempHome = (label = 'bench') => {
 /** Removes every temporary folder still alive (used on exit and on interruption). */
 export const cleanupAll = () => {
   for (const temp of [...live]) temp.cleanup()
+  emptyTrash()
 }
 
 const FILLER = [
@@ -160,15 +161,31 @@ export const makeSkillsFixture = (temp, {project = 200, agents = 150, user = 150
 // a git started by loadout may still be packing in the background (gc --auto): retry removals
 const RM = {recursive: true, force: true, maxRetries: 10, retryDelay: 100}
 
+// Resets between timed runs move the old tree aside instead of deleting it: on this VM's disk
+// (ext4 mounted with `discard`) deleting thousands of files stalls the file creations of the next
+// timed run for a while, charging one side for the other's cleanup. The trash goes at the end.
+let trash
+let trashed = 0
+const moveAside = (path) => {
+  if (!existsSync(path)) return
+  trash ??= mkdtempSync(join(tmpdir(), 'loadout-bench-trash-'))
+  renameSync(path, join(trash, String(trashed++)))
+}
+
+export const emptyTrash = () => {
+  if (trash) rmSync(trash, RM)
+  trash = undefined
+}
+
 export const copyTree = (src, dst) => {
-  rmSync(dst, RM)
+  moveAside(dst)
   mkdirSync(dirname(dst), {recursive: true})
   cpSync(src, dst, {recursive: true, verbatimSymlinks: true, preserveTimestamps: true})
 }
 
 /** Empties a folder (or makes it). */
 export const emptyDir = (dir) => {
-  rmSync(dir, RM)
+  moveAside(dir)
   mkdirSync(dir, {recursive: true})
 }
 
