@@ -1,9 +1,10 @@
 /**
  * Where a marketplace keeps its catalogs, and how the authoring commands read a plugin's manifest.
  */
-import {lstatSync, statSync} from 'node:fs'
+import {statSync} from 'node:fs'
 import {basename, dirname, join, relative, resolve, sep} from 'node:path'
 import {errnoCode, notFound, usageError} from '../errors.js'
+import {entryExists} from '../fs/exists.js'
 import {MAX_MANIFEST_BYTES} from '../plugin/manifest-fields.js'
 import type {Problem} from '../problems.js'
 import {readAuthoringJson} from './marketplace-json.js'
@@ -36,15 +37,6 @@ export interface MarketplaceLocation {
 
 export const toSlash = (path: string): string => path.split(sep).join('/')
 
-const exists = (path: string): boolean => {
-  try {
-    lstatSync(path)
-    return true
-  } catch {
-    return false
-  }
-}
-
 /**
  * The catalogs to check for a path given on the command line: a marketplace folder (both catalogs
  * that exist in it) or one marketplace.json file (its root is the folder above `.claude-plugin/` or
@@ -69,7 +61,7 @@ export const locateCatalogs = (input: string, cwd: string): MarketplaceLocation 
   }
   const files = (Object.entries(CATALOG_FILES) as Array<[MarketplaceFormat, string]>)
     .map(([format, rel]) => ({abs: join(abs, rel), rel, format}))
-    .filter((f) => exists(f.abs))
+    .filter((f) => entryExists(f.abs))
   if (files.length === 0) {
     throw notFound('marketplace-missing', `${input} is not a marketplace: it has neither ${CATALOG_FILES.claude} nor ${CATALOG_FILES.codex}`, {
       suggestions: ['create one with: loadout marketplace create <name>'],
@@ -98,7 +90,7 @@ export const readPluginManifests = (pluginDir: string, root: string): {manifests
   const problems: Problem[] = []
   for (const rel of PLUGIN_MANIFESTS) {
     const abs = join(pluginDir, rel)
-    if (!exists(abs)) continue
+    if (!entryExists(abs)) continue
     const file = toSlash(relative(root, abs)) || rel
     const read = readAuthoringJson(abs, {root, file, maxBytes: MAX_MANIFEST_BYTES})
     // Repeated keys and a BOM are the plugin's own business (plugin validate); only an unreadable manifest counts here.

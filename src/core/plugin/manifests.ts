@@ -4,8 +4,8 @@
  * `package.json` with `contributes`, ...), and the marketplace entry (the whole definition when
  * `strict` is false). Each becomes a Declaration; read.ts merges them and reads what they point at.
  */
-import {lstatSync} from 'node:fs'
 import {join} from 'node:path'
+import {entryExists} from '../fs/exists.js'
 import {MANIFEST_FILES, formatOf, type ClaimedFile} from '../manifest-formats/index.js'
 import type {PluginEntry} from '../marketplace/types.js'
 import type {Json} from './components.js'
@@ -57,15 +57,6 @@ export interface DeclarationOptions {
   entry?: PluginEntry
 }
 
-const exists = (path: string): boolean => {
-  try {
-    lstatSync(path)
-    return true
-  } catch {
-    return false
-  }
-}
-
 /**
  * Every declaration that defines the plugin, in order of authority: the manifests (in the order of
  * the format list; a format is read from the first of its files that is there), then the
@@ -92,7 +83,7 @@ export const readDeclarations = (root: string, options: DeclarationOptions, repo
   }
   readFormats(false)
   // a secondary format (Gemini's) defines only a plugin that is nothing else: no other manifest, no .mcp.json
-  if (declarations.length === 0 && !exists(join(root, '.mcp.json'))) readFormats(true)
+  if (declarations.length === 0 && !entryExists(join(root, '.mcp.json'))) readFormats(true)
   if (entry) declarations.push(declarationFromEntry(entry, root, report))
   return declarations
 }

@@ -3,6 +3,7 @@ import {basename, dirname, join} from 'node:path'
 import type {Environment} from '../environment.js'
 import {conflict, notFound, usageError} from '../errors.js'
 import {assertNoLinksBelow, resolvesInside, unsafePath} from '../fs/contain.js'
+import {entryExists} from '../fs/exists.js'
 import {explainWriteError, removeDirectory} from '../fs/write.js'
 import type {Scope, ScopeContext} from '../scope.js'
 import type {Ownership} from '../state/records.js'
@@ -51,15 +52,6 @@ const isDirectory = (path: string): boolean => {
   }
 }
 
-const exists = (path: string): boolean => {
-  try {
-    lstatSync(path)
-    return true
-  } catch {
-    return false
-  }
-}
-
 /** Checks one skill folder is safe to remove; throws naming the problem when it is not. */
 const checkRemovable = (removal: SkillRemoval, ownership: Ownership): void => {
   const folder = dirname(removal.path)
@@ -91,7 +83,7 @@ export const planSkillDelete = (input: DeleteSkillInput): SkillDeletePlan => {
     for (const location of sectionLocations(target, 'skills', input.env, context)) {
       if (target.skills?.format !== 'agent-skills') continue
       const path = join(location.absolute, name)
-      if (!exists(path)) continue
+      if (!entryExists(path)) continue
       const known = byPath.get(path)
       if (known) known.agents.push(target.id)
       else byPath.set(path, {agents: [target.id], path, root: location.root})
@@ -111,7 +103,7 @@ export const planSkillDelete = (input: DeleteSkillInput): SkillDeletePlan => {
 /** Removes the planned folders, re-checking each just before it goes. */
 export const applySkillDelete = (plan: SkillDeletePlan, ownership: Ownership): void => {
   for (const removal of plan.removals) {
-    if (!exists(removal.path)) continue
+    if (!entryExists(removal.path)) continue
     checkRemovable(removal, ownership)
     try {
       removeDirectory(removal.path)
