@@ -4,9 +4,8 @@ import {updatePlugins, type PluginsUpdated} from '../core/install/update.js'
 import {resolveScope} from '../core/scope.js'
 import {LoadoutCommand} from '../ui/base-command.js'
 import {allowHiddenTextFlag, dryRunFlag, isOffline, offlineFlag, scopeFlag, yesFlag} from '../ui/flags.js'
+import {askConsent} from '../ui/install-options.js'
 import {withProgress} from '../ui/progress.js'
-import {confirmOrFail} from '../ui/prompt.js'
-import {renderConsent} from '../ui/render/install.js'
 import {renderUpdates} from '../ui/render/update.js'
 
 export default class Update extends LoadoutCommand {
@@ -31,12 +30,7 @@ export default class Update extends LoadoutCommand {
         allowHiddenText: flags['allow-hidden-text'],
         onProgress,
         ...(interactive
-          ? {
-              confirm: async (summary: Parameters<typeof renderConsent>[0], id: string) => {
-                process.stderr.write(`${renderConsent(summary, id)}\n`)
-                return confirmOrFail(`${id} changed what it runs. Update and allow it?`, {yes: false, interactive: true})
-              },
-            }
+          ? {confirm: askConsent((id) => `${id} changed what it runs. Update and allow it?`)}
           : {}),
       }),
     )

@@ -6,6 +6,14 @@ import type {AgentTarget} from '../core/targets/types.js'
 import {confirmOrFail} from './prompt.js'
 import {renderConsent} from './render/install.js'
 
+/** Shows what a plugin may run (on stderr) and asks `question` on the terminal. */
+export const askConsent =
+  (question: (id: string) => string) =>
+  async (summary: ConsentSummary, id: string): Promise<boolean> => {
+    process.stderr.write(`${renderConsent(summary, id)}\n`)
+    return confirmOrFail(question(id), {yes: false, interactive: true})
+  }
+
 /** Install options for a command that writes one thing, asking for consent on a terminal. */
 export const installOptionsFor = (input: {env: Environment; context: ScopeContext; targets: readonly AgentTarget[]; yes: boolean; dryRun: boolean; force?: boolean; json: boolean}): InstallOptions => ({
   env: input.env,
@@ -17,11 +25,6 @@ export const installOptionsFor = (input: {env: Environment; context: ScopeContex
   offline: false,
   yes: input.yes,
   ...(input.env.interactive && !input.json
-    ? {
-        confirm: async (summary: ConsentSummary, id: string) => {
-          process.stderr.write(`${renderConsent(summary, id)}\n`)
-          return confirmOrFail(`Install ${id} and allow it to run this?`, {yes: false, interactive: true})
-        },
-      }
+    ? {confirm: askConsent((id) => `Install ${id} and allow it to run this?`)}
     : {}),
 })

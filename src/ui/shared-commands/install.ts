@@ -5,7 +5,7 @@ import {resolveScope} from '../../core/scope.js'
 import {splitList} from '../../core/targets/registry.js'
 import {AGENT_FLAG, ALLOW_HIDDEN_TEXT_FLAG, DRY_RUN_FLAG, isOffline, OFFLINE_FLAG, SCOPE_FLAG, YES_FLAG} from '../command-spec.js'
 import {withProgress} from '../progress.js'
-import {renderConsent, renderInstalled} from '../render/install.js'
+import {renderInstalled} from '../render/install.js'
 import {targetsForWrite} from '../select-targets.js'
 import {readCommand} from './types.js'
 
@@ -56,11 +56,7 @@ export const install = {
       ...(interactive
         ? {
             askUserConfig: (await import('../prompt-user-config.js')).askUserConfig(env),
-            confirm: async (summary: Parameters<typeof renderConsent>[0], id: string) => {
-              process.stderr.write(`${renderConsent(summary, id)}\n`)
-              const {confirmOrFail} = await import('../prompt.js')
-              return confirmOrFail(`Install ${id} and allow it to run these?`, {yes: false, interactive: true})
-            },
+            confirm: (await import('../install-options.js')).askConsent((id) => `Install ${id} and allow it to run these?`),
           }
         : {}),
     }
