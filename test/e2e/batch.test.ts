@@ -99,7 +99,10 @@ describe('install of several plugins', () => {
 })
 
 describe('reinstall between two plugins sharing config files', () => {
-  it('install Q, install P, reinstall Q --force, uninstall both: HOME as it was', async () => {
+  it.each([
+    ['Q', ['q', 'p']],
+    ['P', ['p', 'q']],
+  ])('install Q, install P, reinstall Q --force, uninstall both (%s first): HOME as it was', async (_first, order) => {
     const sb = sandbox()
     const q = writeKit(sb.dir, 'q')
     const p = writeKit(sb.dir, 'p')
@@ -108,26 +111,7 @@ describe('reinstall between two plugins sharing config files', () => {
       ['install', q, '--agent', 'claude-code', '--scope', 'user', '--yes'],
       ['install', p, '--agent', 'claude-code', '--scope', 'user', '--yes'],
       ['install', q, '--agent', 'claude-code', '--scope', 'user', '--yes', '--force'],
-      ['uninstall', 'q', '--scope', 'user', '--yes'],
-      ['uninstall', 'p', '--scope', 'user', '--yes'],
-    ]) {
-      const run = await loadout(sb, args)
-      expect(run.status, `${args.join(' ')}: ${run.stderr}`).toBe(0)
-    }
-    expect(outsideLoadout(changes(before, snapshot(sb.home)))).toEqual([])
-  })
-
-  it('the same, uninstalling P first', async () => {
-    const sb = sandbox()
-    const q = writeKit(sb.dir, 'q')
-    const p = writeKit(sb.dir, 'p')
-    const before = snapshot(sb.home)
-    for (const args of [
-      ['install', q, '--agent', 'claude-code', '--scope', 'user', '--yes'],
-      ['install', p, '--agent', 'claude-code', '--scope', 'user', '--yes'],
-      ['install', q, '--agent', 'claude-code', '--scope', 'user', '--yes', '--force'],
-      ['uninstall', 'p', '--scope', 'user', '--yes'],
-      ['uninstall', 'q', '--scope', 'user', '--yes'],
+      ...order.map((name) => ['uninstall', name, '--scope', 'user', '--yes']),
     ]) {
       const run = await loadout(sb, args)
       expect(run.status, `${args.join(' ')}: ${run.stderr}`).toBe(0)
