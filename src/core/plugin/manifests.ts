@@ -6,7 +6,7 @@
  */
 import {join} from 'node:path'
 import {entryExists} from '../fs/exists.js'
-import {MANIFEST_FILES, formatOf, type ClaimedFile} from '../manifest-formats/index.js'
+import {MANIFEST_FILES, formatOf, type ClaimedFile, type ManifestFormat} from '../manifest-formats/index.js'
 import type {PluginEntry} from '../marketplace/types.js'
 import type {Json} from './components.js'
 import {authorText, claudeComponents, loadManifestJson, readManifestJson, type Declaration, type ManifestContext} from './manifest-fields.js'
@@ -71,12 +71,13 @@ export const readDeclarations = (root: string, options: DeclarationOptions, repo
   const declarations: Declaration[] = []
   const read = new Set<string>()
   const readFormats = (secondary: boolean): void => {
+    const wanted = (format: ManifestFormat): boolean => (format.secondary === true) === secondary && !read.has(format.id)
     for (const file of MANIFEST_FILES) {
-      if (file.claims.every((c) => read.has(c.format.id) || (c.format.secondary === true) !== secondary)) continue
+      if (!file.claims.some((c) => wanted(c.format))) continue
       const found = file.shared ? readSharedManifest(root, file, report) : readManifestJson(root, file.path, report)
       if (!found) continue
       const format = formatOf(file, found.json)
-      if (!format || read.has(format.id) || (format.secondary === true) !== secondary) continue
+      if (!format || !wanted(format)) continue
       read.add(format.id)
       declarations.push(format.read(found.json, found.file, root, report))
     }
