@@ -78,7 +78,8 @@ export const makeTempHome = (label = 'bench') => {
           // keep cleaning
         }
       }
-      rmSync(root, {recursive: true, force: true, maxRetries: 10, retryDelay: 100})
+      // the scenario's files go with the trash at the end, not between scenarios (see moveAside)
+      moveAside(root)
       live.delete(temp)
     },
   }
@@ -166,7 +167,7 @@ const RM = {recursive: true, force: true, maxRetries: 10, retryDelay: 100}
 // timed run for a while, charging one side for the other's cleanup. The trash goes at the end.
 let trash
 let trashed = 0
-const moveAside = (path) => {
+export const moveAside = (path) => {
   if (!existsSync(path)) return
   trash ??= mkdtempSync(join(tmpdir(), 'loadout-bench-trash-'))
   renameSync(path, join(trash, String(trashed++)))

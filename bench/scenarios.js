@@ -22,7 +22,7 @@
 // runs in ctx.temp.project with ctx.temp.env (HOME and XDG paths inside the temp folder, NO_COLOR=1).
 // Use the helpers below rather than building steps by hand.
 import {spawnSync} from 'node:child_process'
-import {existsSync, readdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
+import {existsSync, readdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {
   copyTree,
@@ -32,6 +32,7 @@ import {
   makeInstallFixture,
   makeOutdatedFixture,
   makeSkillsFixture,
+  moveAside,
   writeCatalog,
 } from './fixtures.js'
 import {scaleScenarios} from './scale.js'
@@ -181,7 +182,7 @@ const networkScenarios = [
     beforeEach(ctx, {kind}) {
       if (kind === 'command') copyTree(ctx.snapshot, ctx.temp.home)
       else {
-        rmSync(ctx.baselineClone, {recursive: true, force: true, maxRetries: 10, retryDelay: 100})
+        moveAside(ctx.baselineClone)
         emptyDir(ctx.baselineDest)
       }
     },

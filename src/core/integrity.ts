@@ -7,6 +7,7 @@ import {createHash} from 'node:crypto'
 import {closeSync, constants, createReadStream, fstatSync, openSync, readdirSync, readFileSync, readlinkSync} from 'node:fs'
 import {join} from 'node:path'
 import {errnoCode, EXIT, LoadoutError} from './errors.js'
+import {keepFile, keptFile} from './fs/kept-reads.js'
 
 /** Git's file modes: the only modes the tree hash knows, so umask and group bits never matter. */
 export const MODE_FILE = '100644'
@@ -30,7 +31,12 @@ const hashFd = async (fd: number, path: string): Promise<{hash: string; executab
   const stat = fstatSync(fd)
   if (!stat.isFile()) throw new LoadoutError('not-a-file', EXIT.validation, `${path} is not a regular file`)
   const executable = (stat.mode & 0o100) !== 0
-  if (stat.size <= READ_WHOLE_LIMIT) return {hash: sha256Hex(readFileSync(fd)), executable}
+  if (stat.size <= READ_WHOLE_LIMIT) {
+    const bytes = readFileSync(fd)
+    const hash = sha256Hex(bytes)
+    if (bytes.length === stat.size) keepFile(path, bytes, stat, hash)
+    return {hash, executable}
+  }
   const hash = createHash('sha256')
   for await (const chunk of createReadStream(path, {fd, autoClose: false, start: 0})) hash.update(chunk as Buffer)
   return {hash: hash.digest('hex'), executable}
@@ -70,6 +76,12 @@ export const treeEntries = async (root: string): Promise<TreeEntry[]> => {
       if (dirent.isDirectory()) await walk(path)
       else if (dirent.isSymbolicLink()) entries.push({path, mode: MODE_SYMLINK, hash: sha256Hex(readlinkSync(full, {encoding: 'buffer'}))})
       else if (dirent.isFile()) {
+        const known = keptFile(full)
+        if (known) {
+          known.sha256 ??= sha256Hex(known.bytes)
+          entries.push({path, mode: known.mode & 0o100 ? MODE_EXECUTABLE : MODE_FILE, hash: known.sha256})
+          continue
+        }
         let fd: number
         try {
           fd = openNoFollow(full)

@@ -3,16 +3,18 @@ import type {ConsentSummary} from '../core/install/consent.js'
 import type {InstallOptions} from '../core/install/install.js'
 import type {ScopeContext} from '../core/scope.js'
 import type {AgentTarget} from '../core/targets/types.js'
+import {whilePrompting} from './progress.js'
 import {confirmOrFail} from './prompt.js'
 import {renderConsent} from './render/install.js'
 
 /** Shows what a plugin may run (on stderr) and asks `question` on the terminal. */
 export const askConsent =
   (question: (id: string) => string) =>
-  async (summary: ConsentSummary, id: string): Promise<boolean> => {
-    process.stderr.write(`${renderConsent(summary, id)}\n`)
-    return confirmOrFail(question(id), {yes: false, interactive: true})
-  }
+  async (summary: ConsentSummary, id: string): Promise<boolean> =>
+    whilePrompting(async () => {
+      process.stderr.write(`${renderConsent(summary, id)}\n`)
+      return confirmOrFail(question(id), {yes: false, interactive: true})
+    })
 
 /** Install options for a command that writes one thing, asking for consent on a terminal. */
 export const installOptionsFor = (input: {env: Environment; context: ScopeContext; targets: readonly AgentTarget[]; yes: boolean; dryRun: boolean; force?: boolean; json: boolean}): InstallOptions => ({

@@ -12,7 +12,14 @@ export const withProgress = async <T>(enabled: boolean, work: (report: (message:
   let text = 'working'
   let frame = 0
   let shown = false
+  const erase = () => {
+    if (shown) process.stderr.write('\r\u001B[K')
+    shown = false
+  }
+  const previous = eraseSpinner
+  eraseSpinner = erase
   const draw = () => {
+    if (prompting > 0) return
     shown = true
     const line = text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT - 1)}…` : text
     process.stderr.write(`\r\u001B[K${FRAMES[frame++ % FRAMES.length]} ${line}`)
@@ -31,6 +38,24 @@ export const withProgress = async <T>(enabled: boolean, work: (report: (message:
   } finally {
     clearTimeout(start)
     if (ticker) clearInterval(ticker)
-    if (shown) process.stderr.write('\r\u001B[K')
+    erase()
+    eraseSpinner = previous
+  }
+}
+
+let prompting = 0
+let eraseSpinner: (() => void) | undefined
+
+/**
+ * Runs `ask` (something that writes to the terminal and waits for an answer) with the spinner's
+ * line erased and nothing drawn until it returns, so a prompt is never drawn over.
+ */
+export const whilePrompting = async <T>(ask: () => Promise<T>): Promise<T> => {
+  prompting++
+  eraseSpinner?.()
+  try {
+    return await ask()
+  } finally {
+    prompting--
   }
 }

@@ -1,4 +1,5 @@
 import {needsConsent} from '../core/errors.js'
+import {whilePrompting} from './progress.js'
 
 export interface AskContext {
   yes: boolean
@@ -12,15 +13,15 @@ export const confirmOrFail = async (question: string, context: AskContext): Prom
     throw needsConsent('answer-needed', `${question} (no terminal to ask on)`, {suggestions: ['pass --yes to answer yes']})
   }
   const {confirm} = await import('@inquirer/prompts')
-  return confirm({message: question, default: false})
+  return whilePrompting(() => confirm({message: question, default: false}))
 }
 
 export const chooseMany = async <T>(message: string, choices: Array<{name: string; value: T; checked: boolean}>): Promise<T[]> => {
   const {checkbox} = await import('@inquirer/prompts')
-  return checkbox({message, choices, required: true})
+  return whilePrompting(() => checkbox({message, choices, required: true}))
 }
 
 export const askText = async (message: string, fallback: string): Promise<string> => {
   const {input} = await import('@inquirer/prompts')
-  return input({message, default: fallback})
+  return whilePrompting(() => input({message, default: fallback}))
 }

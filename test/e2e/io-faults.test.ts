@@ -134,9 +134,9 @@ describe('a server that never answers', () => {
 })
 
 /** Runs loadout under `script`, on a pseudo-terminal that has no size (0 rows, 0 columns). */
-const underScript = (sb: Sandbox, args: readonly string[], env: NodeJS.ProcessEnv) => {
+const underScript = (sb: Sandbox, args: readonly string[], env: NodeJS.ProcessEnv, {typing = false} = {}) => {
   const command = [process.execPath, BIN, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ')
-  const child = spawn('script', ['-qec', command, '/dev/null'], {cwd: sb.project, env: {...sb.env, ...env}, stdio: ['ignore', 'pipe', 'pipe']})
+  const child = spawn('script', ['-qec', command, '/dev/null'], {cwd: sb.project, env: {...sb.env, ...env}, stdio: [typing ? 'pipe' : 'ignore', 'pipe', 'pipe']})
   let out = ''
   child.stdout.on('data', (d: Buffer) => (out += d.toString()))
   child.stderr.on('data', (d: Buffer) => (out += d.toString()))
@@ -148,7 +148,7 @@ const underScript = (sb: Sandbox, args: readonly string[], env: NodeJS.ProcessEn
       resolve({code, out})
     }),
   )
-  return {child, done}
+  return {child, done, output: () => out}
 }
 
 const hasScript = spawnSync('script', ['--version']).status === 0
@@ -165,6 +165,25 @@ describe('a terminal with no size, and signals', () => {
     expect(out).toContain('\r\u001B[K')
     expect(out).not.toContain('\u001B[1A')
     expect(recordedTargets(sb.home, 'kit@direct')).toEqual(AGENTS3.split(',').sort())
+  })
+
+  it.skipIf(!hasScript)('the spinner stops while the consent prompt waits, so the question is not drawn over; answering no installs nothing', {timeout: 120_000}, async () => {
+    const sb = sandbox()
+    prepareHome(sb, {big: false})
+    const plugin = writeKit(sb.dir)
+    const args = install(plugin).filter((a) => a !== '--json' && a !== '--yes')
+    const {child, done, output} = underScript(sb, args, {}, {typing: true})
+    while (!/allow it to run (this|these)\?/.test(output())) await new Promise((r) => setTimeout(r, 20))
+    const asked = output().length
+    // the spinner draws every 120 ms once the work has taken 300 ms: a second of waiting would show it
+    await new Promise((r) => setTimeout(r, 1000))
+    const whileWaiting = output().slice(asked)
+    child.stdin!.write('n\r')
+    const {code, out} = await done
+    expect(whileWaiting).not.toContain('\r\u001B[K')
+    expect(code, out).toBe(8)
+    expect(out).toContain('not installed: the executable parts of kit@direct were not approved')
+    expect(recordedTargets(sb.home, 'kit@direct')).toEqual([])
   })
 
   for (const [signal, status] of [['SIGTERM', 143], ['SIGINT', 130]] as const) {

@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest'
 import {readCatalog, type CatalogOrigin} from '../../src/core/marketplace/catalog.js'
-import {MAX_JSON_DEPTH, parseJsonBounded} from '../../src/core/marketplace/json-depth.js'
+import {MAX_JSON_DEPTH, nestsDeeperThan, parseJsonBounded} from '../../src/core/marketplace/json-depth.js'
 import {checkMarketplaceName, checkPluginName} from '../../src/core/marketplace/names.js'
 import type {CatalogFormat, PluginEntry} from '../../src/core/marketplace/types.js'
 import {LoadoutError} from '../../src/core/errors.js'
@@ -99,6 +99,14 @@ describe('parseJsonBounded', () => {
   it(`accepts exactly ${MAX_JSON_DEPTH} levels`, () => {
     expect(() => parseJsonBounded(nested(64), FILE)).not.toThrow()
     expect(() => parseJsonBounded(`${'{"a":'.repeat(64)}1${'}'.repeat(64)}`, FILE)).not.toThrow()
+  })
+
+  it('counts only the brackets outside strings, past escaped quotes', () => {
+    const inString = `{"a": "${'[{'.repeat(100)}\\\\", "b": "\\"${'['.repeat(100)}", "c": [[1]]}`
+    expect(nestsDeeperThan(inString, 3)).toBe(false)
+    expect(nestsDeeperThan(inString, 2)).toBe(true)
+    expect(parseJsonBounded(inString, FILE)).toMatchObject({c: [[1]]})
+    expect(thrown(() => parseJsonBounded(inString, FILE, 2)).code).toBe('catalog-too-deep')
   })
 
   it('refuses one level more than the limit, naming the file', () => {

@@ -1,6 +1,7 @@
 import {closeSync, fstatSync, lstatSync, openSync, readdirSync} from 'node:fs'
 import {join, relative, sep} from 'node:path'
 import {validationFailed} from '../errors.js'
+import {keepFile, keptFile} from '../fs/kept-reads.js'
 import {readOpenFile} from '../fs/read.js'
 import {MANIFEST_FILES} from '../manifest-formats/index.js'
 import type {PluginModel} from '../plugin/types.js'
@@ -15,6 +16,8 @@ const MAX_SCAN_BYTES = 8 * 1024 * 1024
 const MAX_DEPTH = 12
 
 const readHead = (path: string): string | undefined => {
+  const known = keptFile(path)
+  if (known) return known.bytes.subarray(0, MAX_SCAN_BYTES).toString('utf8')
   let fd: number
   try {
     fd = openSync(path, 'r')
@@ -23,7 +26,10 @@ const readHead = (path: string): string | undefined => {
   }
   try {
     const stat = fstatSync(fd)
-    return stat.isFile() ? readOpenFile(fd, Math.min(stat.size, MAX_SCAN_BYTES)).toString('utf8') : undefined
+    if (!stat.isFile()) return undefined
+    const bytes = readOpenFile(fd, Math.min(stat.size, MAX_SCAN_BYTES))
+    if (bytes.length === stat.size) keepFile(path, bytes, stat)
+    return bytes.toString('utf8')
   } finally {
     closeSync(fd)
   }

@@ -10,6 +10,7 @@ import {readInstallRecords} from '../state/records.js'
 import {consentSummary, isApproved} from '../install/consent.js'
 import {fetchPlugin} from '../install/fetch-plugin.js'
 import {existingRecords, isCurrent, prepareFetched, refusePackOnly, type InstallOptions, type InstallResult, type Prepared} from '../install/install.js'
+import {keepingReads} from '../fs/kept-reads.js'
 import {installBatch} from '../install/batch.js'
 import {DIRECT, type ResolvedPlugin} from '../install/resolve.js'
 import type {DependencyMark} from './mark.js'
@@ -165,7 +166,10 @@ export const installWithDependencies = async (spec: string, options: InstallOpti
 export const installManyWithDependencies = async (specs: readonly string[], options: InstallOptions): Promise<TreeInstallResult[]> => {
   // an agent loadout writes nothing for is refused before anything is fetched or asked
   refusePackOnly(options.targets)
-  const plans: TreePlan[] = []
-  for (const spec of specs) plans.push(await planTree(spec, options))
-  return installTrees(plans, options)
+  // each file is read from disk once: scanned, hashed for consent and copied from the same bytes
+  return keepingReads(async () => {
+    const plans: TreePlan[] = []
+    for (const spec of specs) plans.push(await planTree(spec, options))
+    return installTrees(plans, options)
+  })
 }

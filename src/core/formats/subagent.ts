@@ -4,7 +4,7 @@
  * the target reads. Pure: the result is a relative path, the bytes to write, and a note for every
  * field that was dropped, converted or filled in.
  */
-import {yaml} from '../yaml-lazy.js'
+import {frontmatterYaml, hex4, INVISIBLE} from './frontmatter-yaml.js'
 import {validationFailed} from '../errors.js'
 import type {SubagentComponent} from '../plugin/types.js'
 import type {SubagentFormat} from '../targets/types.js'
@@ -200,61 +200,6 @@ const checkFileName = (name: string): void => {
       suggestions: ['rename the agent in the plugin (its file name or frontmatter "name")'],
     })
   }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Writing YAML frontmatter
-
-/**
- * Text that reads back as the same string as a plain YAML scalar under both YAML 1.2 (the `yaml`
- * package, most JS agents) and YAML 1.1 (PyYAML, Python agents), and that a line-based frontmatter
- * reader cannot misread: letters first, no `:`, `#`, quotes at the start, line breaks or edge spaces.
- */
-const PLAIN_SAFE = /^[\p{L}\p{M}_][\p{L}\p{M}\p{N} _.,()/+@'-]*$/u
-const YAML_WORDS = /^(y|yes|n|no|true|false|on|off|null)$/i
-
-const plainSafe = (text: string): boolean => PLAIN_SAFE.test(text) && !/\s$/.test(text) && !YAML_WORDS.test(text)
-
-/** Characters left raw inside double quotes by the `yaml` package that some readers treat as line breaks or strip. */
-const INVISIBLE = /[\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]/g
-
-const hex4 = (char: string): string => `\\u${char.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`
-
-/**
- * YAML for `fields`, in their order. A string is written plain only when {@link plainSafe}; every
- * other string is double-quoted with escapes, so no value can open a new key, end the frontmatter
- * (`\n---\n`) or change type (`yes`, `1e3`, `0o17`). The text is parsed back as YAML 1.2 and 1.1 and
- * must give `fields` again; anything else is a bug and throws.
- */
-export const frontmatterYaml = (fields: Record<string, unknown>): string => {
-  const {Document, parse, visit} = yaml()
-  const doc = new Document(fields)
-  visit(doc, {
-    Scalar(key, node) {
-      if (key === 'key' || typeof node.value !== 'string') return
-      node.type = plainSafe(node.value) ? 'PLAIN' : 'QUOTE_DOUBLE'
-    },
-  })
-  // no folding: every value stays on its own line, escapes and all, for line-based readers
-  const text = doc.toString({lineWidth: 0, minContentWidth: 0, doubleQuotedMinMultiLineLength: Number.MAX_SAFE_INTEGER}).replace(INVISIBLE, hex4)
-  for (const version of ['1.2', '1.1'] as const) {
-    if (!sameJson(parse(text, {version}), fields)) throw new Error(`internal error: subagent frontmatter does not read back as written (YAML ${version})`)
-  }
-  return text
-}
-
-const sameJson = (a: unknown, b: unknown): boolean => JSON.stringify(sortKeys(a)) === JSON.stringify(sortKeys(b))
-
-const sortKeys = (value: unknown): unknown => {
-  if (Array.isArray(value)) return value.map(sortKeys)
-  if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(
-      Object.entries(value)
-        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-        .map(([key, item]) => [key, sortKeys(item)]),
-    )
-  }
-  return value
 }
 
 const markdown = (fields: Record<string, unknown>, body: string): string => `---\n${frontmatterYaml(fields)}---\n${body}`

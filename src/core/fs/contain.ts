@@ -60,7 +60,7 @@ export const linkOnTheWay = (root: string, path: string): string | undefined => 
 /** The real path of `path`, or undefined when it (or its target) does not exist. */
 export const safeRealpath = (path: string): string | undefined => {
   try {
-    return realpathSync(path)
+    return realpathSync.native(path)
   } catch {
     return undefined
   }

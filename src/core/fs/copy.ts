@@ -3,6 +3,7 @@ import {closeSync, constants, fchmodSync, fstatSync, mkdirSync, openSync, readdi
 import {dirname, join, resolve} from 'node:path'
 import {errnoCode} from '../errors.js'
 import {isInside, unsafePath} from './contain.js'
+import {keepFile, keepingNow, keptFile, type KeptFile} from './kept-reads.js'
 
 export interface CopiedFile {
   /** path relative to the copy's root, `/`-separated */
@@ -23,6 +24,8 @@ let chunk: Buffer | undefined
  * bytes as they are written. Returns the sha256 and whether the source was executable by its owner.
  */
 const copyHashed = (src: string, dest: string, umask: number): {sha256: string; mode: number} => {
+  const known = keptFile(src)
+  if (known) return writeKept(known, dest, umask)
   let input: number
   try {
     input = openSync(src, constants.O_RDONLY | constants.O_NOFOLLOW)
@@ -38,22 +41,46 @@ const copyHashed = (src: string, dest: string, umask: number): {sha256: string; 
     try {
       const hash = createHash('sha256')
       const buffer = (chunk ??= Buffer.allocUnsafe(CHUNK))
-      for (;;) {
+      // a file read in one go is kept for the rest of the install (see kept-reads)
+      let whole: Buffer | undefined = stat.size === 0 && keepingNow() ? Buffer.alloc(0) : undefined
+      for (let total = 0; ; ) {
         const n = readSync(input, buffer, 0, CHUNK, null)
         if (n === 0) break
         const bytes = buffer.subarray(0, n)
+        total += n
+        whole = total === n && n === stat.size && keepingNow() ? Buffer.from(bytes) : undefined
         hash.update(bytes)
         for (let written = 0; written < n; ) written += writeSync(output, bytes, written, n - written)
       }
       // the umask strips bits from a new file's mode: only then is it set again
       if ((mode & umask) !== 0) fchmodSync(output, mode)
-      return {sha256: hash.digest('hex'), mode}
+      const sha256 = hash.digest('hex')
+      if (whole) {
+        keepFile(src, whole, stat, sha256)
+        keepFile(dest, whole, fstatSync(output), sha256)
+      }
+      return {sha256, mode}
     } finally {
       closeSync(output)
     }
   } finally {
     closeSync(input)
   }
+}
+
+/** Writes a file read earlier in this install to a new file `dest`, keeping it under that path too. */
+const writeKept = (known: KeptFile, dest: string, umask: number): {sha256: string; mode: number} => {
+  const mode = known.mode & 0o100 ? 0o755 : 0o644
+  const sha256 = known.sha256 ?? createHash('sha256').update(known.bytes).digest('hex')
+  const output = openSync(dest, 'wx', mode)
+  try {
+    for (let written = 0; written < known.bytes.length; ) written += writeSync(output, known.bytes, written, known.bytes.length - written)
+    if ((mode & umask) !== 0) fchmodSync(output, mode)
+    keepFile(dest, known.bytes, fstatSync(output), sha256)
+  } finally {
+    closeSync(output)
+  }
+  return {sha256, mode}
 }
 
 /**

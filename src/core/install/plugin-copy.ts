@@ -8,6 +8,7 @@ import {existsSync, mkdirSync, readdirSync, renameSync, rmSync} from 'node:fs'
 import {basename, dirname, join} from 'node:path'
 import {EXIT, LoadoutError} from '../errors.js'
 import {copyTree} from '../fs/copy.js'
+import {keptTreeMoved} from '../fs/kept-reads.js'
 import {readJsonFile, writeJsonFile} from '../fs/json.js'
 import type {Guard} from './transaction.js'
 import {integrityOf, MODE_EXECUTABLE, MODE_FILE, MODE_SYMLINK, sortEntries, treeEntries, type TreeEntry} from '../integrity.js'
@@ -95,6 +96,7 @@ export const materializeCopy = async (from: string, to: string, expected: Plugin
     const aside = `${to}.old-${process.pid}`
     if (existsSync(to)) renameSync(to, aside)
     renameSync(staging, to)
+    keptTreeMoved(staging, to)
     rmSync(aside, {recursive: true, force: true})
     writeList(to, expected)
   } finally {

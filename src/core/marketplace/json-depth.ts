@@ -17,6 +17,13 @@ export const MAX_JSON_DEPTH = 64
  */
 export const parseJsonBounded = (text: string, file: string, maxDepth = MAX_JSON_DEPTH): unknown => {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text
+  if (!nestsDeeperThan(body, maxDepth)) {
+    try {
+      return JSON.parse(body) as unknown
+    } catch {
+      // not JSON: the scanner below says where and why
+    }
+  }
   const mistake = scanJson(body, {}, {maxDepth})
   if (mistake === undefined) {
     try {
@@ -33,4 +40,26 @@ export const parseJsonBounded = (text: string, file: string, maxDepth = MAX_JSON
     })
   }
   throw validationFailed('catalog-not-json', `${file}: not valid JSON: ${mistake.message} at line ${at.line}, column ${at.column}`)
+}
+
+/**
+ * Whether brackets outside strings nest deeper than `maxDepth`: exact for any text `JSON.parse`
+ * accepts, so valid JSON reaches it only when shallow enough, without loading the scanner.
+ */
+export const nestsDeeperThan = (text: string, maxDepth: number): boolean => {
+  let depth = 0
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (c === 0x22) {
+      // a string: skip to its closing quote, past escapes
+      for (i++; i < text.length; i++) {
+        const d = text.charCodeAt(i)
+        if (d === 0x5c) i++
+        else if (d === 0x22) break
+      }
+    } else if (c === 0x5b || c === 0x7b) {
+      if (++depth > maxDepth) return true
+    } else if (c === 0x5d || c === 0x7d) depth--
+  }
+  return false
 }

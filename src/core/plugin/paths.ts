@@ -189,7 +189,7 @@ export const linksOutside = (dir: string, root: string, options: LinkWalkOptions
       problems.push(problem('error', 'path-unreadable', `cannot read the folder ${relative(root, current) || '.'}: ${errnoCode(error) ?? String(error)}`, {file: current}))
       return true
     }
-    for (const entry of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+    for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
       if (++seen > MAX_TREE_ENTRIES) {
         problems.push(problem('error', 'plugin-too-many-files', `the plugin has more than ${MAX_TREE_ENTRIES} files and folders`, {file: root}))
         return false

@@ -6,7 +6,7 @@
 import {posix} from 'node:path'
 import {isFileAgent} from '../../authoring/convert-parts.js'
 import type {BuildContext, NotCarried} from '../../authoring/convert-plan.js'
-import {frontmatterYaml} from '../../formats/subagent.js'
+import {frontmatterYaml} from '../../formats/frontmatter-yaml.js'
 import {isRecord} from '../../plugin/components.js'
 import type {SubagentComponent} from '../../plugin/types.js'
 import {lexoraRaw, rawContributions} from './convert.js'
