@@ -1,6 +1,7 @@
 import {Config} from '@oclif/core'
 import {describe, expect, it} from 'vitest'
-import {makeSandbox, ROOT, runCli} from './support/cli.js'
+import {execFileSync} from 'node:child_process'
+import {makeSandbox, NODE, ROOT, runCli} from './support/cli.js'
 import {loadedPackage, moduleTrace} from './support/module-trace.js'
 
 describe('start-up', () => {
@@ -8,10 +9,13 @@ describe('start-up', () => {
     const sb = makeSandbox()
     try {
       const config = await Config.load(ROOT)
+      // oclif names the Node it runs on: the one running loadout (LOADOUT_TEST_NODE may differ from ours)
+      const node = execFileSync(NODE, ['-p', 'process.version'], {encoding: 'utf8'}).trim()
+      const userAgent = config.userAgent.replace(`node-${process.version}`, `node-${node}`)
       for (const flag of ['--version', '-v']) {
         const result = await runCli([flag], {cwd: sb.project, env: sb.env})
         expect(result.status).toBe(0)
-        expect(result.stdout).toBe(`${config.userAgent}\n`)
+        expect(result.stdout).toBe(`${userAgent}\n`)
       }
     } finally {
       sb.cleanup()

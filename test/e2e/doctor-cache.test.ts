@@ -4,7 +4,7 @@ import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {spawn} from 'node:child_process'
-import {BIN, type Sandbox} from '../support/cli.js'
+import {BIN, NODE, type Sandbox} from '../support/cli.js'
 import {startGitHttpsServer, type GitHttpsServer} from '../support/git-http.js'
 import {commitFiles, makeServedRepo, syncServedRepo} from '../support/git-repos.js'
 import {jsonError, loadout, sandboxes} from './helpers.js'
@@ -105,7 +105,7 @@ describe('loadout doctor', () => {
 const killMidInstall = (sb: Sandbox, plugin: string): Promise<boolean> =>
   new Promise((resolve) => {
     const journal = join(sb.home, '.config', 'loadout', 'journal.jsonl')
-    const child = spawn(process.execPath, [BIN, 'install', plugin, '--agent', 'claude-code', '--scope', 'user', '--yes'], {cwd: sb.project, env: sb.env, stdio: 'ignore'})
+    const child = spawn(NODE, [BIN, 'install', plugin, '--agent', 'claude-code', '--scope', 'user', '--yes'], {cwd: sb.project, env: sb.env, stdio: 'ignore'})
     let killed = false
     const poll = setInterval(() => {
       // its first whole line names the run: a kill before that leaves a journal that names nothing

@@ -3,7 +3,7 @@ import {createHash} from 'node:crypto'
 import {chmodSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, writeFileSync} from 'node:fs'
 import {join, relative, sep} from 'node:path'
 import {afterAll} from 'vitest'
-import {BIN, makeSandbox, runCli, type CliResult, type Sandbox} from '../support/cli.js'
+import {BIN, makeSandbox, NODE, runCli, type CliResult, type Sandbox} from '../support/cli.js'
 
 /** The agents the skills commands must serve, and where each one's first skills folder is per scope. */
 export const AGENTS = ['claude-code', 'codex', 'deepagents', 'cst-agent', 'universal'] as const
@@ -153,9 +153,9 @@ export const changesOutside = (changed: readonly string[], allowed: readonly str
  */
 export const unprivileged = (): {uid?: number; gid?: number} | undefined => {
   if (process.getuid?.() !== 0) return {}
-  const probe = spawnSync(process.execPath, ['-e', `require('node:fs').accessSync(${JSON.stringify(BIN)}, 4)`], {uid: 65534, gid: 65534})
+  const probe = spawnSync(NODE, ['-e', `require('node:fs').accessSync(${JSON.stringify(BIN)}, 4)`], {uid: 65534, gid: 65534})
   if (probe.status === 0) return {uid: 65534, gid: 65534}
-  console.warn(`permission tests skipped: uid 65534 cannot run ${process.execPath} on ${BIN}`)
+  console.warn(`permission tests skipped: uid 65534 cannot run ${NODE} on ${BIN}`)
   return undefined
 }
 

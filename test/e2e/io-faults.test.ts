@@ -8,7 +8,7 @@ import {spawn, spawnSync} from 'node:child_process'
 import {chmodSync, chownSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, statfsSync, statSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {BIN, type Sandbox} from '../support/cli.js'
+import {BIN, NODE, type Sandbox} from '../support/cli.js'
 import {hang, startHttpsServer, type TestHttpsServer} from '../support/https-server.js'
 import {changes, changesOutside, jsonError, loadout, openUp, sandboxes, snapshot, unprivileged} from './helpers.js'
 import {AGENTS3, configHashes, journalPending, prepareHome, recordedTargets, tempNames, writeKit} from './tx-support.js'
@@ -135,7 +135,7 @@ describe('a server that never answers', () => {
 
 /** Runs loadout under `script`, on a pseudo-terminal that has no size (0 rows, 0 columns). */
 const underScript = (sb: Sandbox, args: readonly string[], env: NodeJS.ProcessEnv, {typing = false} = {}) => {
-  const command = [process.execPath, BIN, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ')
+  const command = [NODE, BIN, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ')
   const child = spawn('script', ['-qec', command, '/dev/null'], {cwd: sb.project, env: {...sb.env, ...env}, stdio: [typing ? 'pipe' : 'ignore', 'pipe', 'pipe']})
   let out = ''
   child.stdout.on('data', (d: Buffer) => (out += d.toString()))

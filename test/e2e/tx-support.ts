@@ -3,7 +3,7 @@ import {spawn} from 'node:child_process'
 import {createHash} from 'node:crypto'
 import {existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
-import {BIN, type Sandbox} from '../support/cli.js'
+import {BIN, NODE, type Sandbox} from '../support/cli.js'
 
 export const AGENTS3 = 'claude-code,codex,deepagents'
 
@@ -81,7 +81,7 @@ export const tempNames = (root: string): string[] => {
 /** Runs `loadout <args>` and sends `signal` after `delayMs` (if it is still running). */
 export const runAndSignal = (sb: Sandbox, args: readonly string[], delayMs: number, signal: NodeJS.Signals = 'SIGKILL', env: NodeJS.ProcessEnv = {}): Promise<{code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string}> =>
   new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {cwd: sb.project, env: {...sb.env, ...env}, stdio: ['ignore', 'pipe', 'pipe']})
+    const child = spawn(NODE, [BIN, ...args], {cwd: sb.project, env: {...sb.env, ...env}, stdio: ['ignore', 'pipe', 'pipe']})
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))

@@ -5,6 +5,11 @@ import {join} from 'node:path'
 
 export const ROOT = join(import.meta.dirname, '..', '..')
 export const BIN = join(ROOT, 'bin', 'run.js')
+/**
+ * The Node that runs loadout in tests: the test runner's own, or LOADOUT_TEST_NODE (to run the e2e
+ * tests against the oldest Node the package supports, which the test runner itself may not run on).
+ */
+export const NODE = process.env.LOADOUT_TEST_NODE || process.execPath
 
 export interface Sandbox {
   /** a temporary folder holding home/ and project/ */
@@ -48,7 +53,7 @@ export const runCli = (args: readonly string[], options: {cwd: string; env: Node
     const spawnOptions: SpawnOptions = {cwd: options.cwd, env: options.env, stdio: ['pipe', 'pipe', 'pipe']}
     if (options.uid !== undefined) spawnOptions.uid = options.uid
     if (options.gid !== undefined) spawnOptions.gid = options.gid
-    const child = spawn(process.execPath, [BIN, ...args], spawnOptions)
+    const child = spawn(NODE, [BIN, ...args], spawnOptions)
     let stdout = ''
     let stderr = ''
     child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()))
