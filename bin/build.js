@@ -5,7 +5,7 @@
 import {execFileSync} from 'node:child_process'
 import {mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
 import {dirname, join} from 'node:path'
-import {fileURLToPath} from 'node:url'
+import {fileURLToPath, pathToFileURL} from 'node:url'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const run = (cmd, args) => execFileSync(cmd, args, {cwd: root, stdio: 'inherit'})
@@ -24,6 +24,13 @@ for (const file of readdirSync(schemasDir).filter((f) => f.endsWith('.schema.jso
   const validate = ajv.compile(schema)
   writeFileSync(join(outDir, file.replace('.schema.json', '.cjs')), standaloneCode(ajv, validate))
 }
+
+// The shipped agent registry is validated here, once: start-up skips its validation while the files
+// are still the ones whose digest is recorded (src/core/targets/registry.ts).
+const registry = await import(pathToFileURL(join(root, 'dist', 'core', 'targets', 'registry.js')).href)
+rmSync(registry.REGISTRY_CHECKED, {force: true})
+await registry.loadTargets()
+writeFileSync(registry.REGISTRY_CHECKED, `${registry.registryDigest(registry.registryFiles(registry.AGENTS_DIR))}\n`)
 
 // The fast path of the read-only commands (bin/run.js, src/ui/fast) as one bundle in dist/fast/, one
 // chunk per command plus shared ones: loading some forty small modules one by one costs more than the

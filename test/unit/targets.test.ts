@@ -86,6 +86,16 @@ describe('the registry', () => {
     }
   })
 
+  it('start-up skips validating the shipped files only while they are the ones the build validated', async () => {
+    const {REGISTRY_CHECKED, registryDigest, registryFiles} = await import('../../src/core/targets/registry.js')
+    const files = registryFiles(AGENTS_DIR)
+    expect(readFileSync(REGISTRY_CHECKED, 'utf8').trim()).toBe(registryDigest(files))
+    // one byte of one file, or a file's name, changes the digest: the files are then validated again
+    const [first, ...rest] = files
+    expect(registryDigest([[first![0], `${first![1]} `], ...rest])).not.toBe(registryDigest(files))
+    expect(registryDigest([[`x${first![0]}`, first![1]], ...rest])).not.toBe(registryDigest(files))
+  })
+
   it('resolves every path of every target in both scopes, on every platform', () => {
     for (const platform of ['linux', 'darwin', 'win32'] as const) {
       const env = envWith({}, platform)
