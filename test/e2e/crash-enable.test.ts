@@ -8,7 +8,7 @@ import {existsSync, readFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {loadout, sandboxes} from './helpers.js'
-import {AGENTS3, configHashes, journalPending, prepareHome, runAndSignal, SKILL_DIRS, tempNames, writeKit} from './tx-support.js'
+import {AGENTS3, configHashes, journalPending, prepareHome, runAndSignal, SKILL_DIRS, tempNames, timedRun, writeKit} from './tx-support.js'
 
 const sandbox = sandboxes()
 const KILLS = 40
@@ -50,12 +50,7 @@ describe('SIGKILL at 40 moments of disable and enable', () => {
       return on ? 'on' : 'off'
     }
 
-    const timed = async (args: string[]) => {
-      const start = Date.now()
-      const result = await loadout(sb, args)
-      expect(result.status, result.stderr).toBe(0)
-      return Date.now() - start
-    }
+    const timed = (args: string[]) => timedRun(sb, args)
     const span = {disable: await timed(disable), enable: 0}
     expect(await check('after an unkilled disable')).toBe('off')
     span.enable = await timed(enable)

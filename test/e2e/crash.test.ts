@@ -9,7 +9,7 @@ import {existsSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {loadout, sandboxes} from './helpers.js'
-import {AGENTS3, configHashes, journalPending, prepareHome, recordedTargets, runAndSignal, SKILL_DIRS, skillText, tempNames, writeKit} from './tx-support.js'
+import {AGENTS3, configHashes, journalPending, prepareHome, recordedTargets, runAndSignal, SKILL_DIRS, skillText, tempNames, timedRun, writeKit} from './tx-support.js'
 
 const sandbox = sandboxes()
 const KILLS = 40
@@ -60,12 +60,7 @@ describe('SIGKILL at 40 moments of install, update and uninstall', () => {
     }
 
     // one unkilled round first: it must work, and it says how long each command runs
-    const timed = async (args: string[]) => {
-      const start = Date.now()
-      const result = await loadout(sb, args)
-      expect(result.status, result.stderr).toBe(0)
-      return Date.now() - start
-    }
+    const timed = (args: string[]) => timedRun(sb, args)
     const span = {install: await timed(install), update: 0, uninstall: 0}
     flip()
     span.update = await timed(update)

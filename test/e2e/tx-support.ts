@@ -4,6 +4,7 @@ import {createHash} from 'node:crypto'
 import {existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {BIN, NODE, type Sandbox} from '../support/cli.js'
+import {loadout} from './helpers.js'
 
 export const AGENTS3 = 'claude-code,codex,deepagents'
 
@@ -76,6 +77,14 @@ export const tempNames = (root: string): string[] => {
   }
   walk(root)
   return found
+}
+
+/** Runs `loadout <args>` to the end (it must succeed) and says how long it took: the span a kill test spreads its kills over. */
+export const timedRun = async (sb: Sandbox, args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<number> => {
+  const start = Date.now()
+  const result = await loadout(sb, args, {env})
+  if (result.status !== 0) throw new Error(`loadout ${args.join(' ')} exited ${result.status}: ${result.stderr}`)
+  return Date.now() - start
 }
 
 /** Runs `loadout <args>` and sends `signal` after `delayMs` (if it is still running). */

@@ -1,8 +1,9 @@
 import {createHash, randomBytes} from 'node:crypto'
-import {existsSync, mkdirSync, readFileSync, renameSync, rmSync} from 'node:fs'
-import {join} from 'node:path'
+import {existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync} from 'node:fs'
+import {basename, dirname, join} from 'node:path'
 import type {Environment} from '../environment.js'
 import {EXIT, LoadoutError, notFound} from '../errors.js'
+import {sweepRemoved} from '../fs/write.js'
 import {normalizeGitUrl} from '../sources/parse.js'
 import {redactUrl} from '../sources/redact.js'
 
@@ -171,21 +172,54 @@ const isMirror = (dir: string): boolean => existsSync(join(dir, 'HEAD')) && exis
  * checkout limited to some paths asks for a partial (blob-less) clone. Every command names the
  * mirror with GIT_DIR, so a cache inside some other repository (a dotfiles HOME) is never confused
  * with it.
+ *
+ * The clone is made beside the mirror and renamed into place once complete: a run killed mid-clone
+ * (its git may even go on writing, orphaned) leaves a staging folder, never a half mirror that the
+ * next run would take for a whole one. Staging folders an hour old are a dead run's and go.
  */
 export const updateMirror = async (context: GitContext, url: string, mirrorDir: string, options: {partial?: boolean} = {}): Promise<'cloned' | 'fetched'> => {
   if (isMirror(mirrorDir)) {
     await runGit(context, mirrorDir, ['fetch', '--prune', '--no-write-fetch-head', '--', 'origin', '+refs/heads/*:refs/heads/*', '+refs/tags/*:refs/tags/*'], {GIT_DIR: mirrorDir})
     return 'fetched'
   }
-  rmSync(mirrorDir, {recursive: true, force: true})
-  mkdirSync(mirrorDir, {recursive: true})
+  sweepStaleStaging(dirname(mirrorDir), `${basename(mirrorDir)}.stage-`)
+  sweepRemoved(dirname(dirname(mirrorDir)))
+  const staging = `${mirrorDir}.stage-${randomBytes(4).toString('hex')}`
+  mkdirSync(staging, {recursive: true})
   try {
-    await runGit(context, mirrorDir, ['clone', '--bare', ...(options.partial ? ['--filter=blob:none'] : []), '--', url, '.'])
-  } catch (error) {
+    await runGit(context, staging, ['clone', '--bare', ...(options.partial ? ['--filter=blob:none'] : []), '--', url, '.'])
     rmSync(mirrorDir, {recursive: true, force: true})
-    throw error
+    try {
+      renameSync(staging, mirrorDir)
+    } catch (error) {
+      // another run put a whole mirror there meanwhile: it is as good as ours
+      if (!isMirror(mirrorDir)) throw error
+    }
+  } finally {
+    rmSync(staging, {recursive: true, force: true})
   }
   return 'cloned'
+}
+
+const STALE_STAGING_MS = 60 * 60 * 1000
+
+/** Removes the folders in `dir` named `prefix…` that have not changed for an hour (a dead run's staging). */
+const sweepStaleStaging = (dir: string, prefix: string): void => {
+  let names: string[]
+  try {
+    names = readdirSync(dir)
+  } catch {
+    return
+  }
+  for (const name of names) {
+    if (!name.startsWith(prefix)) continue
+    const path = join(dir, name)
+    try {
+      if (Date.now() - statSync(path).mtimeMs > STALE_STAGING_MS) rmSync(path, {recursive: true, force: true})
+    } catch {
+      // gone meanwhile
+    }
+  }
 }
 
 const FULL_SHA = /^[0-9a-f]{40}$/
@@ -319,6 +353,8 @@ export const cachedTree = async (context: GitContext, base: string, commit: stri
   const limited = paths && paths.length > 0 ? paths : undefined
   const tree = join(base, 'trees', limited ? `${commit}-${createHash('sha256').update(limited.join('\0')).digest('hex').slice(0, 8)}` : commit)
   if (existsSync(tree)) return tree
+  sweepStaleStaging(join(base, 'trees'), '.stage-')
+  sweepRemoved(join(base, 'trees'))
   const staging = join(base, 'trees', `.stage-${randomBytes(4).toString('hex')}`)
   try {
     await checkoutTree(context, join(base, 'mirror'), commit, staging, limited)

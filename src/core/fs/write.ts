@@ -1,7 +1,7 @@
 import {randomBytes} from 'node:crypto'
-import {mkdirSync, renameSync, rmSync, statSync, writeFileSync} from 'node:fs'
+import {mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync} from 'node:fs'
 import {basename, dirname, join} from 'node:path'
-import {EXIT, explainIoError, LoadoutError} from '../errors.js'
+import {errnoCode, EXIT, explainIoError, LoadoutError} from '../errors.js'
 import {assertNoLinksBelow} from './contain.js'
 
 /** The name of a temporary sibling of `path`: `.<name>.loadout-<tag>-<8 hex>`, which recovery knows to sweep. */
@@ -59,11 +59,31 @@ export const swapDirectoryIn = (staging: string, destination: string, replace: b
   if (aside) rmSync(aside, {recursive: true, force: true})
 }
 
-/** Removes a folder by renaming it aside (one atomic step for the agent) and then deleting it. */
-export const removeDirectory = (path: string): void => {
+/**
+ * Removes a file or folder, if it is there, by renaming it aside (one atomic step) and then deleting
+ * it: a run killed mid-way leaves a `.loadout-del-` name, which is garbage, never half of the folder
+ * under its own name for the next run to take for whole.
+ */
+export const removeAside = (path: string): void => {
   const aside = tmpName(path, 'del')
-  renameSync(path, aside)
+  try {
+    renameSync(path, aside)
+  } catch (error) {
+    if (errnoCode(error) === 'ENOENT') return
+    throw error
+  }
   rmSync(aside, {recursive: true, force: true})
+}
+
+/** Deletes what a killed `removeAside` left in `dir`. */
+export const sweepRemoved = (dir: string): void => {
+  let names: string[]
+  try {
+    names = readdirSync(dir)
+  } catch {
+    return
+  }
+  for (const name of names) if (TEMP_NAME.test(name) && name.includes('.loadout-del-')) rmSync(join(dir, name), {recursive: true, force: true})
 }
 
 /** Kept for the authoring commands: the same as `explainIoError`. */

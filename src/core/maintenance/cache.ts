@@ -11,10 +11,11 @@
  * the user state and the current project's `loadout.lock`: a copy that only another project's lock
  * points at is not seen (`loadout install` there puts it back).
  */
-import {lstatSync, readdirSync, rmSync} from 'node:fs'
+import {lstatSync, readdirSync} from 'node:fs'
 import {dirname, join, relative, sep} from 'node:path'
 import {loadoutPaths, type Environment} from '../environment.js'
 import {resolvesInside} from '../fs/contain.js'
+import {removeAside} from '../fs/write.js'
 import {withStateLock} from '../install/transaction.js'
 import {readMarketplaces} from '../marketplace/state.js'
 import type {ScopeContext} from '../scope.js'
@@ -156,14 +157,14 @@ export const cleanCache = async (env: Environment, context: ScopeContext, option
   withStateLock(env, () => {
     const listing = listCache(env, context)
     // Each entry is a name read from a folder of the cache or data folder; its folder must really lie
-    // inside that root (no link along the way leads out). The entry itself may be a link: rmSync
+    // inside that root (no link along the way leads out). The entry itself may be a link: removeAside
     // removes the link, never what it points at.
     const removed = listing.entries.filter((e) => {
       if (e.usedBy !== undefined) return false
       const root = inside(e.path, listing.cacheDir) ? listing.cacheDir : listing.dataDir
       return e.path !== root && !relative(root, e.path).startsWith('..') && resolvesInside(root, dirname(e.path))
     })
-    if (!options.dryRun) for (const entry of removed) rmSync(entry.path, {recursive: true, force: true})
+    if (!options.dryRun) for (const entry of removed) removeAside(entry.path)
     const freedBytes = removed.reduce((n, e) => n + e.bytes, 0)
     return {...listing, dryRun: options.dryRun, removed, freedBytes}
   })

@@ -7,6 +7,7 @@ import {cachedTree, gitCacheDir, gitContext, resolveCommit, updateMirror} from '
 import {httpGet, secretsOf} from '../fetch/http.js'
 import {resolvesInside} from '../fs/contain.js'
 import {readJsonFile, writeJsonFile} from '../fs/json.js'
+import {removeAside} from '../fs/write.js'
 import {cloneUrl, normalizeGitUrl} from '../sources/parse.js'
 import {redactSecrets, redactUrl} from '../sources/redact.js'
 import type {Source} from '../sources/types.js'
@@ -248,8 +249,8 @@ export const discardDownload = (fetched: FetchedCatalog): void => {
 /** Removes the cached copies of a source (never a local folder). */
 export const removeCached = (source: Source, env: Environment): void => {
   const cache = loadoutPaths(env).cache
-  if (source.kind === 'git' || source.kind === 'github') rmSync(gitCacheDir(cache, gitUrlOf(source, env)), {recursive: true, force: true})
-  if (source.kind === 'catalog-url') rmSync(join(cache, 'catalogs', sourceKey(source, env)), {recursive: true, force: true})
+  if (source.kind === 'git' || source.kind === 'github') removeAside(gitCacheDir(cache, gitUrlOf(source, env)))
+  if (source.kind === 'catalog-url') removeAside(join(cache, 'catalogs', sourceKey(source, env)))
 }
 
 /** Drops checked-out trees of a git source other than the one in use. */
@@ -260,6 +261,6 @@ export const pruneTrees = (source: Source, env: Environment, keep: string | unde
   for (const name of readdirSync(trees)) {
     const path = join(trees, name)
     if (keep && (keep === path || keep.startsWith(path + '/'))) continue
-    rmSync(path, {recursive: true, force: true})
+    removeAside(path)
   }
 }

@@ -4,7 +4,7 @@ import type {Environment} from '../environment.js'
 import {conflict, notFound, usageError} from '../errors.js'
 import {assertNoLinksBelow, resolvesInside, unsafePath} from '../fs/contain.js'
 import {entryExists} from '../fs/exists.js'
-import {explainWriteError, removeDirectory} from '../fs/write.js'
+import {explainWriteError, removeAside} from '../fs/write.js'
 import type {Scope, ScopeContext} from '../scope.js'
 import type {Ownership} from '../state/records.js'
 import {sectionLocations} from '../targets/resolve.js'
@@ -106,7 +106,7 @@ export const applySkillDelete = (plan: SkillDeletePlan, ownership: Ownership): v
     if (!entryExists(removal.path)) continue
     checkRemovable(removal, ownership)
     try {
-      removeDirectory(removal.path)
+      removeAside(removal.path)
     } catch (error) {
       throw explainWriteError(error)
     }

@@ -2,7 +2,7 @@ import {lstatSync, unlinkSync} from 'node:fs'
 import type {Environment} from '../environment.js'
 import {conflict, notFound} from '../errors.js'
 import {assertNoLinksBelow, resolvesInside, unsafePath} from '../fs/contain.js'
-import {explainWriteError, removeDirectory} from '../fs/write.js'
+import {explainWriteError, removeAside} from '../fs/write.js'
 import type {Scope, ScopeContext} from '../scope.js'
 import type {Ownership} from '../state/records.js'
 import {sectionLocations} from '../targets/resolve.js'
@@ -109,7 +109,7 @@ export const applySubagentDelete = (plan: SubagentDeletePlan, ownership: Ownersh
     if (!lstatOrUndefined(removal.path)) continue
     checkRemovable(removal, ownership)
     try {
-      if (removal.kind === 'folder') removeDirectory(removal.path)
+      if (removal.kind === 'folder') removeAside(removal.path)
       else unlinkSync(removal.path)
     } catch (error) {
       throw explainWriteError(error)
