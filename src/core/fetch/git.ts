@@ -1,9 +1,9 @@
 import {createHash, randomBytes} from 'node:crypto'
-import {existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync} from 'node:fs'
+import {existsSync, mkdirSync, readFileSync, renameSync, rmSync} from 'node:fs'
 import {basename, dirname, join} from 'node:path'
 import type {Environment} from '../environment.js'
 import {EXIT, LoadoutError, notFound} from '../errors.js'
-import {sweepRemoved} from '../fs/write.js'
+import {sweepRemoved, sweepStale} from '../fs/write.js'
 import {normalizeGitUrl} from '../sources/parse.js'
 import {redactUrl} from '../sources/redact.js'
 
@@ -182,7 +182,7 @@ export const updateMirror = async (context: GitContext, url: string, mirrorDir: 
     await runGit(context, mirrorDir, ['fetch', '--prune', '--no-write-fetch-head', '--', 'origin', '+refs/heads/*:refs/heads/*', '+refs/tags/*:refs/tags/*'], {GIT_DIR: mirrorDir})
     return 'fetched'
   }
-  sweepStaleStaging(dirname(mirrorDir), `${basename(mirrorDir)}.stage-`)
+  sweepStale(dirname(mirrorDir), `${basename(mirrorDir)}.stage-`)
   sweepRemoved(dirname(dirname(mirrorDir)))
   const staging = `${mirrorDir}.stage-${randomBytes(4).toString('hex')}`
   mkdirSync(staging, {recursive: true})
@@ -199,27 +199,6 @@ export const updateMirror = async (context: GitContext, url: string, mirrorDir: 
     rmSync(staging, {recursive: true, force: true})
   }
   return 'cloned'
-}
-
-const STALE_STAGING_MS = 60 * 60 * 1000
-
-/** Removes the folders in `dir` named `prefix…` that have not changed for an hour (a dead run's staging). */
-const sweepStaleStaging = (dir: string, prefix: string): void => {
-  let names: string[]
-  try {
-    names = readdirSync(dir)
-  } catch {
-    return
-  }
-  for (const name of names) {
-    if (!name.startsWith(prefix)) continue
-    const path = join(dir, name)
-    try {
-      if (Date.now() - statSync(path).mtimeMs > STALE_STAGING_MS) rmSync(path, {recursive: true, force: true})
-    } catch {
-      // gone meanwhile
-    }
-  }
 }
 
 const FULL_SHA = /^[0-9a-f]{40}$/
@@ -353,7 +332,7 @@ export const cachedTree = async (context: GitContext, base: string, commit: stri
   const limited = paths && paths.length > 0 ? paths : undefined
   const tree = join(base, 'trees', limited ? `${commit}-${createHash('sha256').update(limited.join('\0')).digest('hex').slice(0, 8)}` : commit)
   if (existsSync(tree)) return tree
-  sweepStaleStaging(join(base, 'trees'), '.stage-')
+  sweepStale(join(base, 'trees'), '.stage-')
   sweepRemoved(join(base, 'trees'))
   const staging = join(base, 'trees', `.stage-${randomBytes(4).toString('hex')}`)
   try {

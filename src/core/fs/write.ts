@@ -106,3 +106,27 @@ export const assertWritableFile = (path: string): void => {
     })
   }
 }
+
+const STALE_MS = 60 * 60 * 1000
+
+/**
+ * Removes the entries of `dir` named `prefix…` that have not changed for an hour: the staging or
+ * download folder of a run that was killed (a live run's is younger, and its name is its own).
+ */
+export const sweepStale = (dir: string, prefix: string): void => {
+  let names: string[]
+  try {
+    names = readdirSync(dir)
+  } catch {
+    return
+  }
+  for (const name of names) {
+    if (!name.startsWith(prefix)) continue
+    const path = join(dir, name)
+    try {
+      if (Date.now() - statSync(path).mtimeMs > STALE_MS) rmSync(path, {recursive: true, force: true})
+    } catch {
+      // gone meanwhile
+    }
+  }
+}
