@@ -4,7 +4,7 @@ import {existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync} f
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, describe, expect, it} from 'vitest'
-import {removeAside, sweepRemoved, sweepStale} from '../../src/core/fs/write.js'
+import {isRemovedLeftover, removeAside, removeEntries, staleWithPrefix} from '../../src/core/fs/write.js'
 
 const base = mkdtempSync(join(tmpdir(), 'loadout-sweep-'))
 afterAll(() => rmSync(base, {recursive: true, force: true}))
@@ -19,16 +19,16 @@ const folder = (dir: string, name: string, ageMs = 0): string => {
 }
 
 describe('sweeping what killed runs left', () => {
-  it('sweepStale removes the entries with the prefix that are over an hour old, and nothing else', () => {
+  it('staleWithPrefix picks the entries with the prefix that are over an hour old, and nothing else', () => {
     const dir = join(base, 'stale')
     const old = folder(dir, '.download-old', 2 * 3600_000)
     const young = folder(dir, '.download-young', 60_000)
     const other = folder(dir, 'archive-abc', 2 * 3600_000)
-    sweepStale(dir, '.download-')
+    removeEntries(dir, staleWithPrefix('.download-'))
     expect([existsSync(old), existsSync(young), existsSync(other)]).toEqual([false, true, true])
   })
 
-  it('removeAside leaves nothing under the name, and sweepRemoved takes what a killed removal left', () => {
+  it('removeAside leaves nothing under the name, and isRemovedLeftover picks what a killed removal left', () => {
     const dir = join(base, 'aside')
     const tree = folder(dir, 'trees')
     removeAside(tree)
@@ -37,7 +37,7 @@ describe('sweeping what killed runs left', () => {
     const left = folder(dir, '.mirror.loadout-del-0123abcd')
     const staged = folder(dir, '.mirror.loadout-stage-0123abcd')
     const kept = folder(dir, 'mirror')
-    sweepRemoved(dir)
+    removeEntries(dir, isRemovedLeftover)
     expect([existsSync(left), existsSync(staged), existsSync(kept)]).toEqual([false, true, true])
   })
 })

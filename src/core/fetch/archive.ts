@@ -15,7 +15,7 @@ import type {ReadEntry} from 'tar'
 import type {Environment} from '../environment.js'
 import {errnoCode, EXIT, LoadoutError, usageError} from '../errors.js'
 import {isInside} from '../fs/contain.js'
-import {sweepStale} from '../fs/write.js'
+import {removeEntries, staleWithPrefix} from '../fs/write.js'
 import {treeIntegrity} from '../integrity.js'
 import {hasCredentials, redactUrl} from '../sources/redact.js'
 import {httpGet} from './http.js'
@@ -417,7 +417,7 @@ export const fetchArchive = async (url: string, options: FetchArchiveOptions): P
   }
 
   await mkdir(options.cacheDir, {recursive: true})
-  sweepStale(options.cacheDir, '.download-')
+  removeEntries(options.cacheDir, staleWithPrefix('.download-'))
   // mkdtemp makes 0700 folders: the download and the tree are private from the start
   const download = await mkdtemp(join(options.cacheDir, '.download-'))
   try {

@@ -3,7 +3,7 @@ import {existsSync, mkdirSync, readFileSync, renameSync, rmSync} from 'node:fs'
 import {basename, dirname, join} from 'node:path'
 import type {Environment} from '../environment.js'
 import {EXIT, LoadoutError, notFound} from '../errors.js'
-import {sweepRemoved, sweepStale} from '../fs/write.js'
+import {isRemovedLeftover, removeEntries, staleWithPrefix} from '../fs/write.js'
 import {normalizeGitUrl} from '../sources/parse.js'
 import {redactUrl} from '../sources/redact.js'
 
@@ -182,8 +182,8 @@ export const updateMirror = async (context: GitContext, url: string, mirrorDir: 
     await runGit(context, mirrorDir, ['fetch', '--prune', '--no-write-fetch-head', '--', 'origin', '+refs/heads/*:refs/heads/*', '+refs/tags/*:refs/tags/*'], {GIT_DIR: mirrorDir})
     return 'fetched'
   }
-  sweepStale(dirname(mirrorDir), `${basename(mirrorDir)}.stage-`)
-  sweepRemoved(dirname(dirname(mirrorDir)))
+  removeEntries(dirname(mirrorDir), staleWithPrefix(`${basename(mirrorDir)}.stage-`))
+  removeEntries(dirname(dirname(mirrorDir)), isRemovedLeftover)
   const staging = `${mirrorDir}.stage-${randomBytes(4).toString('hex')}`
   mkdirSync(staging, {recursive: true})
   try {
@@ -324,6 +324,8 @@ const prefetchBlobs = async (context: GitContext, mirrorDir: string, commit: str
 export const gitCacheDir = (cacheDir: string, url: string): string =>
   join(cacheDir, 'git', createHash('sha256').update(`git:${normalizeGitUrl(url)}`).digest('hex').slice(0, 24))
 
+const staleStaging = staleWithPrefix('.stage-')
+
 /**
  * The tree of `commit` (only `paths`, when given) in the cache: checked out once into a staging
  * folder and renamed into place, then reused. Identical trees are stored once.
@@ -332,8 +334,7 @@ export const cachedTree = async (context: GitContext, base: string, commit: stri
   const limited = paths && paths.length > 0 ? paths : undefined
   const tree = join(base, 'trees', limited ? `${commit}-${createHash('sha256').update(limited.join('\0')).digest('hex').slice(0, 8)}` : commit)
   if (existsSync(tree)) return tree
-  sweepStale(join(base, 'trees'), '.stage-')
-  sweepRemoved(join(base, 'trees'))
+  removeEntries(join(base, 'trees'), (name, path) => isRemovedLeftover(name) || staleStaging(name, path))
   const staging = join(base, 'trees', `.stage-${randomBytes(4).toString('hex')}`)
   try {
     await checkoutTree(context, join(base, 'mirror'), commit, staging, limited)

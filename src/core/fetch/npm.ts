@@ -12,7 +12,7 @@ import {rootCertificates} from 'node:tls'
 import {join} from 'node:path'
 import type {Environment} from '../environment.js'
 import {EXIT, LoadoutError, notFound, usageError} from '../errors.js'
-import {sweepStale} from '../fs/write.js'
+import {removeEntries, staleWithPrefix} from '../fs/write.js'
 import {treeIntegrity} from '../integrity.js'
 import {redactUrl} from '../sources/redact.js'
 import {extractTarGz} from './archive.js'
@@ -139,7 +139,7 @@ export const fetchNpm = async (spec: NpmSpec, options: {env: Environment; cacheD
   const root = join(treesDir, key)
   if (!existsSync(root)) {
     await mkdir(treesDir, {recursive: true})
-    sweepStale(treesDir, '.download-')
+    removeEntries(treesDir, staleWithPrefix('.download-'))
     const download = await mkdtemp(join(treesDir, '.download-'))
     try {
       const file = join(download, 'package.tgz')

@@ -75,16 +75,25 @@ export const removeAside = (path: string): void => {
   rmSync(aside, {recursive: true, force: true})
 }
 
-/** Deletes what a killed `removeAside` left in `dir`. */
-export const sweepRemoved = (dir: string): void => {
+/**
+ * Removes the entries of `dir` that `doomed` picks by name (and path): the leftovers of killed runs.
+ * A folder that cannot be read is left alone.
+ */
+export const removeEntries = (dir: string, doomed: (name: string, path: string) => boolean): void => {
   let names: string[]
   try {
     names = readdirSync(dir)
   } catch {
     return
   }
-  for (const name of names) if (TEMP_NAME.test(name) && name.includes('.loadout-del-')) rmSync(join(dir, name), {recursive: true, force: true})
+  for (const name of names) {
+    const path = join(dir, name)
+    if (doomed(name, path)) rmSync(path, {recursive: true, force: true})
+  }
 }
+
+/** A name `removeAside` gave what it was deleting: garbage whenever it is seen. */
+export const isRemovedLeftover = (name: string): boolean => TEMP_NAME.test(name) && name.includes('.loadout-del-')
 
 /** Kept for the authoring commands: the same as `explainIoError`. */
 export const explainWriteError = (error: unknown, path?: string): unknown => explainIoError(error, path)
@@ -110,23 +119,16 @@ export const assertWritableFile = (path: string): void => {
 const STALE_MS = 60 * 60 * 1000
 
 /**
- * Removes the entries of `dir` named `prefix…` that have not changed for an hour: the staging or
- * download folder of a run that was killed (a live run's is younger, and its name is its own).
+ * Picks the entries named `prefix…` that have not changed for an hour: the staging or download
+ * folder of a run that was killed (a live run's is younger, and its name is its own).
  */
-export const sweepStale = (dir: string, prefix: string): void => {
-  let names: string[]
-  try {
-    names = readdirSync(dir)
-  } catch {
-    return
-  }
-  for (const name of names) {
-    if (!name.startsWith(prefix)) continue
-    const path = join(dir, name)
+export const staleWithPrefix =
+  (prefix: string) =>
+  (name: string, path: string): boolean => {
+    if (!name.startsWith(prefix)) return false
     try {
-      if (Date.now() - statSync(path).mtimeMs > STALE_MS) rmSync(path, {recursive: true, force: true})
+      return Date.now() - statSync(path).mtimeMs > STALE_MS
     } catch {
-      // gone meanwhile
+      return false
     }
   }
-}

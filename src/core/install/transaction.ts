@@ -44,7 +44,7 @@ import {journalFile} from './journal-file.js'
 import {explainIoError, isLoadoutError} from '../errors.js'
 import {isInside} from '../fs/contain.js'
 import {acquireLock, lockHolder, type LockOwner} from '../fs/lock.js'
-import {assertWritableFile, TEMP_NAME, tmpName} from '../fs/write.js'
+import {assertWritableFile, removeEntries, TEMP_NAME, tmpName} from '../fs/write.js'
 import {stateLockDir} from '../marketplace/state.js'
 import type {Scope} from '../scope.js'
 import {enterCritical, interruptedError, leaveCritical, pendingSignal, throwIfInterrupted} from '../signals.js'
@@ -251,15 +251,7 @@ const sweep = (entries: readonly Entry[]): void => {
     if (e.t === 'backup') dirs.add(dirname(e.file))
     if (e.t === 'create' && e.kind !== 'file') dirs.add(e.path)
   }
-  for (const dir of dirs) {
-    let names: string[]
-    try {
-      names = readdirSync(dir)
-    } catch {
-      continue
-    }
-    for (const name of names) if (TEMP_NAME.test(name)) rmSync(join(dir, name), {recursive: true, force: true})
-  }
+  for (const dir of dirs) removeEntries(dir, (name) => TEMP_NAME.test(name))
 }
 
 const dropJournal = (env: Environment): void => {
