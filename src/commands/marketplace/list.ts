@@ -14,6 +14,7 @@ export default class MarketplaceList extends LoadoutCommand {
   async run(): Promise<MarketplaceListResult> {
     await this.parse(MarketplaceList)
     const env = this.environment()
+    await this.settlePending(env)
     const marketplaces = listMarketplaces(env, resolveScope(undefined, env))
     this.log(renderMarketplaceList(marketplaces))
     return {marketplaces}

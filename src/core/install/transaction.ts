@@ -45,7 +45,7 @@ import {explainIoError, isLoadoutError} from '../errors.js'
 import {isInside} from '../fs/contain.js'
 import {acquireLock, lockHolder, type LockOwner} from '../fs/lock.js'
 import {assertWritableFile, removeEntries, TEMP_NAME, tmpName} from '../fs/write.js'
-import {stateLockDir} from '../marketplace/state.js'
+import {hasMarketplacesLeftover, isMarketplacesLeftover, marketplacesFile, stateLockDir} from '../marketplace/state.js'
 import type {Scope} from '../scope.js'
 import {enterCritical, interruptedError, leaveCritical, pendingSignal, throwIfInterrupted} from '../signals.js'
 import {projectLockFile, readInstallRecords, userStateFile, writeInstallRecords, type InstallRecord} from '../state/records.js'
@@ -277,6 +277,7 @@ const rollBackEntries = (entries: readonly Entry[]): void => {
  * A rollback that cannot complete (a folder made read-only since) keeps the journal and throws.
  */
 export const recoverPending = (env: Environment): Recovery | undefined => {
+  removeEntries(dirname(marketplacesFile(env)), isMarketplacesLeftover(env))
   const entries = readEntries(env)
   if (!entries) {
     rmSync(keptDir(env), {recursive: true, force: true})
@@ -306,7 +307,7 @@ export const peekPending = (env: Environment): PendingRun | undefined => {
  * another process holds it, says what is pending instead, so nothing is reported as if it were whole.
  */
 export const recoverIfFree = async (env: Environment): Promise<{recovered?: Recovery; pending?: PendingRun}> => {
-  if (!existsSync(journalFile(env))) return {}
+  if (!existsSync(journalFile(env)) && !hasMarketplacesLeftover(env)) return {}
   let lock
   try {
     lock = await acquireLock(stateLockDir(env), 0)

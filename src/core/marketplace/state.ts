@@ -1,6 +1,8 @@
-import {join} from 'node:path'
+import {readdirSync} from 'node:fs'
+import {basename, dirname, join} from 'node:path'
 import {loadoutPaths, type Environment} from '../environment.js'
 import {readJsonFile, writeJsonFile} from '../fs/json.js'
+import {TEMP_NAME} from '../fs/write.js'
 import type {Scope} from '../scope.js'
 import type {Source} from '../sources/types.js'
 
@@ -42,6 +44,23 @@ export const marketEnv = (record: {githubUrl?: string}, env: Environment): Envir
 
 export const marketplacesFile = (env: Environment): string => join(loadoutPaths(env).config, 'marketplaces.json')
 export const stateLockDir = (env: Environment): string => join(loadoutPaths(env).config, '.lock')
+
+/**
+ * The marketplace records are written under the lock but with no journal (one atomic rename): a
+ * temporary copy of them beside the file is a killed run's, and goes at the next recovery.
+ */
+export const isMarketplacesLeftover = (env: Environment): ((name: string) => boolean) => {
+  const prefix = `.${basename(marketplacesFile(env))}.loadout-`
+  return (name) => name.startsWith(prefix) && TEMP_NAME.test(name)
+}
+
+export const hasMarketplacesLeftover = (env: Environment): boolean => {
+  try {
+    return readdirSync(dirname(marketplacesFile(env))).some(isMarketplacesLeftover(env))
+  } catch {
+    return false
+  }
+}
 
 export const readMarketplaces = (env: Environment): MarketplaceRecord[] =>
   readJsonFile<StateFile>(marketplacesFile(env), {version: 1, marketplaces: []}).marketplaces ?? []
