@@ -2,11 +2,12 @@
  * Each rule a loadout.lock record must meet before loadout uses it, one hostile value at a time,
  * against a real project folder (with a real symbolic link). A record as loadout writes it passes.
  */
-import {mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync} from 'node:fs'
+import {mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {isLoadoutError} from '../../src/core/errors.js'
+import {REGISTRY_DIR} from '../../src/core/package-root.js'
 import {checkLockRecords} from '../../src/core/state/lock-contain.js'
 
 let dir: string
@@ -90,4 +91,24 @@ describe('checkLockRecords', () => {
       expect(text).toMatch(/refusing to use it \(nothing was changed\)/)
     })
   }
+})
+
+/** Every project-scope location of every shipped agent, for every kind of part: the places an install writes to. */
+const projectPlaces = readdirSync(join(REGISTRY_DIR, 'agents')).flatMap((file) => {
+  const agent = JSON.parse(readFileSync(join(REGISTRY_DIR, 'agents', file), 'utf8')) as Record<string, unknown> & {id: string}
+  return Object.entries(agent).flatMap(([kind, section]) => {
+    const locations = (section as {locations?: Array<{scope: string; path: string}>} | null)?.locations ?? []
+    return locations.filter((l) => l.scope === 'project').map((l) => [agent.id, kind, l.path] as const)
+  })
+})
+
+describe('every project place an agent has is a place its lock records may name', () => {
+  it('the matrix holds commands folders', () => {
+    expect(projectPlaces.filter(([, kind]) => kind === 'commands').length).toBeGreaterThanOrEqual(5)
+  })
+  it.each(projectPlaces)('%s %s at %s', (target, kind, path) => {
+    const file = kind === 'mcp' || kind === 'hooks' ? path : `${path}/part/file.md`
+    const record = {plugin: 'toolkit@team', target, files: [{path: file, sha256: 'a'.repeat(64)}]}
+    expect(() => checkLockRecords(project, [record])).not.toThrow()
+  })
 })

@@ -9,7 +9,8 @@ import type {HookEvents} from '../plugin/types.js'
 /**
  * loadout.lock is committed, so it is input from whoever committed it. Before any of its records is
  * used, every path in it must name a place inside the project that the record's agent keeps things
- * in (its project-scope skills, subagents, MCP and hooks files, plugins folder) or the plugin's own
+ * in (every project-scope location its registry file gives: skills, subagents, commands, MCP and
+ * hooks files, plugins folder) or the plugin's own
  * copy under `.loadout/plugins/<plugin>/`; no `..`, no absolute path, no path through a symbolic
  * link. A recorded undo may only take out what loadout added. One bad record refuses the whole lock:
  * the error names the path, and nothing has been touched.
@@ -39,9 +40,13 @@ const targetAreas = (target: string): TargetAreas | undefined => {
   let areas: TargetAreas | undefined
   if (TARGET_ID.test(target)) {
     try {
-      const data = JSON.parse(readFileSync(join(REGISTRY_DIR, 'agents', `${target}.json`), 'utf8')) as Record<string, {locations?: Array<{scope: string; path: string}>} | undefined>
-      const of = (section: string) => (data[section]?.locations ?? []).filter((l) => l.scope === 'project').map((l) => l.path)
-      areas = {places: ['skills', 'subagents', 'mcp', 'hooks', 'plugins'].flatMap(of), configs: [...of('mcp'), ...of('hooks')]}
+      const data = JSON.parse(readFileSync(join(REGISTRY_DIR, 'agents', `${target}.json`), 'utf8')) as Record<string, unknown>
+      const of = (section: string): string[] => {
+        const locations = (data[section] as {locations?: unknown} | null | undefined)?.locations
+        return Array.isArray(locations) ? locations.filter((l) => l?.scope === 'project' && typeof l.path === 'string').map((l) => l.path as string) : []
+      }
+      // every part kind the registry gives a project location (skills, subagents, commands, ...), not a list kept here
+      areas = {places: Object.keys(data).flatMap(of), configs: [...of('mcp'), ...of('hooks')]}
     } catch {
       areas = undefined
     }
