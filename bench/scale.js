@@ -169,8 +169,8 @@ const batchScenario = {
  * side runs on the home with 300 installs, the baseline the same command on a home with none.
  */
 const STATE_COMMANDS = {
-  install: (ctx) => ['install', 'extra000@extra', '--agent', 'universal', '--scope', 'user', '--yes'],
-  uninstall: (ctx) => ['uninstall', 'extra000@extra', '--agent', 'universal', '--scope', 'user', '--yes'],
+  install: () => ['install', 'extra000@extra', '--agent', 'universal', '--scope', 'user', '--yes'],
+  uninstall: () => ['uninstall', 'extra000@extra', '--agent', 'universal', '--scope', 'user', '--yes'],
   list: () => ['list', '--json'],
   'skills-list': () => ['skills', 'list', '--agent', 'universal', '--json'],
 }

@@ -26,8 +26,8 @@ for (const file of readdirSync(schemasDir).filter((f) => f.endsWith('.schema.jso
 }
 
 // The shipped agent registry is validated here, once: start-up skips its validation while the files
-// are still the ones whose digest is recorded (src/core/targets/registry.ts).
-const registry = await import(pathToFileURL(join(root, 'dist', 'core', 'targets', 'registry.js')).href)
+// are still the ones whose digest is recorded (src/core/kernel/targets/registry.ts).
+const registry = await import(pathToFileURL(join(root, 'dist', 'core', 'kernel', 'targets', 'registry.js')).href)
 rmSync(registry.REGISTRY_CHECKED, {force: true})
 await registry.loadTargets()
 writeFileSync(registry.REGISTRY_CHECKED, `${registry.registryDigest(registry.registryFiles(registry.AGENTS_DIR))}\n`)
@@ -35,7 +35,7 @@ writeFileSync(registry.REGISTRY_CHECKED, `${registry.registryDigest(registry.reg
 // The fast path of the read-only commands (bin/run.js, src/ui/fast) as one bundle in dist/fast/, one
 // chunk per command plus shared ones: loading some forty small modules one by one costs more than the
 // commands' own work. Packages stay outside it (required or imported from node_modules as usual).
-// dist/fast/ sits as deep as dist/core/, so PACKAGE_ROOT comes out the same.
+// PACKAGE_ROOT is found by walking up, so the chunks in dist/fast/ find it as the modules in dist/core/ do.
 const fastDir = join(root, 'dist', 'fast')
 rmSync(fastDir, {recursive: true, force: true})
 const {build} = await import('rolldown')

@@ -38,7 +38,7 @@ describe('src/core', () => {
 
   it('has files to check', () => {
     expect(coreFiles.length).toBeGreaterThan(10)
-    expect(specifiers(readFileSync(join(CORE, 'skills', 'frontmatter.ts'), 'utf8'))).toContain('yaml')
+    expect(specifiers(readFileSync(join(CORE, 'kernel', 'text', 'frontmatter.ts'), 'utf8'))).toContain('yaml')
   })
 
   it('finds every form of import (so the checks below can fail)', () => {
@@ -145,7 +145,94 @@ describe('src', () => {
   })
 })
 
-const FORMATS_DIR = join(CORE, 'manifest-formats')
+/**
+ * The tiers of src/core, bottom first, and the folders of each in the order they may lean on one
+ * another: a module imports only its own folder or one listed before it. `model` holds the types
+ * every tier shares; `kernel` the machinery (files, state with its lock and journal, agent config
+ * editing, JSON, sources and fetchers, targets, reading plugins and catalogs, resolving, policy);
+ * `ops` the workflows a command calls, each over the kernel and the workflows listed before it.
+ */
+export const LAYERS = [
+  'model',
+  'kernel/env',
+  'kernel/text',
+  'kernel/fs',
+  'kernel/json',
+  'kernel/agent-config',
+  'kernel/targets',
+  'kernel/sources',
+  'kernel/skills',
+  'kernel/writers',
+  'kernel/state',
+  'kernel/subagents',
+  'kernel/marketplace',
+  'kernel/plugin',
+  'kernel/resolve',
+  'kernel/user-config',
+  'kernel/mcp',
+  'kernel/policy',
+  'ops/marketplace',
+  'ops/install',
+  'ops/mcp',
+  'ops/configure',
+  'ops/project',
+  'ops/update',
+  'ops/audit',
+  'ops/maintenance',
+  'ops/sbom',
+  'ops/authoring',
+  'ops/skills',
+  'ops/agents',
+]
+
+/** The layer a file of src/core belongs to: `model`, or `<tier>/<folder>`. */
+export const layerOf = (file: string): string => {
+  const parts = relative(CORE, file).split(sep)
+  return parts[0] === 'model' ? 'model' : parts.slice(0, 2).join('/')
+}
+
+/** Each import in `graph` (file -> files it imports) that reaches a layer above its own, or outside LAYERS. */
+export const upwardImports = (graph: Map<string, string[]>, layers: readonly string[]): string[] => {
+  const rank = new Map(layers.map((l, i) => [l, i]))
+  return [...graph].flatMap(([file, imports]) =>
+    imports
+      .filter((target) => target.startsWith(CORE + sep))
+      .filter((target) => {
+        const [from, to] = [layerOf(file), layerOf(target)]
+        return from !== to && !((rank.get(to) ?? Infinity) < (rank.get(from) ?? -1))
+      })
+      .map((target) => `${relative(CORE, file)} (${layerOf(file)}) imports ${relative(CORE, target)} (${layerOf(target)})`),
+  )
+}
+
+describe('src/core layers', () => {
+  const graph = new Map(
+    files(CORE, /\.ts$/).map((file) => [
+      file,
+      specifiers(readFileSync(file, 'utf8'))
+        .filter((s) => s.startsWith('.'))
+        .map((s) => resolve(dirname(file), s.replace(/\.js$/, '.ts'))),
+    ]),
+  )
+
+  it('finds an upward import and a folder outside the list (so the check below can fail)', () => {
+    const down = join(CORE, 'kernel', 'fs', 'x.ts')
+    const up = join(CORE, 'ops', 'install', 'y.ts')
+    const stray = join(CORE, 'misc', 'z.ts')
+    expect(upwardImports(new Map([[down, [up]], [up, [down]]]), LAYERS)).toEqual(['kernel/fs/x.ts (kernel/fs) imports ops/install/y.ts (ops/install)'])
+    expect(upwardImports(new Map([[up, [stray]]]), LAYERS)).toHaveLength(1)
+  })
+
+  it('every file lives in a listed layer, with nothing at the root of src/core or of a tier', () => {
+    expect([...graph.keys()].map(layerOf).filter((l) => !LAYERS.includes(l))).toEqual([])
+  })
+
+  it('no module imports a layer above its own', () => {
+    expect(upwardImports(graph, LAYERS)).toEqual([])
+  })
+})
+
+const FORMATS_DIR = join(CORE, 'kernel', 'plugin', 'manifest-formats')
 
 /** The modules of one format's own folder that `file` imports (the list, index.ts, and format.ts are not one). */
 export const formatFolderImports = (file: string, source: string): string[] =>
@@ -162,32 +249,32 @@ export const namedFormats = (source: string, ids: readonly string[]): string[] =
 
 /** The modules that read, check, convert and create plugins in any format: they go through the list. */
 const PIPELINE = [
-  'plugin/manifests.ts',
-  'plugin/read.ts',
-  'plugin/manifest-fields.ts',
-  'authoring/plugin-validate.ts',
-  'authoring/plugin-validate-many.ts',
-  'authoring/plugin-fix.ts',
-  'authoring/plugin-pack.ts',
-  'authoring/convert.ts',
-  'authoring/convert-plan.ts',
-  'authoring/convert-parts.ts',
-  'authoring/convert-sources.ts',
-  'authoring/plugin-create.ts',
-  'authoring/plugin-scaffold.ts',
-  'authoring/scaffold-kit.ts',
-  'audit/scan.ts',
-  'deps/manifest.ts',
+  'kernel/plugin/manifests.ts',
+  'kernel/plugin/read.ts',
+  'kernel/plugin/manifest-fields.ts',
+  'kernel/plugin/manifest-formats/convert-plan.ts',
+  'kernel/plugin/manifest-formats/convert-parts.ts',
+  'kernel/plugin/manifest-formats/scaffold-kit.ts',
+  'kernel/plugin/scan.ts',
+  'kernel/resolve/manifest.ts',
+  'ops/authoring/plugin-validate.ts',
+  'ops/authoring/plugin-validate-many.ts',
+  'ops/authoring/plugin-fix.ts',
+  'ops/authoring/plugin-pack.ts',
+  'ops/authoring/convert.ts',
+  'ops/authoring/convert-sources.ts',
+  'ops/authoring/plugin-create.ts',
+  'ops/authoring/plugin-scaffold.ts',
 ]
 
-describe('src/core/manifest-formats', () => {
+describe('src/core/kernel/plugin/manifest-formats', () => {
   it('finds an import of a format folder and a quoted format id (so the checks below can fail)', () => {
-    const from = join(CORE, 'plugin', 'manifests.ts')
+    const from = join(CORE, 'kernel', 'plugin', 'manifests.ts')
     const sample = [
-      "import {readLexoraManifest} from '../manifest-formats/lexora/read.js'",
-      "import type {ManifestFormat} from '../manifest-formats/format.js'",
-      "import {MANIFEST_FILES} from '../manifest-formats/index.js'",
-      "const x = await import('../manifest-formats/codex/index.js')",
+      "import {readLexoraManifest} from './manifest-formats/lexora/read.js'",
+      "import type {ManifestFormat} from './manifest-formats/format.js'",
+      "import {MANIFEST_FILES} from './manifest-formats/index.js'",
+      "const x = await import('./manifest-formats/codex/index.js')",
     ].join('\n')
     expect(formatFolderImports(from, sample).map((t) => relative(FORMATS_DIR, t))).toEqual([join('lexora', 'read.js'), join('codex', 'index.js')])
     expect(namedFormats("if (d.kind === 'cst-agent') x()\n// 'lexora' in a comment\n/** `codex` */", ['claude', 'codex', 'cst-agent', 'lexora'])).toEqual(['cst-agent'])
@@ -201,7 +288,7 @@ describe('src/core/manifest-formats', () => {
   })
 
   it('lists every format folder it holds, and the pipeline modules name none of them', async () => {
-    const {MANIFEST_FORMATS} = (await import('../src/core/manifest-formats/index.js')) as {MANIFEST_FORMATS: ReadonlyArray<{id: string}>}
+    const {MANIFEST_FORMATS} = (await import('../src/core/kernel/plugin/manifest-formats/index.js')) as {MANIFEST_FORMATS: ReadonlyArray<{id: string}>}
     const folders = readdirSync(FORMATS_DIR, {withFileTypes: true}).filter((e) => e.isDirectory()).map((e) => e.name).sort()
     const list = readFileSync(join(FORMATS_DIR, 'index.ts'), 'utf8')
     expect(folders.filter((folder) => !list.includes(`'./${folder}/index.js'`))).toEqual([])

@@ -1,7 +1,7 @@
 import {Flags} from '@oclif/core'
-import {auditInstalled, type AuditResult} from '../core/audit/audit.js'
-import {EXIT, LoadoutError} from '../core/errors.js'
-import {resolveScope} from '../core/scope.js'
+import {auditInstalled, type AuditResult} from '../core/ops/audit/audit.js'
+import {EXIT, LoadoutError} from '../core/model/errors.js'
+import {resolveScope} from '../core/kernel/env/scope.js'
 import {LoadoutCommand} from '../ui/base-command.js'
 import {renderAudit} from '../ui/render/audit.js'
 

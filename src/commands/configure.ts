@@ -1,6 +1,6 @@
 import {Args, Flags} from '@oclif/core'
-import {configurePlugin, type ConfigureResult} from '../core/userconfig/configure.js'
-import {resolveScope} from '../core/scope.js'
+import {configurePlugin, type ConfigureResult} from '../core/ops/configure/configure.js'
+import {resolveScope} from '../core/kernel/env/scope.js'
 import {LoadoutCommand} from '../ui/base-command.js'
 import {scopeFlag} from '../ui/flags.js'
 import {askUserConfig} from '../ui/prompt-user-config.js'

@@ -1,7 +1,7 @@
 import {Flags} from '@oclif/core'
-import {EXIT, LoadoutError} from '../core/errors.js'
-import {runDoctor, type DoctorReport} from '../core/maintenance/doctor.js'
-import {resolveScope} from '../core/scope.js'
+import {EXIT, LoadoutError} from '../core/model/errors.js'
+import {runDoctor, type DoctorReport} from '../core/ops/maintenance/doctor.js'
+import {resolveScope} from '../core/kernel/env/scope.js'
 import {LoadoutCommand} from '../ui/base-command.js'
 import {renderDoctor} from '../ui/render/maintenance.js'
 

@@ -1,6 +1,6 @@
 import {Args} from '@oclif/core'
-import {findOutdated, type OutdatedResult} from '../core/install/outdated.js'
-import {resolveScope} from '../core/scope.js'
+import {findOutdated, type OutdatedResult} from '../core/ops/update/outdated.js'
+import {resolveScope} from '../core/kernel/env/scope.js'
 import {LoadoutCommand} from '../ui/base-command.js'
 import {withProgress} from '../ui/progress.js'
 import {renderOutdated} from '../ui/render/update.js'

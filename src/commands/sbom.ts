@@ -1,6 +1,6 @@
 import {Flags} from '@oclif/core'
-import {resolveScope} from '../core/scope.js'
-import {buildSbom, SBOM_FORMATS, type SbomFormat, type SbomResult} from '../core/sbom/sbom.js'
+import {resolveScope} from '../core/kernel/env/scope.js'
+import {buildSbom, SBOM_FORMATS, type SbomFormat, type SbomResult} from '../core/ops/sbom/sbom.js'
 import {LoadoutCommand} from '../ui/base-command.js'
 
 export default class Sbom extends LoadoutCommand {

@@ -1,4 +1,4 @@
-import type {SearchResult} from '../core/marketplace/browse.js'
+import type {SearchResult} from '../core/kernel/marketplace/browse.js'
 import {LoadoutCommand} from '../ui/base-command.js'
 import {oclifArgs, oclifFlags} from '../ui/oclif-flags.js'
 import {search} from '../ui/shared-commands/search.js'

@@ -1,9 +1,9 @@
-import type {TargetsResult} from '../core/targets/describe.js'
+import type {TargetsResult} from '../core/kernel/targets/describe.js'
 import {LoadoutCommand} from '../ui/base-command.js'
 import {oclifFlags} from '../ui/oclif-flags.js'
 import {targets} from '../ui/shared-commands/targets.js'
 
-export type {TargetsResult} from '../core/targets/describe.js'
+export type {TargetsResult} from '../core/kernel/targets/describe.js'
 
 export default class Targets extends LoadoutCommand {
   static override summary = 'List the agents loadout can write to, which are detected here, and their paths'

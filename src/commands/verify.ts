@@ -1,4 +1,4 @@
-import type {VerifyResult} from '../core/install/verify.js'
+import type {VerifyResult} from '../core/ops/install/verify.js'
 import {LoadoutCommand} from '../ui/base-command.js'
 import {oclifArgs, oclifFlags} from '../ui/oclif-flags.js'
 import {verify} from '../ui/shared-commands/verify.js'

@@ -1,2 +1,2 @@
-// pacote ships no types; src/core/fetch/npm.ts describes the part of its API it uses.
+// pacote ships no types; src/core/kernel/sources/npm.ts describes the part of its API it uses.
 declare module 'pacote'

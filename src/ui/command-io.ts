@@ -1,4 +1,4 @@
-import type {Environment} from '../core/environment.js'
+import type {Environment} from '../core/kernel/env/environment.js'
 
 /** What a command shared by the oclif path and the fast path prints through. */
 export interface CommandIo {

@@ -1,7 +1,7 @@
-import type {UserConfigOption} from '../core/deps/manifest.js'
-import type {Environment} from '../core/environment.js'
-import type {StoredValue} from '../core/userconfig/store.js'
-import {parseValue} from '../core/userconfig/values.js'
+import type {UserConfigOption} from '../core/kernel/resolve/manifest.js'
+import type {Environment} from '../core/kernel/env/environment.js'
+import type {StoredValue} from '../core/kernel/user-config/store.js'
+import {parseValue} from '../core/kernel/user-config/values.js'
 import {whilePrompting} from './progress.js'
 
 /** Asks for each option on the terminal (hidden input for sensitive ones), checking the value's type. */

@@ -1,4 +1,4 @@
-import {needsConsent} from '../core/errors.js'
+import {needsConsent} from '../core/model/errors.js'
 import {whilePrompting} from './progress.js'
 
 export interface AskContext {

@@ -3,7 +3,7 @@
  * read-only commands (fast/run.ts): the same words, exit status and `{error}` object on both.
  * No oclif here: the fast path must not load it.
  */
-import {EXIT, explainIoError, isLoadoutError, LoadoutError} from '../core/errors.js'
+import {EXIT, explainIoError, isLoadoutError, LoadoutError} from '../core/model/errors.js'
 import {safeMessage} from './safe-text.js'
 import {red} from './style.js'
 

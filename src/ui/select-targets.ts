@@ -1,8 +1,8 @@
-import type {Environment} from '../core/environment.js'
-import {usageError} from '../core/errors.js'
-import {loadTargets, pickTargets, splitList} from '../core/targets/registry.js'
-import {detectTarget} from '../core/targets/resolve.js'
-import type {AgentTarget, SectionName} from '../core/targets/types.js'
+import type {Environment} from '../core/kernel/env/environment.js'
+import {usageError} from '../core/model/errors.js'
+import {loadTargets, pickTargets, splitList} from '../core/kernel/targets/registry.js'
+import {detectTarget} from '../core/kernel/targets/resolve.js'
+import type {AgentTarget, SectionName} from '../core/kernel/targets/types.js'
 import {chooseMany} from './prompt.js'
 
 export interface TargetChoice {

@@ -1,7 +1,7 @@
 import {existsSync} from 'node:fs'
-import {journalFile} from '../core/install/journal-file.js'
-import {hasMarketplacesLeftover} from '../core/marketplace/state.js'
-import type {PendingRun, Recovery} from '../core/install/transaction.js'
+import {journalFile} from '../core/kernel/state/journal-file.js'
+import {hasMarketplacesLeftover} from '../core/kernel/state/marketplaces.js'
+import type {PendingRun, Recovery} from '../core/kernel/state/transaction.js'
 import {note, type CommandIo} from './command-io.js'
 import {yellow} from './style.js'
 
@@ -12,7 +12,7 @@ import {yellow} from './style.js'
  */
 export const settlePending = async (io: CommandIo): Promise<{recovered?: Recovery; pending?: PendingRun}> => {
   if (!existsSync(journalFile(io.env)) && !hasMarketplacesLeftover(io.env)) return {}
-  const {recoverIfFree} = await import('../core/install/transaction.js')
+  const {recoverIfFree} = await import('../core/kernel/state/transaction.js')
   const settled = await recoverIfFree(io.env)
   if (settled.recovered) note(io, yellow(`recovered an interrupted run (${settled.recovered.label}): ${settled.recovered.action}`, process.stderr))
   if (settled.pending) {

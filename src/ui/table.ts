@@ -1,4 +1,4 @@
-// eslint-disable-next-line no-control-regex
+ 
 const ANSI = /\u001B\[[0-9;]*m/g
 const width = (text: string) => text.replace(ANSI, '').length
 

@@ -1,7 +1,7 @@
 import {mkdirSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {describe, it} from 'vitest'
-import type {SkillsValidation} from '../../src/core/skills/validate-paths.js'
+import type {SkillsValidation} from '../../src/core/ops/skills/validate-paths.js'
 import {jsonError, loadout, sandboxes} from './helpers.js'
 
 const sandbox = sandboxes()

@@ -103,7 +103,7 @@ describe('SIGKILL at 40 moments of install, update and uninstall', () => {
       }
 
       // uninstall: before is installed, after is nothing
-      ;({seen, label, midway} = await killAt('uninstall', uninstall, i))
+      ;({seen, label} = await killAt('uninstall', uninstall, i))
       expect([version, 'none'], label).toContain(seen)
       if (seen !== 'none') {
         const removed = await loadout(sb, uninstall)

@@ -7,8 +7,8 @@
 import {mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync} from 'node:fs'
 import {dirname, join} from 'node:path'
 import {describe, it} from 'vitest'
-import type {PluginConversion} from '../../src/core/authoring/convert.js'
-import type {PluginValidation} from '../../src/core/authoring/plugin-validate.js'
+import type {PluginConversion} from '../../src/core/ops/authoring/convert.js'
+import type {PluginValidation} from '../../src/core/ops/authoring/plugin-validate.js'
 import type {Sandbox} from '../support/cli.js'
 import {changes, jsonError, loadout, sandboxes, snapshot} from './helpers.js'
 

@@ -9,8 +9,8 @@ import {existsSync, lstatSync, mkdirSync, readFileSync, readdirSync, symlinkSync
 import {join} from 'node:path'
 import {describe, it} from 'vitest'
 import {parse as parseYaml} from 'yaml'
-import type {CreatedPlugin} from '../../src/core/authoring/plugin-create.js'
-import type {PluginValidation} from '../../src/core/authoring/plugin-validate.js'
+import type {CreatedPlugin} from '../../src/core/ops/authoring/plugin-create.js'
+import type {PluginValidation} from '../../src/core/ops/authoring/plugin-validate.js'
 import type {Sandbox} from '../support/cli.js'
 import {changes, jsonError, loadout, sandboxes, snapshot} from './helpers.js'
 

@@ -1,9 +1,9 @@
 import {existsSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {describe, it} from 'vitest'
-import type {CreatedSkill} from '../../src/core/skills/create.js'
-import type {SkillInfo} from '../../src/core/skills/info.js'
-import type {SkillsValidation} from '../../src/core/skills/validate-paths.js'
+import type {CreatedSkill} from '../../src/core/ops/skills/create.js'
+import type {SkillInfo} from '../../src/core/ops/skills/info.js'
+import type {SkillsValidation} from '../../src/core/ops/skills/validate-paths.js'
 import {changes, changesOutside, entries, jsonError, loadout, sandboxes, snapshot, writeSkill, writeState} from './helpers.js'
 
 const sandbox = sandboxes()

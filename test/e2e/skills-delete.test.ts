@@ -1,7 +1,7 @@
 import {existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {describe, it} from 'vitest'
-import type {DeletedSkill} from '../../src/core/skills/delete.js'
+import type {DeletedSkill} from '../../src/core/ops/skills/delete.js'
 import {changes, changesOutside, entries, jsonError, loadout, sandboxes, snapshot, writeSkill, writeState} from './helpers.js'
 
 const sandbox = sandboxes()

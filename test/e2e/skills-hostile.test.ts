@@ -2,8 +2,8 @@ import {chmodSync, lstatSync, mkdirSync, readdirSync, symlinkSync, truncateSync,
 import {join} from 'node:path'
 import {beforeAll, describe, it} from 'vitest'
 import type {SkillsListResult} from '../../src/commands/skills/list.js'
-import type {SkillInfo} from '../../src/core/skills/info.js'
-import type {SkillsValidation} from '../../src/core/skills/validate-paths.js'
+import type {SkillInfo} from '../../src/core/ops/skills/info.js'
+import type {SkillsValidation} from '../../src/core/ops/skills/validate-paths.js'
 import type {Sandbox} from '../support/cli.js'
 import {changes, entries, jsonError, loadout, openUp, sandboxes, skillMd, snapshot, unprivileged, writeSkill} from './helpers.js'
 

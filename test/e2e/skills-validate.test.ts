@@ -1,7 +1,7 @@
 import {mkdirSync} from 'node:fs'
 import {join} from 'node:path'
 import {beforeAll, describe, it} from 'vitest'
-import type {SkillsValidation} from '../../src/core/skills/validate-paths.js'
+import type {SkillsValidation} from '../../src/core/ops/skills/validate-paths.js'
 import type {Sandbox} from '../support/cli.js'
 import {jsonError, loadout, sandboxes, skillMd, writeSkill} from './helpers.js'
 

@@ -230,6 +230,8 @@ export const startHttpsServer = async (options: HttpsServerOptions = {}): Promis
     return best?.[1]
   }
 
+  // assigned once the server listens; the request handler below reads it only after that
+  // eslint-disable-next-line prefer-const
   let server!: TestHttpsServer
   const httpsServer: Server = createServer({key: ca.key, cert: ca.cert}, (req, res) => {
     const url = new URL(req.url ?? '/', 'https://127.0.0.1')

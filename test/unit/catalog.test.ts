@@ -1,9 +1,9 @@
 import {describe, expect, it} from 'vitest'
-import {readCatalog, type CatalogOrigin} from '../../src/core/marketplace/catalog.js'
-import {MAX_JSON_DEPTH, nestsDeeperThan, parseJsonBounded} from '../../src/core/marketplace/json-depth.js'
-import {checkMarketplaceName, checkPluginName} from '../../src/core/marketplace/names.js'
-import type {CatalogFormat, PluginEntry} from '../../src/core/marketplace/types.js'
-import {LoadoutError} from '../../src/core/errors.js'
+import {readCatalog, type CatalogOrigin} from '../../src/core/kernel/marketplace/catalog.js'
+import {MAX_JSON_DEPTH, nestsDeeperThan, parseJsonBounded} from '../../src/core/kernel/json/json-depth.js'
+import {checkMarketplaceName, checkPluginName} from '../../src/core/kernel/text/names.js'
+import type {CatalogFormat, PluginEntry} from '../../src/core/model/marketplace.js'
+import {LoadoutError} from '../../src/core/model/errors.js'
 
 const FILE = '.claude-plugin/marketplace.json'
 const SHA = 'a'.repeat(40)

@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest'
-import {readCharacteroidSkill, validateCharacteroidMcp, validateCharacteroidSkill} from '../../src/core/authoring/characteroid.js'
-import type {Problem} from '../../src/core/problems.js'
+import {readCharacteroidSkill, validateCharacteroidMcp, validateCharacteroidSkill} from '../../src/core/kernel/plugin/characteroid.js'
+import type {Problem} from '../../src/core/model/problems.js'
 
 const FILE = '/skills/s.yaml'
 

@@ -7,8 +7,8 @@ import {mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync} from 'node:
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {missingCommandFiles} from '../../src/core/install/command-files.js'
-import type {InstallRecord, RecordedConfigEdit} from '../../src/core/state/records.js'
+import {missingCommandFiles} from '../../src/core/ops/install/command-files.js'
+import type {InstallRecord, RecordedConfigEdit} from '../../src/core/kernel/state/records.js'
 
 let project: string
 const REV = '0123456789abcdef'

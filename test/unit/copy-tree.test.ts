@@ -3,10 +3,10 @@ import {chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, 
 import {tmpdir} from 'node:os'
 import {dirname, join} from 'node:path'
 import {afterAll, describe, expect, it} from 'vitest'
-import {copyTree} from '../../src/core/fs/copy.js'
-import {treeIntegrity} from '../../src/core/integrity.js'
-import {entriesOf} from '../../src/core/install/plugin-copy.js'
-import {integrityOf} from '../../src/core/integrity.js'
+import {copyTree} from '../../src/core/kernel/fs/copy.js'
+import {treeIntegrity} from '../../src/core/kernel/fs/integrity.js'
+import {entriesOf} from '../../src/core/ops/install/plugin-copy.js'
+import {integrityOf} from '../../src/core/kernel/fs/integrity.js'
 
 const base = mkdtempSync(join(tmpdir(), 'loadout-copy-'))
 afterAll(() => rmSync(base, {recursive: true, force: true}))

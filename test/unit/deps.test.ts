@@ -1,9 +1,9 @@
 import {describe, expect, it} from 'vitest'
-import {dependencyFields} from '../../src/core/deps/mark.js'
-import {unneededDependencies} from '../../src/core/deps/prune.js'
-import {followRename} from '../../src/core/deps/renames.js'
-import {readCatalog} from '../../src/core/marketplace/catalog.js'
-import type {InstallRecord} from '../../src/core/state/records.js'
+import {dependencyFields} from '../../src/core/kernel/state/mark.js'
+import {unneededDependencies} from '../../src/core/ops/install/prune.js'
+import {followRename} from '../../src/core/kernel/resolve/renames.js'
+import {readCatalog} from '../../src/core/kernel/marketplace/catalog.js'
+import type {InstallRecord} from '../../src/core/kernel/state/records.js'
 
 const record = (plugin: string, fields: Partial<InstallRecord> = {}, target = 'universal'): InstallRecord => ({
   plugin, target, scope: 'user', source: '', integrity: '', enabled: true, components: [], skipped: [], files: [], dirs: [], config: [], ...fields,

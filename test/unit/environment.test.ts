@@ -2,9 +2,9 @@ import {mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync} from 'node:
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {environmentFromProcess, expandHome, loadoutPaths, type Environment} from '../../src/core/environment.js'
-import {EXIT, isLoadoutError} from '../../src/core/errors.js'
-import {findGitRoot, resolveScope} from '../../src/core/scope.js'
+import {environmentFromProcess, expandHome, loadoutPaths, type Environment} from '../../src/core/kernel/env/environment.js'
+import {EXIT, isLoadoutError} from '../../src/core/model/errors.js'
+import {findGitRoot, resolveScope} from '../../src/core/kernel/env/scope.js'
 
 let sandbox: string
 let home: string

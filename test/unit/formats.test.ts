@@ -4,14 +4,14 @@
 import {execFileSync} from 'node:child_process'
 import {describe, expect, it} from 'vitest'
 import {parse as parseYaml} from 'yaml'
-import {isLoadoutError} from '../../src/core/errors.js'
-import {hookCommandsForConsent, jsonEqual, mergeHookEvents, removeHookEvents, renderHooks} from '../../src/core/formats/hooks.js'
-import {describeMcpForConsent, MAX_MCP_KEY, mcpServerKey, renderMcpEntry, type McpShape} from '../../src/core/formats/mcp.js'
-import {firstProseLine, renderSubagent, SUBAGENT_FORMATS, tomlMultilineString, tomlString} from '../../src/core/formats/subagent.js'
-import {barePluginVars, substitutePluginVars} from '../../src/core/formats/substitute.js'
-import type {HookEvents, McpServerConfig, SubagentComponent} from '../../src/core/plugin/types.js'
-import {parseYamlMapping, splitFrontmatter} from '../../src/core/skills/frontmatter.js'
-import type {SubagentFormat} from '../../src/core/targets/types.js'
+import {isLoadoutError} from '../../src/core/model/errors.js'
+import {hookCommandsForConsent, jsonEqual, mergeHookEvents, removeHookEvents, renderHooks} from '../../src/core/kernel/writers/hooks.js'
+import {describeMcpForConsent, MAX_MCP_KEY, mcpServerKey, renderMcpEntry, type McpShape} from '../../src/core/kernel/writers/mcp.js'
+import {firstProseLine, renderSubagent, SUBAGENT_FORMATS, tomlMultilineString, tomlString} from '../../src/core/kernel/writers/subagent.js'
+import {barePluginVars, substitutePluginVars} from '../../src/core/kernel/writers/substitute.js'
+import type {HookEvents, McpServerConfig, SubagentComponent} from '../../src/core/model/plugin.js'
+import {parseYamlMapping, splitFrontmatter} from '../../src/core/kernel/text/frontmatter.js'
+import type {SubagentFormat} from '../../src/core/kernel/targets/types.js'
 
 // ---------------------------------------------------------------------------------------------
 // helpers

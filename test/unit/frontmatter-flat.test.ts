@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest'
-import {parseYamlLeniently, parseYamlLenientlyByParser, readFlatMapping} from '../../src/core/skills/frontmatter.js'
+import {parseYamlLeniently, parseYamlLenientlyByParser, readFlatMapping} from '../../src/core/kernel/text/frontmatter.js'
 
 // readFlatMapping is a shortcut past the YAML parser: wherever it answers, it must answer exactly
 // what the parser would, and it must step aside for anything the parser reads differently.

@@ -2,7 +2,7 @@
 // package-based writer writes, byte for byte, and decline whatever it cannot write that way.
 import {describe, expect, it} from 'vitest'
 import {parse as parseYaml} from 'yaml'
-import {flatFrontmatter, frontmatterByLibrary, frontmatterYaml} from '../../src/core/formats/frontmatter-yaml.js'
+import {flatFrontmatter, frontmatterByLibrary, frontmatterYaml} from '../../src/core/kernel/text/frontmatter-yaml.js'
 
 /** Flat fields the direct writer writes. */
 const WRITTEN: Record<string, unknown>[] = [

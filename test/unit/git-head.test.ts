@@ -3,9 +3,9 @@ import {mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, describe, expect, it} from 'vitest'
-import type {Environment} from '../../src/core/environment.js'
-import {gitContext, resolveCommit, runGit, updateMirror} from '../../src/core/fetch/git.js'
-import {localGitCommit} from '../../src/core/install/local-commit.js'
+import type {Environment} from '../../src/core/kernel/env/environment.js'
+import {gitContext, resolveCommit, runGit, updateMirror} from '../../src/core/kernel/sources/git.js'
+import {localGitCommit} from '../../src/core/ops/install/local-commit.js'
 
 const base = mkdtempSync(join(tmpdir(), 'loadout-git-head-'))
 afterAll(() => rmSync(base, {recursive: true, force: true}))

@@ -1,8 +1,8 @@
 import nock from 'nock'
 import {afterEach, beforeAll, describe, expect, it} from 'vitest'
-import type {Environment} from '../../src/core/environment.js'
-import {LoadoutError} from '../../src/core/errors.js'
-import {httpGet} from '../../src/core/fetch/http.js'
+import type {Environment} from '../../src/core/kernel/env/environment.js'
+import {LoadoutError} from '../../src/core/model/errors.js'
+import {httpGet} from '../../src/core/kernel/sources/http.js'
 
 // nock is for faults a real server will not produce on demand; everything else is tested against
 // the real HTTPS server in test/support.

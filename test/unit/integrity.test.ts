@@ -3,7 +3,7 @@ import {chmodSync, mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, unli
 import {tmpdir} from 'node:os'
 import {dirname, join} from 'node:path'
 import {afterAll, describe, expect, it} from 'vitest'
-import {fileSha256, integrityOf, treeEntries, treeIntegrity} from '../../src/core/integrity.js'
+import {fileSha256, integrityOf, treeEntries, treeIntegrity} from '../../src/core/kernel/fs/integrity.js'
 
 const base = mkdtempSync(join(tmpdir(), 'loadout-integrity-'))
 afterAll(() => rmSync(base, {recursive: true, force: true}))

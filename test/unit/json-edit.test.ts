@@ -6,8 +6,8 @@ import {
   removeJsonMember,
   setJsonMember,
   undoJsonEdit,
-} from '../../src/core/config/json-edit.js'
-import {LoadoutError} from '../../src/core/errors.js'
+} from '../../src/core/kernel/agent-config/json-edit.js'
+import {LoadoutError} from '../../src/core/model/errors.js'
 
 const FILE = '/home/u/.claude.json'
 

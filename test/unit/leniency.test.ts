@@ -6,11 +6,11 @@ import {mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync} from 'node:
 import {tmpdir} from 'node:os'
 import {dirname, join} from 'node:path'
 import {afterAll, describe, expect, it} from 'vitest'
-import {readForInstall} from '../../src/core/plugin/leniency.js'
-import {inspectPlugin} from '../../src/core/plugin/read.js'
-import {parseYamlLeniently} from '../../src/core/skills/frontmatter.js'
-import {parseSkillText} from '../../src/core/skills/validate.js'
-import {LoadoutError} from '../../src/core/errors.js'
+import {readForInstall} from '../../src/core/kernel/plugin/leniency.js'
+import {inspectPlugin} from '../../src/core/kernel/plugin/read.js'
+import {parseYamlLeniently} from '../../src/core/kernel/text/frontmatter.js'
+import {parseSkillText} from '../../src/core/kernel/skills/validate.js'
+import {LoadoutError} from '../../src/core/model/errors.js'
 
 describe('parseYamlLeniently', () => {
   it('reads strict YAML as it is, naming no key', () => {

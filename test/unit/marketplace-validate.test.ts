@@ -8,9 +8,9 @@ import {chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSyn
 import {tmpdir} from 'node:os'
 import {dirname, join} from 'node:path'
 import {afterAll, describe, expect, it} from 'vitest'
-import {appendToArray, applyEdits, jsonLayout} from '../../src/core/authoring/marketplace-json.js'
-import {validateMarketplace, type AuthoringProblem, type MarketplaceValidation} from '../../src/core/authoring/marketplace-validate.js'
-import {isLoadoutError} from '../../src/core/errors.js'
+import {appendToArray, applyEdits, jsonLayout} from '../../src/core/ops/authoring/marketplace-json.js'
+import {validateMarketplace, type AuthoringProblem, type MarketplaceValidation} from '../../src/core/ops/authoring/marketplace-validate.js'
+import {isLoadoutError} from '../../src/core/model/errors.js'
 
 const work = realpathSync(mkdtempSync(join(tmpdir(), 'loadout-mkt-validate-')))
 afterAll(() => rmSync(work, {recursive: true, force: true}))

@@ -1,12 +1,12 @@
 // A registry server.json as one server entry: pinned commands per package type, arguments and
 // variables filled from defaults, secrets only as references; and how each agent spells a reference.
 import {describe, expect, it} from 'vitest'
-import {isLoadoutError} from '../../src/core/errors.js'
-import {codexPassThrough, spellEnvReferences} from '../../src/core/formats/env-refs.js'
-import {renderMcpEntry} from '../../src/core/formats/mcp.js'
-import type {RegistryServer} from '../../src/core/mcp/registry.js'
-import {specFromServerJson} from '../../src/core/mcp/server-json.js'
-import {localServerSpec} from '../../src/core/mcp/spec.js'
+import {isLoadoutError} from '../../src/core/model/errors.js'
+import {codexPassThrough, spellEnvReferences} from '../../src/core/kernel/writers/env-refs.js'
+import {renderMcpEntry} from '../../src/core/kernel/writers/mcp.js'
+import type {RegistryServer} from '../../src/core/kernel/mcp/registry.js'
+import {specFromServerJson} from '../../src/core/kernel/mcp/server-json.js'
+import {localServerSpec} from '../../src/core/kernel/mcp/spec.js'
 
 const REGISTRY = 'https://registry.example'
 

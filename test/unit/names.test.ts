@@ -1,10 +1,10 @@
 import {describe, expect, it} from 'vitest'
-import {textFault} from '../../src/core/fs/utf8.js'
-import {checkPluginName} from '../../src/core/marketplace/names.js'
-import {readCatalog} from '../../src/core/marketplace/catalog.js'
-import {confusableWith, nfkcRule, skeleton} from '../../src/core/name-skeleton.js'
-import {checkSkillName} from '../../src/core/skills/name.js'
-import {checkSubagentName} from '../../src/core/subagents/name.js'
+import {textFault} from '../../src/core/kernel/fs/utf8.js'
+import {checkPluginName} from '../../src/core/kernel/text/names.js'
+import {readCatalog} from '../../src/core/kernel/marketplace/catalog.js'
+import {confusableWith, nfkcRule, skeleton} from '../../src/core/kernel/text/name-skeleton.js'
+import {checkSkillName} from '../../src/core/kernel/skills/name.js'
+import {checkSubagentName} from '../../src/core/kernel/subagents/name.js'
 
 describe('names must be their NFKC form', () => {
   it('refuses a full-width letter in skill, subagent and plugin names, naming the normal form', () => {

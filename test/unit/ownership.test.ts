@@ -1,5 +1,5 @@
 import {describe, expect, it} from 'vitest'
-import {ownershipFrom, type InstallRecord} from '../../src/core/state/records.js'
+import {ownershipFrom, type InstallRecord} from '../../src/core/kernel/state/records.js'
 
 const record = (plugin: string, files: string[], dirs: string[] = []): InstallRecord =>
   ({plugin, files: files.map((path) => ({path, sha256: 'x'})), dirs}) as unknown as InstallRecord

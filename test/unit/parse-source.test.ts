@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest'
 
-import {EXIT, LoadoutError} from '../../src/core/errors.js'
+import {EXIT, LoadoutError} from '../../src/core/model/errors.js'
 import {
   ACCEPTED_SOURCE_FORMS,
   acceptedSourceFormLines,
@@ -9,9 +9,9 @@ import {
   parseSource,
   sourceLabel,
   type ParseSourceOptions,
-} from '../../src/core/sources/parse.js'
-import {hasCredentials, redactSecrets, redactUrl} from '../../src/core/sources/redact.js'
-import type {Source} from '../../src/core/sources/types.js'
+} from '../../src/core/kernel/sources/parse.js'
+import {hasCredentials, redactSecrets, redactUrl} from '../../src/core/kernel/sources/redact.js'
+import type {Source} from '../../src/core/model/source.js'
 
 const CWD = '/work/project'
 const HOME = '/home/user'

@@ -12,11 +12,11 @@ import {tmpdir} from 'node:os'
 import {dirname, join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {parse as parseYaml} from 'yaml'
-import {convertPlugin, type ConvertPluginInput, type NotCarried, type PluginConversion} from '../../src/core/authoring/convert.js'
-import {validatePlugin} from '../../src/core/authoring/plugin-validate.js'
-import type {Environment} from '../../src/core/environment.js'
-import {isLoadoutError} from '../../src/core/errors.js'
-import {inspectPlugin} from '../../src/core/plugin/read.js'
+import {convertPlugin, type ConvertPluginInput, type NotCarried, type PluginConversion} from '../../src/core/ops/authoring/convert.js'
+import {validatePlugin} from '../../src/core/ops/authoring/plugin-validate.js'
+import type {Environment} from '../../src/core/kernel/env/environment.js'
+import {isLoadoutError} from '../../src/core/model/errors.js'
+import {inspectPlugin} from '../../src/core/kernel/plugin/read.js'
 
 const ROOT = join(import.meta.dirname, '..', '..')
 

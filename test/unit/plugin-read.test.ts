@@ -2,11 +2,11 @@ import {mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync} from 'node:f
 import {tmpdir} from 'node:os'
 import {dirname, join} from 'node:path'
 import {afterAll, describe, expect, it} from 'vitest'
-import {isLoadoutError, type LoadoutError} from '../../src/core/errors.js'
-import type {PluginEntry} from '../../src/core/marketplace/types.js'
-import {hasErrors, type Problem} from '../../src/core/problems.js'
-import {checkLinksInside, checkManifestPath, linksOutside} from '../../src/core/plugin/paths.js'
-import {inspectPlugin, readPlugin} from '../../src/core/plugin/read.js'
+import {isLoadoutError, type LoadoutError} from '../../src/core/model/errors.js'
+import type {PluginEntry} from '../../src/core/model/marketplace.js'
+import {hasErrors, type Problem} from '../../src/core/model/problems.js'
+import {checkLinksInside, checkManifestPath, linksOutside} from '../../src/core/kernel/plugin/paths.js'
+import {inspectPlugin, readPlugin} from '../../src/core/kernel/plugin/read.js'
 
 // ---------------------------------------------------------------------------------------------
 // Building plugins in code

@@ -8,11 +8,11 @@ import {existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, 
 import {tmpdir} from 'node:os'
 import {dirname, join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {duplicateKeys} from '../../src/core/authoring/plugin-json.js'
-import {isSemverRange} from '../../src/core/manifest-formats/lexora/rules.js'
-import {validatePlugin, type PluginValidation} from '../../src/core/authoring/plugin-validate.js'
-import {inspectPlugin} from '../../src/core/plugin/read.js'
-import type {Problem} from '../../src/core/problems.js'
+import {duplicateKeys} from '../../src/core/kernel/plugin/plugin-json.js'
+import {isSemverRange} from '../../src/core/kernel/plugin/manifest-formats/lexora/rules.js'
+import {validatePlugin, type PluginValidation} from '../../src/core/ops/authoring/plugin-validate.js'
+import {inspectPlugin} from '../../src/core/kernel/plugin/read.js'
+import type {Problem} from '../../src/core/model/problems.js'
 
 const ROOT = join(import.meta.dirname, '..', '..')
 

@@ -1,11 +1,11 @@
 /** The pure parts of the policy chain: globs over hosts, the tighten-only merge, the checks, and hidden-text detection. */
 import {describe, expect, it} from 'vitest'
-import {findHiddenText} from '../../src/core/audit/hidden-text.js'
-import {checkMcpServer, checkParts, checkPinned, checkSourceHost} from '../../src/core/policy/enforce.js'
-import {hostMatches, hostOfSource, hostOfUrl, LOCAL_HOST} from '../../src/core/policy/hosts.js'
-import {mergePolicy} from '../../src/core/policy/merge.js'
-import {emptyPolicy, type Policy} from '../../src/core/policy/types.js'
-import type {PluginModel} from '../../src/core/plugin/types.js'
+import {findHiddenText} from '../../src/core/kernel/text/hidden-text.js'
+import {checkMcpServer, checkParts, checkPinned, checkSourceHost} from '../../src/core/kernel/policy/enforce.js'
+import {hostMatches, hostOfSource, hostOfUrl, LOCAL_HOST} from '../../src/core/kernel/policy/hosts.js'
+import {mergePolicy} from '../../src/core/kernel/policy/merge.js'
+import {emptyPolicy, type Policy} from '../../src/core/model/policy.js'
+import type {PluginModel} from '../../src/core/model/plugin.js'
 
 const chain = (...files: Array<[string, Parameters<typeof mergePolicy>[1]]>): Policy => files.reduce((p, [from, file]) => mergePolicy(p, file, from), emptyPolicy())
 const model = (parts: Partial<PluginModel>): PluginModel => ({name: 'p', root: '/x', manifests: [], skills: [], subagents: [], mcpServers: [], hooks: [], commands: [], tools: [], problems: [], ...parts})

@@ -2,12 +2,12 @@ import {mkdirSync, mkdtempSync, rmSync, symlinkSync, truncateSync, writeFileSync
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, describe, expect, it} from 'vitest'
-import {hasErrors, type Problem} from '../../src/core/problems.js'
-import {parseYamlMapping, splitFrontmatter} from '../../src/core/skills/frontmatter.js'
-import {checkSkillName, MAX_SKILL_NAME} from '../../src/core/skills/name.js'
-import {MAX_SKILL_FILE_BYTES, readSkillDir} from '../../src/core/skills/read.js'
-import {MAX_COMPATIBILITY, MAX_DESCRIPTION, parseSkillText} from '../../src/core/skills/validate.js'
-import type {SkillDialect} from '../../src/core/targets/types.js'
+import {hasErrors, type Problem} from '../../src/core/model/problems.js'
+import {parseYamlMapping, splitFrontmatter} from '../../src/core/kernel/text/frontmatter.js'
+import {checkSkillName, MAX_SKILL_NAME} from '../../src/core/kernel/skills/name.js'
+import {MAX_SKILL_FILE_BYTES, readSkillDir} from '../../src/core/kernel/skills/read.js'
+import {MAX_COMPATIBILITY, MAX_DESCRIPTION, parseSkillText} from '../../src/core/kernel/skills/validate.js'
+import type {SkillDialect} from '../../src/core/kernel/targets/types.js'
 
 const FILE = '/skills/pdf-tools/SKILL.md'
 

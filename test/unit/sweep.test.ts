@@ -4,7 +4,7 @@ import {existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync} f
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, describe, expect, it} from 'vitest'
-import {isRemovedLeftover, removeAside, removeEntries, staleWithPrefix} from '../../src/core/fs/write.js'
+import {isRemovedLeftover, removeAside, removeEntries, staleWithPrefix} from '../../src/core/kernel/fs/write.js'
 
 const base = mkdtempSync(join(tmpdir(), 'loadout-sweep-'))
 afterAll(() => rmSync(base, {recursive: true, force: true}))

@@ -3,13 +3,13 @@ import {copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileS
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import type {Environment} from '../../src/core/environment.js'
-import {isLoadoutError} from '../../src/core/errors.js'
-import type {Scope, ScopeContext} from '../../src/core/scope.js'
-import {describeTargets} from '../../src/core/targets/describe.js'
-import {AGENTS_DIR, loadTargets, pickTargets, splitList} from '../../src/core/targets/registry.js'
-import {detectTarget, resolveBase, sectionLocations} from '../../src/core/targets/resolve.js'
-import {SECTION_NAMES, type AgentTarget, type SectionName} from '../../src/core/targets/types.js'
+import type {Environment} from '../../src/core/kernel/env/environment.js'
+import {isLoadoutError} from '../../src/core/model/errors.js'
+import type {Scope, ScopeContext} from '../../src/core/kernel/env/scope.js'
+import {describeTargets} from '../../src/core/kernel/targets/describe.js'
+import {AGENTS_DIR, loadTargets, pickTargets, splitList} from '../../src/core/kernel/targets/registry.js'
+import {detectTarget, resolveBase, sectionLocations} from '../../src/core/kernel/targets/resolve.js'
+import {SECTION_NAMES, type AgentTarget, type SectionName} from '../../src/core/kernel/targets/types.js'
 
 const ROOT = join(import.meta.dirname, '..', '..')
 
@@ -78,7 +78,7 @@ describe('the registry', () => {
   })
 
   it('validates each file on its own against the compiled schema', async () => {
-    const {loadValidator} = await import('../../src/core/schemas.js')
+    const {loadValidator} = await import('../../src/core/kernel/json/schemas.js')
     const validate = await loadValidator('agent-target')
     for (const file of readdirSync(AGENTS_DIR).filter((f) => f.endsWith('.json'))) {
       const data: unknown = JSON.parse(readFileSync(join(AGENTS_DIR, file), 'utf8'))
@@ -87,7 +87,7 @@ describe('the registry', () => {
   })
 
   it('start-up skips validating the shipped files only while they are the ones the build validated', async () => {
-    const {REGISTRY_CHECKED, registryDigest, registryFiles} = await import('../../src/core/targets/registry.js')
+    const {REGISTRY_CHECKED, registryDigest, registryFiles} = await import('../../src/core/kernel/targets/registry.js')
     const files = registryFiles(AGENTS_DIR)
     expect(readFileSync(REGISTRY_CHECKED, 'utf8').trim()).toBe(registryDigest(files))
     // one byte of one file, or a file's name, changes the digest: the files are then validated again

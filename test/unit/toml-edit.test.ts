@@ -10,8 +10,8 @@ import {
   tomlString,
   undoTomlEdit,
   type TomlEntries,
-} from '../../src/core/config/toml-edit.js'
-import {LoadoutError} from '../../src/core/errors.js'
+} from '../../src/core/kernel/agent-config/toml-edit.js'
+import {LoadoutError} from '../../src/core/model/errors.js'
 
 const FILE = '/home/u/.codex/config.toml'
 

@@ -1,4 +1,4 @@
-import type {SubagentsListResult} from '../../core/subagents/list.js'
+import type {SubagentsListResult} from '../../core/ops/agents/list.js'
 import {LoadoutCommand} from '../../ui/base-command.js'
 import {oclifFlags} from '../../ui/oclif-flags.js'
 import {agentsList} from '../../ui/shared-commands/agents-list.js'

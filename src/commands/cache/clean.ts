@@ -1,5 +1,5 @@
-import {cleanCache, type CacheCleaned} from '../../core/maintenance/cache.js'
-import {resolveScope} from '../../core/scope.js'
+import {cleanCache, type CacheCleaned} from '../../core/ops/maintenance/cache.js'
+import {resolveScope} from '../../core/kernel/env/scope.js'
 import {LoadoutCommand} from '../../ui/base-command.js'
 import {dryRunFlag} from '../../ui/flags.js'
 import {renderCacheClean} from '../../ui/render/maintenance.js'

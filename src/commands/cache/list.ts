@@ -1,5 +1,5 @@
-import {listCache, type CacheListing} from '../../core/maintenance/cache.js'
-import {resolveScope} from '../../core/scope.js'
+import {listCache, type CacheListing} from '../../core/ops/maintenance/cache.js'
+import {resolveScope} from '../../core/kernel/env/scope.js'
 import {LoadoutCommand} from '../../ui/base-command.js'
 import {renderCacheList} from '../../ui/render/maintenance.js'
 

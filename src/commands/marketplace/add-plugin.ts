@@ -1,5 +1,5 @@
 import {Args, Flags} from '@oclif/core'
-import {addPluginToMarketplace, type PluginAddedToMarketplace} from '../../core/authoring/marketplace-add-plugin.js'
+import {addPluginToMarketplace, type PluginAddedToMarketplace} from '../../core/ops/authoring/marketplace-add-plugin.js'
 import {LoadoutCommand} from '../../ui/base-command.js'
 import {dryRunFlag} from '../../ui/flags.js'
 import {renderPluginAdded} from '../../ui/render/marketplace-authoring.js'

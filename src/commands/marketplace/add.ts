@@ -1,4 +1,4 @@
-import type {MarketplaceAdded} from '../../core/marketplace/add.js'
+import type {MarketplaceAdded} from '../../core/ops/marketplace/add.js'
 import {LoadoutCommand} from '../../ui/base-command.js'
 import {oclifArgs, oclifFlags} from '../../ui/oclif-flags.js'
 import {marketplaceAdd} from '../../ui/shared-commands/marketplace-add.js'

@@ -1,5 +1,5 @@
 import {Args, Flags} from '@oclif/core'
-import {createMarketplace, MARKETPLACE_FORMATS, type CreatedMarketplace, type MarketplaceFormatChoice} from '../../core/authoring/marketplace-create.js'
+import {createMarketplace, MARKETPLACE_FORMATS, type CreatedMarketplace, type MarketplaceFormatChoice} from '../../core/ops/authoring/marketplace-create.js'
 import {LoadoutCommand} from '../../ui/base-command.js'
 import {dryRunFlag} from '../../ui/flags.js'
 import {renderCreatedMarketplace} from '../../ui/render/marketplace-authoring.js'

@@ -1,6 +1,6 @@
 import {Args} from '@oclif/core'
-import {marketplaceInfo, type MarketplaceInfo} from '../../core/marketplace/browse.js'
-import {resolveScope} from '../../core/scope.js'
+import {marketplaceInfo, type MarketplaceInfo} from '../../core/kernel/marketplace/browse.js'
+import {resolveScope} from '../../core/kernel/env/scope.js'
 import {LoadoutCommand} from '../../ui/base-command.js'
 import {renderMarketplaceInfo} from '../../ui/render/marketplace.js'
 

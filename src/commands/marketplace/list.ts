@@ -1,5 +1,5 @@
-import {listMarketplaces, type MarketplaceRow} from '../../core/marketplace/browse.js'
-import {resolveScope} from '../../core/scope.js'
+import {listMarketplaces, type MarketplaceRow} from '../../core/kernel/marketplace/browse.js'
+import {resolveScope} from '../../core/kernel/env/scope.js'
 import {LoadoutCommand} from '../../ui/base-command.js'
 import {renderMarketplaceList} from '../../ui/render/marketplace.js'
 

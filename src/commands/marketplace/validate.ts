@@ -1,6 +1,6 @@
 import {Args, Flags} from '@oclif/core'
-import {validateMarketplace, type MarketplaceValidation} from '../../core/authoring/marketplace-validate.js'
-import {EXIT, LoadoutError} from '../../core/errors.js'
+import {validateMarketplace, type MarketplaceValidation} from '../../core/ops/authoring/marketplace-validate.js'
+import {EXIT, LoadoutError} from '../../core/model/errors.js'
 import {LoadoutCommand} from '../../ui/base-command.js'
 import {strictFlag} from '../../ui/flags.js'
 import {renderMarketplaceValidation} from '../../ui/render/marketplace-authoring.js'

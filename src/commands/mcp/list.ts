@@ -1,5 +1,5 @@
-import {listServers, type McpListing} from '../../core/mcp/list.js'
-import {resolveScope, SCOPES} from '../../core/scope.js'
+import {listServers, type McpListing} from '../../core/ops/mcp/list.js'
+import {resolveScope, SCOPES} from '../../core/kernel/env/scope.js'
 import {LoadoutCommand} from '../../ui/base-command.js'
 import {agentFlag, scopeFlag} from '../../ui/flags.js'
 import {renderMcpList} from '../../ui/render/mcp.js'

@@ -1,5 +1,5 @@
 import {Args, Flags} from '@oclif/core'
-import {searchRegistry, type RegistrySearch} from '../../core/mcp/registry.js'
+import {searchRegistry, type RegistrySearch} from '../../core/kernel/mcp/registry.js'
 import {LoadoutCommand} from '../../ui/base-command.js'
 import {withProgress} from '../../ui/progress.js'
 import {renderMcpSearch} from '../../ui/render/mcp.js'

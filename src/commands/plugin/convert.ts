@@ -1,5 +1,5 @@
 import {Args, Flags} from '@oclif/core'
-import {convertPlugin, CONVERT_FORMATS, type PluginConversion} from '../../core/authoring/convert.js'
+import {convertPlugin, CONVERT_FORMATS, type PluginConversion} from '../../core/ops/authoring/convert.js'
 import {LoadoutCommand} from '../../ui/base-command.js'
 import {dryRunFlag} from '../../ui/flags.js'
 import {renderPluginConversion} from '../../ui/render/plugin-convert.js'

@@ -1,6 +1,6 @@
 import {Args, Flags} from '@oclif/core'
-import {createPlugin, PLUGIN_FORMATS, PLUGIN_PARTS, type CreatedPlugin} from '../../core/authoring/plugin-create.js'
-import {splitList} from '../../core/targets/registry.js'
+import {createPlugin, PLUGIN_FORMATS, PLUGIN_PARTS, type CreatedPlugin} from '../../core/ops/authoring/plugin-create.js'
+import {splitList} from '../../core/kernel/targets/registry.js'
 import {LoadoutCommand} from '../../ui/base-command.js'
 import {dryRunFlag} from '../../ui/flags.js'
 import {askText} from '../../ui/prompt.js'

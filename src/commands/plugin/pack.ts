@@ -1,6 +1,6 @@
 import {Args, Flags} from '@oclif/core'
 import {resolve} from 'node:path'
-import {PACK_FORMATS, packPlugin, type PackResult} from '../../core/authoring/plugin-pack.js'
+import {PACK_FORMATS, packPlugin, type PackResult} from '../../core/ops/authoring/plugin-pack.js'
 import {LoadoutCommand} from '../../ui/base-command.js'
 
 export default class PluginPack extends LoadoutCommand {

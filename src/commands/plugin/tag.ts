@@ -1,6 +1,6 @@
 import {Args} from '@oclif/core'
 import {resolve} from 'node:path'
-import {tagPlugin, type TagResult} from '../../core/deps/tag.js'
+import {tagPlugin, type TagResult} from '../../core/ops/authoring/plugin-tag.js'
 import {LoadoutCommand} from '../../ui/base-command.js'
 import {dryRunFlag} from '../../ui/flags.js'
 

@@ -1,6 +1,6 @@
-import type {PolicyShown} from '../../core/policy/show.js'
-import {showPolicy} from '../../core/policy/show.js'
-import {resolveScope} from '../../core/scope.js'
+import type {PolicyShown} from '../../core/kernel/policy/show.js'
+import {showPolicy} from '../../core/kernel/policy/show.js'
+import {resolveScope} from '../../core/kernel/env/scope.js'
 import {LoadoutCommand} from '../../ui/base-command.js'
 import {renderPolicy} from '../../ui/render/policy.js'
 

@@ -1,9 +1,9 @@
-import type {SkillsListResult} from '../../core/skills/list.js'
+import type {SkillsListResult} from '../../core/ops/skills/list.js'
 import {LoadoutCommand} from '../../ui/base-command.js'
 import {oclifFlags} from '../../ui/oclif-flags.js'
 import {skillsList} from '../../ui/shared-commands/skills-list.js'
 
-export type {SkillsListResult} from '../../core/skills/list.js'
+export type {SkillsListResult} from '../../core/ops/skills/list.js'
 
 export default class SkillsList extends LoadoutCommand {
   static override summary = 'List every skill the selected agents would load, with shadowing, validity and owner'

@@ -1,6 +1,6 @@
 import {Args, Flags} from '@oclif/core'
-import {EXIT, LoadoutError} from '../../core/errors.js'
-import {validateSkillPaths, type SkillsValidation} from '../../core/skills/validate-paths.js'
+import {EXIT, LoadoutError} from '../../core/model/errors.js'
+import {validateSkillPaths, type SkillsValidation} from '../../core/ops/skills/validate-paths.js'
 import {LoadoutCommand} from '../../ui/base-command.js'
 import {strictFlag} from '../../ui/flags.js'
 import {renderValidation} from '../../ui/render/skills.js'

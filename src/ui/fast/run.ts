@@ -7,25 +7,25 @@
 import {existsSync} from 'node:fs'
 import {join} from 'node:path'
 import {format} from 'node:util'
-import {environmentFromProcess} from '../../core/environment.js'
+import {environmentFromProcess} from '../../core/kernel/env/environment.js'
 import type {CommandIo} from '../command-io.js'
 import type {CommandSpec} from '../command-spec.js'
-import type {ReadCommand, ReadInput} from '../shared-commands/types.js'
+import type {SharedCommand, SharedInput} from '../shared-commands/types.js'
 import {asLoadoutError, reportCommandFailure, writeJson} from '../report.js'
 import {fastParse} from './parse.js'
 
-type Loader = () => Promise<ReadCommand<CommandSpec, unknown>>
+type Loader = () => Promise<SharedCommand<CommandSpec, unknown>>
 
 /** Command words → the shared command. */
 export const FAST_COMMANDS: Readonly<Record<string, Loader>> = {
-  list: async () => (await import('../shared-commands/list.js')).list as ReadCommand<CommandSpec, unknown>,
-  verify: async () => (await import('../shared-commands/verify.js')).verify as ReadCommand<CommandSpec, unknown>,
-  search: async () => (await import('../shared-commands/search.js')).search as ReadCommand<CommandSpec, unknown>,
-  targets: async () => (await import('../shared-commands/targets.js')).targets as ReadCommand<CommandSpec, unknown>,
-  'skills list': async () => (await import('../shared-commands/skills-list.js')).skillsList as ReadCommand<CommandSpec, unknown>,
-  'agents list': async () => (await import('../shared-commands/agents-list.js')).agentsList as ReadCommand<CommandSpec, unknown>,
-  install: async () => (await import('../shared-commands/install.js')).install as ReadCommand<CommandSpec, unknown>,
-  'marketplace add': async () => (await import('../shared-commands/marketplace-add.js')).marketplaceAdd as ReadCommand<CommandSpec, unknown>,
+  list: async () => (await import('../shared-commands/list.js')).list as SharedCommand<CommandSpec, unknown>,
+  verify: async () => (await import('../shared-commands/verify.js')).verify as SharedCommand<CommandSpec, unknown>,
+  search: async () => (await import('../shared-commands/search.js')).search as SharedCommand<CommandSpec, unknown>,
+  targets: async () => (await import('../shared-commands/targets.js')).targets as SharedCommand<CommandSpec, unknown>,
+  'skills list': async () => (await import('../shared-commands/skills-list.js')).skillsList as SharedCommand<CommandSpec, unknown>,
+  'agents list': async () => (await import('../shared-commands/agents-list.js')).agentsList as SharedCommand<CommandSpec, unknown>,
+  install: async () => (await import('../shared-commands/install.js')).install as SharedCommand<CommandSpec, unknown>,
+  'marketplace add': async () => (await import('../shared-commands/marketplace-add.js')).marketplaceAdd as SharedCommand<CommandSpec, unknown>,
 }
 
 /** What would make oclif behave otherwise than the fast path: its debug output, a JSON theme, JSON by variable. */
@@ -65,7 +65,7 @@ export const runFast = async (argv: readonly string[]): Promise<boolean> => {
     if (error?.code !== 'EPIPE') throw error
   })
   try {
-    const result = await command.run({flags: parsed.flags as ReadInput<CommandSpec>['flags'], argv: parsed.argv}, io)
+    const result = await command.run({flags: parsed.flags as SharedInput<CommandSpec>['flags'], argv: parsed.argv}, io)
     if (result && parsed.json) writeJson(result)
   } catch (error) {
     reportCommandFailure(error, asLoadoutError(error), parsed.json ? writeJson : undefined)

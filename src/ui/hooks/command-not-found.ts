@@ -1,6 +1,6 @@
 import {toConfiguredId, type Hook} from '@oclif/core'
-import {usageError} from '../../core/errors.js'
-import {closestNames} from '../../core/suggest.js'
+import {usageError} from '../../core/model/errors.js'
+import {closestNames} from '../../core/kernel/text/suggest.js'
 import {printError} from '../base-command.js'
 
 /**

@@ -1,5 +1,5 @@
-import type {AuditResult} from '../../core/audit/audit.js'
-import {formatFinding} from '../../core/audit/scan.js'
+import type {AuditResult} from '../../core/ops/audit/audit.js'
+import {formatFinding} from '../../core/kernel/plugin/scan.js'
 import {green, red} from '../style.js'
 import {renderVerify} from './install.js'
 

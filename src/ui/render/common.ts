@@ -1,4 +1,4 @@
-import {formatProblem, type Problem} from '../../core/problems.js'
+import {formatProblem, type Problem} from '../../core/model/problems.js'
 import {dim, green, red, yellow} from '../style.js'
 import {safeMessage, safeText} from '../safe-text.js'
 import {renderTable} from '../table.js'

@@ -1,10 +1,10 @@
-import type {InstallResult} from '../../core/install/install.js'
-import {describeConsentItem, type ConsentSummary} from '../../core/install/consent.js'
-import type {RemovalResult} from '../../core/install/remove.js'
-import type {Operation} from '../../core/install/plan.js'
+import type {InstallResult} from '../../core/ops/install/install.js'
+import {describeConsentItem, type ConsentSummary} from '../../core/ops/install/consent.js'
+import type {RemovalResult} from '../../core/ops/install/remove.js'
+import type {Operation} from '../../core/ops/install/plan.js'
 import {bold, dim, green, yellow} from '../style.js'
 import {safeMessage, safeText as t} from '../safe-text.js'
-export {renderInstalledList, renderVerify} from './installed.js'
+export {renderVerify} from './installed.js'
 
 const describeOp = (op: Operation): string => {
   switch (op.kind) {

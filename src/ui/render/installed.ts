@@ -1,5 +1,5 @@
-import type {VerifyResult} from '../../core/install/verify.js'
-import type {InstallRecord} from '../../core/state/records.js'
+import type {VerifyResult} from '../../core/ops/install/verify.js'
+import type {InstallRecord} from '../../core/kernel/state/records.js'
 import {dim, green, red, yellow} from '../style.js'
 import {safeText as t} from '../safe-text.js'
 import {renderTable} from '../table.js'

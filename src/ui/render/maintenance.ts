@@ -1,5 +1,5 @@
-import type {CacheCleaned, CacheListing} from '../../core/maintenance/cache.js'
-import type {DoctorReport} from '../../core/maintenance/doctor.js'
+import type {CacheCleaned, CacheListing} from '../../core/ops/maintenance/cache.js'
+import type {DoctorReport} from '../../core/ops/maintenance/doctor.js'
 import {dim, green, red, yellow} from '../style.js'
 import {renderTable} from '../table.js'
 

@@ -1,7 +1,7 @@
-import type {PluginAddedToMarketplace} from '../../core/authoring/marketplace-add-plugin.js'
-import type {CreatedMarketplace} from '../../core/authoring/marketplace-create.js'
-import type {MarketplaceValidation} from '../../core/authoring/marketplace-validate.js'
-import {formatProblem, type Problem} from '../../core/problems.js'
+import type {PluginAddedToMarketplace} from '../../core/ops/authoring/marketplace-add-plugin.js'
+import type {CreatedMarketplace} from '../../core/ops/authoring/marketplace-create.js'
+import type {MarketplaceValidation} from '../../core/ops/authoring/marketplace-validate.js'
+import {formatProblem, type Problem} from '../../core/model/problems.js'
 import {dim, green, red, yellow} from '../style.js'
 
 const problemLine = (p: Problem & {fixable?: boolean}) => {

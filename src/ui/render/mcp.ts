@@ -1,12 +1,12 @@
-import type {McpInstallResult} from '../../core/mcp/install.js'
-import type {McpListing} from '../../core/mcp/list.js'
-import type {RegistrySearch} from '../../core/mcp/registry.js'
+import type {McpInstallResult} from '../../core/ops/mcp/install.js'
+import type {McpListing} from '../../core/ops/mcp/list.js'
+import type {RegistrySearch} from '../../core/kernel/mcp/registry.js'
 import {bold, dim, yellow} from '../style.js'
 import {renderTable} from '../table.js'
 import {renderInstalled} from './install.js'
 
 /** Text from a registry or someone's config file, with control characters (escape sequences) shown as `?`. */
-// eslint-disable-next-line no-control-regex
+ 
 const printable = (text: string): string => text.replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/g, '?')
 
 export const renderMcpInstalled = (result: McpInstallResult): string => {

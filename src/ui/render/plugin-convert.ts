@@ -1,6 +1,6 @@
-import type {PluginConversion} from '../../core/authoring/convert.js'
-import {formatName} from '../../core/manifest-formats/index.js'
-import type {ComponentKind} from '../../core/plugin/types.js'
+import type {PluginConversion} from '../../core/ops/authoring/convert.js'
+import {formatName} from '../../core/kernel/plugin/manifest-formats/index.js'
+import type {ComponentKind} from '../../core/model/plugin.js'
 import {dim, green, red, yellow} from '../style.js'
 
 const NOUN: Record<ComponentKind, [string, string]> = {

@@ -1,6 +1,6 @@
-import type {CreatedPlugin} from '../../core/authoring/plugin-create.js'
-import type {PluginValidation} from '../../core/authoring/plugin-validate.js'
-import type {Problem} from '../../core/problems.js'
+import type {CreatedPlugin} from '../../core/ops/authoring/plugin-create.js'
+import type {PluginValidation} from '../../core/ops/authoring/plugin-validate.js'
+import type {Problem} from '../../core/model/problems.js'
 import {bold, dim, green, red, yellow} from '../style.js'
 
 export const renderPluginCreated = (created: CreatedPlugin): string => {

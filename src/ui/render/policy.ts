@@ -1,4 +1,4 @@
-import type {PolicyShown} from '../../core/policy/show.js'
+import type {PolicyShown} from '../../core/kernel/policy/show.js'
 import {dim, yellow} from '../style.js'
 import {renderTable} from '../table.js'
 

@@ -1,4 +1,4 @@
-import type {TargetsResult} from '../../core/targets/describe.js'
+import type {TargetsResult} from '../../core/kernel/targets/describe.js'
 import {bold, dim, green, yellow} from '../style.js'
 import {renderTable} from '../table.js'
 

@@ -1,5 +1,5 @@
-import type {OutdatedResult} from '../../core/install/outdated.js'
-import type {PluginsUpdated} from '../../core/install/update.js'
+import type {OutdatedResult} from '../../core/ops/update/outdated.js'
+import type {PluginsUpdated} from '../../core/ops/update/update.js'
 import {dim, green, red, yellow} from '../style.js'
 import {safeMessage, safeText as t} from '../safe-text.js'
 import {renderTable} from '../table.js'

@@ -1,12 +1,12 @@
-import {SCOPES, resolveScope} from '../../core/scope.js'
-import {loadOwnership} from '../../core/state/records.js'
-import {inventorySubagents, type SubagentsListResult} from '../../core/subagents/list.js'
+import {SCOPES, resolveScope} from '../../core/kernel/env/scope.js'
+import {loadOwnership} from '../../core/kernel/state/records.js'
+import {inventorySubagents, type SubagentsListResult} from '../../core/ops/agents/list.js'
 import {AGENT_FLAG, SCOPE_FLAG} from '../command-spec.js'
 import {renderSubagentList} from '../render/subagents.js'
 import {targetsForRead} from '../select-targets.js'
-import {readCommand} from './types.js'
+import {sharedCommand} from './types.js'
 
-export const agentsList = readCommand({flags: {agent: AGENT_FLAG, scope: SCOPE_FLAG}}, async ({flags}, io): Promise<SubagentsListResult> => {
+export const agentsList = sharedCommand({flags: {agent: AGENT_FLAG, scope: SCOPE_FLAG}}, async ({flags}, io): Promise<SubagentsListResult> => {
   const context = resolveScope(flags.scope, io.env)
   const scopes = flags.scope === undefined ? [...SCOPES] : [context.scope]
   const targets = await targetsForRead({agent: flags.agent, env: io.env, section: 'subagents'})

@@ -1,13 +1,13 @@
-import type {TreeInstallResult} from '../../core/deps/tree.js'
-import type {DeclaredInstall} from '../../core/install/declared.js'
-import type {InstallResult} from '../../core/install/install.js'
-import {resolveScope} from '../../core/scope.js'
-import {splitList} from '../../core/targets/registry.js'
+import type {TreeInstallResult} from '../../core/ops/install/tree.js'
+import type {DeclaredInstall} from '../../core/ops/project/declared.js'
+import type {InstallResult} from '../../core/ops/install/install.js'
+import {resolveScope} from '../../core/kernel/env/scope.js'
+import {splitList} from '../../core/kernel/targets/registry.js'
 import {AGENT_FLAG, ALLOW_HIDDEN_TEXT_FLAG, DRY_RUN_FLAG, isOffline, OFFLINE_FLAG, SCOPE_FLAG, YES_FLAG} from '../command-spec.js'
 import {withProgress} from '../progress.js'
 import {renderInstalled} from '../render/install.js'
 import {targetsForWrite} from '../select-targets.js'
-import {readCommand} from './types.js'
+import {sharedCommand} from './types.js'
 
 const spec = {
   flags: {
@@ -33,7 +33,7 @@ export type InstallOutput = InstallResult | TreeInstallResult | DeclaredInstall 
 
 /** `loadout install`: one plugin, several (one transaction), or with none what loadout.json declares. */
 export const install = {
-  ...readCommand(spec, async ({flags, argv}, io): Promise<InstallOutput> => {
+  ...sharedCommand(spec, async ({flags, argv}, io): Promise<InstallOutput> => {
     const {env} = io
     const first = argv[0]
     const context = resolveScope(first === undefined ? 'project' : flags.scope, env)
@@ -62,7 +62,7 @@ export const install = {
     }
     if (first === undefined) {
       // loadout.json's installs (marketplaces to register, MCP servers from a registry) load only here
-      const {installDeclared} = await import('../../core/install/declared.js')
+      const {installDeclared} = await import('../../core/ops/project/declared.js')
       const result = await withProgress(!io.json, (onProgress) => installDeclared({...options, frozen: flags.frozen ?? false, ...(fromLock ? {chooseTargets} : {}), onProgress}))
       for (const r of result.results) io.log(renderInstalled(r))
       if (result.results.length === 0) io.log('loadout.json declares no plugins')
@@ -70,7 +70,7 @@ export const install = {
       if (result.ignore.length > 0) io.log(`commit loadout.json and loadout.lock; add to .gitignore (machine-local copies):\n${result.ignore.map((l) => `  ${l}`).join('\n')}`)
       return result
     }
-    const {installManyWithDependencies} = await import('../../core/deps/tree.js')
+    const {installManyWithDependencies} = await import('../../core/ops/install/tree.js')
     const results = await withProgress(!io.json, (onProgress) => installManyWithDependencies(argv, {...options, onProgress}))
     for (const result of results) {
       for (const dep of result.dependencies) io.log(`${renderInstalled(dep)} (dependency of ${dep.dependents.join(', ')})`)

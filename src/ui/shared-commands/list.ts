@@ -1,11 +1,11 @@
-import {checkRecord} from '../../core/install/verify.js'
-import type {PendingRun} from '../../core/install/transaction.js'
-import {resolveScope} from '../../core/scope.js'
-import {readInstallRecords, type InstallRecord} from '../../core/state/records.js'
+import {checkRecord} from '../../core/ops/install/verify.js'
+import type {PendingRun} from '../../core/kernel/state/transaction.js'
+import {resolveScope} from '../../core/kernel/env/scope.js'
+import {readInstallRecords, type InstallRecord} from '../../core/kernel/state/records.js'
 import {SCOPE_FLAG} from '../command-spec.js'
 import {renderInstalledList} from '../render/installed.js'
 import {settlePending} from '../settle.js'
-import {readCommand} from './types.js'
+import {sharedCommand} from './types.js'
 
 export interface InstalledList {
   /** a run that another process is in the middle of, when there is one */
@@ -13,7 +13,7 @@ export interface InstalledList {
   installs: Array<Pick<InstallRecord, 'plugin' | 'scope' | 'target' | 'version' | 'commit' | 'source' | 'enabled' | 'components' | 'skipped'> & {problems: number}>
 }
 
-export const list = readCommand({flags: {scope: SCOPE_FLAG}}, async ({flags}, io): Promise<InstalledList> => {
+export const list = sharedCommand({flags: {scope: SCOPE_FLAG}}, async ({flags}, io): Promise<InstalledList> => {
   const context = resolveScope(flags.scope, io.env)
   const {pending} = await settlePending(io)
   const records = readInstallRecords(io.env, context.projectRoot).filter((r) => !flags.scope || r.scope === flags.scope)

@@ -1,9 +1,9 @@
-import {addMarketplace, type MarketplaceAdded} from '../../core/marketplace/add.js'
-import {resolveScope} from '../../core/scope.js'
+import {addMarketplace, type MarketplaceAdded} from '../../core/ops/marketplace/add.js'
+import {resolveScope} from '../../core/kernel/env/scope.js'
 import {DRY_RUN_FLAG, isOffline, OFFLINE_FLAG, SCOPE_FLAG} from '../command-spec.js'
 import {withProgress} from '../progress.js'
 import {renderAdded} from '../render/marketplace.js'
-import {readCommand} from './types.js'
+import {sharedCommand} from './types.js'
 
 const spec = {
   flags: {
@@ -18,7 +18,7 @@ const spec = {
 } as const
 
 /** `loadout marketplace add`: registers a catalog; it never asks anything. */
-export const marketplaceAdd = readCommand(spec, async ({flags, argv}, io): Promise<MarketplaceAdded> => {
+export const marketplaceAdd = sharedCommand(spec, async ({flags, argv}, io): Promise<MarketplaceAdded> => {
   const {env} = io
   const context = resolveScope(flags.scope, env)
   const added = await withProgress(!io.json, (onProgress) =>

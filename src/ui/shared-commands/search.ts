@@ -1,7 +1,7 @@
-import {searchPlugins, type SearchResult} from '../../core/marketplace/browse.js'
-import {resolveScope} from '../../core/scope.js'
+import {searchPlugins, type SearchResult} from '../../core/kernel/marketplace/browse.js'
+import {resolveScope} from '../../core/kernel/env/scope.js'
 import {renderSearch} from '../render/marketplace.js'
-import {readCommand} from './types.js'
+import {sharedCommand} from './types.js'
 
 const spec = {
   flags: {
@@ -11,7 +11,7 @@ const spec = {
   args: {name: 'query', description: 'words to look for (all must match)', variadic: true},
 } as const
 
-export const search = readCommand(spec, async ({flags, argv}, io): Promise<SearchResult> => {
+export const search = sharedCommand(spec, async ({flags, argv}, io): Promise<SearchResult> => {
   const result = searchPlugins(argv.join(' '), io.env, resolveScope(undefined, io.env), {...(flags.marketplace ? {marketplace: flags.marketplace} : {}), ...(flags.category ? {category: flags.category} : {})})
   if (!io.json) io.log(renderSearch(result))
   return result

@@ -1,12 +1,12 @@
-import {SCOPES, resolveScope} from '../../core/scope.js'
-import {inventorySkills, type SkillsListResult} from '../../core/skills/list.js'
-import {loadOwnership} from '../../core/state/records.js'
+import {SCOPES, resolveScope} from '../../core/kernel/env/scope.js'
+import {inventorySkills, type SkillsListResult} from '../../core/ops/skills/list.js'
+import {loadOwnership} from '../../core/kernel/state/records.js'
 import {AGENT_FLAG, SCOPE_FLAG} from '../command-spec.js'
 import {renderSkillList} from '../render/skills.js'
 import {targetsForRead} from '../select-targets.js'
-import {readCommand} from './types.js'
+import {sharedCommand} from './types.js'
 
-export const skillsList = readCommand({flags: {agent: AGENT_FLAG, scope: SCOPE_FLAG}}, async ({flags}, io): Promise<SkillsListResult> => {
+export const skillsList = sharedCommand({flags: {agent: AGENT_FLAG, scope: SCOPE_FLAG}}, async ({flags}, io): Promise<SkillsListResult> => {
   const context = resolveScope(flags.scope, io.env)
   const scopes = flags.scope === undefined ? [...SCOPES] : [context.scope]
   const targets = await targetsForRead({agent: flags.agent, env: io.env, section: 'skills'})

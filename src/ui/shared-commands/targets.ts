@@ -1,9 +1,9 @@
-import {resolveScope, SCOPES} from '../../core/scope.js'
-import {describeTargets, type TargetsResult} from '../../core/targets/describe.js'
-import {loadTargets, pickTargets, splitList} from '../../core/targets/registry.js'
+import {resolveScope, SCOPES} from '../../core/kernel/env/scope.js'
+import {describeTargets, type TargetsResult} from '../../core/kernel/targets/describe.js'
+import {loadTargets, pickTargets, splitList} from '../../core/kernel/targets/registry.js'
 import {AGENT_FLAG, SCOPE_FLAG} from '../command-spec.js'
 import {renderTargets} from '../render/targets.js'
-import {readCommand} from './types.js'
+import {sharedCommand} from './types.js'
 
 const spec = {
   flags: {
@@ -14,7 +14,7 @@ const spec = {
   },
 } as const
 
-export const targets = readCommand(spec, async ({flags}, io): Promise<TargetsResult> => {
+export const targets = sharedCommand(spec, async ({flags}, io): Promise<TargetsResult> => {
   const context = resolveScope(flags.scope, io.env)
   const all = await loadTargets()
   const chosen = flags.agent === undefined ? all : pickTargets(splitList(flags.agent), all)

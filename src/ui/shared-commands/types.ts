@@ -3,7 +3,7 @@ import type {CommandSpec} from '../command-spec.js'
 
 export type FlagValues<F extends CommandSpec['flags']> = {[K in keyof F]?: F[K] extends {type: 'boolean'} ? boolean : F[K] extends {multiple: true} ? string[] : string}
 
-export interface ReadInput<S extends CommandSpec> {
+export interface SharedInput<S extends CommandSpec> {
   flags: FlagValues<S['flags']>
   /** the words of a variadic argument */
   argv: string[]
@@ -14,11 +14,11 @@ export interface ReadInput<S extends CommandSpec> {
  * made from `spec`, the fast path (src/ui/fast) with parseArgs options made from the same `spec`;
  * both then call `run`, which calls the core and renders.
  */
-export interface ReadCommand<S extends CommandSpec, R> {
+export interface SharedCommand<S extends CommandSpec, R> {
   spec: S
-  run(input: ReadInput<S>, io: CommandIo): Promise<R>
+  run(input: SharedInput<S>, io: CommandIo): Promise<R>
   /** the fast path takes the command only when this holds (a writer: only off a terminal, where it asks nothing) */
   fastWhen?(io: CommandIo): boolean
 }
 
-export const readCommand = <S extends CommandSpec, R>(spec: S, run: ReadCommand<S, R>['run']): ReadCommand<S, R> => ({spec, run})
+export const sharedCommand = <S extends CommandSpec, R>(spec: S, run: SharedCommand<S, R>['run']): SharedCommand<S, R> => ({spec, run})

@@ -1,16 +1,16 @@
-import {EXIT, LoadoutError} from '../../core/errors.js'
-import {verifyInstalled, type VerifyResult} from '../../core/install/verify.js'
-import {resolveScope} from '../../core/scope.js'
+import {EXIT, LoadoutError} from '../../core/model/errors.js'
+import {verifyInstalled, type VerifyResult} from '../../core/ops/install/verify.js'
+import {resolveScope} from '../../core/kernel/env/scope.js'
 import {renderVerify} from '../render/installed.js'
 import {settlePending} from '../settle.js'
-import {readCommand} from './types.js'
+import {sharedCommand} from './types.js'
 
 const spec = {
   flags: {scope: {type: 'string', char: 's', description: 'only this scope', options: ['user', 'project']}},
   args: {name: 'plugin', description: 'plugins to check (default: all)', variadic: true},
 } as const
 
-export const verify = readCommand(spec, async ({flags, argv}, io): Promise<VerifyResult> => {
+export const verify = sharedCommand(spec, async ({flags, argv}, io): Promise<VerifyResult> => {
   const context = resolveScope(flags.scope, io.env)
   const {pending} = await settlePending(io)
   if (pending) {

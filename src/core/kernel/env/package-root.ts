@@ -1,0 +1,19 @@
+import {existsSync} from 'node:fs'
+import {dirname, join} from 'node:path'
+import {fileURLToPath} from 'node:url'
+
+/**
+ * The installed package's root: the nearest folder above this module that holds the shipped
+ * registry beside package.json. Walked up rather than counted, because this module runs both from
+ * dist/core/kernel/env/ and from a chunk of the fast-path bundle in dist/fast/.
+ */
+const findPackageRoot = (from: string): string => {
+  for (let dir = from; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'package.json')) && existsSync(join(dir, 'registry', 'agents'))) return dir
+    if (dirname(dir) === dir) throw new Error(`loadout: no package root above ${from}`)
+  }
+}
+
+export const PACKAGE_ROOT = findPackageRoot(dirname(fileURLToPath(import.meta.url)))
+export const REGISTRY_DIR = join(PACKAGE_ROOT, 'registry')
+export const TEMPLATES_DIR = join(PACKAGE_ROOT, 'templates')

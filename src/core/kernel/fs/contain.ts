@@ -1,0 +1,74 @@
+import {lstatSync, realpathSync} from 'node:fs'
+import {dirname, isAbsolute, join, relative, resolve, sep} from 'node:path'
+import {errnoCode, EXIT, LoadoutError} from '../../model/errors.js'
+
+/** True when `path` is `root` or lies below it (lexically; no links are followed). */
+export const isInside = (root: string, path: string): boolean => {
+  const rel = relative(resolve(root), resolve(path))
+  return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel) && rel.split(sep)[0] !== '..')
+}
+
+export const unsafePath = (message: string, suggestion?: string): LoadoutError =>
+  new LoadoutError('unsafe-path', EXIT.validation, message, {suggestions: suggestion ? [suggestion] : []})
+
+/**
+ * Refuses a destination when any existing component from just below `root` down to `path` is a
+ * symbolic link, so nothing is ever written or removed through a link. Components that do not
+ * exist yet are fine: loadout creates them as real folders.
+ */
+export const assertNoLinksBelow = (root: string, path: string): void => {
+  if (!isInside(root, path)) throw unsafePath(`${path} is outside ${root}`)
+  const parts = relative(resolve(root), resolve(path)).split(sep).filter(Boolean)
+  let current = resolve(root)
+  for (const part of parts) {
+    current = join(current, part)
+    let isLink: boolean
+    try {
+      isLink = lstatSync(current).isSymbolicLink()
+    } catch (error) {
+      if (errnoCode(error) === 'ENOENT') return
+      if (errnoCode(error) === 'ENOTDIR') throw unsafePath(`${dirname(current)} is not a folder`, 'move that file away, or choose another --scope or --agent')
+      throw error
+    }
+    if (isLink) {
+      throw unsafePath(
+        `refusing to write through the symbolic link ${current} (it points to ${safeRealpath(current) ?? 'a missing target'})`,
+        'replace the link with a real folder, or choose another --scope or --agent',
+      )
+    }
+  }
+}
+
+/**
+ * The first existing component from just below `root` down to `path` that is a symbolic link, or
+ * undefined. A plugin folder of a marketplace, and every folder on its way, must be a real folder:
+ * a committed link could point anywhere on the machine that reads it.
+ */
+export const linkOnTheWay = (root: string, path: string): string | undefined => {
+  let current = resolve(root)
+  for (const part of relative(current, resolve(path)).split(sep).filter(Boolean)) {
+    current = join(current, part)
+    try {
+      if (lstatSync(current).isSymbolicLink()) return current
+    } catch {
+      return undefined
+    }
+  }
+  return undefined
+}
+
+/** The real path of `path`, or undefined when it (or its target) does not exist. */
+export const safeRealpath = (path: string): string | undefined => {
+  try {
+    return realpathSync.native(path)
+  } catch {
+    return undefined
+  }
+}
+
+/** True when `path` exists and its real path is inside the real path of `root`. */
+export const resolvesInside = (root: string, path: string): boolean => {
+  const realRoot = safeRealpath(root)
+  const realPath = safeRealpath(path)
+  return realRoot !== undefined && realPath !== undefined && isInside(realRoot, realPath)
+}

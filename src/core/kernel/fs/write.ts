@@ -1,0 +1,134 @@
+import {randomBytes} from 'node:crypto'
+import {mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync} from 'node:fs'
+import {basename, dirname, join} from 'node:path'
+import {errnoCode, EXIT, explainIoError, LoadoutError} from '../../model/errors.js'
+import {assertNoLinksBelow} from './contain.js'
+
+/** The name of a temporary sibling of `path`: `.<name>.loadout-<tag>-<8 hex>`, which recovery knows to sweep. */
+export const tmpName = (path: string, tag: string, id = randomBytes(4).toString('hex')) => join(dirname(path), `.${basename(path)}.loadout-${tag}-${id}`)
+
+/** Matches the names `tmpName` makes. */
+export const TEMP_NAME = /^\..+\.loadout-(tmp|stage|old|del)-[0-9a-f]{8}$/
+
+/** Creates `path` and its missing parents below `root` as real folders, refusing links on the way. */
+export const ensureDirBelow = (root: string, path: string): void => {
+  assertNoLinksBelow(root, path)
+  mkdirSync(path, {recursive: true})
+}
+
+/** Writes a file by writing a temporary sibling and renaming it over the destination. */
+export const writeFileAtomic = (path: string, data: string | Uint8Array, mode = 0o644): void => {
+  const tmp = tmpName(path, 'tmp')
+  try {
+    writeFileSync(tmp, data, {mode, flag: 'wx'})
+    renameSync(tmp, path)
+  } catch (error) {
+    rmSync(tmp, {force: true})
+    throw explainIoError(error, path)
+  }
+}
+
+/** A fresh, empty folder beside `destination`, to be filled and then swapped in. */
+export const stagingDirFor = (destination: string): string => {
+  const staging = tmpName(destination, 'stage')
+  mkdirSync(staging, {mode: 0o755})
+  return staging
+}
+
+/**
+ * Moves a filled staging folder into place. An existing destination is renamed aside first and
+ * removed last, so a crash leaves either the old folder or the new one, never half of each.
+ */
+export const swapDirectoryIn = (staging: string, destination: string, replace: boolean): void => {
+  let aside: string | undefined
+  if (replace) {
+    aside = tmpName(destination, 'old')
+    try {
+      renameSync(destination, aside)
+    } catch {
+      aside = undefined
+    }
+  }
+  try {
+    renameSync(staging, destination)
+  } catch (error) {
+    if (aside) renameSync(aside, destination)
+    rmSync(staging, {recursive: true, force: true})
+    throw error
+  }
+  if (aside) rmSync(aside, {recursive: true, force: true})
+}
+
+/**
+ * Removes a file or folder, if it is there, by renaming it aside (one atomic step) and then deleting
+ * it: a run killed mid-way leaves a `.loadout-del-` name, which is garbage, never half of the folder
+ * under its own name for the next run to take for whole.
+ */
+export const removeAside = (path: string): void => {
+  const aside = tmpName(path, 'del')
+  try {
+    renameSync(path, aside)
+  } catch (error) {
+    if (errnoCode(error) === 'ENOENT') return
+    throw error
+  }
+  rmSync(aside, {recursive: true, force: true})
+}
+
+/**
+ * Removes the entries of `dir` that `doomed` picks by name (and path): the leftovers of killed runs.
+ * A folder that cannot be read is left alone.
+ */
+export const removeEntries = (dir: string, doomed: (name: string, path: string) => boolean): void => {
+  let names: string[]
+  try {
+    names = readdirSync(dir)
+  } catch {
+    return
+  }
+  for (const name of names) {
+    const path = join(dir, name)
+    if (doomed(name, path)) rmSync(path, {recursive: true, force: true})
+  }
+}
+
+/** A name `removeAside` gave what it was deleting: garbage whenever it is seen. */
+export const isRemovedLeftover = (name: string): boolean => TEMP_NAME.test(name) && name.includes('.loadout-del-')
+
+/** Kept for the authoring commands: the same as `explainIoError`. */
+export const explainWriteError = (error: unknown, path?: string): unknown => explainIoError(error, path)
+
+/**
+ * A config file the user took the write bit off is theirs to keep as it is: renaming a new file over
+ * it would succeed (the folder is writable) and silently undo their choice, so it is refused.
+ */
+export const assertWritableFile = (path: string): void => {
+  let mode: number
+  try {
+    mode = statSync(path).mode
+  } catch {
+    return
+  }
+  if ((mode & 0o222) === 0) {
+    throw new LoadoutError('file-read-only', EXIT.io, `cannot change ${path}: it is read-only (mode ${(mode & 0o777).toString(8)}); loadout will not replace it`, {
+      suggestions: [`make it writable (chmod u+w ${path}) if loadout may change it, or choose another --agent`],
+    })
+  }
+}
+
+const STALE_MS = 60 * 60 * 1000
+
+/**
+ * Picks the entries named `prefix…` that have not changed for an hour: the staging or download
+ * folder of a run that was killed (a live run's is younger, and its name is its own).
+ */
+export const staleWithPrefix =
+  (prefix: string) =>
+  (name: string, path: string): boolean => {
+    if (!name.startsWith(prefix)) return false
+    try {
+      return Date.now() - statSync(path).mtimeMs > STALE_MS
+    } catch {
+      return false
+    }
+  }

@@ -1,0 +1,56 @@
+/**
+ * `plugin create --format lexora`: a package.json with `contributes`. Alone, it defines the example
+ * subagent inline (its prompt is `instructions`); beside other formats, agents/<name>.md serves them
+ * and loadout reads a plugin's subagents from one place.
+ */
+import {alone, has, metadata, title, type ScaffoldInput} from '../scaffold-kit.js'
+import type {FormatScaffold} from '../format.js'
+import {builtinTool, LEXORA_API_VERSION, LEXORA_BUILTIN_SUBAGENTS, LEXORA_BUILTIN_TOOLS} from './rules.js'
+
+const lexoraSubagentId = (name: string): string => ((LEXORA_BUILTIN_SUBAGENTS as readonly string[]).includes(name) ? `${name}-agent` : name)
+
+const lexoraManifest = (input: ScaffoldInput, agentPrompt: string) => {
+  const id = input.name
+  const skills = has(input, 'skills') ? [{id: `${id}.${input.name}`, path: `skills/${input.name}/SKILL.md`}] : undefined
+  const subagents =
+    has(input, 'agents') && alone(input, 'lexora')
+      ? [
+          {
+            id: lexoraSubagentId(input.name),
+            name: title(input.name),
+            description: input.description,
+            instructions: agentPrompt,
+            fileAccess: 'read_only',
+            tools: LEXORA_BUILTIN_TOOLS.map(builtinTool),
+            ...(skills ? {skills: skills.map((s) => s.id)} : {}),
+          },
+        ]
+      : undefined
+  return {
+    ...metadata(input),
+    private: true,
+    ...(input.author ? {author: input.author.email ? `${input.author.name} <${input.author.email}>` : input.author.name} : {}),
+    id,
+    engines: {lexora: `^${LEXORA_API_VERSION}.0.0`},
+    contributes: {...(skills ? {skills} : {}), ...(subagents ? {subagents} : {})},
+  }
+}
+
+const lexoraNotes = (input: ScaffoldInput): string[] => {
+  const notes: string[] = []
+  const absent = (['hooks', 'mcp', 'commands', 'tools'] as const).filter((p) => has(input, p))
+  const words: Record<string, string> = {hooks: 'hooks', mcp: 'stdio MCP servers (only streamable-http connectors)', commands: 'slash commands', tools: 'exec tools'}
+  if (absent.length > 0) notes.push(`Lexora packages carry no ${absent.map((p) => words[p]).join(', ')}; those files serve the other agents`)
+  if (has(input, 'agents') && !alone(input, 'lexora')) {
+    notes.push(`package.json does not list the subagent under contributes.subagents: loadout reads a plugin's subagents from one place, and agents/${input.name}.md serves the other formats; add it by hand for a Lexora-only package`)
+  }
+  return notes
+}
+
+export const lexoraScaffold: FormatScaffold = {
+  file: 'package.json',
+  line: '- `package.json`: a Lexora package manifest (`contributes`)',
+  manifest: lexoraManifest,
+  notes: lexoraNotes,
+  inlineSubagent: '- a subagent, defined in `package.json` under `contributes.subagents` (its prompt is `instructions`)',
+}

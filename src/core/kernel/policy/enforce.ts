@@ -1,0 +1,100 @@
+import {EXIT, LoadoutError} from '../../model/errors.js'
+import type {PluginFetchSpec} from '../resolve/resolve.js'
+import type {McpServerConfig, PluginModel} from '../../model/plugin.js'
+import {globMatches} from './glob.js'
+import {hostMatches, type SourceHost} from './hosts.js'
+import type {AllowList, BlockPattern, Policy} from '../../model/policy.js'
+
+export interface PolicyRefusal {
+  /** the rule, as its key is written in the file: `sources.allow`, `hooks`, ... */
+  rule: string
+  /** the policy file the rule comes from */
+  file: string
+  /** what was refused: a host, a name, a command */
+  subject: string
+}
+
+export const policyRefused = (what: string, refusal: PolicyRefusal, why: string) =>
+  new LoadoutError('policy-refused', EXIT.policy, `refused by policy: ${what}: ${why} (rule ${refusal.rule} in ${refusal.file})`, {
+    suggestions: ['see the effective policy and where each rule comes from: loadout policy show', 'a later policy file cannot loosen an earlier one: ask whoever manages that file'],
+    details: refusal,
+  })
+
+/** The first rule of a chain of allow lists and blocks that refuses `subject`, if any. */
+const refusalBy = (allow: readonly AllowList[], block: readonly BlockPattern[], rule: string, subject: string, matches: (pattern: string) => boolean): {refusal: PolicyRefusal; why: string} | undefined => {
+  const blocked = block.find((b) => matches(b.pattern))
+  if (blocked) return {refusal: {rule: `${rule}.block`, file: blocked.from, subject}, why: `"${subject}" matches the blocked "${blocked.pattern}"`}
+  const unlisted = allow.find((list) => !list.patterns.some(matches))
+  if (unlisted) return {refusal: {rule: `${rule}.allow`, file: unlisted.from, subject}, why: `"${subject}" is not in the allowed ${unlisted.patterns.map((p) => `"${p}"`).join(', ') || '(nothing)'}`}
+  return undefined
+}
+
+export const checkSourceHost = (policy: Policy, host: SourceHost, what: string): void => {
+  const found = refusalBy(policy.sources.allow, policy.sources.block, 'sources', host.subject, (p) => hostMatches(p, host))
+  if (found) throw policyRefused(what, found.refusal, found.why)
+}
+
+export const checkMarketplaceName = (policy: Policy, name: string, what = `marketplace "${name}"`): void => {
+  const found = refusalBy(policy.marketplaces.allow, policy.marketplaces.block, 'marketplaces', name, (p) => globMatches(p, name))
+  if (found) throw policyRefused(what, found.refusal, found.why)
+}
+
+export const checkPluginId = (policy: Policy, id: string): void => {
+  const found = refusalBy([], policy.plugins.block, 'plugins', id, (p) => globMatches(p, id))
+  if (found) throw policyRefused(id, found.refusal, found.why)
+}
+
+const FULL_COMMIT = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/i
+
+/** A commit or a digest named by the source itself (a folder of a git marketplace: its recorded commit). */
+export const isPinned = (spec: PluginFetchSpec): boolean => {
+  switch (spec.kind) {
+    case 'git':
+      return Boolean(spec.sha) || FULL_COMMIT.test(spec.ref ?? '')
+    case 'archive':
+      return Boolean(spec.sha256)
+    case 'folder':
+      return Boolean(spec.commit && spec.git)
+    case 'npm':
+      return Boolean(spec.integrity)
+    default: {
+      const never: never = spec
+      return never
+    }
+  }
+}
+
+export const checkPinned = (policy: Policy, spec: PluginFetchSpec, what: string): void => {
+  if (!policy.requirePinned || isPinned(spec)) return
+  throw policyRefused(what, {rule: 'requirePinned', file: policy.requirePinned.from, subject: spec.label}, `its source ${spec.label} names no commit or sha256`)
+}
+
+const isStdio = (config: McpServerConfig): boolean => config.type === 'stdio' || (config.type === undefined && config.command !== undefined)
+
+/** What an `mcp.allow` glob is matched against: the URL, or the command alone and with its arguments. */
+const mcpSubjects = (config: McpServerConfig): string[] =>
+  config.url !== undefined ? [config.url] : config.command !== undefined ? [config.command, [config.command, ...(config.args ?? [])].join(' ')] : []
+
+/** The parts a policy forbids (hooks, exec tools, local MCP servers, MCP servers not allowed). */
+export const checkParts = (policy: Policy, model: PluginModel, id: string): void => {
+  if (policy.hooks && model.hooks.length > 0) {
+    const events = [...new Set(model.hooks.flatMap((h) => Object.keys(h.events)))]
+    throw policyRefused(id, {rule: 'hooks', file: policy.hooks.from, subject: id}, `it has hooks (${events.join(', ') || model.hooks.map((h) => h.name).join(', ')}) and hooks are not allowed`)
+  }
+  if (policy.tools && model.tools.length > 0) {
+    throw policyRefused(id, {rule: 'tools', file: policy.tools.from, subject: id}, `it has exec tools (${model.tools.map((t) => t.name).join(', ')}) and tools are not allowed`)
+  }
+  for (const server of model.mcpServers) checkMcpServer(policy, server.name, server.config, id)
+}
+
+/** One MCP server against `mcp.stdio` and `mcp.allow` (a plugin's, or one installed on its own). */
+export const checkMcpServer = (policy: Policy, name: string, config: McpServerConfig, id: string): void => {
+  if (policy.mcp.stdio && isStdio(config)) {
+    throw policyRefused(id, {rule: 'mcp.stdio', file: policy.mcp.stdio.from, subject: name}, `MCP server "${name}" runs a local command (${config.command ?? ''}) and local MCP servers are not allowed`)
+  }
+  const subjects = mcpSubjects(config)
+  const unlisted = policy.mcp.allow.find((list) => !list.patterns.some((p) => subjects.some((s) => globMatches(p, s))))
+  if (unlisted) {
+    throw policyRefused(id, {rule: 'mcp.allow', file: unlisted.from, subject: subjects.at(-1) ?? name}, `MCP server "${name}" (${subjects.at(-1) ?? 'no command or URL'}) is not in the allowed ${unlisted.patterns.map((p) => `"${p}"`).join(', ')}`)
+  }
+}

@@ -1,0 +1,90 @@
+import type {PluginFetchSpec} from '../resolve/resolve.js'
+import {DEFAULT_GITHUB_URL} from '../sources/parse.js'
+import type {Source} from '../../model/source.js'
+import {globMatches} from './glob.js'
+import {DEFAULT_NPM_REGISTRY} from '../sources/npm-spec.js'
+
+/** Where a source's bytes come from, as policy sees it: `local` for a folder on this machine. */
+export interface SourceHost {
+  /** lower-case host name, `local` for a folder */
+  host: string
+  /** the port connected to (the scheme's default when the URL names none); none for a folder */
+  port?: string
+  /** whether the port differs from the scheme's default */
+  explicitPort: boolean
+  /** how the subject reads in messages and is matched: `host` or `host:port` */
+  subject: string
+}
+
+export const LOCAL_HOST: SourceHost = {host: 'local', explicitPort: false, subject: 'local'}
+const DEFAULT_PORTS: Record<string, string> = {https: '443', http: '80', ssh: '22', git: '9418'}
+const SCP = /^[A-Za-z0-9._][A-Za-z0-9._-]*@([A-Za-z0-9_][A-Za-z0-9._-]*|\[[0-9A-Fa-f:.]+\]):/
+
+const hostOf = (host: string, port: string, explicitPort: boolean): SourceHost => ({
+  host: host.toLowerCase(),
+  port,
+  explicitPort,
+  subject: explicitPort ? `${host.toLowerCase()}:${port}` : host.toLowerCase(),
+})
+
+/** The host of a URL (https, ssh, or scp-style `user@host:path`); an unreadable URL has the host `?`. */
+export const hostOfUrl = (url: string): SourceHost => {
+  const scp = SCP.exec(url.trim())
+  if (scp) return hostOf(scp[1]!, '22', false)
+  try {
+    const parsed = new URL(url)
+    const fallback = DEFAULT_PORTS[parsed.protocol.slice(0, -1).toLowerCase()] ?? ''
+    return hostOf(parsed.hostname, parsed.port || fallback, Boolean(parsed.port) && parsed.port !== fallback)
+  } catch {
+    return hostOf('?', '', false)
+  }
+}
+
+export const githubHost = (vars: Readonly<Record<string, string | undefined>>): SourceHost => hostOfUrl(vars.LOADOUT_GITHUB_URL || DEFAULT_GITHUB_URL)
+
+/** The host a marketplace source is fetched from. */
+export const hostOfSource = (source: Source, vars: Readonly<Record<string, string | undefined>>): SourceHost => {
+  switch (source.kind) {
+    case 'github':
+      return githubHost(vars)
+    case 'git':
+    case 'catalog-url':
+    case 'archive':
+      return hostOfUrl(source.url)
+    case 'local':
+      return LOCAL_HOST
+    case 'npm':
+      return hostOfUrl(vars.LOADOUT_NPM_REGISTRY || DEFAULT_NPM_REGISTRY)
+    default: {
+      const never: never = source
+      return never
+    }
+  }
+}
+
+/** The host a plugin is fetched from: a folder of a git marketplace comes from that repository's host. */
+export const hostOfSpec = (spec: PluginFetchSpec): SourceHost => {
+  switch (spec.kind) {
+    case 'folder':
+      return spec.git ? hostOfUrl(spec.git.url) : LOCAL_HOST
+    case 'git':
+    case 'archive':
+      return hostOfUrl(spec.url)
+    case 'npm':
+      return hostOfUrl(spec.registry ?? DEFAULT_NPM_REGISTRY)
+    default: {
+      const never: never = spec
+      return never
+    }
+  }
+}
+
+/**
+ * Whether a `sources` glob matches a host. A glob without a port matches the host at its scheme's
+ * default port only (`github.com`); `host:*` matches any port, `host:8443` that one.
+ */
+export const hostMatches = (pattern: string, host: SourceHost): boolean => {
+  const withPort = /^\[.*\]:|^[^[]*:/.test(pattern)
+  if (!withPort) return !host.explicitPort && globMatches(pattern, host.host, true)
+  return host.port !== undefined && host.port !== '' && globMatches(pattern, `${host.host}:${host.port}`, true)
+}

@@ -1,0 +1,80 @@
+import {closeSync, fstatSync, openSync} from 'node:fs'
+import {createRequire} from 'node:module'
+import {join} from 'node:path'
+import {loadoutPaths, type Environment} from '../env/environment.js'
+import {EXIT, errnoCode, LoadoutError} from '../../model/errors.js'
+import {readOpenFile} from '../fs/read.js'
+import {PACKAGE_ROOT} from '../env/package-root.js'
+import type {CompiledValidator} from '../json/schemas.js'
+import {describeSchemaErrors} from '../json/schemas.js'
+import {mergePolicy} from './merge.js'
+import {emptyPolicy, type Policy, type PolicyFile, type PolicyLevel, type PolicySourceFile} from '../../model/policy.js'
+
+export const SYSTEM_POLICY = '/etc/loadout/policy.json'
+export const PROJECT_POLICY = 'loadout-policy.json'
+const MAX_POLICY_BYTES = 1024 * 1024
+
+/** The policy files in the order they apply: system ($LOADOUT_POLICY, else /etc), user, project. */
+export const policyFiles = (env: Environment, projectRoot: string): Array<{level: PolicyLevel; path: string}> => [
+  {level: 'system', path: env.vars.LOADOUT_POLICY?.trim() ? env.vars.LOADOUT_POLICY : SYSTEM_POLICY},
+  {level: 'user', path: join(loadoutPaths(env).config, 'policy.json')},
+  {level: 'project', path: join(projectRoot, PROJECT_POLICY)},
+]
+
+const broken = (path: string, why: string) =>
+  new LoadoutError('policy-invalid', EXIT.policy, `policy file ${path} ${why}; nothing is fetched or written until it is fixed`, {
+    suggestions: ['fix it against registry/schemas/policy.schema.json (see the README, "Policy"), or ask whoever manages it'],
+  })
+
+/** The file's text, or undefined when there is none; anything else unreadable fails closed. */
+const readBounded = (path: string): string | undefined => {
+  let fd: number
+  try {
+    fd = openSync(path, 'r')
+  } catch (error) {
+    if (errnoCode(error) === 'ENOENT' || errnoCode(error) === 'ENOTDIR') return undefined
+    throw broken(path, `cannot be read (${errnoCode(error) ?? (error as Error).message})`)
+  }
+  try {
+    const stat = fstatSync(fd)
+    if (!stat.isFile()) throw broken(path, 'is not a file')
+    if (stat.size > MAX_POLICY_BYTES) throw broken(path, `is larger than ${MAX_POLICY_BYTES} bytes`)
+    return readOpenFile(fd, stat.size).toString('utf8')
+  } finally {
+    closeSync(fd)
+  }
+}
+
+let validator: CompiledValidator | undefined
+/** The compiled schema, loaded synchronously so that the install pipeline stays synchronous. */
+const policyValidator = (): CompiledValidator => {
+  if (!validator) {
+    const mod = createRequire(import.meta.url)(join(PACKAGE_ROOT, 'dist', 'schemas', 'policy.cjs')) as CompiledValidator & {default?: CompiledValidator}
+    validator = mod.default ?? mod
+  }
+  return validator
+}
+
+export const parsePolicyFile = (text: string, path: string): PolicyFile => {
+  let value: unknown
+  try {
+    value = JSON.parse(text.replace(/^\uFEFF/, ''))
+  } catch (error) {
+    throw broken(path, `is not valid JSON (${(error as Error).message})`)
+  }
+  const validate = policyValidator()
+  if (!validate(value)) throw broken(path, `breaks the policy schema: ${describeSchemaErrors(validate).slice(0, 3).join('; ')}`)
+  return value as PolicyFile
+}
+
+/** The effective policy for commands run in `projectRoot`. */
+export const loadPolicy = (env: Environment, projectRoot: string): Policy => {
+  const files: PolicySourceFile[] = []
+  let policy = emptyPolicy()
+  for (const {level, path} of policyFiles(env, projectRoot)) {
+    const text = readBounded(path)
+    files.push({level, path, present: text !== undefined})
+    if (text !== undefined) policy = mergePolicy(policy, parsePolicyFile(text, path), path)
+  }
+  return {...policy, files}
+}

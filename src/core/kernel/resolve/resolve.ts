@@ -1,0 +1,210 @@
+import {relative, resolve, sep} from 'node:path'
+import type {Environment} from '../env/environment.js'
+import {conflict, notFound, usageError, validationFailed} from '../../model/errors.js'
+import {isInside, linkOnTheWay, safeRealpath} from '../fs/contain.js'
+import {readKnownCatalog} from '../marketplace/browse.js'
+import {findMarketplace, knownMarketplaces, type KnownMarketplace} from '../marketplace/known.js'
+import {marketEnv} from '../state/marketplaces.js'
+import type {DroppedEntry, PluginEntry} from '../../model/marketplace.js'
+import {cloneUrl, parseSource, sourceLabel} from '../sources/parse.js'
+import {closestNames} from '../text/suggest.js'
+import {followRename} from './renames.js'
+
+/** Where a plugin's files come from, once resolved. */
+export type PluginFetchSpec =
+  | {kind: 'folder'; path: string; label: string; commit?: string; git?: {url: string; path: string}}
+  | {kind: 'git'; url: string; ref?: string; sha?: string; path?: string; label: string}
+  | {kind: 'archive'; url: string; sha256?: string; label: string; /** where LOADOUT_TOKEN may go: the archive's origin when the user named it, a catalog URL's when that listed it */ tokenOrigin?: string}
+  | {kind: 'npm'; package: string; version?: string; registry?: string; integrity?: string; label: string}
+
+export interface ResolvedPlugin {
+  /** plugin@marketplace */
+  id: string
+  /** for a direct git or archive source: the name to use when the plugin names itself nowhere */
+  name: string
+  marketplace: string
+  entry?: PluginEntry
+  version?: string
+  fetch: PluginFetchSpec
+}
+
+/** The pseudo-marketplace of plugins installed straight from a source. */
+export const DIRECT = 'direct'
+
+const looksLikeSource = (input: string): boolean => /[/:\\~]/.test(input) || input.startsWith('.')
+
+const lastSegment = (path: string): string => path.split(/[/:]/).filter(Boolean).pop() ?? ''
+
+/**
+ * The name of a plugin fetched straight from a git repository or an archive that names itself
+ * nowhere: its subfolder, repository or archive file name, kebab-cased (the cache folder it is read
+ * from is named after a commit or a digest, which means nothing to the user).
+ */
+const directName = (source: {kind: 'github'; repo: string; path?: string} | {kind: 'git' | 'archive'; url: string; path?: string}): string => {
+  const raw = source.path ? lastSegment(source.path) : source.kind === 'github' ? source.repo : lastSegment(source.url.replace(/[?#].*$/, ''))
+  return raw
+    .replace(/\.git$|\.tar\.gz$|\.tgz$/i, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+}
+
+const originOf = (url: string): string | undefined => {
+  try {
+    return new URL(url).origin
+  } catch {
+    return undefined
+  }
+}
+
+export const entrySpec = (entry: PluginEntry, market: KnownMarketplace, machineEnv: Environment): PluginFetchSpec => {
+  const source = entry.source
+  // GitHub sources of a marketplace added with a GitHub base URL are on that server
+  const env = marketEnv(market, machineEnv)
+  const label = `${entry.name}@${market.name}`
+  switch (source.kind) {
+    case 'relative':
+    case 'local': {
+      if (!market.root) throw usageError('relative-without-root', `${label}: a relative source needs a marketplace checkout, and "${market.name}" was fetched as a bare catalog`)
+      const path = resolve(market.root, source.path)
+      if (!isInside(market.root, path)) throw usageError('source-outside', `${label}: ${source.path} points outside the marketplace`)
+      const link = linkOnTheWay(market.root, path)
+      if (link) {
+        throw validationFailed('source-through-link', `${label}: ${source.path} goes through the symbolic link ${relative(market.root, link)} (to ${safeRealpath(link) ?? 'a missing target'}); a plugin folder and every folder on its way must be real folders inside the marketplace`, {
+          suggestions: ['replace the link with the folder itself in the marketplace repository'],
+        })
+      }
+      // A folder of a git marketplace is at the commit the marketplace was read at: recorded, so a
+      // lock can fetch that folder at that commit again.
+      const url = market.commit ? cloneUrl(market.source, env.vars.LOADOUT_GITHUB_URL || undefined) : undefined
+      const under = market.source.kind === 'github' || market.source.kind === 'git' ? (market.source.path ?? '').replace(/^\.?\/+|\/+$/g, '') : ''
+      const inRepo = [under, relative(market.root, path).split(sep).join('/')].filter(Boolean).join('/')
+      return {kind: 'folder', path, label: source.path, ...(url && market.commit ? {commit: market.commit, git: {url, path: inRepo}} : {})}
+    }
+    case 'github':
+      return {kind: 'git', url: cloneUrl({kind: 'github', owner: source.repo.split('/')[0]!, repo: source.repo.split('/')[1]!}, env.vars.LOADOUT_GITHUB_URL || undefined)!, ...(source.ref ? {ref: source.ref} : {}), ...(source.sha ? {sha: source.sha} : {}), label: `github:${source.repo}`}
+    case 'url':
+      return {kind: 'git', url: source.url, ...(source.ref ? {ref: source.ref} : {}), ...(source.sha ? {sha: source.sha} : {}), label: source.url}
+    case 'git-subdir':
+      return {kind: 'git', url: source.url, path: source.path, ...(source.ref ? {ref: source.ref} : {}), ...(source.sha ? {sha: source.sha} : {}), label: `${source.url} (${source.path})`}
+    case 'archive': {
+      const tokenOrigin = market.source.kind === 'catalog-url' ? originOf(market.source.url) : undefined
+      return {kind: 'archive', url: source.url, ...(source.sha256 ? {sha256: source.sha256} : {}), label: source.url, ...(tokenOrigin ? {tokenOrigin} : {})}
+    }
+    case 'npm':
+      return {kind: 'npm', package: source.package, ...(source.version ? {version: source.version} : {}), ...(source.registry ? {registry: source.registry} : {}), label: `npm:${source.package}${source.version ? `@${source.version}` : ''}`}
+    case 'unsupported':
+      throw usageError('unsupported-source', `${label} has an unsupported source type (${source.type}); loadout cannot install it`)
+    default: {
+      const never: never = source
+      return never
+    }
+  }
+}
+
+/** A listed entry that was skipped for a broken rule is refused with that rule, not as "not in marketplace". */
+const droppedEntry = (name: string, market: KnownMarketplace, dropped: readonly DroppedEntry[]): Error | undefined => {
+  const found = dropped.find((d) => d.name === name)
+  if (!found) return undefined
+  return validationFailed(found.code, `plugin "${name}" is listed in marketplace "${market.name}" but its entry was dropped: ${found.message}`, {
+    suggestions: [`see every problem of the catalog: loadout marketplace info ${market.name}`],
+  })
+}
+
+const fromMarketplace = (name: string, market: KnownMarketplace, env: Environment, version?: string): ResolvedPlugin => {
+  const {catalog, dropped} = readKnownCatalog(market)
+  const outcome = followRename(catalog, name)
+  const entry = catalog.plugins.find((p) => p.name === (outcome.kind === 'renamed' ? outcome.to : name))
+  if (outcome.kind === 'removed') throw notFound('plugin-removed', `plugin "${name}" was removed from marketplace "${market.name}"`, {suggestions: [`see what it lists: loadout marketplace info ${market.name}`]})
+  if (!entry) {
+    const why = droppedEntry(name, market, dropped ?? [])
+    if (why) throw why
+    const near = closestNames(name, catalog.plugins.map((p) => p.name))
+    throw notFound('plugin-not-found', `plugin "${name}" is not in marketplace "${market.name}" (${catalog.plugins.length} plugins)`, {
+      suggestions: [...(near.length > 0 ? [`did you mean ${near.map((n) => `"${n}"`).join(' or ')}?`] : []), `try: loadout search ${name}`],
+    })
+  }
+  if (version !== undefined && entry.version !== version) {
+    throw notFound('version-not-found', `${entry.name}@${market.name} is at version ${entry.version ?? '(none)'} in the catalog, not ${version}`, {
+      suggestions: [`install the listed version: loadout install ${entry.name}@${market.name}`],
+    })
+  }
+  return {
+    id: `${entry.name}@${market.name}`,
+    name: entry.name,
+    marketplace: market.name,
+    entry,
+    ...(entry.version ? {version: entry.version} : {}),
+    fetch: entrySpec(entry, market, env),
+  }
+}
+
+/**
+ * Turns what the user typed into one plugin to fetch: `plugin@marketplace[@version]`, a bare name
+ * found in exactly one marketplace, or a direct source (owner/repo, git URL, folder, archive URL).
+ */
+export const resolvePluginSpec = (input: string, env: Environment, projectRoot: string): ResolvedPlugin => {
+  if (looksLikeSource(input)) {
+    const source = parseSource(input, {cwd: env.cwd, home: env.home, ...(env.vars.LOADOUT_GITHUB_URL ? {githubUrl: env.vars.LOADOUT_GITHUB_URL} : {})})
+    const label = sourceLabel(source)
+    switch (source.kind) {
+      case 'local':
+        // a folder inside the project is named relative to it, so loadout.json and the lock work in every clone
+        return {id: '', name: '', marketplace: DIRECT, fetch: {kind: 'folder', path: source.path, label: isInside(projectRoot, source.path) ? `./${relative(projectRoot, source.path).split(sep).join('/')}` : label}}
+      case 'github':
+      case 'git':
+        return {id: '', name: directName(source), marketplace: DIRECT, fetch: {kind: 'git', url: cloneUrl(source, env.vars.LOADOUT_GITHUB_URL || undefined)!, ...(source.ref ? {ref: source.ref} : {}), ...(source.sha ? {sha: source.sha} : {}), ...(source.path ? {path: source.path} : {}), label}}
+      case 'archive':
+        return {id: '', name: directName(source), marketplace: DIRECT, fetch: {kind: 'archive', url: source.url, ...(source.sha256 ? {sha256: source.sha256} : {}), label, ...(originOf(source.url) ? {tokenOrigin: originOf(source.url)!} : {})}}
+      case 'npm': {
+        const registry = env.vars.LOADOUT_NPM_REGISTRY || undefined
+        return {id: '', name: directName({kind: 'archive', url: source.package}), marketplace: DIRECT, fetch: {kind: 'npm', package: source.package, ...(source.version ? {version: source.version} : {}), ...(registry ? {registry} : {}), label}}
+      }
+      case 'catalog-url':
+        throw usageError('catalog-not-plugin', `${label} is a catalog, not a plugin`, {suggestions: [`add it first: loadout marketplace add ${label}`]})
+      default: {
+        const never: never = source
+        return never
+      }
+    }
+  }
+  const [name, second, third, ...rest] = input.split('@')
+  if (!name || rest.length > 0) throw usageError('bad-plugin-spec', `"${input}" is not plugin[@marketplace][@version]`)
+  if (second !== undefined && third !== undefined) return fromMarketplace(name, findMarketplace(second, env, projectRoot), env, third)
+  if (second !== undefined) {
+    const known = knownMarketplaces(env, projectRoot)
+    if (known.some((m) => m.name === second) || !/^\d/.test(second)) return fromMarketplace(name, findMarketplace(second, env, projectRoot), env)
+    return resolveBare(name, env, projectRoot, second)
+  }
+  return resolveBare(name, env, projectRoot)
+}
+
+const resolveBare = (name: string, env: Environment, projectRoot: string, version?: string): ResolvedPlugin => {
+  const matches: KnownMarketplace[] = []
+  const all: string[] = []
+  let dropped: Error | undefined
+  for (const market of knownMarketplaces(env, projectRoot)) {
+    try {
+      const read = readKnownCatalog(market)
+      const {catalog} = read
+      all.push(...catalog.plugins.map((p) => p.name))
+      if (catalog.plugins.some((p) => p.name === name)) matches.push(market)
+      dropped ??= droppedEntry(name, market, read.dropped ?? [])
+    } catch {
+      // an unreadable catalog cannot hold the plugin
+    }
+  }
+  if (matches.length === 0) {
+    if (dropped) throw dropped
+    const near = closestNames(name, all)
+    throw notFound('plugin-not-found', `no marketplace lists a plugin named "${name}"`, {
+      suggestions: [...(near.length > 0 ? [`did you mean ${near.map((n) => `"${n}"`).join(' or ')}?`] : []), `try: loadout search ${name}`],
+    })
+  }
+  if (matches.length > 1) {
+    throw conflict('plugin-ambiguous', `"${name}" is in ${matches.length} marketplaces: ${matches.map((m) => `${name}@${m.name}`).join(', ')}`, {
+      suggestions: [`name one: loadout install ${name}@${matches[0]!.name}`],
+    })
+  }
+  return fromMarketplace(name, matches[0]!, env, version)
+}

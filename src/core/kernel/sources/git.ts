@@ -1,0 +1,347 @@
+import {createHash, randomBytes} from 'node:crypto'
+import {existsSync, mkdirSync, readFileSync, renameSync, rmSync} from 'node:fs'
+import {basename, dirname, join} from 'node:path'
+import type {Environment} from '../env/environment.js'
+import {EXIT, LoadoutError, notFound} from '../../model/errors.js'
+import {isRemovedLeftover, removeEntries, staleWithPrefix} from '../fs/write.js'
+import {normalizeGitUrl} from './parse.js'
+import {redactUrl} from './redact.js'
+
+/** How long git may go without printing anything before it is killed. */
+export const gitTimeoutMs = (env: Environment): number => {
+  const seconds = Number(env.vars.LOADOUT_GIT_TIMEOUT)
+  return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 120_000
+}
+
+export interface GitContext {
+  env: Environment
+  /** an empty folder used as core.hooksPath, so no repository hook ever runs */
+  emptyHooksDir: string
+  /** allow file:// (local sources only) */
+  allowFile?: boolean
+}
+
+export const gitContext = (env: Environment, cacheDir: string, allowFile = false): GitContext => {
+  const emptyHooksDir = join(cacheDir, 'empty-hooks')
+  mkdirSync(emptyHooksDir, {recursive: true})
+  return {env, emptyHooksDir, allowFile}
+}
+
+const PROTOCOLS = (allowFile: boolean) => (allowFile ? ['https', 'ssh', 'file'] : ['https', 'ssh'])
+
+/** The environment git runs with: no prompts, no foreign protocols, no LFS downloads. */
+/**
+ * What git may see of the environment: an allowlist. Editors, pagers, askpass programs and any other
+ * GIT_* variable stay out (none belongs in a fetch);
+ * certificates, proxies, ssh agents and the user's own git config stay in.
+ */
+const PASSED_TO_GIT = new Set([
+  'PATH', 'HOME', 'USER', 'LOGNAME', 'TMPDIR', 'TMP', 'TEMP', 'LANG', 'SystemRoot', 'APPDATA', 'USERPROFILE',
+  'XDG_CONFIG_HOME', 'SSH_AUTH_SOCK', 'SSL_CERT_FILE', 'SSL_CERT_DIR',
+  'HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy', 'ALL_PROXY', 'all_proxy', 'NO_PROXY', 'no_proxy',
+  'GIT_SSL_CAINFO', 'GIT_SSL_CAPATH', 'GIT_SSH', 'GIT_SSH_COMMAND', 'GIT_CONFIG_GLOBAL', 'GIT_CONFIG_NOSYSTEM',
+])
+
+const hardenedEnv = (context: GitContext): Record<string, string> => {
+  const base: Record<string, string> = {}
+  for (const [key, value] of Object.entries(context.env.vars)) {
+    if (value !== undefined && PASSED_TO_GIT.has(key)) base[key] = value
+  }
+  return {
+    ...base,
+    GIT_TERMINAL_PROMPT: '0',
+    GIT_ASKPASS: '',
+    SSH_ASKPASS: '',
+    GCM_INTERACTIVE: 'never',
+    GIT_SSH_COMMAND: base.GIT_SSH_COMMAND ?? 'ssh -o BatchMode=yes',
+    GIT_ALLOW_PROTOCOL: PROTOCOLS(Boolean(context.allowFile)).join(':'),
+    GIT_PROTOCOL_FROM_USER: '0',
+    GIT_LFS_SKIP_SMUDGE: '1',
+    LC_ALL: 'C',
+  }
+}
+
+const hardenedConfig = (context: GitContext): string[] => {
+  const timeoutSeconds = Math.ceil(gitTimeoutMs(context.env) / 1000)
+  return [
+    `core.hooksPath=${context.emptyHooksDir}`,
+    'protocol.allow=never',
+    ...PROTOCOLS(Boolean(context.allowFile)).map((p) => `protocol.${p}.allow=always`),
+    'submodule.recurse=false',
+    'fetch.recurseSubmodules=false',
+    'core.fsmonitor=false',
+    'credential.interactive=false',
+    'http.lowSpeedLimit=1',
+    `http.lowSpeedTime=${timeoutSeconds}`,
+    'advice.detachedHead=false',
+    'init.defaultBranch=main',
+  ]
+}
+
+/**
+ * Runs one git command with the hardened environment and config (each `-c` before the command);
+ * returns stdout. Spawned directly, no shell: every argument is loadout's, URLs after `--`. Killed
+ * when it prints nothing for `gitTimeoutMs`; fails on a non-zero exit, with git's stderr.
+ */
+export const runGit = async (context: GitContext, cwd: string, args: string[], extraEnv: Record<string, string> = {}): Promise<string> => {
+  const {spawn} = await import('node:child_process')
+  const env = {...hardenedEnv(context), ...extraEnv}
+  const argv = [...hardenedConfig(context).flatMap((c) => ['-c', c]), ...args]
+  const limit = gitTimeoutMs(context.env)
+  const outcome = await new Promise<{code: number | null; signal?: string; stdout: string; stderr: string; error?: Error; timedOut: boolean}>((done) => {
+    const child = spawn('git', argv, {cwd, env, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true})
+    const out: Buffer[] = []
+    const err: Buffer[] = []
+    let timedOut = false
+    let timer: NodeJS.Timeout | undefined
+    const arm = () => {
+      clearTimeout(timer)
+      timer = setTimeout(() => {
+        timedOut = true
+        child.kill('SIGKILL')
+      }, limit)
+    }
+    arm()
+    child.stdout.on('data', (b: Buffer) => {
+      out.push(b)
+      arm()
+    })
+    child.stderr.on('data', (b: Buffer) => {
+      err.push(b)
+      arm()
+    })
+    let finished = false
+    const finish = (code: number | null, signal: string | null, error?: Error) => {
+      if (finished) return
+      finished = true
+      clearTimeout(timer)
+      done({code, ...(signal ? {signal} : {}), stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), timedOut, ...(error ? {error} : {})})
+    }
+    // git missing from PATH: 'error' comes, and 'close' may never
+    child.on('error', (error) => finish(null, null, error))
+    child.on('close', (code, signal) => finish(code, signal))
+  })
+  if (outcome.code === 0 && !outcome.timedOut) return outcome.stdout
+  const why = outcome.timedOut
+    ? `git timed out: no output for ${Math.round(limit / 1000)} s`
+    : outcome.error
+      ? `git could not run: ${outcome.error.message}`
+      : outcome.stderr.trim() || (outcome.signal ? `git was stopped by ${outcome.signal}` : `git exited with status ${outcome.code}`)
+  throw gitFailure(args, new Error(why))
+}
+
+/** What to try after a clone or fetch that failed for a reason git does not name more precisely. */
+const GIT_FAILED_NEXT = [
+  'check the URL and the ref the source names, and that the host is reachable from this machine (network, proxy, VPN)',
+  'for a slow server, LOADOUT_GIT_TIMEOUT sets how long loadout waits without progress, in seconds',
+  "for a private repository, set up git's credential helper (or an ssh key) for this host; loadout never prompts",
+]
+
+const gitFailure = (args: string[], error: unknown): LoadoutError => {
+  const raw = error instanceof Error ? error.message : String(error)
+  const text = redactUrl(raw).trim()
+  const lines = text.split('\n').map((l) => l.trim()).filter(Boolean)
+  const fatal = lines.find((l) => l.startsWith('fatal:')) ?? lines.at(-1) ?? 'git failed'
+  const what = `git ${args[0]}`
+  if (/block timeout|timed out|Operation too slow|time(d)? ?out/i.test(text)) {
+    return new LoadoutError('git-timeout', EXIT.network, `${what} timed out (no progress for too long)`, {suggestions: ['check the URL and your network; LOADOUT_GIT_TIMEOUT sets the limit in seconds']})
+  }
+  if (/terminal prompts disabled|could not read Username|Authentication failed|could not read Password|Permission denied \(publickey/i.test(text)) {
+    return new LoadoutError('git-auth', EXIT.network, `${what}: the server asks for credentials, and loadout never prompts`, {
+      suggestions: ["set up git's credential helper (or an ssh key) for this host, then try again"],
+    })
+  }
+  if (/not found|does not exist|Could not find remote branch|couldn't find remote ref|unknown revision|not our ref|invalid reference/i.test(text)) {
+    return notFound('git-not-found', `${what}: ${fatal.replace(/^fatal:\s*/, '')}`, {
+      suggestions: [
+        'check the repository URL and the ref (branch, tag or commit) the source names',
+        "a private repository can answer \"not found\" to a request without credentials: set up git's credential helper (or an ssh key) for this host",
+      ],
+    })
+  }
+  if (/transport '.*' not allowed|protocol '.*' is not supported/i.test(text)) {
+    return new LoadoutError('git-protocol-refused', EXIT.usage, `${what}: ${fatal.replace(/^fatal:\s*/, '')}`, {suggestions: ['remote sources must use https or ssh']})
+  }
+  return new LoadoutError('git-failed', EXIT.network, `${what} failed: ${fatal.replace(/^fatal:\s*/, '')}`, {suggestions: GIT_FAILED_NEXT})
+}
+
+const isMirror = (dir: string): boolean => existsSync(join(dir, 'HEAD')) && existsSync(join(dir, 'objects'))
+
+/**
+ * A bare mirror of `url` at `mirrorDir`: cloned once, then updated by incremental fetches. Only a
+ * checkout limited to some paths asks for a partial (blob-less) clone. Every command names the
+ * mirror with GIT_DIR, so a cache inside some other repository (a dotfiles HOME) is never confused
+ * with it.
+ *
+ * The clone is made beside the mirror and renamed into place once complete: a run killed mid-clone
+ * (its git may even go on writing, orphaned) leaves a staging folder, never a half mirror that the
+ * next run would take for a whole one. Staging folders an hour old are a dead run's and go.
+ */
+export const updateMirror = async (context: GitContext, url: string, mirrorDir: string, options: {partial?: boolean} = {}): Promise<'cloned' | 'fetched'> => {
+  if (isMirror(mirrorDir)) {
+    await runGit(context, mirrorDir, ['fetch', '--prune', '--no-write-fetch-head', '--', 'origin', '+refs/heads/*:refs/heads/*', '+refs/tags/*:refs/tags/*'], {GIT_DIR: mirrorDir})
+    return 'fetched'
+  }
+  removeEntries(dirname(mirrorDir), staleWithPrefix(`${basename(mirrorDir)}.stage-`))
+  removeEntries(dirname(dirname(mirrorDir)), isRemovedLeftover)
+  const staging = `${mirrorDir}.stage-${randomBytes(4).toString('hex')}`
+  mkdirSync(staging, {recursive: true})
+  try {
+    await runGit(context, staging, ['clone', '--bare', ...(options.partial ? ['--filter=blob:none'] : []), '--', url, '.'])
+    rmSync(mirrorDir, {recursive: true, force: true})
+    try {
+      renameSync(staging, mirrorDir)
+    } catch (error) {
+      // another run put a whole mirror there meanwhile: it is as good as ours
+      if (!isMirror(mirrorDir)) throw error
+    }
+  } finally {
+    rmSync(staging, {recursive: true, force: true})
+  }
+  return 'cloned'
+}
+
+const FULL_SHA = /^[0-9a-f]{40}$/
+
+/** Whether the mirror already holds a commit (no network). */
+export const hasCommit = async (context: GitContext, mirrorDir: string, sha: string): Promise<boolean> =>
+  runGit(context, mirrorDir, ['cat-file', '-e', `${sha}^{commit}`], {GIT_DIR: mirrorDir}).then(
+    () => true,
+    () => false,
+  )
+
+const readText = (file: string): string | undefined => {
+  try {
+    return readFileSync(file, 'utf8')
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * The commit HEAD names in a git folder (a mirror, or a work tree's `.git`), read from its files
+ * (HEAD names a branch; the branch is a loose ref or a line of packed-refs) without starting git;
+ * undefined for anything else (a detached HEAD, a reftable, an odd name), which `git rev-parse`
+ * then answers. A branch always names a commit: git writes no other.
+ */
+export const headCommitFromFiles = (gitDir: string): string | undefined => {
+  const head = /^ref: (refs\/heads\/[A-Za-z0-9._/-]+)\n?$/.exec(readText(join(gitDir, 'HEAD')) ?? '')?.[1]
+  if (!head || head.split('/').some((part) => part === '' || part === '.' || part === '..' || part.endsWith('.lock'))) return undefined
+  const loose = readText(join(gitDir, head))?.trim()
+  if (loose !== undefined) return FULL_SHA.test(loose) ? loose : undefined
+  for (const line of (readText(join(gitDir, 'packed-refs')) ?? '').split('\n')) {
+    if (line.endsWith(` ${head}`) && FULL_SHA.test(line.slice(0, 40)) && line.length === 41 + head.length) return line.slice(0, 40)
+  }
+  return undefined
+}
+
+/** The commit a ref (branch, tag, or full sha) names in the mirror; a missing ref is "not found". */
+export const resolveCommit = async (context: GitContext, mirrorDir: string, ref: string | undefined, url: string): Promise<string> => {
+  const wanted = ref ?? 'HEAD'
+  if (wanted.startsWith('-')) throw new LoadoutError('bad-ref', EXIT.usage, `refusing ref "${wanted}"`)
+  if (FULL_SHA.test(wanted)) {
+    try {
+      await runGit(context, mirrorDir, ['cat-file', '-e', `${wanted}^{commit}`], {GIT_DIR: mirrorDir})
+    } catch {
+      try {
+        await runGit(context, mirrorDir, ['fetch', '--no-write-fetch-head', '--', 'origin', wanted], {GIT_DIR: mirrorDir})
+      } catch {
+        throw notFound('commit-not-found', `commit ${wanted} does not exist in ${redactUrl(url)}`)
+      }
+    }
+    return wanted
+  }
+  if (wanted === 'HEAD') {
+    const head = headCommitFromFiles(mirrorDir)
+    if (head) return head
+  }
+  for (const candidate of wanted === 'HEAD' ? ['HEAD'] : [`refs/tags/${wanted}`, `refs/heads/${wanted}`, wanted]) {
+    try {
+      // the answer's shape is checked too: only a full sha is a commit
+      const commit = (await runGit(context, mirrorDir, ['rev-parse', '--verify', '--end-of-options', `${candidate}^{commit}`], {GIT_DIR: mirrorDir})).trim()
+      if (FULL_SHA.test(commit)) return commit
+    } catch {
+      // try the next form
+    }
+  }
+  throw notFound('ref-not-found', `ref "${wanted}" does not exist in ${redactUrl(url)}`, {suggestions: ['check the branch or tag name, or leave out --ref for the default branch']})
+}
+
+/**
+ * Writes the tree of `commit` into `dest` (a fresh folder), limited to `paths` when given: a
+ * partial mirror fetches only the blobs those paths need.
+ */
+export const checkoutTree = async (context: GitContext, mirrorDir: string, commit: string, dest: string, paths?: readonly string[]): Promise<void> => {
+  mkdirSync(dest, {recursive: true})
+  const index = join(dest, '..', `.${commit}.index`)
+  let pathspec = ['.']
+  if (paths && paths.length > 0) {
+    // git checkout fails on a pathspec that matches nothing, so keep only the paths that exist.
+    pathspec = []
+    for (const path of paths) {
+      try {
+        await runGit(context, mirrorDir, ['cat-file', '-e', `${commit}:${path.replace(/^\.\//, '')}`], {GIT_DIR: mirrorDir})
+        pathspec.push(path)
+      } catch {
+        // not in this commit
+      }
+    }
+    if (pathspec.length === 0) return
+  }
+  await prefetchBlobs(context, mirrorDir, commit, paths && paths.length > 0 ? pathspec : [])
+  try {
+    await runGit(context, dest, ['checkout', '--force', commit, '--', ...pathspec], {GIT_DIR: mirrorDir, GIT_WORK_TREE: dest, GIT_INDEX_FILE: index})
+  } finally {
+    rmSync(index, {force: true})
+  }
+}
+
+/** The commit a remote ref points at, asked of the remote itself (one round trip, nothing cloned). */
+export const lsRemote = async (context: GitContext, cwd: string, url: string, ref?: string): Promise<string | undefined> => {
+  const out = await runGit(context, cwd, ['ls-remote', '--', url, ref ?? 'HEAD'])
+  const lines = out.split('\n').filter(Boolean).map((l) => l.split('\t') as [string, string])
+  const exact = lines.find(([, name]) => name === ref || name === `refs/heads/${ref}` || name === `refs/tags/${ref}^{}`) ?? lines.find(([, name]) => name === `refs/tags/${ref}`) ?? lines[0]
+  return exact && FULL_SHA.test(exact[0]) ? exact[0] : undefined
+}
+
+/**
+ * In a partial mirror, git checkout fetches missing blobs one request per file; asking for all the
+ * blobs of the checkout in a few batched fetches first makes that one round trip per 500 files.
+ */
+const prefetchBlobs = async (context: GitContext, mirrorDir: string, commit: string, paths: readonly string[]): Promise<void> => {
+  // a partial clone says so in its own config file (read, not asked of git: one process less per checkout)
+  if (!/^\s*promisor\s*=\s*true\s*$/im.test(readText(join(mirrorDir, 'config')) ?? '')) return
+  const listing = await runGit(context, mirrorDir, ['ls-tree', '-r', commit, '--', ...paths], {GIT_DIR: mirrorDir})
+  const blobs = [...listing.matchAll(/^\d+ blob ([0-9a-f]{40})\t/gm)].map((m) => m[1]!)
+  for (let i = 0; i < blobs.length; i += 500) {
+    await runGit(context, mirrorDir, ['-c', 'fetch.negotiationAlgorithm=noop', 'fetch', '--no-tags', '--no-write-fetch-head', '--filter=blob:none', '--', 'origin', ...blobs.slice(i, i + 500)], {GIT_DIR: mirrorDir}).catch(() => {
+      // the checkout below still fetches what is missing, one file at a time
+    })
+  }
+}
+
+/** The cache folder of a git URL, holding its mirror and the trees checked out of it. */
+export const gitCacheDir = (cacheDir: string, url: string): string =>
+  join(cacheDir, 'git', createHash('sha256').update(`git:${normalizeGitUrl(url)}`).digest('hex').slice(0, 24))
+
+const staleStaging = staleWithPrefix('.stage-')
+
+/**
+ * The tree of `commit` (only `paths`, when given) in the cache: checked out once into a staging
+ * folder and renamed into place, then reused. Identical trees are stored once.
+ */
+export const cachedTree = async (context: GitContext, base: string, commit: string, paths?: readonly string[]): Promise<string> => {
+  const limited = paths && paths.length > 0 ? paths : undefined
+  const tree = join(base, 'trees', limited ? `${commit}-${createHash('sha256').update(limited.join('\0')).digest('hex').slice(0, 8)}` : commit)
+  if (existsSync(tree)) return tree
+  removeEntries(join(base, 'trees'), (name, path) => isRemovedLeftover(name) || staleStaging(name, path))
+  const staging = join(base, 'trees', `.stage-${randomBytes(4).toString('hex')}`)
+  try {
+    await checkoutTree(context, join(base, 'mirror'), commit, staging, limited)
+    renameSync(staging, tree)
+  } catch (error) {
+    rmSync(staging, {recursive: true, force: true})
+    throw error
+  }
+  return tree
+}

@@ -1,0 +1,161 @@
+/**
+ * Plugins published to an npm registry, fetched with pacote (npm's own fetcher). pacote reads the
+ * packument, picks the version a range wants, and checks the tarball against the registry's
+ * `dist.integrity` as it streams it (its cache is content-addressed, so a cached tarball is checked
+ * too). The verified tarball is then extracted by loadout's own extractor, which refuses links and
+ * bounds sizes, not by pacote's: lifecycle scripts never run and nothing outside the tree is written.
+ */
+import {createHash} from 'node:crypto'
+import {existsSync, readFileSync} from 'node:fs'
+import {mkdir, mkdtemp, rename, rm} from 'node:fs/promises'
+import {rootCertificates} from 'node:tls'
+import {join} from 'node:path'
+import type {Environment} from '../env/environment.js'
+import {EXIT, LoadoutError, notFound, usageError} from '../../model/errors.js'
+import {removeEntries, staleWithPrefix} from '../fs/write.js'
+import {treeIntegrity} from '../fs/integrity.js'
+import {redactUrl} from './redact.js'
+import {extractTarGz} from './archive.js'
+import {DEFAULT_NPM_REGISTRY, npmSpecRule} from './npm-spec.js'
+
+export interface NpmSpec {
+  package: string
+  /** a semver range, an exact version or a dist-tag; default `latest` */
+  version?: string
+  /** the registry's https URL; default https://registry.npmjs.org */
+  registry?: string
+  /** the tarball integrity a lock pinned: anything else is refused */
+  integrity?: string
+}
+
+export interface FetchedNpm {
+  /** the extracted package, in loadout's cache */
+  root: string
+  version: string
+  /** the registry's dist.integrity, which the tarball matched */
+  artifactIntegrity: string
+  /** treeIntegrity of root */
+  integrity: string
+}
+
+/**
+ * The certificate authorities a registry may be signed by: the system's, plus NODE_EXTRA_CA_CERTS
+ * when it is set (pacote's `ca` replaces Node's list, so the extra one is added to it here).
+ */
+const trustedCas = (env: Environment): string[] | undefined => {
+  const extra = env.vars.NODE_EXTRA_CA_CERTS
+  if (!extra) return undefined
+  try {
+    return [...rootCertificates, readFileSync(extra, 'utf8')]
+  } catch {
+    return undefined
+  }
+}
+
+const pacoteOptions = (spec: NpmSpec, env: Environment, cacheDir: string, offline: boolean): Record<string, unknown> => {
+  const registry = (spec.registry ?? DEFAULT_NPM_REGISTRY).replace(/\/+$/, '') + '/'
+  const scope = spec.package.startsWith('@') ? spec.package.split('/')[0] : undefined
+  const ca = trustedCas(env)
+  return {
+    registry,
+    ...(scope ? {[`${scope}:registry`]: registry} : {}),
+    cache: join(cacheDir, 'npm', '_cacache'),
+    ...(ca ? {ca} : {}),
+    ...(offline ? {offline: true} : {preferOnline: true}),
+    // a token for the registry comes from the environment only, never from a file loadout writes
+    ...(env.vars.LOADOUT_NPM_TOKEN ? {[`//${new URL(registry).host}${new URL(registry).pathname}:_authToken`]: env.vars.LOADOUT_NPM_TOKEN} : {}),
+    // no install scripts, no git dependencies, no signature keys fetched from elsewhere
+    ignoreScripts: true,
+    fullMetadata: false,
+    fetchRetries: 1,
+    fetchRetryMintimeout: 200,
+    fetchRetryMaxtimeout: 1000,
+    timeout: 60_000,
+  }
+}
+
+interface PacoteManifest {
+  name: string
+  version: string
+  _integrity?: string
+  _resolved?: string
+}
+
+interface Pacote {
+  manifest(spec: string, options: Record<string, unknown>): Promise<PacoteManifest>
+  tarball: {file(spec: string, dest: string, options: Record<string, unknown>): Promise<{integrity: string; resolved: string}>}
+}
+
+const loadPacote = async (): Promise<Pacote> => {
+  const module = (await import('pacote')) as unknown as {default?: Pacote} & Pacote
+  return module.default ?? module
+}
+
+const failure = (spec: NpmSpec, error: unknown): LoadoutError => {
+  const code = typeof error === 'object' && error !== null && 'code' in error ? String((error as {code: unknown}).code) : ''
+  const message = redactUrl(error instanceof Error ? error.message : String(error)).split('\n')[0]!
+  const what = `npm package ${spec.package}@${spec.version ?? 'latest'}`
+  if (code === 'EINTEGRITY') {
+    return new LoadoutError('integrity-mismatch', EXIT.integrity, `${what}: the tarball does not match the registry's integrity; nothing was extracted`, {
+      suggestions: ['the registry or something between you and it served other bytes than it published: do not trust this copy'],
+    })
+  }
+  if (code === 'E404' || code === 'ETARGET') {
+    return notFound('npm-not-found', code === 'ETARGET' ? `${what}: no published version matches` : `${what}: not in the registry`, {
+      suggestions: ['check the package name, the version range and the registry'],
+    })
+  }
+  if (code === 'ENOTCACHED') return new LoadoutError('offline-not-cached', EXIT.network, `offline, and ${what} is not in the cache`, {suggestions: ['run once without --offline to fetch it']})
+  return new LoadoutError('npm-fetch-failed', EXIT.network, `${what}: ${message}`)
+}
+
+/**
+ * Resolves the version, fetches the tarball (checked against `dist.integrity`, and against the
+ * integrity a lock pinned when there is one) and extracts it once into the cache.
+ */
+export const fetchNpm = async (spec: NpmSpec, options: {env: Environment; cacheDir: string; offline: boolean}): Promise<FetchedNpm> => {
+  const rule = npmSpecRule(spec)
+  if (rule) throw usageError('bad-npm-source', rule)
+  const pacote = await loadPacote()
+  const opts = pacoteOptions(spec, options.env, options.cacheDir, options.offline)
+  let manifest: PacoteManifest
+  try {
+    manifest = await pacote.manifest(`${spec.package}@${spec.version ?? 'latest'}`, opts)
+  } catch (error) {
+    throw failure(spec, error)
+  }
+  const published = manifest._integrity
+  if (!published) {
+    throw new LoadoutError('npm-no-integrity', EXIT.integrity, `npm package ${manifest.name}@${manifest.version} has no dist.integrity in the registry; loadout installs only what it can check`)
+  }
+  if (spec.integrity && spec.integrity !== published) {
+    throw new LoadoutError('integrity-mismatch', EXIT.integrity, `npm package ${manifest.name}@${manifest.version}: the registry now publishes integrity ${published.slice(0, 23)}…, not the ${spec.integrity.slice(0, 23)}… the lock pinned`, {
+      details: {expected: spec.integrity, actual: published},
+      suggestions: ['a published version never changes on a sound registry: check where it came from before trusting it'],
+    })
+  }
+  const key = createHash('sha256').update(`${manifest.name}@${manifest.version}\0${published}`).digest('hex').slice(0, 24)
+  const treesDir = join(options.cacheDir, 'npm', 'trees')
+  const root = join(treesDir, key)
+  if (!existsSync(root)) {
+    await mkdir(treesDir, {recursive: true})
+    removeEntries(treesDir, staleWithPrefix('.download-'))
+    const download = await mkdtemp(join(treesDir, '.download-'))
+    try {
+      const file = join(download, 'package.tgz')
+      try {
+        await pacote.tarball.file(`${manifest.name}@${manifest.version}`, file, {...opts, integrity: published})
+      } catch (error) {
+        throw failure(spec, error)
+      }
+      const staging = join(download, 'tree')
+      await extractTarGz(file, staging, {label: `${manifest.name}@${manifest.version}`, stripSingleRoot: true})
+      await rename(staging, root).catch(async (error: unknown) => {
+        if (!existsSync(root)) throw error
+      })
+    } finally {
+      await rm(download, {recursive: true, force: true})
+    }
+  }
+  return {root, version: manifest.version, artifactIntegrity: published, integrity: await treeIntegrity(root)}
+}

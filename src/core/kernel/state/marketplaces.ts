@@ -1,0 +1,87 @@
+import {readdirSync} from 'node:fs'
+import {basename, dirname, join} from 'node:path'
+import {loadoutPaths, type Environment} from '../env/environment.js'
+import {readJsonFile, writeJsonFile} from '../fs/json.js'
+import {TEMP_NAME} from '../fs/write.js'
+import type {Scope} from '../env/scope.js'
+import type {Source} from '../../model/source.js'
+
+/** A marketplace as registered and as last fetched on this machine. */
+export interface MarketplaceRecord {
+  name: string
+  scope: Scope
+  /** for project scope: the project root it belongs to */
+  project?: string
+  /** what the user typed, credentials redacted */
+  input: string
+  source: Source
+  ref?: string
+  sparse?: string[]
+  /** the GitHub base URL (LOADOUT_GITHUB_URL) a GitHub-shorthand source was added with, so later runs reach the same server */
+  githubUrl?: string
+  addedAt: string
+  updatedAt: string
+  /** the git commit the catalog was read at */
+  commit?: string
+  etag?: string
+  lastModified?: string
+  /** the folder the catalog's relative plugin paths resolve against (git checkout or local folder) */
+  root?: string
+  /** absolute path of the catalog JSON last read successfully */
+  catalogFile: string
+  pluginCount: number
+  warningCount: number
+}
+
+interface StateFile {
+  version: 1
+  marketplaces: MarketplaceRecord[]
+}
+
+/** The environment to fetch a marketplace with: its own GitHub base URL, when it was added with one. */
+export const marketEnv = (record: {githubUrl?: string}, env: Environment): Environment =>
+  record.githubUrl ? {...env, vars: {...env.vars, LOADOUT_GITHUB_URL: record.githubUrl}} : env
+
+export const marketplacesFile = (env: Environment): string => join(loadoutPaths(env).config, 'marketplaces.json')
+export const stateLockDir = (env: Environment): string => join(loadoutPaths(env).config, '.lock')
+
+/**
+ * The marketplace records are written under the lock but with no journal (one atomic rename): a
+ * temporary copy of them beside the file is a killed run's, and goes at the next recovery.
+ */
+export const isMarketplacesLeftover = (env: Environment): ((name: string) => boolean) => {
+  const prefix = `.${basename(marketplacesFile(env))}.loadout-`
+  return (name) => name.startsWith(prefix) && TEMP_NAME.test(name)
+}
+
+export const hasMarketplacesLeftover = (env: Environment): boolean => {
+  try {
+    return readdirSync(dirname(marketplacesFile(env))).some(isMarketplacesLeftover(env))
+  } catch {
+    return false
+  }
+}
+
+export const readMarketplaces = (env: Environment): MarketplaceRecord[] =>
+  readJsonFile<StateFile>(marketplacesFile(env), {version: 1, marketplaces: []}).marketplaces ?? []
+
+export const writeMarketplaces = (env: Environment, records: MarketplaceRecord[]): void => {
+  const sorted = [...records].sort((a, b) => a.name.localeCompare(b.name) || (a.project ?? '').localeCompare(b.project ?? ''))
+  writeJsonFile(marketplacesFile(env), {version: 1, marketplaces: sorted} satisfies StateFile)
+}
+
+/** The records visible from here: every user-scope one, and project ones of this project. */
+export const visibleMarketplaces = (records: readonly MarketplaceRecord[], projectRoot: string): MarketplaceRecord[] =>
+  records.filter((r) => r.scope === 'user' || r.project === projectRoot)
+
+/** The project's declarations in loadout.json (what the project says it uses). */
+export interface ProjectManifest {
+  marketplaces?: Record<string, {source: string; ref?: string; sparse?: string[]}>
+  [key: string]: unknown
+}
+
+export const projectManifestFile = (projectRoot: string): string => join(projectRoot, 'loadout.json')
+
+export const readProjectManifest = (projectRoot: string): ProjectManifest => readJsonFile<ProjectManifest>(projectManifestFile(projectRoot), {})
+
+export const writeProjectManifest = (projectRoot: string, manifest: ProjectManifest): void => writeJsonFile(projectManifestFile(projectRoot), manifest)

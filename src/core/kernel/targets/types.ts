@@ -1,0 +1,86 @@
+import type {Scope} from '../env/scope.js'
+
+export type Confidence = 'confirmed' | 'unconfirmed'
+
+export interface BaseCandidate {
+  env?: string
+  join?: string
+  path?: string
+  platform?: NodeJS.Platform
+}
+
+export interface Location {
+  scope: Scope
+  /** `~/…` or `{base}/…` for user scope; relative to the project root for project scope */
+  path: string
+  key?: string
+  /** MCP only: how the program reading this file spells a variable reference, when not as the section says */
+  envReference?: string
+  requiresTrust?: boolean
+  /** the folder loadout writes to in its scope, when it is not the first one listed */
+  write?: boolean
+  confidence?: Confidence
+  note?: string
+}
+
+interface Section<F extends string> {
+  format: F
+  confidence?: Confidence
+  note?: string
+  locations: Location[]
+}
+
+export type SkillFormat = 'agent-skills' | 'characteroid-yaml'
+export type SkillDialect = 'spec' | 'cst-agent'
+
+export interface SkillsSection extends Section<SkillFormat> {
+  dialect?: SkillDialect
+  /** which scope wins when two skills share a name; the first listed wins */
+  precedence: [Scope, Scope]
+}
+
+export type SubagentFormat =
+  | 'claude-agent-md'
+  | 'codex-agent-toml'
+  | 'copilot-agent-md'
+  | 'cst-agent-md'
+  | 'cursor-agent-md'
+  | 'deepagents-agents-md'
+  | 'opencode-agent-md'
+
+/** How a slash command is written: the Markdown copied, Gemini CLI's TOML, or a Copilot prompt file. */
+export type CommandFormat = 'markdown' | 'gemini-toml' | 'copilot-prompt'
+
+export interface McpSection extends Section<'codex-toml' | 'json-key'> {
+  key: string
+  shape: 'characteroid' | 'codex' | 'cst-agent' | 'gemini' | 'mcp-servers' | 'opencode' | 'vscode'
+  /** how the agent spells a reference to an environment variable in a server entry, `VAR` standing for the name (default `${VAR}`) */
+  envReference?: string
+}
+
+export interface HooksSection extends Section<'json-key'> {
+  key: string
+  shape: 'claude' | 'codex' | 'cursor' | 'gemini'
+}
+
+export interface AgentTarget {
+  id: string
+  name: string
+  description?: string
+  confidence: Confidence
+  installs?: boolean
+  /** the variable the agent expands to the project root in MCP and hook commands */
+  projectDirVariable?: string
+  notes?: string[]
+  bases: Record<string, BaseCandidate[]>
+  detect: string[]
+  skills?: SkillsSection
+  subagents?: Section<SubagentFormat>
+  commands?: Section<CommandFormat>
+  mcp?: McpSection
+  hooks?: HooksSection
+  plugins?: Section<'cst-agent-plugin'>
+}
+
+export type SectionName = 'commands' | 'hooks' | 'mcp' | 'plugins' | 'skills' | 'subagents'
+export const SECTION_NAMES: readonly SectionName[] = ['skills', 'subagents', 'commands', 'mcp', 'hooks', 'plugins']

@@ -1,0 +1,240 @@
+import {existsSync, mkdirSync, readdirSync, readFileSync, statSync} from 'node:fs'
+import {dirname, join} from 'node:path'
+import {editJsonMember, getJsonMember, removeJsonMember, undoJsonEdit, type JsonEditUndo} from '../../kernel/agent-config/json-edit.js'
+import {editTomlTable, removeTomlTable, type TomlEditUndo} from '../../kernel/agent-config/toml-edit.js'
+import {assertNoLinksBelow, isInside} from '../../kernel/fs/contain.js'
+import {copyTree, type CopiedFile} from '../../kernel/fs/copy.js'
+import {explainIoError} from '../../model/errors.js'
+import {swapDirectoryIn, tmpName, writeFileAtomic} from '../../kernel/fs/write.js'
+import {jsonEqual, mergeHookEvents, removeHookEvents} from '../../kernel/writers/hooks.js'
+import {substitutePluginVars, type PluginVars} from '../../kernel/writers/substitute.js'
+import {fileSha256Sync} from '../../kernel/fs/hash.js'
+import {splitFrontmatter} from '../../kernel/text/frontmatter.js'
+import type {HookEvents} from '../../model/plugin.js'
+import type {RecordedConfigEdit, RecordedFile} from '../../kernel/state/records.js'
+import {ownedEdits} from './owned-edits.js'
+import type {Operation} from './plan.js'
+import type {Guard} from '../../kernel/state/transaction.js'
+
+/** What applying one operation left behind: enough to record it and to take it back. */
+export interface Applied {
+  files: RecordedFile[]
+  dirs: string[]
+  /** folders loadout wrote whole (a skill, a cst-agent plugin): anything else in them was added */
+  trees?: string[]
+  config: RecordedConfigEdit[]
+}
+
+const empty = (): Applied => ({files: [], dirs: [], trees: [], config: []})
+
+const modeOf = (file: string): number | undefined => {
+  try {
+    return statSync(file).mode & 0o777
+  } catch {
+    return undefined
+  }
+}
+
+const readText = (file: string): string => (existsSync(file) ? readFileSync(file, 'utf8') : '')
+
+/** Creates the missing folders of `dir` below `root`, each journalled first; returns the ones it made, outermost first. */
+const makeDirs = (guard: Guard, root: string, dir: string): string[] => {
+  assertNoLinksBelow(root, dir)
+  const made: string[] = []
+  // Up to the first folder that exists, the root itself included (an agent's base may not exist yet).
+  for (let d = dir; !existsSync(d) && dirname(d) !== d; d = dirname(d)) made.unshift(d)
+  for (const d of made) {
+    guard.creating(d, isInside(root, d) ? root : dirname(d), 'dir')
+    try {
+      mkdirSync(d)
+    } catch (error) {
+      throw explainIoError(error, d)
+    }
+  }
+  return made
+}
+
+/** Writes the installed plugin's paths for `${CLAUDE_PLUGIN_ROOT}` and friends in a copied SKILL.md. */
+const substituteSkillFile = (skillDir: string, vars: PluginVars): boolean => {
+  const file = join(skillDir, 'SKILL.md')
+  if (!existsSync(file)) return false
+  const text = readFileSync(file, 'utf8')
+  const replaced = substitutePluginVars(text, vars) as string
+  if (replaced === text) return false
+  writeFileAtomic(file, replaced)
+  return true
+}
+
+/** Rewrites the `name:` line of a copied SKILL.md (for --prefix), leaving the rest untouched. */
+const renameSkill = (skillDir: string, name: string): boolean => {
+  const file = join(skillDir, 'SKILL.md')
+  const text = readFileSync(file, 'utf8')
+  const split = splitFrontmatter(text)
+  if (split.kind !== 'ok') return false
+  const yaml = /^name:.*$/m.test(split.yaml) ? split.yaml.replace(/^name:.*$/m, `name: ${name}`) : `name: ${name}\n${split.yaml}`
+  writeFileAtomic(file, `---\n${yaml}---\n${split.body}`)
+  return true
+}
+
+const writeConfig = (guard: Guard, file: string, root: string, text: string, created: boolean): string[] => {
+  const made = makeDirs(guard, root, dirname(file))
+  assertNoLinksBelow(root, file)
+  guard.touch(file)
+  writeFileAtomic(file, text, created ? 0o644 : (modeOf(file) ?? 0o644))
+  return made
+}
+
+/** Applies one operation, journalling each path through `guard` before it is made or changed. */
+export const applyOperation = (op: Operation, guard: Guard): Applied => {
+  const done = empty()
+  switch (op.kind) {
+    case 'copy-dir': {
+      done.dirs.push(...makeDirs(guard, op.root, dirname(op.dest)))
+      assertNoLinksBelow(op.root, op.dest)
+      const staging = tmpName(op.dest, 'stage')
+      guard.creating(staging, op.root, 'tree')
+      let copied: CopiedFile[]
+      try {
+        mkdirSync(staging, {mode: 0o755})
+        copied = copyTree(op.from, staging)
+        const substituted = op.pluginVars ? substituteSkillFile(staging, op.pluginVars) : false
+        const renamed = op.renameSkillTo ? renameSkill(staging, op.renameSkillTo) : false
+        // SKILL.md rewritten after the copy: its recorded hash is of what is there now
+        if (substituted || renamed) copied = copied.map((c) => (c.path === 'SKILL.md' ? {...c, sha256: fileSha256Sync(join(staging, 'SKILL.md'))} : c))
+        guard.creating(op.dest, op.root, 'tree')
+        swapDirectoryIn(staging, op.dest, false)
+      } catch (error) {
+        throw explainIoError(error, op.dest)
+      }
+      done.dirs.push(op.dest)
+      done.trees!.push(op.dest)
+      // the hashes of the bytes the copy wrote: the tree is not read again to record it
+      done.files.push(...copied.map((c) => ({path: join(op.dest, c.path), sha256: c.mode === 0o120000 ? 'link' : c.sha256, component: op.component})))
+      return done
+    }
+    case 'write-file': {
+      done.dirs.push(...makeDirs(guard, op.root, dirname(op.dest)))
+      assertNoLinksBelow(op.root, op.dest)
+      if (existsSync(op.dest)) guard.touch(op.dest)
+      else guard.creating(op.dest, op.root, 'file')
+      writeFileAtomic(op.dest, op.content)
+      done.files.push({path: op.dest, sha256: fileSha256Sync(op.dest), component: op.component})
+      return done
+    }
+    case 'json-member': {
+      const createdFile = !existsSync(op.file)
+      const text = readText(op.file)
+      if (op.hooks) {
+        const existing = text.trim() === '' ? undefined : (getJsonMember(text, op.path, op.key, op.file) as HookEvents | undefined)
+        const merge = mergeHookEvents(existing, op.hooks)
+        const edit = editJsonMember(text, op.path, op.key, merge.events, op.file)
+        done.dirs.push(...writeConfig(guard, op.file, op.root, edit.text, createdFile))
+        done.config.push({component: op.component, file: op.file, format: 'json', path: op.path, key: op.key, value: merge.events, addedHooks: op.hooks, createdEvents: merge.createdEvents, undo: edit.undo, createdFile})
+        return done
+      }
+      const edit = editJsonMember(text, op.path, op.key, op.value, op.file)
+      done.dirs.push(...writeConfig(guard, op.file, op.root, edit.text, createdFile))
+      done.config.push({component: op.component, file: op.file, format: 'json', path: op.path, key: op.key, value: op.value, undo: edit.undo, createdFile})
+      return done
+    }
+    case 'toml-table': {
+      const createdFile = !existsSync(op.file)
+      const edit = editTomlTable(readText(op.file), op.table, op.entries, op.file)
+      done.dirs.push(...writeConfig(guard, op.file, op.root, edit.text, createdFile))
+      done.config.push({component: op.component, file: op.file, format: 'toml', path: op.table, key: '', value: op.entries, undo: edit.undo, createdFile})
+      return done
+    }
+    default: {
+      const never: never = op
+      return never
+    }
+  }
+}
+
+export interface RemovalReport {
+  /** files the user changed since, kept (unless forced) */
+  kept: string[]
+  /** config entries that were no longer as written */
+  drifted: string[]
+}
+
+/** Takes back one config edit: exactly when the entry is as loadout wrote it, else structurally. */
+export const revertConfigEdit = (edit: RecordedConfigEdit, report: RemovalReport, guard: Guard): void => {
+  if (!existsSync(edit.file)) return
+  const text = readFileSync(edit.file, 'utf8')
+  let next: string
+  if (edit.format === 'toml') {
+    next = removeTomlTable(text, edit.path, edit.file, edit.undo as TomlEditUndo)
+  } else if (edit.addedHooks) {
+    const current = getJsonMember(text, edit.path, edit.key, edit.file) as HookEvents | undefined
+    if (jsonEqual(current, edit.value)) next = undoJsonEdit(text, edit.undo as JsonEditUndo, edit.file)
+    else {
+      const removal = removeHookEvents(current, edit.addedHooks, edit.createdEvents)
+      if (removal.missing.length > 0) report.drifted.push(`${edit.file} ${edit.key}`)
+      const undo = edit.undo as JsonEditUndo
+      // the key was loadout's and nothing is left in it: it goes, rather than staying as `{}`
+      const emptied = Object.values(removal.events).every((groups) => Array.isArray(groups) && groups.length === 0)
+      next = emptied && undo.previous === undefined ? removeJsonMember(text, edit.path, edit.key, edit.file, undo) : editJsonMember(text, edit.path, edit.key, removal.events, edit.file).text
+    }
+  } else {
+    const current = getJsonMember(text, edit.path, edit.key, edit.file)
+    if (current !== undefined && !jsonEqual(current, edit.value)) report.drifted.push(`${edit.file} ${[...edit.path, edit.key].join('.')}`)
+    next = removeJsonMember(text, edit.path, edit.key, edit.file, edit.undo as JsonEditUndo)
+  }
+  if (next === text) return
+  guard.touch(edit.file)
+  if (edit.createdFile && isEmptyDocument(next)) guard.remove(edit.file)
+  else writeFileAtomic(edit.file, next, modeOf(edit.file) ?? 0o644)
+}
+
+/** What a config file loadout created holds once its last entry is gone: nothing, or an empty object. */
+const isEmptyDocument = (text: string): boolean => /^\s*(\{\s*\})?\s*$/.test(text)
+
+/** Files below `tree` that no record lists (the user put them there): the tree then stays. */
+const unrecordedBelow = (tree: string, recorded: ReadonlySet<string>): boolean => {
+  const walk = (dir: string): boolean => {
+    let entries
+    try {
+      entries = readdirSync(dir, {withFileTypes: true})
+    } catch {
+      return false
+    }
+    return entries.some((e) => (e.isDirectory() ? walk(join(dir, e.name)) : !recorded.has(join(dir, e.name))))
+  }
+  return walk(tree)
+}
+
+/**
+ * Removes what an install wrote, through `guard` so a rollback can put it back: config entries first,
+ * then files (one the user changed since is kept unless `force`); the folders loadout created go at
+ * commit, if empty. A tree loadout wrote whole goes in one step when nothing in it is the user's.
+ * `keep` holds paths another install still records (two agents sharing a folder), which stay.
+ */
+export const removeApplied = (applied: Applied, options: {force: boolean; keep?: ReadonlySet<string>}, guard: Guard): RemovalReport => {
+  const report: RemovalReport = {kept: [], drifted: []}
+  for (const edit of [...ownedEdits(applied.config)].reverse()) revertConfigEdit(edit, report, guard)
+  const keep = options.keep ?? new Set<string>()
+  const changed = (file: RecordedFile) => existsSync(file.path) && file.sha256 !== 'link' && fileSha256Sync(file.path) !== file.sha256
+  const recorded = new Set(applied.files.map((f) => f.path))
+  const gone = new Set<string>()
+  for (const tree of applied.trees ?? []) {
+    if (keep.has(tree) || !existsSync(tree)) continue
+    const inside = applied.files.filter((f) => f.path.startsWith(tree + '/'))
+    if (inside.some((f) => keep.has(f.path)) || unrecordedBelow(tree, recorded)) continue
+    if (!options.force && inside.some(changed)) continue
+    guard.remove(tree)
+    for (const f of inside) gone.add(f.path)
+  }
+  for (const file of applied.files) {
+    if (gone.has(file.path) || keep.has(file.path) || !existsSync(file.path)) continue
+    if (changed(file) && !options.force) {
+      report.kept.push(file.path)
+      continue
+    }
+    guard.remove(file.path)
+  }
+  // Folders go only when empty: a file someone added inside one is never removed with it.
+  for (const tree of applied.trees ?? []) if (!keep.has(tree) && existsSync(tree)) guard.pruneLater(tree, 'tree')
+  for (const dir of applied.dirs) if (!keep.has(dir)) guard.pruneLater(dir, 'dir')
+  return report
+}

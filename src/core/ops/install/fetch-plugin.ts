@@ -1,0 +1,80 @@
+import {existsSync, statSync} from 'node:fs'
+import {join} from 'node:path'
+import {loadoutPaths, type Environment} from '../../kernel/env/environment.js'
+import {EXIT, LoadoutError, notFound} from '../../model/errors.js'
+import {cachedTree, gitCacheDir, gitContext, hasCommit, resolveCommit, updateMirror} from '../../kernel/sources/git.js'
+import {resolvesInside} from '../../kernel/fs/contain.js'
+import {pluginFiles, type PluginFiles} from './plugin-copy.js'
+import {redactUrl} from '../../kernel/sources/redact.js'
+import {localGitCommit} from './local-commit.js'
+import type {PluginFetchSpec} from '../../kernel/resolve/resolve.js'
+
+export interface FetchedPlugin {
+  /** the folder holding the plugin (inside the cache, or the local folder itself) */
+  root: string
+  commit?: string
+  archiveSha256?: string
+  /** a package fetched from a registry: the version it resolved to and the registry's integrity */
+  artifact?: {version: string; integrity: string}
+  integrity: string
+  /** the files of `root`, when they were hashed file by file here (their integrity is `integrity`) */
+  files?: PluginFiles
+}
+
+const offlineMiss = (label: string) =>
+  new LoadoutError('offline-not-cached', EXIT.network, `offline, and ${label} is not in the cache`, {suggestions: ['run once without --offline to fetch it']})
+
+const fetchGitPlugin = async (spec: Extract<PluginFetchSpec, {kind: 'git'}>, env: Environment, offline: boolean): Promise<FetchedPlugin> => {
+  const cache = loadoutPaths(env).cache
+  const base = gitCacheDir(cache, spec.url)
+  const mirror = join(base, 'mirror')
+  const context = gitContext(env, cache)
+  // A pinned commit already in the mirror needs no network at all.
+  const pinnedAndPresent = async () => Boolean(spec.sha && existsSync(mirror) && (await hasCommit(context, mirror, spec.sha)))
+  if (offline) {
+    if (!existsSync(mirror)) throw offlineMiss(redactUrl(spec.url))
+  } else if (!(await pinnedAndPresent())) {
+    await updateMirror(context, spec.url, mirror, {partial: Boolean(spec.path)})
+  }
+  const commit = await resolveCommit(context, mirror, spec.sha ?? spec.ref, spec.url)
+  const tree = await cachedTree(context, base, commit, spec.path ? [spec.path] : undefined)
+  const root = spec.path ? join(tree, spec.path) : tree
+  if (!existsSync(root) || !resolvesInside(tree, root)) throw notFound('path-not-found', `${spec.path} is not a folder of ${redactUrl(spec.url)} at ${commit.slice(0, 12)}`)
+  const files = await pluginFiles(root)
+  return {root, commit, integrity: files.integrity, files}
+}
+
+/** Brings a plugin's files to a local folder: a cached git tree, an extracted archive, or a folder. */
+export const fetchPlugin = async (spec: PluginFetchSpec, env: Environment, offline: boolean): Promise<FetchedPlugin> => {
+  switch (spec.kind) {
+    case 'folder': {
+      let isDir = false
+      try {
+        isDir = statSync(spec.path).isDirectory()
+      } catch {
+        // reported below
+      }
+      if (!isDir) throw notFound('plugin-folder-missing', `${spec.path} is not a folder`)
+      const commit = spec.commit ?? (await localGitCommit(spec.path, env))
+      const files = await pluginFiles(spec.path)
+      return {root: spec.path, ...(commit ? {commit} : {}), integrity: files.integrity, files}
+    }
+    case 'git':
+      return fetchGitPlugin(spec, env, offline)
+    case 'archive': {
+      if (offline) throw offlineMiss(redactUrl(spec.url))
+      const {fetchArchive} = await import('../../kernel/sources/archive.js')
+      const fetched = await fetchArchive(spec.url, {env, cacheDir: loadoutPaths(env).cache, ...(spec.sha256 ? {sha256: spec.sha256} : {}), ...(spec.tokenOrigin ? {tokenOrigin: spec.tokenOrigin} : {})})
+      return {root: fetched.dir, archiveSha256: fetched.sha256, integrity: fetched.integrity}
+    }
+    case 'npm': {
+      const {fetchNpm} = await import('../../kernel/sources/npm.js')
+      const fetched = await fetchNpm(spec, {env, cacheDir: loadoutPaths(env).cache, offline})
+      return {root: fetched.root, artifact: {version: fetched.version, integrity: fetched.artifactIntegrity}, integrity: fetched.integrity}
+    }
+    default: {
+      const never: never = spec
+      return never
+    }
+  }
+}

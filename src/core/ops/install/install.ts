@@ -1,0 +1,347 @@
+import {existsSync} from 'node:fs'
+import {basename} from 'node:path'
+import type {Environment} from '../../kernel/env/environment.js'
+import {EXIT, LoadoutError, needsConsent, notFound, usageError} from '../../model/errors.js'
+import {projectManifestFile} from '../../kernel/state/marketplaces.js'
+import type {PluginEntry} from '../../model/marketplace.js'
+import {installView, readForInstall} from '../../kernel/plugin/leniency.js'
+import {inspectPlugin} from '../../kernel/plugin/read.js'
+import type {PluginModel} from '../../model/plugin.js'
+import {admitPluginModel, admitPluginSource} from '../../kernel/policy/gate.js'
+import type {Problem} from '../../model/problems.js'
+import type {ScopeContext} from '../../kernel/env/scope.js'
+import {pathsRecordedBy, ownershipFrom, readInstallRecords, type InstallRecord} from '../../kernel/state/records.js'
+import type {AgentTarget} from '../../kernel/targets/types.js'
+import {applyOperation, removeApplied} from './apply.js'
+import {approvalsFile, consentSummary, isApproved, storeApproval, type ConsentSummary} from './consent.js'
+import {fetchPlugin, type FetchedPlugin} from './fetch-plugin.js'
+import {assertLockUnchanged, unchangedFromLockfile} from './frozen.js'
+import {ownedEdits} from './owned-edits.js'
+import {inheritCreated} from './config-heirs.js'
+import {planInstall, type TargetPlan} from './plan.js'
+import {declarePlugin, undeclarePlugin} from './project.js'
+import {placeProjectCopy, pruneProjectCopies} from './project-copy.js'
+import {installedDirs, pluginVarsFor} from './project-root.js'
+import {transaction, type Recovery, type Transaction} from '../../kernel/state/transaction.js'
+import {DIRECT, type ResolvedPlugin} from '../../kernel/resolve/resolve.js'
+import {checkRecord} from './verify.js'
+import {journalCopy, materializeCopy, pluginFiles, type PluginFiles} from './plugin-copy.js'
+import {dependencyFields, type DependencyMark} from '../../kernel/state/mark.js'
+import {resolveSpec} from '../../kernel/resolve/spec.js'
+import {ensureUserConfig, type AskUserConfig} from '../../kernel/user-config/ensure.js'
+
+export interface InstallOptions {
+  env: Environment
+  context: ScopeContext
+  targets: readonly AgentTarget[]
+  dryRun: boolean
+  force: boolean
+  prefix: boolean
+  offline: boolean
+  yes: boolean
+  /** project scope: loadout.lock and loadout.json must not change (`install --frozen`) */
+  frozen?: boolean
+  /** install only these skills of the plugin */
+  skills?: readonly string[]
+  /** install even when text the agents read hides characters (tags, bidi controls, zero-width) */
+  allowHiddenText?: boolean
+  /** asks the person on a terminal; absent when there is none */
+  confirm?: (summary: ConsentSummary, id: string) => Promise<boolean>
+  onProgress?: (message: string) => void
+  /** installing this plugin because another one depends on it */
+  dependency?: DependencyMark
+  /** the catalog renamed the installed plugin to this one: its records are replaced too */
+  renamedFrom?: string
+  /** asks on a terminal for userConfig values not set yet; absent: missing ones fail the install */
+  askUserConfig?: AskUserConfig
+}
+
+export interface InstallResult {
+  status: 'installed' | 'already-installed' | 'planned'
+  plugin: string
+  version?: string
+  source: string
+  commit?: string
+  integrity: string
+  scope: string
+  dryRun: boolean
+  plans: TargetPlan[]
+  consent: {items: ConsentSummary['items']; files?: ConsentSummary['files']; fingerprint: string; approvedBy: 'not-needed' | 'stored' | 'yes' | 'prompt' | 'pending'}
+  problems: Problem[]
+  recovered?: Recovery
+}
+
+const pickSkills = (model: PluginModel, names: readonly string[]): PluginModel => {
+  for (const name of names) {
+    if (!model.skills.some((s) => s.name === name)) {
+      throw notFound('skill-not-in-plugin', `plugin "${model.name}" has no skill "${name}" (it has ${model.skills.map((s) => s.name).join(', ') || 'none'})`)
+    }
+  }
+  return {...model, skills: model.skills.filter((s) => names.includes(s.name)), subagents: [], mcpServers: [], hooks: [], commands: [], tools: []}
+}
+
+export interface Prepared {
+  resolved: ResolvedPlugin
+  fetched: FetchedPlugin
+  model: PluginModel
+  id: string
+  /** the plugin's files as read: what consent shows and the installed copy must match */
+  files: PluginFiles
+}
+
+/**
+ * Reads a fetched plugin. A plugin fetched straight from a repository or an archive that names itself
+ * nowhere would take the name of its cache folder (a commit or a digest): it takes the source's name.
+ */
+export const readFetched = (resolved: ResolvedPlugin, fetched: FetchedPlugin, env: Environment): PluginModel => {
+  // read once; read again only when the plugin took its cache folder's name
+  const inspected = inspectPlugin(fetched.root, {...(resolved.entry ? {entry: resolved.entry} : {}), home: env.home})
+  if (resolved.entry || resolved.marketplace !== DIRECT || !resolved.name || inspected.model.name !== basename(fetched.root)) return installView(inspected)
+  const entry: PluginEntry = {name: resolved.name, source: {kind: 'local', path: '.'}, tags: [], keywords: [], raw: {}, problems: []}
+  return readForInstall(fetched.root, {entry, home: env.home})
+}
+
+/** Resolve, fetch and read: everything up to the plan, nothing written to any agent. */
+export const preparePlugin = async (spec: string, options: Pick<InstallOptions, 'env' | 'context' | 'offline' | 'skills' | 'allowHiddenText' | 'onProgress'>): Promise<Prepared> => {
+  const resolved = await resolveSpec(spec, options.env, options.context.projectRoot)
+  admitPluginSource(resolved, options.env, options.context.projectRoot)
+  options.onProgress?.(`fetching ${resolved.fetch.label}`)
+  const fetched = await fetchPlugin(resolved.fetch, options.env, options.offline)
+  return prepareFetched(resolved, fetched, options)
+}
+
+/** Reads and checks a fetched plugin (only the skills asked for, when some are). */
+export const prepareFetched = async (resolved: ResolvedPlugin, fetched: FetchedPlugin, options: Pick<InstallOptions, 'env' | 'context' | 'skills' | 'allowHiddenText'>): Promise<Prepared> => {
+  let model = readFetched(resolved, fetched, options.env)
+  if (options.skills && options.skills.length > 0) model = pickSkills(model, options.skills)
+  const id = resolved.marketplace === DIRECT ? `${model.name}@${DIRECT}` : resolved.id
+  admitPluginModel(model, id, {env: options.env, projectRoot: options.context.projectRoot, ...(options.allowHiddenText ? {allowHiddenText: true} : {})})
+  // the fetch hashed the same folder file by file already, unless the plugin is a folder inside it
+  const files = fetched.files && model.root === fetched.root ? fetched.files : await pluginFiles(model.root)
+  return {resolved, fetched, model, id, files}
+}
+
+/** The records of `id` in the scope for the chosen targets: what an install replaces. */
+export const existingRecords = (all: readonly InstallRecord[], id: string, options: Pick<InstallOptions, 'context' | 'targets' | 'renamedFrom'>): InstallRecord[] =>
+  all.filter((r) => (r.plugin === id || r.plugin === options.renamedFrom) && r.scope === options.context.scope && options.targets.some((t) => t.id === r.target))
+
+/**
+ * Whether this content is installed, enabled and whole in every chosen target. A lock committed to a
+ * project says what was installed on someone's machine: in a fresh clone its files and the plugin's
+ * installed copy are missing, so it is installed again.
+ */
+export const isCurrent = (existing: readonly InstallRecord[], targets: readonly AgentTarget[], integrity: string): boolean =>
+  existing.length === targets.length &&
+  existing.every((r) => r.integrity === integrity && r.enabled && (!r.pluginRoot || existsSync(r.pluginRoot)) && checkRecord(r).missing.length === 0)
+
+/** An agent that installs packages itself (Lexora) gets a package, not folders: refused, pointing at `plugin pack`. */
+export const refusePackOnly = (targets: readonly AgentTarget[]): void => {
+  const packOnly = targets.filter((t) => t.installs === false)
+  if (packOnly.length === 0) return
+  throw usageError('agent-installs-packages', `${packOnly.map((t) => t.name).join(', ')} installs packages itself: loadout writes no folder for it`, {
+    suggestions: [`write the package archive instead: loadout plugin pack <plugin folder> --format ${packOnly[0]!.id}`, 'then install the archive with the host\'s own installer'],
+  })
+}
+
+/** What the check before the lock decided for one plugin: an answer already, or an install to apply. */
+export type Preflight = {done: InstallResult} | {pending: PendingInstall}
+
+export interface PendingInstall {
+  prepared: Prepared
+  options: InstallOptions
+  base: Omit<InstallResult, 'status' | 'plans' | 'consent'>
+  summary: ConsentSummary
+  consent: InstallResult['consent']
+  dirs: ReturnType<typeof installedDirs>
+  userConfig: Awaited<ReturnType<typeof ensureUserConfig>>
+}
+
+/**
+ * Everything an install decides before the lock: whether it is installed already, the approval
+ * (asked now, before anything is written), userConfig values, and a dry run's plan. Judged again
+ * under the lock by `applyInTransaction`.
+ */
+export const preflightInstall = async (prepared: Prepared, options: InstallOptions, all: readonly InstallRecord[]): Promise<Preflight> => {
+  const {env, context} = options
+  const {resolved, fetched, model, id} = prepared
+  const existing = existingRecords(all, id, options)
+  const version = resolved.version ?? fetched.artifact?.version ?? model.version
+  const base = {
+    plugin: id,
+    ...(version ? {version} : {}),
+    source: resolved.fetch.label,
+    ...(fetched.commit ? {commit: fetched.commit} : {}),
+    integrity: fetched.integrity,
+    scope: context.scope,
+    dryRun: options.dryRun,
+    problems: model.problems,
+  }
+  const summary = consentSummary(id, model, prepared.files)
+  // What runs counts as installed only once this machine's user approved it: files a clone brings along never do.
+  const approvedHere = summary.items.length === 0 || isApproved(env, id, summary.fingerprint)
+  if (isCurrent(existing, options.targets, fetched.integrity) && !options.force && approvedHere && !options.renamedFrom) {
+    return {done: {...base, status: 'already-installed', plans: [], consent: {items: summary.items, files: summary.files, fingerprint: summary.fingerprint, approvedBy: 'not-needed'}}}
+  }
+  const dirs = installedDirs(env, context, id, fetched)
+  const userConfig = await ensureUserConfig(env, id, fetched.root, resolved.entry, {dryRun: options.dryRun, ...(options.askUserConfig ? {ask: options.askUserConfig} : {})})
+  let approvedBy: InstallResult['consent']['approvedBy'] = 'not-needed'
+  if (summary.items.length > 0) {
+    if (isApproved(env, id, summary.fingerprint)) approvedBy = 'stored'
+    else if (options.dryRun) approvedBy = 'pending'
+    else if (options.yes) approvedBy = 'yes'
+    else if (options.confirm) {
+      if (!(await options.confirm(summary, id))) throw new LoadoutError('consent-refused', EXIT.needsConsent, `not installed: the executable parts of ${id} were not approved`)
+      approvedBy = 'prompt'
+    } else {
+      throw needsConsent('consent-needed', `${id} runs code on this machine (${summary.items.length} hook(s), MCP server(s) or tool(s)) and needs your approval`, {
+        suggestions: ['run it on a terminal to review and approve, or pass --yes to approve', `see what it runs: loadout install ${id} --dry-run`],
+        details: {items: summary.items},
+      })
+    }
+  }
+  const consent = {items: summary.items, files: summary.files, fingerprint: summary.fingerprint, approvedBy}
+  const pending: PendingInstall = {prepared, options, base, summary, consent, dirs, userConfig}
+  if (options.dryRun) return {done: {...base, status: 'planned', plans: planFor(pending, all).plans, consent}}
+  return {pending}
+}
+
+const planFor = (p: PendingInstall, all: readonly InstallRecord[]) => {
+  const {options, prepared, dirs, userConfig} = p
+  const existing = existingRecords(all, prepared.id, options)
+  const others = all.filter((r) => !existing.includes(r))
+  const plans = planInstall({
+    ...(userConfig ? {userConfig} : {}),
+    id: prepared.id,
+    model: prepared.model,
+    targets: options.targets,
+    env: options.env,
+    context: options.context,
+    ownership: ownershipFrom(others),
+    replacing: existing,
+    prefix: options.prefix,
+    vars: (target) => pluginVarsFor(target, options.context, dirs),
+  })
+  return {existing, others, plans}
+}
+
+/**
+ * Applies one checked install inside a caller's transaction, on `current` (the records as this
+ * transaction has them so far), and returns its answer and the records after it. Writes no state
+ * file: the caller writes the records once, after every plugin of the batch.
+ */
+export const applyInTransaction = async (tx: Transaction, p: PendingInstall, current: readonly InstallRecord[]): Promise<{result: InstallResult; records: InstallRecord[]; changed: boolean}> => {
+  const {options, prepared, base, summary, consent, dirs} = p
+  const {env, context} = options
+  const {resolved, fetched, model, id} = prepared
+  // approval too is judged again: another run may have stored it meanwhile
+  const approvedNow = summary.items.length === 0 || isApproved(env, id, summary.fingerprint)
+  // judged again on the records read under the lock: another process may have installed it meanwhile
+  if (isCurrent(existingRecords(current, id, options), options.targets, fetched.integrity) && !options.force && approvedNow && !options.renamedFrom) {
+    return {result: {...base, status: 'already-installed', plans: [], consent: {...consent, approvedBy: 'not-needed'}}, records: [...current], changed: false}
+  }
+  const {existing, others: before, plans} = planFor(p, current)
+  // every config entry the old records name must be loadout's before anything is touched
+  for (const old of existing) ownedEdits(old.config)
+  // what the replaced version created in a config file passes to the installs still there, as an uninstall
+  // does; only a version installed here: a fresh clone's lock names edits this machine never made (and
+  // its plugin copy, machine-local, is not there yet)
+  const written = existing.filter((r) => !r.pluginRoot || existsSync(r.pluginRoot))
+  if (context.scope === 'project') await placeProjectCopy(context.projectRoot, model.root, dirs.root, fetched.integrity)
+  else {
+    journalCopy(tx, dirs.root)
+    await materializeCopy(model.root, dirs.root, prepared.files)
+  }
+  for (const old of existing) removeApplied(old, {force: true, keep: pathsRecordedBy(before)}, tx)
+  const others = inheritCreated(written, before)
+  const recordBase: RecordBase = {
+    plugin: id,
+    scope: context.scope,
+    ...(base.version ? {version: base.version} : {}),
+    source: base.source,
+    ...(fetched.commit ? {commit: fetched.commit} : {}),
+    ...(fetched.archiveSha256 ? {archiveSha256: fetched.archiveSha256} : {}),
+    ...(fetched.artifact ? {artifact: fetched.artifact} : {}),
+    integrity: fetched.integrity,
+    ...dependencyFields(existing, options.dependency),
+    pluginRoot: dirs.root,
+    pluginRootIntegrity: prepared.files.integrity,
+    ...(summary.items.length > 0 ? {consent: summary.fingerprint} : {}),
+  }
+  const records = unchangedFromLockfile(existing, (await applyPlans(plans, recordBase, tx)).map((r) => inheritDirs(r, existing)))
+  if (context.scope === 'project' && !(options.frozen ?? false)) {
+    tx.touch(projectManifestFile(context.projectRoot))
+    declarePlugin(context.projectRoot, id, base.version, resolved.fetch.label, resolved.marketplace === DIRECT)
+    if (options.renamedFrom) undeclarePlugin(context.projectRoot, options.renamedFrom)
+  }
+  if (summary.items.length > 0) {
+    tx.touch(approvalsFile(env))
+    storeApproval(env, id, summary.fingerprint)
+  }
+  const after = [...others, ...records]
+  if (context.scope === 'project') pruneProjectCopies(context.projectRoot, id, after, tx)
+  return {result: {...base, status: 'installed', plans, consent}, records: after, changed: true}
+}
+
+/** Writes the records a batch ended with, once; `--frozen`: loadout.lock and loadout.json stay as they are, and must already say this. */
+export const commitRecords = (tx: Transaction, options: Pick<InstallOptions, 'context' | 'frozen'>, records: InstallRecord[]): void => {
+  const {context} = options
+  if (options.frozen && context.scope === 'project') assertLockUnchanged(context.projectRoot, records)
+  else tx.writeRecords(context.scope, records)
+}
+
+/** Installs one prepared plugin into the chosen targets, under the lock, undoing everything on failure. */
+export const installPrepared = async (prepared: Prepared, options: InstallOptions): Promise<InstallResult> => {
+  refusePackOnly(options.targets)
+  // read without the lock, for the answer before any question; judged again under the lock
+  const pre = await preflightInstall(prepared, options, readInstallRecords(options.env, options.context.projectRoot))
+  if ('done' in pre) return pre.done
+  return transaction(options.env, options.context.projectRoot, `install ${prepared.id}`, async (tx): Promise<InstallResult> => {
+    const recovered = tx.recovered ? {recovered: tx.recovered} : {}
+    const {result, records, changed} = await applyInTransaction(tx, pre.pending, tx.records())
+    if (changed) commitRecords(tx, options, records)
+    return {...result, ...recovered}
+  })
+}
+
+/**
+ * The folders the replaced version's install created stay loadout's: they are pruned only at commit,
+ * so the new version finds them in place and would otherwise leave them behind when it goes.
+ */
+const inheritDirs = (record: InstallRecord, replaced: readonly InstallRecord[]): InstallRecord => {
+  const old = replaced.find((r) => r.target === record.target)
+  if (!old) return record
+  const paths = [...record.files.map((f) => f.path), ...record.dirs, ...record.config.map((c) => c.file)]
+  const inherited = old.dirs.filter((d) => paths.some((p) => p === d || p.startsWith(d + '/')))
+  return {...record, dirs: [...new Set([...record.dirs, ...inherited])]}
+}
+
+type RecordBase = Omit<InstallRecord, 'target' | 'enabled' | 'components' | 'skipped' | 'files' | 'dirs' | 'config'>
+
+/** Applies every planned operation through the transaction, a safe point between each, and returns the records. */
+const applyPlans = async (plans: readonly TargetPlan[], recordBase: RecordBase, tx: Transaction): Promise<InstallRecord[]> => {
+  const records: InstallRecord[] = []
+  for (const plan of plans) {
+    const record: InstallRecord = {
+      ...recordBase,
+      target: plan.target,
+      enabled: true,
+      components: [...new Set(plan.operations.map((o) => o.component))],
+      skipped: plan.skipped,
+      files: [],
+      dirs: [],
+      config: [],
+    }
+    for (const op of plan.operations) {
+      await tx.checkpoint()
+      const applied = applyOperation(op, tx)
+      record.files.push(...applied.files)
+      record.dirs.push(...applied.dirs)
+      if (applied.trees && applied.trees.length > 0) record.trees = [...(record.trees ?? []), ...applied.trees]
+      record.config.push(...applied.config)
+    }
+    records.push(record)
+  }
+  await tx.checkpoint()
+  return records
+}
+

@@ -1,0 +1,82 @@
+import {existsSync, readFileSync} from 'node:fs'
+import {getJsonMember} from '../../kernel/agent-config/json-edit.js'
+import {getTomlTable} from '../../kernel/agent-config/toml-edit.js'
+import {EXIT, LoadoutError} from '../../model/errors.js'
+import {jsonEqual} from '../../kernel/writers/hooks.js'
+import type {HookEvents, HookMatcher} from '../../model/plugin.js'
+import type {RecordedConfigEdit} from '../../kernel/state/records.js'
+
+/**
+ * Before loadout takes a config entry out, it must be able to show it wrote that entry: the entry's
+ * current value equals the value recorded (a record read from a lock someone else committed may name
+ * any entry of the user's). The one difference tolerated is the revision folder of the plugin's own
+ * installed copy (`.../plugins/<plugin>/<revision>/...`): a teammate's lock records the revision they
+ * installed, while this machine still holds the one it installed before pulling; both are this
+ * plugin's, and an update must take out the old one.
+ */
+
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+
+/** The value with the plugin's revision folders blanked, so two revisions of its copy compare equal. */
+const withoutRevision = (value: unknown, plugin: string): unknown => {
+  const [name, market] = plugin.split('@') as [string, string]
+  const project = new RegExp(`(\\.loadout/plugins/${escape(plugin)}/)[^/"'\\s]+`, 'g')
+  const user = new RegExp(`(/plugins/${escape(market)}/${escape(name)}/)[^/"'\\s]+`, 'g')
+  const walk = (v: unknown): unknown => {
+    if (typeof v === 'string') return v.replace(project, '$1*').replace(user, '$1*')
+    if (Array.isArray(v)) return v.map(walk)
+    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]))
+    return v
+  }
+  return walk(value)
+}
+
+const sameEntry = (current: unknown, recorded: unknown, plugin: string): boolean =>
+  jsonEqual(current, recorded) || jsonEqual(withoutRevision(current, plugin), withoutRevision(recorded, plugin))
+
+const notOwned = (edit: RecordedConfigEdit): LoadoutError => {
+  const entry = [...edit.path, edit.key].filter(Boolean).join('.')
+  return new LoadoutError('config-not-owned', EXIT.conflict, `${edit.file}: the entry ${entry} is not what loadout recorded writing for ${edit.component}; refusing to remove it (nothing was changed)`, {
+    suggestions: ['if it is yours, keep it: remove the record of it from loadout.lock (or restore the lock from a commit you trust)', 'if loadout wrote it and you edited it, put it back as it was or remove it by hand, then run again'],
+  })
+}
+
+const pluginOf = (edit: RecordedConfigEdit) => edit.component.split('/')[0] ?? ''
+
+/** Recorded hook groups replaced by the groups on disk that are the same but for the plugin's revision. */
+const hooksOnDisk = (current: HookEvents, added: HookEvents, plugin: string): HookEvents =>
+  Object.fromEntries(
+    Object.entries(added).map(([event, groups]) => [
+      event,
+      groups.map((g) => (current[event] ?? []).find((c: HookMatcher) => jsonEqual(c, g)) ?? (current[event] ?? []).find((c: HookMatcher) => sameEntry(c, g, plugin)) ?? g),
+    ]),
+  )
+
+/**
+ * The edits as they can be taken back on this machine, each checked against the file: an entry that
+ * is gone needs nothing; one that is as recorded (or differs only in the revision folder, then as it
+ * is on disk) is taken back; any other value is refused, before anything is touched.
+ */
+export const ownedEdits = (edits: readonly RecordedConfigEdit[]): RecordedConfigEdit[] =>
+  edits.map((edit) => {
+    if (!existsSync(edit.file)) return edit
+    const text = readFileSync(edit.file, 'utf8')
+    if (text.trim() === '') return edit
+    const plugin = pluginOf(edit)
+    if (edit.format === 'toml') {
+      const table = getTomlTable(text, edit.path, edit.file)
+      if (table === undefined || jsonEqual(table, edit.value)) return edit
+      if (sameEntry(table, edit.value, plugin)) return {...edit, value: table}
+      throw notOwned(edit)
+    }
+    const current = getJsonMember(text, edit.path, edit.key, edit.file)
+    if (current === undefined) return edit
+    if (edit.addedHooks) {
+      // Hooks are taken out group by group: only groups equal to what loadout added ever go.
+      if (jsonEqual(current, edit.value)) return edit
+      return {...edit, value: undefined, addedHooks: hooksOnDisk(current as HookEvents, edit.addedHooks, plugin)}
+    }
+    if (jsonEqual(current, edit.value)) return edit
+    if (sameEntry(current, edit.value, plugin)) return {...edit, value: current}
+    throw notOwned(edit)
+  })

@@ -1,0 +1,373 @@
+import {existsSync, readdirSync, readFileSync} from 'node:fs'
+import {isAbsolute, join, posix} from 'node:path'
+import {getJsonMember, parseJsonText} from '../../kernel/agent-config/json-edit.js'
+import {getTomlTable, parseTomlText, type TomlEntries} from '../../kernel/agent-config/toml-edit.js'
+import type {Environment} from '../../kernel/env/environment.js'
+import {conflict, validationFailed} from '../../model/errors.js'
+import {confusableWith} from '../../kernel/text/name-skeleton.js'
+import {assertNoLinksBelow} from '../../kernel/fs/contain.js'
+import {renderCommand} from '../../kernel/writers/command.js'
+import {spellEnvReferences} from '../../kernel/writers/env-refs.js'
+import {renderHooks} from '../../kernel/writers/hooks.js'
+import {mcpServerKey, renderMcpEntry} from '../../kernel/writers/mcp.js'
+import {renderSubagent, riskyFieldsOf} from '../../kernel/writers/subagent.js'
+import {substitutePluginVars, type PluginVars} from '../../kernel/writers/substitute.js'
+import {MAX_MARKDOWN_BYTES} from '../../kernel/plugin/components.js'
+import {readContainedText} from '../../kernel/plugin/paths.js'
+import type {HookEvents, PluginModel} from '../../model/plugin.js'
+import {referencesEnv, substituteUserConfig, type UserConfigVars} from '../../kernel/user-config/substitute.js'
+import type {ScopeContext} from '../../kernel/env/scope.js'
+import {listSkillFiles, readSkillDir} from '../../kernel/skills/read.js'
+import type {InstallRecord, Ownership} from '../../kernel/state/records.js'
+import {resolveLocation, writeLocation, type ResolvedLocation} from '../../kernel/targets/resolve.js'
+import type {AgentTarget, SectionName} from '../../kernel/targets/types.js'
+import {yaml} from '../../kernel/text/yaml-lazy.js'
+
+/** One change to one agent's files, planned before anything is written. */
+export type Operation =
+  | {kind: 'copy-dir'; component: string; from: string; dest: string; root: string; renameSkillTo?: string; pluginVars?: PluginVars}
+  | {kind: 'write-file'; component: string; dest: string; root: string; content: string; dir?: string}
+  | {kind: 'json-member'; component: string; file: string; root: string; path: string[]; key: string; value: unknown; hooks?: HookEvents}
+  | {kind: 'toml-table'; component: string; file: string; root: string; table: string[]; entries: TomlEntries}
+
+export interface TargetPlan {
+  target: string
+  operations: Operation[]
+  /** parts this agent cannot hold, and why */
+  skipped: Array<{component: string; reason: string}>
+  /** what changed in a part on its way into this agent's form (a field it has no place for) */
+  notes: Array<{component: string; note: string}>
+}
+
+export interface PlanInput {
+  id: string
+  model: PluginModel
+  targets: readonly AgentTarget[]
+  env: Environment
+  context: ScopeContext
+  ownership: Ownership
+  /** records of this plugin being replaced (reinstall, update): what they own is not a conflict */
+  replacing: readonly InstallRecord[]
+  prefix: boolean
+  /** the plugin variables, or how each agent spells them (project scope: see project-root.ts) */
+  vars: PluginVars | ((target: AgentTarget) => PluginVars)
+  /** the plugin's userConfig values, for `${user_config.KEY}` */
+  userConfig?: UserConfigVars
+}
+
+const varsOf = (input: PlanInput, target: AgentTarget): PluginVars => (typeof input.vars === 'function' ? input.vars(target) : input.vars)
+
+const componentId = (id: string, kind: string, name: string) => `${id}/${kind}/${name}`
+
+const firstLocation = (target: AgentTarget, section: SectionName, input: PlanInput): ResolvedLocation | undefined => {
+  const data = target[section]
+  const location = data ? writeLocation(data.locations, input.context.scope) : undefined
+  return location ? resolveLocation(target, location, input.env, input.context.projectRoot) : undefined
+}
+
+/** The first folder or file of a section for the scope; when the target has none, the part is reported as skipped. */
+const locationOrSkip = (input: PlanInput, target: AgentTarget, section: 'subagents' | 'commands' | 'mcp' | 'hooks', what: string, plan: TargetPlan, component: string): ResolvedLocation | undefined => {
+  const location = target[section] ? firstLocation(target, section, input) : undefined
+  if (!location) plan.skipped.push({component, reason: `${target.name} has no ${input.context.scope}-scope ${what}`})
+  else noteTrust(plan, target, location, component)
+  return location
+}
+
+/** A folder the agent reads only in a trusted workspace: said once per part written there. */
+const noteTrust = (plan: TargetPlan, target: AgentTarget, location: ResolvedLocation, component: string): void => {
+  if (!location.requiresTrust) return
+  const how = target.id === 'cst-agent' ? 'run `/plugins trust` in cst-agent' : `trust the workspace in ${target.name}`
+  plan.notes.push({component, note: `${target.name} loads ${location.absolute} only in a trusted workspace: ${how} before it is used`})
+}
+
+/** cst-agent loads the skills of a plugin copied whole into its plugins folder from there: a second copy loads them twice. */
+const copiedWhole = (input: PlanInput, target: AgentTarget): ResolvedLocation | undefined =>
+  input.model.tools.length > 0 && target.plugins ? firstLocation(target, 'plugins', input) : undefined
+
+const ownedByReplaced = (input: PlanInput, path: string): boolean =>
+  input.replacing.some((r) => r.files.some((f) => f.path === path || f.path.startsWith(path + '/')) || r.dirs.includes(path))
+
+const configKeyOwned = (input: PlanInput, file: string, path: readonly string[], key: string): boolean =>
+  input.replacing.some((r) => r.config.some((c) => c.file === file && c.key === key && c.path.join('\0') === path.join('\0')))
+
+const readConfigText = (file: string): string => (existsSync(file) ? readFileSync(file, 'utf8') : '')
+
+/** Who holds a path: this plugin's earlier install (fine), another plugin, or the user. */
+const holderOf = (input: PlanInput, path: string): string | undefined => {
+  if (!existsSync(path) || ownedByReplaced(input, path)) return undefined
+  return input.ownership.ownerOf(path) ?? 'the user (not installed by loadout)'
+}
+
+/** The names already in a folder (file extensions dropped), to refuse one that looks like another. */
+const namesIn = (dir: string): string[] => {
+  try {
+    return readdirSync(dir).map((n) => n.replace(/(\.agent)?\.(md|toml)$/, ''))
+  } catch {
+    return []
+  }
+}
+
+const refuseConfusable = (kind: 'skill' | 'subagent', name: string, dir: string, target: AgentTarget): void => {
+  const other = confusableWith(name, namesIn(dir))
+  if (other === undefined) return
+  throw validationFailed(`${kind}-name-confusable`, `${kind} "${name}" cannot be installed for ${target.id}: it looks like "${other}", already in ${dir}`, {
+    suggestions: ['rename one of them so that the two names cannot be taken for each other'],
+  })
+}
+
+/** An MCP server key that looks like one already in the agent's config file (NFKC, look-alikes) is refused. */
+const refuseConfusableKey = (key: string, present: unknown, file: string, target: AgentTarget): void => {
+  const keys = typeof present === 'object' && present !== null && !Array.isArray(present) ? Object.keys(present) : []
+  const other = confusableWith(key, keys)
+  if (other === undefined) return
+  throw validationFailed('mcp-name-confusable', `MCP server "${key}" cannot be installed for ${target.id}: it looks like "${other}", already in ${file}`, {
+    suggestions: ['rename one of them so that the two names cannot be taken for each other'],
+  })
+}
+
+/** CHARACTOID keeps a skill as one YAML file: name, description, instructions (the SKILL.md body). */
+const planYamlSkills = (input: PlanInput, target: AgentTarget, plan: TargetPlan) => {
+  const location = firstLocation(target, 'skills', input)
+  for (const skill of input.model.skills) {
+    const component = componentId(input.id, 'skill', skill.name)
+    if (!location) {
+      plan.skipped.push({component, reason: `${target.name} has no ${input.context.scope}-scope skills folder`})
+      continue
+    }
+    const dest = join(location.absolute, `${skill.name}.yaml`)
+    const holder = holderOf(input, dest)
+    if (holder) {
+      plan.skipped.push({component, reason: `${target.name}: ${dest} belongs to ${holder}`})
+      continue
+    }
+    const read = readSkillDir(skill.dir)
+    const instructions = (substitutePluginVars(read.body, varsOf(input, target)) as string).trim()
+    const content = yaml().stringify({name: skill.name, description: read.description ?? skill.name, instructions: `${instructions}\n`}, {lineWidth: 0})
+    if (listSkillFiles(skill.dir, 2).files.length > 1) {
+      plan.notes.push({component, note: `${target.name}: only the text of SKILL.md is written; the files beside it are not (a CHARACTOID skill is one YAML file)`})
+    }
+    assertNoLinksBelow(location.root, dest)
+    plan.operations.push({kind: 'write-file', component, dest, root: location.root, content})
+  }
+}
+
+/**
+ * A taken skill name. Inside the agent two plugins' skills coexist under namespaced names
+ * (`<plugin>:<name>`); a skills folder has one flat namespace, so --prefix writes `<plugin>-<name>`.
+ * The suggestion is offered only when that prefixed name is itself free.
+ */
+const skillTaken = (name: string, plugin: string, target: AgentTarget, dest: string, holder: string, prefixed: string | undefined) => {
+  const shown = `${plugin}:${name}`
+  const suggestions = prefixed
+    ? [`install it as "${prefixed}" with --prefix (as a plugin, ${target.name} would show it as "${shown}")`, `or remove the other skill first`]
+    : [`remove or rename the skill at ${dest} first (as a plugin, ${target.name} would show it as "${shown}")`]
+  const hint = prefixed ? `; install it as "${prefixed}" with --prefix` : ''
+  return conflict('skill-taken', `skill "${name}" cannot be installed for ${target.id}: ${dest} belongs to ${holder}${hint}`, {suggestions})
+}
+
+const planSkills = (input: PlanInput, target: AgentTarget, plan: TargetPlan) => {
+  const {model, id} = input
+  if (model.skills.length === 0) return
+  if (target.skills?.format === 'characteroid-yaml') return planYamlSkills(input, target, plan)
+  const location = target.skills?.format === 'agent-skills' ? firstLocation(target, 'skills', input) : undefined
+  const whole = copiedWhole(input, target)
+  for (const skill of model.skills) {
+    const component = componentId(id, 'skill', skill.name)
+    if (whole) {
+      plan.skipped.push({component, reason: `${target.name} loads it from the plugin's own folder (${join(whole.absolute, model.name)}); a copy in its skills folder would load it twice`})
+      continue
+    }
+    if (!location) {
+      plan.skipped.push({component, reason: target.skills ? `${target.name} keeps skills as ${target.skills.format}, which loadout does not write yet` : `${target.name} has no ${input.context.scope}-scope skills folder`})
+      continue
+    }
+    let name = skill.name
+    let dest = join(location.absolute, name)
+    const holder = holderOf(input, dest)
+    if (holder) {
+      const prefixed = `${model.name}-${skill.name}`
+      const prefixedDest = join(location.absolute, prefixed)
+      const prefixedHolder = holderOf(input, prefixedDest)
+      if (!input.prefix) throw skillTaken(skill.name, model.name, target, dest, holder, prefixedHolder ? undefined : prefixed)
+      if (prefixedHolder) throw skillTaken(prefixed, model.name, target, prefixedDest, prefixedHolder, undefined)
+      name = prefixed
+      dest = prefixedDest
+    }
+    assertNoLinksBelow(location.root, dest)
+    refuseConfusable('skill', name, location.absolute, target)
+    // no agent expands ${CLAUDE_PLUGIN_ROOT} in a skill outside a plugin: the installed copy's path is written
+    plan.operations.push({kind: 'copy-dir', component, from: skill.dir, dest, root: location.root, pluginVars: varsOf(input, target), ...(name === skill.name ? {} : {renameSkillTo: name})})
+  }
+}
+
+const planSubagents = (input: PlanInput, target: AgentTarget, plan: TargetPlan) => {
+  const {model, id} = input
+  for (const agent of model.subagents) {
+    const component = componentId(id, 'subagent', agent.name)
+    const location = locationOrSkip(input, target, 'subagents', 'subagents folder', plan, component)
+    if (!target.subagents || !location) continue
+    const text = substitutePluginVars({frontmatter: agent.frontmatter, body: agent.body}, varsOf(input, target)) as Pick<typeof agent, 'frontmatter' | 'body'>
+    const rendered = renderSubagent({...agent, ...text}, target.subagents.format)
+    // hooks (and the like) in a subagent's frontmatter would run unasked: stripped, and said so
+    for (const field of riskyFieldsOf(agent.frontmatter)) {
+      plan.skipped.push({component: `${component}/${field}`, reason: `"${field}" in its frontmatter was stripped: it would run code or widen permissions without the consent loadout asks for`})
+    }
+    for (const note of rendered.notes) plan.notes.push({component, note: `${target.name}: ${note}`})
+    const dest = join(location.absolute, rendered.path)
+    const holder = holderOf(input, dest)
+    if (holder) throw conflict('subagent-taken', `subagent "${agent.name}" cannot be installed for ${target.id}: ${dest} belongs to ${holder}`)
+    assertNoLinksBelow(location.root, dest)
+    refuseConfusable('subagent', agent.name, location.absolute, target)
+    const parts = rendered.path.split('/')
+    plan.operations.push({kind: 'write-file', component, dest, root: location.root, content: rendered.content, ...(parts.length > 1 ? {dir: join(location.absolute, parts[0]!)} : {})})
+  }
+}
+
+const planMcp = (input: PlanInput, target: AgentTarget, plan: TargetPlan) => {
+  const {model, id} = input
+  for (const server of model.mcpServers) {
+    const component = componentId(id, 'mcp', server.name)
+    const section = target.mcp
+    const location = locationOrSkip(input, target, 'mcp', 'MCP config', plan, component)
+    if (!section || !location) continue
+    const form = location.envReference ?? section.envReference
+    const configured = substituteUserConfig(server.config, input.userConfig, referencesEnv(target.id, form))
+    if ('refused' in configured) {
+      plan.skipped.push({component, reason: `${target.name}: ${configured.refused}`})
+      continue
+    }
+    const vars = varsOf(input, target)
+    const config = substitutePluginVars(configured.value, vars) as typeof server.config
+    // a relative working folder means the plugin's folder: its installed copy, not the agent's
+    if (config.cwd !== undefined && !isAbsolute(config.cwd)) {
+      const inner = posix.normalize(config.cwd.replaceAll('\\', '/'))
+      if (inner === '..' || inner.startsWith('../')) {
+        plan.skipped.push({component, reason: `${target.name}: "cwd" ${JSON.stringify(server.config.cwd)} leads out of the plugin`})
+        continue
+      }
+      config.cwd = inner === '.' ? vars.pluginRoot : `${vars.pluginRoot}/${inner.replace(/\/$/, '')}`
+    }
+    const rendered = renderMcpEntry(form ? spellEnvReferences(config, form) : config, section.shape)
+    if ('unsupported' in rendered) {
+      plan.skipped.push({component, reason: `${target.name}: ${rendered.unsupported}`})
+      continue
+    }
+    for (const note of rendered.notes) plan.notes.push({component, note: `${target.name}: ${note}`})
+    const key = server.key ?? mcpServerKey(model.name, server.name)
+    const file = location.absolute
+    assertNoLinksBelow(location.root, file)
+    const text = readConfigText(file)
+    if (section.format === 'codex-toml') {
+      parseTomlText(text, file)
+      refuseConfusableKey(key, getTomlTable(text, [section.key], file), file, target)
+      const table = [section.key, key]
+      if (getTomlTable(text, table, file) !== undefined && !configKeyOwned(input, file, table, '')) {
+        throw conflict('mcp-key-taken', `${file} already has [${table.join('.')}], which loadout did not install`, {suggestions: ['rename or remove that entry, then try again']})
+      }
+      plan.operations.push({kind: 'toml-table', component, file, root: location.root, table, entries: rendered.value as TomlEntries})
+    } else {
+      const parsed = parseJsonText(text.trim() === '' ? '{}' : text, file)
+      const path = [location.key ?? section.key]
+      refuseConfusableKey(key, path.reduce<unknown>((v, k) => (typeof v === 'object' && v !== null ? (v as Record<string, unknown>)[k] : undefined), parsed), file, target)
+      if (text.trim() !== '' && getJsonMember(text, path, key, file) !== undefined && !configKeyOwned(input, file, path, key)) {
+        throw conflict('mcp-key-taken', `${file} already has an MCP server "${key}", which loadout did not install`, {suggestions: ['rename or remove that entry, then try again']})
+      }
+      plan.operations.push({kind: 'json-member', component, file, root: location.root, path, key, value: rendered.value})
+      for (const other of shadowingFiles(input, target, file, key)) {
+        plan.notes.push({component, note: `${target.name}: ${other} already has a server "${key}"; ${target.name} merges its MCP files by server name, so one definition replaces the other (${target.mcp?.note ?? 'see its load order'})`})
+      }
+    }
+  }
+}
+
+/** The agent's other MCP files (either scope) that already define `key`: one of the two will not be used. */
+const shadowingFiles = (input: PlanInput, target: AgentTarget, written: string, key: string): string[] => {
+  const section = target.mcp
+  if (!section || section.format !== 'json-key') return []
+  return section.locations.flatMap((l) => {
+    const location = resolveLocation(target, l, input.env, input.context.projectRoot)
+    if (location.absolute === written || !existsSync(location.absolute)) return []
+    try {
+      const text = readFileSync(location.absolute, 'utf8')
+      return getJsonMember(text, [l.key ?? section.key], key, location.absolute) === undefined ? [] : [location.absolute]
+    } catch {
+      return []
+    }
+  })
+}
+
+const planHooks = (input: PlanInput, target: AgentTarget, plan: TargetPlan) => {
+  const {model, id} = input
+  for (const hooks of model.hooks) {
+    const component = componentId(id, 'hooks', hooks.name)
+    const section = target.hooks
+    const location = locationOrSkip(input, target, 'hooks', 'hooks config', plan, component)
+    if (!section || !location) continue
+    const configured = substituteUserConfig(hooks.events, input.userConfig, referencesEnv(target.id, undefined))
+    if ('refused' in configured) {
+      plan.skipped.push({component, reason: `${target.name}: ${configured.refused}`})
+      continue
+    }
+    const rendered = renderHooks(substitutePluginVars(configured.value, varsOf(input, target)) as HookEvents, section.shape)
+    if ('unsupported' in rendered) {
+      plan.skipped.push({component, reason: `${target.name}: ${rendered.unsupported}`})
+      continue
+    }
+    for (const note of rendered.notes) plan.notes.push({component, note: `${target.name}: ${note}`})
+    assertNoLinksBelow(location.root, location.absolute)
+    const text = readConfigText(location.absolute)
+    parseJsonText(text.trim() === '' ? '{}' : text, location.absolute)
+    plan.operations.push({kind: 'json-member', component, file: location.absolute, root: location.root, path: [], key: section.key, value: undefined, hooks: rendered.value})
+  }
+}
+
+/** Slash commands in the agent's own form; one whose file is taken is left out, with the reason. */
+const planCommands = (input: PlanInput, target: AgentTarget, plan: TargetPlan) => {
+  for (const command of input.model.commands) {
+    const component = componentId(input.id, 'command', command.name)
+    const location = locationOrSkip(input, target, 'commands', 'slash commands folder', plan, component)
+    if (!target.commands || !location) continue
+    const text = readContainedText(command.file, {root: input.model.root, file: command.file, maxBytes: MAX_MARKDOWN_BYTES})
+    const rendered = renderCommand(command.name, text, target.commands.format)
+    const dest = join(location.absolute, rendered.path)
+    const holder = holderOf(input, dest)
+    if (holder) {
+      plan.skipped.push({component, reason: `${target.name}: ${dest} belongs to ${holder}`})
+      continue
+    }
+    assertNoLinksBelow(location.root, dest)
+    plan.operations.push({kind: 'write-file', component, dest, root: location.root, content: rendered.content})
+  }
+}
+
+const planCommandsAndTools = (input: PlanInput, target: AgentTarget, plan: TargetPlan) => {
+  planCommands(input, target, plan)
+  if (input.model.tools.length === 0) return
+  // Exec tools go in whole: the plugin is copied into the agent's plugins folder.
+  const location = target.plugins ? firstLocation(target, 'plugins', input) : undefined
+  if (!location) {
+    for (const tool of input.model.tools) plan.skipped.push({component: componentId(input.id, 'tool', tool.name), reason: `${target.name} cannot run exec tools`})
+  } else {
+    const dest = join(location.absolute, input.model.name)
+    const holder = holderOf(input, dest)
+    if (holder) throw conflict('plugin-taken', `${dest} belongs to ${holder}`)
+    noteTrust(plan, target, location, componentId(input.id, 'plugin', input.model.name))
+    assertNoLinksBelow(location.root, dest)
+    plan.operations.push({kind: 'copy-dir', component: componentId(input.id, 'plugin', input.model.name), from: input.model.root, dest, root: location.root})
+  }
+}
+
+/** Every file to write and config entry to add, per target; conflicts are found here, before any write. */
+export const planInstall = (input: PlanInput): TargetPlan[] =>
+  input.targets.map((target) => {
+    const plan: TargetPlan = {target: target.id, operations: [], skipped: [], notes: []}
+    planSkills(input, target, plan)
+    planSubagents(input, target, plan)
+    planMcp(input, target, plan)
+    planHooks(input, target, plan)
+    planCommandsAndTools(input, target, plan)
+    if (plan.operations.length === 0 && plan.skipped.length === 0) {
+      plan.skipped.push({component: input.id, reason: `nothing written for ${target.name}: the plugin holds no skill, subagent, command, MCP server or hook (see the warnings for parts no agent reads from files)`})
+    }
+    return plan
+  })

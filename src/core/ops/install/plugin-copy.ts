@@ -1,0 +1,143 @@
+/**
+ * The installed copy of a plugin: the folder `${CLAUDE_PLUGIN_ROOT}` points at, which hooks and MCP
+ * servers execute. Its file list (path, mode, content hash) is kept beside it, so that `verify` can
+ * name the file that changed; the list is trusted only when it hashes to the integrity in the
+ * install record (state.json), which the list itself cannot change.
+ */
+import {existsSync, mkdirSync, readdirSync, renameSync, rmSync} from 'node:fs'
+import {basename, dirname, join} from 'node:path'
+import {EXIT, LoadoutError} from '../../model/errors.js'
+import {copyTree} from '../../kernel/fs/copy.js'
+import {readOnceTreeMoved} from '../../kernel/fs/read-once.js'
+import {readJsonFile, writeJsonFile} from '../../kernel/fs/json.js'
+import type {Guard} from '../../kernel/state/transaction.js'
+import {integrityOf, MODE_EXECUTABLE, MODE_FILE, MODE_SYMLINK, sortEntries, treeEntries, type TreeEntry} from '../../kernel/fs/integrity.js'
+import type {CopiedFile} from '../../kernel/fs/copy.js'
+
+/**
+ * The file list of the copy at `<data>/plugins/<market>/<name>/<revision>`: kept apart, in
+ * `<data>/plugin-files/<market>/<name>/<revision>.json`, so the plugins folder holds only copies.
+ */
+const listFile = (root: string): string => {
+  const name = dirname(root)
+  const market = dirname(name)
+  const data = dirname(dirname(market))
+  return join(data, 'plugin-files', basename(market), basename(name), `${basename(root)}.json`)
+}
+
+export interface PluginFiles {
+  /** integrity of the plugin tree (see treeIntegrity) */
+  integrity: string
+  entries: TreeEntry[]
+}
+
+/** The files of a plugin folder, as consent shows them and the copy must match. */
+export const pluginFiles = async (root: string): Promise<PluginFiles> => {
+  const entries = await treeEntries(root)
+  return {integrity: integrityOf(entries), entries}
+}
+
+const writeList = (root: string, files: PluginFiles): void => {
+  mkdirSync(dirname(listFile(root)), {recursive: true})
+  writeJsonFile(listFile(root), files)
+}
+
+/** The tree entries of a copy as it was written, in the order `integrityOf` wants (UTF-8 bytes of the paths). */
+export const entriesOf = (copied: readonly CopiedFile[]): TreeEntry[] =>
+  sortEntries(copied.map((c): TreeEntry => ({path: c.path, mode: c.mode === 0o120000 ? MODE_SYMLINK : c.mode & 0o100 ? MODE_EXECUTABLE : MODE_FILE, hash: c.sha256})))
+
+const integrityAt = async (root: string): Promise<string | undefined> => {
+  try {
+    return integrityOf(await treeEntries(root))
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * Makes `to` a copy of `from` whose files are exactly `expected`. A copy already there is kept only
+ * when it still hashes to that (someone may have edited it); otherwise it is replaced. A source that
+ * changed since it was hashed (and shown for consent) is refused: what runs is what was approved.
+ */
+/**
+ * Journals what a copy into `to` will create (the outermost missing folder of the copy and of its
+ * file list), so that a rolled-back install leaves no installed copy behind.
+ */
+export const journalCopy = (guard: Guard, to: string): void => {
+  for (const path of [to, listFile(to)]) {
+    let top: string | undefined
+    for (let d = path; !existsSync(d) && dirname(d) !== d; d = dirname(d)) top = d
+    if (top) guard.creating(top, dirname(top), top === path && path !== to ? 'file' : 'tree')
+  }
+}
+
+export const materializeCopy = async (from: string, to: string, expected: PluginFiles): Promise<void> => {
+  // called under the lock: a staging or set-aside copy beside `to` is a killed run's, and goes
+  const parent = dirname(to)
+  if (existsSync(parent)) {
+    for (const name of readdirSync(parent)) {
+      if (name.startsWith(`${basename(to)}.stage-`) || name.startsWith(`${basename(to)}.old-`)) rmSync(join(parent, name), {recursive: true, force: true})
+    }
+  }
+  if (existsSync(to) && (await integrityAt(to)) === expected.integrity) {
+    writeList(to, expected)
+    return
+  }
+  const staging = `${to}.stage-${process.pid}`
+  rmSync(staging, {recursive: true, force: true})
+  try {
+    // the bytes written are the bytes hashed: the copy's integrity needs no second read of it
+    const copied = integrityOf(entriesOf(copyTree(from, staging)))
+    if (copied !== expected.integrity) {
+      throw new LoadoutError('plugin-changed', EXIT.integrity, `${from} changed after it was read and shown (its files no longer hash to ${expected.integrity}); nothing was installed`, {
+        suggestions: ['run the install again'],
+      })
+    }
+    const aside = `${to}.old-${process.pid}`
+    if (existsSync(to)) renameSync(to, aside)
+    renameSync(staging, to)
+    readOnceTreeMoved(staging, to)
+    rmSync(aside, {recursive: true, force: true})
+    writeList(to, expected)
+  } finally {
+    rmSync(staging, {recursive: true, force: true})
+  }
+}
+
+export interface CopyCheck {
+  missing: string[]
+  changed: string[]
+  added: string[]
+}
+
+/**
+ * Re-hashes an installed copy against the integrity recorded at install. Each differing file is
+ * named when the kept file list is the one recorded; otherwise the copy as a whole is reported.
+ */
+export const checkCopy = async (root: string, recorded: string): Promise<CopyCheck> => {
+  const result: CopyCheck = {missing: [], changed: [], added: []}
+  if (!existsSync(root)) return {...result, missing: [root]}
+  let entries: TreeEntry[]
+  try {
+    entries = await treeEntries(root)
+  } catch (error) {
+    return {...result, changed: [`${root} (${(error as Error).message})`]}
+  }
+  if (integrityOf(entries) === recorded) return result
+  let list: PluginFiles | undefined
+  try {
+    list = readJsonFile<PluginFiles | undefined>(listFile(root), undefined)
+  } catch {
+    list = undefined
+  }
+  if (!list || !Array.isArray(list.entries) || integrityOf(list.entries) !== recorded) return {...result, changed: [`${root} (its files no longer hash to ${recorded})`]}
+  const now = new Map(entries.map((e) => [e.path, e]))
+  const then = new Map(list.entries.map((e) => [e.path, e]))
+  for (const [path, old] of then) {
+    const current = now.get(path)
+    if (!current) result.missing.push(`${root}/${path}`)
+    else if (current.hash !== old.hash || current.mode !== old.mode) result.changed.push(`${root}/${path}`)
+  }
+  for (const path of now.keys()) if (!then.has(path)) result.added.push(`${root}/${path}`)
+  return result
+}

@@ -1,0 +1,45 @@
+import {existsSync, mkdirSync, readdirSync, rmSync} from 'node:fs'
+import {dirname, join, resolve} from 'node:path'
+import {assertNoLinksBelow} from '../../kernel/fs/contain.js'
+import {copyTree} from '../../kernel/fs/copy.js'
+import {stagingDirFor, swapDirectoryIn} from '../../kernel/fs/write.js'
+import {treeIntegrity} from '../../kernel/fs/integrity.js'
+import {projectCopiesOf} from './project-root.js'
+import type {Guard} from '../../kernel/state/transaction.js'
+
+/**
+ * Puts a project-scope plugin's installed copy in place under the project's `.loadout/` folder.
+ * That folder sits in a checkout someone else may have filled (a committed `.loadout/`, a link):
+ * nothing is written through a link, and an existing copy is kept only when its content is exactly
+ * the fetched, checked tree; anything else is replaced.
+ */
+export const placeProjectCopy = async (projectRoot: string, from: string, to: string, integrity: string): Promise<void> => {
+  assertNoLinksBelow(projectRoot, to)
+  if (existsSync(to) && (await treeIntegrity(to).catch(() => '')) === integrity) return
+  mkdirSync(dirname(to), {recursive: true})
+  const staging = stagingDirFor(to)
+  try {
+    copyTree(from, staging)
+    swapDirectoryIn(staging, to, existsSync(to))
+  } catch (error) {
+    rmSync(staging, {recursive: true, force: true})
+    throw error
+  }
+}
+
+/**
+ * Removes the project-scope copies of `id` that no record names any more (an update's old revision,
+ * everything once it is uninstalled), so `.loadout/` holds only what the lock uses. Through the
+ * run's guard: a rollback puts them back.
+ */
+export const pruneProjectCopies = (projectRoot: string, id: string, records: readonly {plugin: string; scope: string; pluginRoot?: string}[], guard: Pick<Guard, 'remove' | 'pruneLater'>): void => {
+  const folder = projectCopiesOf(projectRoot, id)
+  if (!existsSync(folder)) return
+  assertNoLinksBelow(projectRoot, folder)
+  const used = new Set(records.filter((r) => r.plugin === id && r.scope === 'project' && r.pluginRoot).map((r) => resolve(r.pluginRoot!)))
+  for (const revision of readdirSync(folder)) {
+    const path = join(folder, revision)
+    if (!used.has(path)) guard.remove(path)
+  }
+  guard.pruneLater(folder, 'dir')
+}

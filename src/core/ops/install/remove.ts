@@ -1,0 +1,76 @@
+import type {Environment} from '../../kernel/env/environment.js'
+import {notFound} from '../../model/errors.js'
+import {projectManifestFile} from '../../kernel/state/marketplaces.js'
+import type {Scope, ScopeContext} from '../../kernel/env/scope.js'
+import {pathsRecordedBy, readInstallRecords, type InstallRecord} from '../../kernel/state/records.js'
+import {closestNames} from '../../kernel/text/suggest.js'
+import {removeApplied} from './apply.js'
+import {inheritCreated} from './config-heirs.js'
+import {ownedEdits} from './owned-edits.js'
+import {pruneProjectCopies} from './project-copy.js'
+import {undeclarePlugin} from './project.js'
+import {transaction} from '../../kernel/state/transaction.js'
+
+export interface RemovalResult {
+  plugin: string
+  scope: Scope
+  dryRun: boolean
+  targets: Array<{target: string; files: number; configEntries: number; kept: string[]; drifted: string[]}>
+}
+
+/** The records of `id` in the scope (and agents) asked for; none is "not found", naming where it is. */
+export const recordsFor = (id: string, env: Environment, context: ScopeContext, agents?: readonly string[]): {mine: InstallRecord[]; all: InstallRecord[]} => {
+  const all = readInstallRecords(env, context.projectRoot)
+  const matching = (r: InstallRecord) => r.plugin === id || r.plugin.split('@')[0] === id
+  const mine = all.filter((r) => matching(r) && r.scope === context.scope && (!agents || agents.includes(r.target)))
+  if (mine.length === 0) {
+    const elsewhere = all.filter(matching)
+    const near = closestNames(id, all.map((r) => r.plugin))
+    throw notFound('not-installed', `${id} is not installed in the ${context.scope} scope${agents ? ` for ${agents.join(', ')}` : ''}`, {
+      suggestions: [
+        ...(elsewhere.length > 0 ? [`it is installed in the ${elsewhere[0]!.scope} scope for ${elsewhere.map((r) => r.target).join(', ')}: add --scope ${elsewhere[0]!.scope}`] : []),
+        ...(near.length > 0 && elsewhere.length === 0 ? [`did you mean ${near.join(' or ')}?`] : []),
+        'see what is installed: loadout list',
+      ],
+    })
+  }
+  return {mine, all}
+}
+
+const summarize = (record: InstallRecord) => ({target: record.target, files: record.files.length, configEntries: record.config.length, kept: [] as string[], drifted: [] as string[]})
+
+/**
+ * Removes exactly what was recorded: a file the user changed since is kept (and named) unless
+ * `force`; then the records go. With `keepRecord` (disable) the records stay, marked disabled.
+ */
+export const removeInstalled = async (
+  id: string,
+  env: Environment,
+  context: ScopeContext,
+  options: {agents?: readonly string[]; force: boolean; dryRun: boolean; keepRecord?: boolean},
+): Promise<RemovalResult> => {
+  if (options.dryRun) {
+    const {mine} = recordsFor(id, env, context, options.agents)
+    return {plugin: mine[0]!.plugin, scope: context.scope, dryRun: true, targets: mine.map(summarize)}
+  }
+  return transaction(env, context.projectRoot, `${options.keepRecord ? 'disable' : 'uninstall'} ${id}`, (tx) => {
+    // the records as they are now, under the lock: not as they were when the command started
+    const {mine, all} = recordsFor(id, env, context, options.agents)
+    const plugin = mine[0]!.plugin
+    const targets: RemovalResult['targets'] = []
+    const remaining = all.filter((r) => !mine.includes(r))
+    for (const record of mine) ownedEdits(record.config)
+    for (const record of mine) {
+      const report = removeApplied(record, {force: options.force, keep: pathsRecordedBy(remaining)}, tx)
+      targets.push({...summarize(record), kept: report.kept, drifted: report.drifted})
+    }
+    const disabled = options.keepRecord ? mine.map((r): InstallRecord => ({...r, enabled: false, files: [], dirs: [], trees: [], config: []})) : []
+    tx.writeRecords(context.scope, [...inheritCreated(mine, remaining), ...disabled])
+    if (context.scope === 'project') pruneProjectCopies(context.projectRoot, plugin, [...remaining, ...disabled], tx)
+    if (context.scope === 'project' && !options.keepRecord && !remaining.some((r) => r.plugin === plugin && r.scope === 'project')) {
+      tx.touch(projectManifestFile(context.projectRoot))
+      undeclarePlugin(context.projectRoot, plugin)
+    }
+    return {plugin, scope: context.scope, dryRun: false, targets}
+  })
+}

@@ -1,0 +1,111 @@
+import {existsSync, readdirSync, readFileSync} from 'node:fs'
+import {join} from 'node:path'
+import {getJsonMember} from '../../kernel/agent-config/json-edit.js'
+import {getTomlTable} from '../../kernel/agent-config/toml-edit.js'
+import type {Environment} from '../../kernel/env/environment.js'
+import {jsonEqual} from '../../kernel/writers/hooks.js'
+import type {HookEvents} from '../../model/plugin.js'
+import type {Scope} from '../../kernel/env/scope.js'
+import {readInstallRecords, type InstallRecord, type RecordedConfigEdit} from '../../kernel/state/records.js'
+import {missingCommandFiles} from './command-files.js'
+import {fileSha256Sync} from '../../kernel/fs/hash.js'
+import {checkCopy, type CopyCheck} from './plugin-copy.js'
+
+export interface RecordCheck {
+  plugin: string
+  target: string
+  scope: Scope
+  enabled: boolean
+  missing: string[]
+  changed: string[]
+  added: string[]
+  ok: boolean
+}
+
+export interface VerifyResult {
+  ok: boolean
+  checked: number
+  records: RecordCheck[]
+}
+
+const configIntact = (edit: RecordedConfigEdit): 'ok' | 'missing' | 'changed' => {
+  if (!existsSync(edit.file)) return 'missing'
+  let text: string
+  try {
+    text = readFileSync(edit.file, 'utf8')
+    if (edit.format === 'toml') {
+      const table = getTomlTable(text, edit.path, edit.file)
+      if (table === undefined) return 'missing'
+      return jsonEqual(table, edit.value) ? 'ok' : 'changed'
+    }
+    const value = getJsonMember(text, edit.path, edit.key, edit.file)
+    if (value === undefined) return 'missing'
+    if (edit.addedHooks) {
+      const current = value as HookEvents
+      const present = Object.entries(edit.addedHooks).every(([event, groups]) => groups.every((g) => (current[event] ?? []).some((c) => jsonEqual(c, g))))
+      return present ? 'ok' : 'changed'
+    }
+    return jsonEqual(value, edit.value) ? 'ok' : 'changed'
+  } catch {
+    return 'changed'
+  }
+}
+
+/** Files in a folder loadout wrote that it did not write (someone added them). */
+const extraFiles = (record: InstallRecord): string[] => {
+  const recorded = new Set(record.files.map((f) => f.path))
+  const extra: string[] = []
+  for (const dir of record.trees ?? []) {
+    if (!existsSync(dir)) continue
+    for (const entry of readdirSync(dir, {withFileTypes: true, recursive: true})) {
+      const parent = (entry as unknown as {parentPath?: string; path?: string}).parentPath ?? (entry as unknown as {path: string}).path
+      const full = join(parent, entry.name)
+      if (!entry.isDirectory() && !recorded.has(full)) extra.push(full)
+    }
+  }
+  return [...new Set(extra)].sort()
+}
+
+export const checkRecord = (record: InstallRecord): RecordCheck => {
+  const missing: string[] = []
+  const changed: string[] = []
+  for (const file of record.files) {
+    if (!existsSync(file.path)) missing.push(file.path)
+    else if (file.sha256 !== 'link' && fileSha256Sync(file.path) !== file.sha256) changed.push(file.path)
+  }
+  for (const edit of record.config) {
+    const state = configIntact(edit)
+    const label = `${edit.file} ${[...edit.path, edit.key].filter(Boolean).join('.')}`
+    if (state === 'missing') missing.push(label)
+    if (state === 'changed') changed.push(label)
+  }
+  missing.push(...missingCommandFiles(record))
+  const added = extraFiles(record)
+  return {plugin: record.plugin, target: record.target, scope: record.scope, enabled: record.enabled, missing, changed, added, ok: missing.length + changed.length + added.length === 0}
+}
+
+/**
+ * Recomputes the hash of every recorded file and config entry, and of every file of the installed
+ * plugin copy that hooks and MCP servers execute; reports missing, changed and added.
+ */
+export const verifyInstalled = async (env: Environment, projectRoot: string, filter: {plugins?: readonly string[]; scope?: Scope} = {}): Promise<VerifyResult> => {
+  const records = readInstallRecords(env, projectRoot).filter(
+    (r) => r.enabled && (!filter.scope || r.scope === filter.scope) && (!filter.plugins || filter.plugins.length === 0 || filter.plugins.includes(r.plugin) || filter.plugins.includes(r.plugin.split('@')[0]!)),
+  )
+  const copies = new Map<string, Promise<CopyCheck>>()
+  const checks: RecordCheck[] = []
+  for (const record of records) {
+    const check = checkRecord(record)
+    if (record.pluginRoot && record.pluginRootIntegrity) {
+      const key = `${record.pluginRoot}\0${record.pluginRootIntegrity}`
+      if (!copies.has(key)) copies.set(key, checkCopy(record.pluginRoot, record.pluginRootIntegrity))
+      const copy = await copies.get(key)!
+      check.missing.push(...copy.missing)
+      check.changed.push(...copy.changed)
+      check.added.push(...copy.added)
+      check.ok = check.missing.length + check.changed.length + check.added.length === 0
+    }
+    checks.push(check)
+  }
+  return {ok: checks.every((c) => c.ok), checked: checks.length, records: checks}
+}

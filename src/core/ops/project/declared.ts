@@ -1,0 +1,119 @@
+import {EXIT, LoadoutError, needsConsent} from '../../model/errors.js'
+import {prepareDeclaredServer} from '../mcp/from-registry.js'
+import {isMcpId} from '../../kernel/mcp/spec.js'
+import {readInstallRecords, type InstallRecord} from '../../kernel/state/records.js'
+import {loadTargets, pickTargets} from '../../kernel/targets/registry.js'
+import type {AgentTarget} from '../../kernel/targets/types.js'
+import {consentSummary, isApproved} from '../install/consent.js'
+import {fetchPlugin} from '../install/fetch-plugin.js'
+import {prepareFetched, preparePlugin, type InstallOptions, type InstallResult, type Prepared} from '../install/install.js'
+import {installBatch} from '../install/batch.js'
+import {registerDeclaredMarketplaces, type RegisteredMarketplace} from './declared-markets.js'
+import {lockDiffers} from '../install/frozen.js'
+import {ownedEdits} from '../install/owned-edits.js'
+import {declaredPlugins, type DeclaredPlugin} from '../install/project.js'
+import {missingIgnoreLines} from '../install/project-root.js'
+import type {PluginFetchSpec} from '../../kernel/resolve/resolve.js'
+
+export interface DeclaredInstall {
+  frozen: boolean
+  /** marketplaces loadout.json declares that were registered on this machine by this run */
+  registered: RegisteredMarketplace[]
+  results: InstallResult[]
+  /** lines the project's .gitignore still needs (loadout's machine-local folder), to print */
+  ignore: string[]
+}
+
+export interface DeclaredOptions extends InstallOptions {
+  frozen: boolean
+  /**
+   * When the user named no agents (`targets` is then unused): the agents to write a plugin the lock
+   * does not record yet into. A locked plugin goes to the agents its lock records.
+   */
+  chooseTargets?: () => Promise<readonly AgentTarget[]>
+}
+
+/**
+ * `loadout install` in a project: every plugin loadout.json declares, at the commit loadout.lock
+ * resolved it to, into the agents the lock records (unless agents are named). With `frozen`, a
+ * plugin missing from the lock or resolving to other content fails.
+ * Consent is asked as for any install: the project's files cannot approve themselves.
+ */
+export const installDeclared = async (options: DeclaredOptions): Promise<DeclaredInstall> => {
+  const {env, context} = options
+  // The lock is checked (every path contained) before anything, even a marketplace, is registered.
+  const locked = readInstallRecords(env, context.projectRoot).filter((r) => r.scope === 'project')
+  // ...and every config entry it claims is, on this machine, absent or as loadout recorded writing it.
+  for (const record of locked) ownedEdits(record.config)
+  const registered = await registerDeclaredMarketplaces(env, context, {offline: options.offline, ...(options.onProgress ? {onProgress: options.onProgress} : {})})
+  const declared = declaredPlugins(context.projectRoot)
+  const ids = Object.keys(declared).sort((a, b) => a.localeCompare(b))
+  if (options.frozen) assertDeclarationsLocked(declared, locked)
+  // Everything is fetched and checked before anything is written: a stale lock or a missing approval
+  // fails the whole run, not half of it.
+  let chosen: readonly AgentTarget[] | undefined
+  const ready: Array<{prepared: Prepared; targets: readonly AgentTarget[]}> = []
+  for (const id of ids) {
+    const lock = locked.find((r) => r.plugin === id)
+    // a declared folder is relative to the project root, wherever loadout runs from
+    let prepared = isMcpId(id) ? await prepareDeclaredServer(id, declared[id]!, env, context.projectRoot) : await preparePlugin(declared[id]!.source ?? id, {...options, env: {...env, cwd: context.projectRoot}})
+    if (lock?.commit && prepared.fetched.commit !== lock.commit) prepared = await preparePluginAt(prepared, lock.commit, options)
+    if (lock?.artifact && prepared.resolved.fetch.kind === 'npm' && prepared.fetched.artifact?.integrity !== lock.artifact.integrity) {
+      const fetch = {...prepared.resolved.fetch, version: lock.artifact.version, integrity: lock.artifact.integrity}
+      prepared = await prepareFetched({...prepared.resolved, fetch}, await fetchPlugin(fetch, options.env, options.offline), options)
+    }
+    // The lock is the contract: other content at the locked commit (or a folder that changed) is refused; `update` moves the lock.
+    if (lock && lock.integrity !== prepared.fetched.integrity) {
+      throw new LoadoutError('integrity-mismatch', EXIT.integrity, `${id} resolves to different content than loadout.lock records (${lock.integrity.slice(0, 19)}… vs ${prepared.fetched.integrity.slice(0, 19)}…); nothing was installed`, {
+        suggestions: [`to take the new content and rewrite the lock: loadout update ${id}`, 'or restore the source the lock was made from'],
+      })
+    }
+    let targets = options.targets
+    if (options.chooseTargets) {
+      const recorded = locked.filter((r) => r.plugin === id).map((r) => r.target)
+      targets = recorded.length > 0 ? pickTargets(recorded, await loadTargets()) : (chosen ??= await options.chooseTargets())
+    }
+    ready.push({prepared, targets})
+  }
+  if (!options.yes && !options.confirm && !options.dryRun) {
+    const unapproved = ready
+      .map(({prepared}) => prepared)
+      .filter((p) => {
+        const summary = consentSummary(p.id, p.model, p.files)
+        return summary.items.length > 0 && !isApproved(env, p.id, summary.fingerprint)
+      })
+    if (unapproved.length > 0) {
+      const names = unapproved.map((p) => p.id).join(', ')
+      throw needsConsent('consent-needed', `${names} ${unapproved.length === 1 ? 'runs' : 'run'} code on this machine (hooks, MCP servers or tools) and needs your approval; nothing was installed`, {
+        suggestions: ['run it on a terminal to review and approve, or pass --yes to approve', 'a project cannot approve its own plugins: each person approves them once'],
+        details: {items: unapproved.flatMap((p) => consentSummary(p.id, p.model, p.files).items)},
+      })
+    }
+  }
+  // every declared plugin in one transaction: a failure of one leaves none of them
+  const results: InstallResult[] = await installBatch(ready.map(({prepared, targets}) => ({prepared, options: {...options, targets}})), options)
+  return {frozen: options.frozen, registered, results, ignore: missingIgnoreLines(context.projectRoot)}
+}
+
+/** --frozen: loadout.json and loadout.lock must name the same plugins, at the same versions. */
+const assertDeclarationsLocked = (declared: Record<string, DeclaredPlugin>, locked: readonly InstallRecord[]): void => {
+  const differences: string[] = []
+  for (const [id, entry] of Object.entries(declared)) {
+    const lock = locked.find((r) => r.plugin === id)
+    if (!lock) differences.push(`${id} is declared in loadout.json but not in loadout.lock`)
+    else if (entry.version !== undefined && lock.version !== undefined && entry.version !== lock.version) differences.push(`${id} is declared at ${entry.version} but locked at ${lock.version}`)
+  }
+  for (const id of new Set(locked.map((r) => r.plugin))) if (!(id in declared)) differences.push(`${id} is in loadout.lock but not declared in loadout.json`)
+  if (differences.length > 0) throw lockDiffers('--frozen: loadout.json and loadout.lock disagree', differences)
+}
+
+/** The same plugin fetched at the commit the lock pinned: its git source, or its git marketplace's folder. */
+const preparePluginAt = async (prepared: Prepared, commit: string, options: InstallOptions): Promise<Prepared> => {
+  const current = prepared.resolved.fetch
+  let fetch: PluginFetchSpec
+  if (current.kind === 'git') fetch = {...current, sha: commit}
+  else if (current.kind === 'folder' && current.git) fetch = {kind: 'git', url: current.git.url, sha: commit, ...(current.git.path ? {path: current.git.path} : {}), label: current.label}
+  else return prepared
+  const resolved = {...prepared.resolved, fetch}
+  return prepareFetched(resolved, await fetchPlugin(fetch, options.env, options.offline), options)
+}

@@ -1,0 +1,192 @@
+import {join} from 'node:path'
+import {loadoutPaths, type Environment} from '../../kernel/env/environment.js'
+import {gitContext, lsRemote} from '../../kernel/sources/git.js'
+import {treeIntegrity} from '../../kernel/fs/integrity.js'
+import {discardDownload, fetchCatalogSource, readCatalogFile} from '../../kernel/marketplace/fetch.js'
+import {knownMarketplaces, type KnownMarketplace} from '../../kernel/marketplace/known.js'
+import {chooseVersion} from '../../kernel/resolve/tags.js'
+import type {Catalog} from '../../model/marketplace.js'
+import {checkServerOutdated} from '../mcp/from-registry.js'
+import {isMcpId} from '../../kernel/mcp/spec.js'
+import {admitMarketplace, admitRemote} from '../../kernel/policy/gate.js'
+import type {ScopeContext} from '../../kernel/env/scope.js'
+import {readInstallRecords, type InstallRecord} from '../../kernel/state/records.js'
+import {DIRECT, resolvePluginSpec} from '../../kernel/resolve/resolve.js'
+import {followRename} from '../../kernel/resolve/renames.js'
+
+export interface OutdatedRow {
+  plugin: string
+  scope: string
+  targets: string[]
+  current: {version?: string; commit?: string; integrity: string}
+  wanted: {version?: string; commit?: string}
+  latest: {version?: string; commit?: string}
+  outdated: boolean
+  reason?: string
+  /** the catalog renamed the plugin: `update` installs it under this id */
+  renamedTo?: string
+  /** the range it was installed for: wanted is the highest tagged version inside it */
+  range?: string
+  /** the catalog removed the plugin (a rename to null) */
+  removed?: boolean
+  error?: string
+}
+
+export interface OutdatedResult {
+  rows: OutdatedRow[]
+  /** how many remotes were asked: once each, however many plugins come from them */
+  remotesAsked: number
+}
+
+/**
+ * A plugin installed for a range (asked for, or its dependents') wants the highest tagged version
+ * inside it, which is what `update` installs; latest stays the catalog's.
+ */
+const withinRange = async (row: OutdatedRow, first: InstallRecord, market: KnownMarketplace | undefined, name: string, env: Environment): Promise<void> => {
+  if (!market) return
+  const choice = await chooseVersion(name, market, first.range!, env).catch(() => undefined)
+  if (!choice) return
+  row.range = first.range!
+  row.wanted = choice.tagged ? {version: choice.tagged.version, commit: choice.tagged.commit} : row.latest
+  row.outdated = Boolean(row.wanted.version && row.wanted.version !== first.version) || Boolean(row.wanted.commit && first.commit && row.wanted.commit !== first.commit)
+  if (row.outdated) row.reason = `new version within ${first.range}`
+  else delete row.reason
+}
+
+/** One row per installed plugin and scope. */
+const groups = (records: readonly InstallRecord[]): InstallRecord[][] => {
+  const map = new Map<string, InstallRecord[]>()
+  for (const r of records) {
+    const key = `${r.scope}\0${r.plugin}`
+    map.set(key, [...(map.get(key) ?? []), r])
+  }
+  return [...map.values()]
+}
+
+/**
+ * Read-only: what newer versions exist. Each marketplace is fetched once (an incremental git fetch
+ * into the cache, or a conditional GET whose download is discarded) and each plugin git remote is
+ * asked once with ls-remote; no install record or marketplace registration changes.
+ */
+export const findOutdated = async (env: Environment, context: ScopeContext, only: readonly string[] = []): Promise<OutdatedResult> => {
+  const records = readInstallRecords(env, context.projectRoot).filter((r) => only.length === 0 || only.includes(r.plugin) || only.includes(r.plugin.split('@')[0]!))
+  const catalogs = new Map<string, {catalog?: Catalog; root?: string; error?: string}>()
+  const remotes = new Map<string, Promise<string | undefined>>()
+  const cache = loadoutPaths(env).cache
+  const context0 = gitContext(env, cache)
+  let asked = 0
+  const markets = knownMarketplaces(env, context.projectRoot)
+  const catalogOf = async (name: string) => {
+    if (!catalogs.has(name)) {
+      const market = markets.find((m) => m.name === name)
+      if (!market) catalogs.set(name, {error: `marketplace "${name}" is no longer added`})
+      else {
+        try {
+          if (!market.builtin) admitMarketplace(market.source, market.name, env, context.projectRoot, market.input)
+          if (!market.builtin && market.source.kind !== 'local') asked++
+          const fetched = await fetchCatalogSource(market.source, {env, offline: false, ...(market.ref ? {ref: market.ref} : {}), ...(market.sparse ? {sparse: market.sparse} : {})})
+          const file = fetched.action === 'not-modified' ? {...fetched, catalogFile: market.catalogFile} : fetched
+          const {catalog} = readCatalogFile(file)
+          discardDownload(fetched)
+          catalogs.set(name, {catalog, ...(fetched.root ? {root: fetched.root} : {})})
+        } catch (error) {
+          catalogs.set(name, {error: (error as Error).message})
+        }
+      }
+    }
+    return catalogs.get(name)!
+  }
+  const remoteHead = (url: string, ref?: string) => {
+    const key = `${url}\0${ref ?? ''}`
+    if (!remotes.has(key)) {
+      asked++
+      // a remote the policy refuses is not asked: it has no known head
+      remotes.set(key, Promise.resolve().then(() => admitRemote(url, env, context.projectRoot)).then(() => lsRemote(context0, cache, url, ref)).catch(() => undefined))
+    }
+    return remotes.get(key)!
+  }
+
+  const rows: OutdatedRow[] = []
+  for (const group of groups(records)) {
+    const first = group[0]!
+    const [name, marketplace] = first.plugin.split('@') as [string, string]
+    const row: OutdatedRow = {
+      plugin: first.plugin,
+      scope: first.scope,
+      targets: group.map((r) => r.target),
+      current: {...(first.version ? {version: first.version} : {}), ...(first.commit ? {commit: first.commit} : {}), integrity: first.integrity},
+      wanted: {},
+      latest: {},
+      outdated: false,
+    }
+    rows.push(row)
+    if (isMcpId(first.plugin)) {
+      await checkServerOutdated(row, first, env)
+      continue
+    }
+    if (marketplace === DIRECT) {
+      try {
+        const resolved = resolvePluginSpec(first.source, env, context.projectRoot)
+        if (resolved.fetch.kind === 'git') {
+          const head = await remoteHead(resolved.fetch.url, resolved.fetch.ref)
+          if (head) row.latest = {commit: head}
+          row.wanted = row.latest
+          row.outdated = Boolean(head && first.commit && head !== first.commit)
+          if (row.outdated) row.reason = 'new commit'
+        }
+      } catch (error) {
+        row.error = (error as Error).message
+      }
+      continue
+    }
+    const {catalog, root, error} = await catalogOf(marketplace)
+    if (error || !catalog) {
+      row.error = error ?? 'catalog unreadable'
+      continue
+    }
+    const outcome = followRename(catalog, name)
+    if (outcome.kind === 'removed') {
+      row.removed = true
+      row.outdated = true
+      row.reason = 'removed from the marketplace'
+      continue
+    }
+    const entry = catalog.plugins.find((p) => p.name === (outcome.kind === 'renamed' ? outcome.to : name))
+    if (!entry) {
+      row.error = `no longer listed in ${marketplace}`
+      continue
+    }
+    if (outcome.kind === 'renamed') row.renamedTo = `${outcome.to}@${marketplace}`
+    row.wanted = {...(entry.version ? {version: entry.version} : {})}
+    row.latest = {...row.wanted}
+    const source = entry.source
+    if (source.kind === 'github' || source.kind === 'url' || source.kind === 'git-subdir') {
+      const url = source.kind === 'github' ? `${(env.vars.LOADOUT_GITHUB_URL || 'https://github.com').replace(/\/$/, '')}/${source.repo}.git` : source.url
+      const head = source.sha ?? (await remoteHead(url, source.ref))
+      if (head) {
+        row.wanted = {...row.wanted, commit: head}
+        row.latest = {...row.latest, commit: head}
+      }
+      if (head && first.commit && head !== first.commit) {
+        row.outdated = true
+        row.reason = 'new commit'
+      }
+    } else if ((source.kind === 'relative' || source.kind === 'local') && root) {
+      const integrity = await treeIntegrity(join(root, source.path)).catch(() => undefined)
+      if (integrity && integrity !== first.integrity) {
+        row.outdated = true
+        row.reason = 'content changed'
+      }
+    }
+    if (entry.version !== first.version) {
+      row.outdated = true
+      row.reason = 'new version'
+    }
+    if (row.renamedTo) {
+      row.outdated = true
+      row.reason = `renamed to ${row.renamedTo}`
+    }
+    if (first.range && !row.renamedTo) await withinRange(row, first, markets.find((m) => m.name === marketplace), name, env)
+  }
+  return {rows, remotesAsked: asked}
+}
