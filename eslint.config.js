@@ -4,7 +4,27 @@ import js from '@eslint/js'
 import tseslint from 'typescript-eslint'
 
 const nodeGlobals = Object.fromEntries(
-  ['process', 'console', 'Buffer', 'URL', 'URLSearchParams', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'setImmediate', 'clearImmediate', 'AbortController', 'AbortSignal', 'TextDecoder', 'TextEncoder', 'fetch', 'structuredClone', 'queueMicrotask', 'performance'].map((name) => [name, 'readonly']),
+  [
+    'process',
+    'console',
+    'Buffer',
+    'URL',
+    'URLSearchParams',
+    'setTimeout',
+    'clearTimeout',
+    'setInterval',
+    'clearInterval',
+    'setImmediate',
+    'clearImmediate',
+    'AbortController',
+    'AbortSignal',
+    'TextDecoder',
+    'TextEncoder',
+    'fetch',
+    'structuredClone',
+    'queueMicrotask',
+    'performance',
+  ].map((name) => [name, 'readonly']),
 )
 
 export default tseslint.config(
@@ -16,7 +36,10 @@ export default tseslint.config(
     rules: {
       // the hidden-text rules match control and format characters on purpose
       'no-control-regex': 'off',
-      '@typescript-eslint/no-unused-vars': ['error', {argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', ignoreRestSiblings: true}],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        {argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', ignoreRestSiblings: true},
+      ],
       'no-empty': ['error', {allowEmptyCatch: true}],
     },
   },

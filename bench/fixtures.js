@@ -31,8 +31,7 @@ const SCRUB = [
 ]
 
 /** A copy of `base` without the variables above. */
-export const scrubEnv = (base = process.env) =>
-  Object.fromEntries(Object.entries(base).filter(([key]) => !SCRUB.some((re) => re.test(key))))
+export const scrubEnv = (base = process.env) => Object.fromEntries(Object.entries(base).filter(([key]) => !SCRUB.some((re) => re.test(key))))
 
 /**
  * Makes a temporary root holding `home/` and `project/` (a git work tree: `project/.git` exists),
@@ -147,11 +146,7 @@ export const makeSkillsFixture = (temp, {project = 200, agents = 150, user = 150
     {dir: join(temp.home, '.claude', 'skills'), count: user, prefix: 'user-claude'},
   ]
   for (const {dir, count, prefix} of populated) writeSkills(dir, count, prefix, {bodyBytes})
-  const folders = [
-    ...populated.map((p) => p.dir),
-    join(temp.home, '.agents', 'skills'),
-    join(temp.home, '.codex', 'skills'),
-  ]
+  const folders = [...populated.map((p) => p.dir), join(temp.home, '.agents', 'skills'), join(temp.home, '.codex', 'skills')]
   return {folders, populated: populated.map((p) => p.dir), total: project + agents + user}
 }
 
@@ -272,7 +267,7 @@ export const toolkitPluginFiles = (name = 'toolkit', {version = '1.0.0'} = {}) =
   const files = {
     '.claude-plugin/plugin.json': `${JSON.stringify({name, version, description: `The ${name} benchmark plugin: skills, subagents, an MCP server and hooks`, author: {name: 'Acme'}, keywords: ['bench', 'toolkit']}, null, 2)}\n`,
     'README.md': `# ${name}\n\n${para('readme', 1500)}`,
-    'LICENSE': 'MIT License\n\nPermission is hereby granted, free of charge, to any person obtaining a copy of this software.\n',
+    LICENSE: 'MIT License\n\nPermission is hereby granted, free of charge, to any person obtaining a copy of this software.\n',
     'CHANGELOG.md': `# Changelog\n\n## ${version}\n\n- first release\n`,
     '.mcp.json': `${JSON.stringify({mcpServers: {linter: {command: '${CLAUDE_PLUGIN_ROOT}/bin/lint', args: ['--stdio'], env: {LINT_LEVEL: 'strict'}}}}, null, 2)}\n`,
     'hooks/hooks.json': `${JSON.stringify({hooks: {PostToolUse: [{matcher: 'Edit|Write', hooks: [{type: 'command', command: '${CLAUDE_PLUGIN_ROOT}/bin/check'}]}], SessionStart: [{hooks: [{type: 'command', command: '${CLAUDE_PLUGIN_ROOT}/bin/hello'}]}]}}, null, 2)}\n`,
@@ -281,12 +276,14 @@ export const toolkitPluginFiles = (name = 'toolkit', {version = '1.0.0'} = {}) =
     'bin/hello': {content: '#!/bin/sh\necho hello\n', mode: 0o755},
   }
   for (const skill of ['pdf-tools', 'sql-review', 'release-notes', 'test-triage', 'api-design']) {
-    files[`skills/${skill}/SKILL.md`] = `---\nname: ${skill}\ndescription: Use when a task mentions ${skill.replace(/-/g, ' ')}; read the references it points to.\n---\n\n${skillBody(skill, 3000)}`
+    files[`skills/${skill}/SKILL.md`] =
+      `---\nname: ${skill}\ndescription: Use when a task mentions ${skill.replace(/-/g, ' ')}; read the references it points to.\n---\n\n${skillBody(skill, 3000)}`
     for (let r = 1; r <= 5; r++) files[`skills/${skill}/references/ref-${r}.md`] = `# ${skill} reference ${r}\n\n${para(`${skill} ${r}`, 2500)}`
     files[`skills/${skill}/scripts/run.sh`] = {content: `#!/bin/sh\necho ${skill}\n`, mode: 0o755}
   }
   for (const agent of ['reviewer', 'planner', 'tester']) {
-    files[`agents/${agent}.md`] = `---\nname: ${agent}\ndescription: A ${agent} subagent for the benchmark plugin.\ntools: Read, Grep, Glob\n---\n\n${para(agent, 1200)}`
+    files[`agents/${agent}.md`] =
+      `---\nname: ${agent}\ndescription: A ${agent} subagent for the benchmark plugin.\ntools: Read, Grep, Glob\n---\n\n${para(agent, 1200)}`
   }
   for (const command of ['lint', 'ship', 'triage']) {
     files[`commands/${command}.md`] = `---\ndescription: Run ${command}\n---\n\n${para(command, 600)}`
@@ -310,7 +307,16 @@ export const makeInstallFixture = (temp) => {
     name: 'acme',
     owner: {name: 'Acme'},
     description: 'Benchmark marketplace with one plugin',
-    plugins: [{name: 'toolkit', source: {source: 'github', repo: 'acme/toolkit'}, description: 'The 50-file benchmark plugin', version: '1.0.0', category: 'tooling', keywords: ['bench']}],
+    plugins: [
+      {
+        name: 'toolkit',
+        source: {source: 'github', repo: 'acme/toolkit'},
+        description: 'The 50-file benchmark plugin',
+        version: '1.0.0',
+        category: 'tooling',
+        keywords: ['bench'],
+      },
+    ],
   }
   makeServedRepo(work, gitRoot, 'acme/market', {'.claude-plugin/marketplace.json': `${JSON.stringify(catalog, null, 2)}\n`})
   const entries = [...new Set(Object.keys(files).map((p) => p.split('/')[0]))].sort()
@@ -333,7 +339,8 @@ export const makeOutdatedFixture = (temp, {markets = 5, perMarket = 10} = {}) =>
     for (let j = 0; j < perMarket; j++) {
       const plugin = `${name}-tool-${String(j).padStart(2, '0')}`
       files[`plugins/${plugin}/.claude-plugin/plugin.json`] = `${JSON.stringify({name: plugin, version: '1.0.0', description: `Benchmark plugin ${plugin}`})}\n`
-      files[`plugins/${plugin}/skills/${plugin}-skill/SKILL.md`] = `---\nname: ${plugin}-skill\ndescription: Use when a task mentions ${plugin}.\n---\n\n${skillBody(plugin, 1024)}`
+      files[`plugins/${plugin}/skills/${plugin}-skill/SKILL.md`] =
+        `---\nname: ${plugin}-skill\ndescription: Use when a task mentions ${plugin}.\n---\n\n${skillBody(plugin, 1024)}`
       entries.push({name: plugin, source: `./plugins/${plugin}`, version: '1.0.0', description: `Benchmark plugin ${plugin}`})
     }
     files['.claude-plugin/marketplace.json'] = `${JSON.stringify({name, owner: {name: `Vendor ${m}`}, plugins: entries}, null, 2)}\n`

@@ -163,7 +163,7 @@ export const describeStep = (stepOrSteps) =>
   asSteps(stepOrSteps)
     .map((s) => {
       const isLoadout = s.cmd === process.execPath && s.args?.[0] === BIN
-      const args = (isLoadout ? s.args.slice(1) : s.args ?? []).map((a) => (a.length > 40 || a.includes('\n') ? '…' : shortPath(a)))
+      const args = (isLoadout ? s.args.slice(1) : (s.args ?? [])).map((a) => (a.length > 40 || a.includes('\n') ? '…' : shortPath(a)))
       return [isLoadout ? 'loadout' : basename(shortPath(s.cmd)), ...args].join(' ')
     })
     .join(' + ')
@@ -312,7 +312,10 @@ export const main = (argv = process.argv.slice(2), scenarioList = allScenarios) 
   const warmup = count(values.warmup, 'warmup', DEFAULTS.warmup, 0)
   let selected = scenarioList
   if (values.only) {
-    const wanted = values.only.split(',').map((s) => s.trim()).filter(Boolean)
+    const wanted = values.only
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean)
     const unknown = wanted.filter((w) => !scenarioList.some((s) => s.name === w))
     if (unknown.length) throw new Error(`unknown scenario: ${unknown.join(', ')} (known: ${scenarioList.map((s) => s.name).join(', ')})`)
     selected = scenarioList.filter((s) => wanted.includes(s.name))
@@ -346,8 +349,17 @@ export const main = (argv = process.argv.slice(2), scenarioList = allScenarios) 
   mkdirSync(dirname(out), {recursive: true})
   const report = {date: new Date().toISOString(), ...info, loadAverageAtEnd: loadavg().map((l) => round(l)), runs, warmup, scenarios: results}
   writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`)
-  const notes = results.filter((r) => r.notes).map((r) => `  ${r.name}: ${Object.entries(r.notes).map(([k, v]) => `${k} ${v}`).join(', ')}`)
-  console.log(`\n${formatTable(results)}${notes.length ? `\n\nnotes:\n${notes.join('\n')}` : ''}\n\nratio = median / baseline median; figures written to ${relative(process.cwd(), out).startsWith('..') ? out : relative(process.cwd(), out)}`)
+  const notes = results
+    .filter((r) => r.notes)
+    .map(
+      (r) =>
+        `  ${r.name}: ${Object.entries(r.notes)
+          .map(([k, v]) => `${k} ${v}`)
+          .join(', ')}`,
+    )
+  console.log(
+    `\n${formatTable(results)}${notes.length ? `\n\nnotes:\n${notes.join('\n')}` : ''}\n\nratio = median / baseline median; figures written to ${relative(process.cwd(), out).startsWith('..') ? out : relative(process.cwd(), out)}`,
+  )
   return results.some((r) => r.error) ? 1 : 0
 }
 

@@ -16,7 +16,8 @@ const loadout = (ctx, ...args) => step(process.execPath, [ctx.bin, ...args])
 
 const runLoadout = (ctx, args, env = ctx.temp.env) => {
   const r = spawnSync(process.execPath, [ctx.bin, ...args], {cwd: ctx.temp.project, env, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024})
-  if (r.status !== 0) throw new Error(`setup: loadout ${args.slice(0, 4).join(' ')}… exited ${r.status}: ${(r.stderr || r.stdout).trim().split('\n').slice(0, 3).join(' | ')}`)
+  if (r.status !== 0)
+    throw new Error(`setup: loadout ${args.slice(0, 4).join(' ')}… exited ${r.status}: ${(r.stderr || r.stdout).trim().split('\n').slice(0, 3).join(' | ')}`)
   return r.stdout
 }
 
@@ -46,7 +47,8 @@ const makeLocalMarket = (dir, name, {count, skills = 1, filesPerSkill = 1, bytes
     files[`plugins/${plugin}/.claude-plugin/plugin.json`] = `${JSON.stringify({name: plugin, version: '1.0.0', description: `Bench plugin ${plugin}`})}\n`
     for (let s = 0; s < skills; s++) {
       const skill = `${plugin}-s${s}`
-      files[`plugins/${plugin}/skills/${skill}/SKILL.md`] = `---\nname: ${skill}\ndescription: Use when a task mentions ${skill}.\n---\n\n${skillBody(skill, bytes)}`
+      files[`plugins/${plugin}/skills/${skill}/SKILL.md`] =
+        `---\nname: ${skill}\ndescription: Use when a task mentions ${skill}.\n---\n\n${skillBody(skill, bytes)}`
       for (let f = 1; f < filesPerSkill; f++) files[`plugins/${plugin}/skills/${skill}/references/ref-${f}.md`] = para(`${skill} ${f}`, bytes)
     }
     plugins.push({name: plugin, source: `./plugins/${plugin}`, version: '1.0.0', description: `Bench plugin ${plugin}`})
@@ -62,7 +64,12 @@ const makeLocalMarket = (dir, name, {count, skills = 1, filesPerSkill = 1, bytes
  */
 const installAll = (ctx, ids, agents) => {
   const flags = ['--agent', agents, '--scope', 'user', '--yes']
-  const batch = spawnSync(process.execPath, [ctx.bin, 'install', ...ids, ...flags], {cwd: ctx.temp.project, env: ctx.temp.env, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024})
+  const batch = spawnSync(process.execPath, [ctx.bin, 'install', ...ids, ...flags], {
+    cwd: ctx.temp.project,
+    env: ctx.temp.env,
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+  })
   if (batch.status === 0) return
   for (const id of ids) runLoadout(ctx, ['install', id, ...flags])
 }
@@ -74,7 +81,13 @@ const expectZero = (side, out) => {
 const FOUR_AGENTS = 'claude-code,codex,deepagents,cst-agent'
 
 // The environment Claude Code's CLI runs in: the bench's temp HOME, and no traffic beyond what the work needs.
-const claudeEnv = (ctx) => ({...ctx.temp.env, DISABLE_TELEMETRY: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_AUTOUPDATER: '1', DISABLE_ERROR_REPORTING: '1'})
+const claudeEnv = (ctx) => ({
+  ...ctx.temp.env,
+  DISABLE_TELEMETRY: '1',
+  CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+  DISABLE_AUTOUPDATER: '1',
+  DISABLE_ERROR_REPORTING: '1',
+})
 
 /** Copies the home as setup left it, so every run starts from the same state. */
 const snapshotHome = (ctx, name) => {
@@ -90,7 +103,7 @@ const peerScenarios = [
     name: 'add-install-500-vs-claude',
     description:
       '`loadout marketplace add <local git folder>` + `install big@bench --agent claude-code --scope user --yes` of a ' +
-      '500-file, ~5 MB plugin against Claude Code\'s CLI doing the same (`claude plugin marketplace add` + `claude plugin install`); ' +
+      "500-file, ~5 MB plugin against Claude Code's CLI doing the same (`claude plugin marketplace add` + `claude plugin install`); " +
       'every run starts from an empty home',
     runs: 7,
     warmup: 1,
@@ -226,7 +239,8 @@ const stateScenarios = Object.entries(STATE_COMMANDS).map(([name, args]) => ({
 }))
 
 // Runs a command and appends the peak resident memory of it (and its children), in KiB, to a file.
-const MAXRSS = 'import resource,subprocess,sys\nr=subprocess.run(sys.argv[2:]).returncode\nopen(sys.argv[1],"a").write(str(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)+"\\n")\nsys.exit(r)'
+const MAXRSS =
+  'import resource,subprocess,sys\nr=subprocess.run(sys.argv[2:]).returncode\nopen(sys.argv[1],"a").write(str(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)+"\\n")\nsys.exit(r)'
 
 const medianOf = (values) => {
   const sorted = [...values].sort((a, b) => a - b)
@@ -250,7 +264,8 @@ const memoryScenario = {
   beforeEach(ctx, {kind}) {
     if (kind === 'command') restore(ctx, ctx.snapshot)
   },
-  command: (ctx) => step('python3', ['-c', MAXRSS, ctx.rss.command, process.execPath, ctx.bin, 'install', 'big000@mem', '--agent', 'claude-code', '--scope', 'user', '--yes']),
+  command: (ctx) =>
+    step('python3', ['-c', MAXRSS, ctx.rss.command, process.execPath, ctx.bin, 'install', 'big000@mem', '--agent', 'claude-code', '--scope', 'user', '--yes']),
   baseline: (ctx) => step('python3', ['-c', MAXRSS, ctx.rss.baseline, process.execPath, ctx.bin, '--version']),
   baselineLabel: 'loadout --version',
   check(ctx, {command}) {
@@ -264,4 +279,3 @@ const memoryScenario = {
 }
 
 export const scaleScenarios = [...peerScenarios, ...readOnlyScenarios, batchScenario, ...stateScenarios, memoryScenario]
-

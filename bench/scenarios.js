@@ -24,17 +24,7 @@
 import {spawnSync} from 'node:child_process'
 import {existsSync, readdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
-import {
-  copyTree,
-  emptyDir,
-  findFile,
-  git,
-  makeInstallFixture,
-  makeOutdatedFixture,
-  makeSkillsFixture,
-  moveAside,
-  writeCatalog,
-} from './fixtures.js'
+import {copyTree, emptyDir, findFile, git, makeInstallFixture, makeOutdatedFixture, makeSkillsFixture, moveAside, writeCatalog} from './fixtures.js'
 import {scaleScenarios} from './scale.js'
 import {startServer} from './servers.js'
 
@@ -77,7 +67,6 @@ process.stdout.write(JSON.stringify({skills: n, bytes}) + '\\n')
 const expectStatusZero = (side, out) => {
   if (out.status !== 0) throw new Error(`${side} exited ${out.status}: ${out.stderr.trim().split('\n')[0] ?? ''}`)
 }
-
 
 // ---------------------------------------------------------------------------------------------
 // Network scenarios: a real HTTPS server (bench/servers.js) on 127.0.0.1 serving git and files.
@@ -129,7 +118,8 @@ const INSTALL_ARGS = ['install', 'toolkit@acme', '--agent', 'claude-code', '--sc
 const checkToolkitInstalled = (ctx) => {
   const skills = filesUnder(join(ctx.temp.home, '.claude', 'skills'))
   const agents = filesUnder(join(ctx.temp.home, '.claude', 'agents'))
-  if (skills.length !== 35 || agents.length !== 3) throw new Error(`install wrote ${skills.length} skill files and ${agents.length} subagents, expected 35 and 3`)
+  if (skills.length !== 35 || agents.length !== 3)
+    throw new Error(`install wrote ${skills.length} skill files and ${agents.length} subagents, expected 35 and 3`)
   const claudeJson = JSON.parse(readFileSync(join(ctx.temp.home, '.claude.json'), 'utf8'))
   if (!claudeJson.mcpServers?.['toolkit-linter']) throw new Error('install did not add the toolkit-linter MCP server to ~/.claude.json')
 }
@@ -315,7 +305,8 @@ const networkScenarios = [
     check(ctx, {command, baseline}) {
       const found = json('command', command)
       const expected = json('baseline', baseline).hits
-      if (!Array.isArray(found.hits) || found.hits.length !== expected) throw new Error(`search found ${found.hits?.length ?? 'no'} hits, the baseline filter ${expected}`)
+      if (!Array.isArray(found.hits) || found.hits.length !== expected)
+        throw new Error(`search found ${found.hits?.length ?? 'no'} hits, the baseline filter ${expected}`)
     },
     teardown: stopServer,
   },
@@ -378,7 +369,11 @@ export const scenarios = [
     setup(ctx) {
       const folder = join(ctx.temp.project, 'plugins')
       const first = join(folder, 'plugin-0')
-      const made = spawnSync(process.execPath, [ctx.bin, 'plugin', 'create', 'plugin-0', '--with', 'skills,agents,hooks,mcp', '--no-git', '--dir', first], {cwd: ctx.temp.project, env: ctx.temp.env, encoding: 'utf8'})
+      const made = spawnSync(process.execPath, [ctx.bin, 'plugin', 'create', 'plugin-0', '--with', 'skills,agents,hooks,mcp', '--no-git', '--dir', first], {
+        cwd: ctx.temp.project,
+        env: ctx.temp.env,
+        encoding: 'utf8',
+      })
       if (made.status !== 0) throw new Error(`plugin create failed: ${made.stderr}`)
       for (let i = 1; i < 200; i++) {
         const dir = join(folder, `plugin-${i}`)

@@ -75,11 +75,53 @@ export const makeCa = (dir) => {
   const caKey = join(dir, 'ca.key')
   const csr = join(dir, 'server.csr')
   const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes']
-  openssl(['req', '-config', config, '-x509', ...ec, '-keyout', caKey, '-out', files.caFile, '-days', '2',
-    '-subj', '/O=loadout bench/CN=loadout bench CA', '-extensions', 'v3_ca', '-set_serial', serial()], dir)
+  openssl(
+    [
+      'req',
+      '-config',
+      config,
+      '-x509',
+      ...ec,
+      '-keyout',
+      caKey,
+      '-out',
+      files.caFile,
+      '-days',
+      '2',
+      '-subj',
+      '/O=loadout bench/CN=loadout bench CA',
+      '-extensions',
+      'v3_ca',
+      '-set_serial',
+      serial(),
+    ],
+    dir,
+  )
   openssl(['req', '-config', config, '-new', ...ec, '-keyout', files.keyFile, '-out', csr, '-subj', '/O=loadout bench/CN=127.0.0.1'], dir)
-  openssl(['x509', '-req', '-in', csr, '-CA', files.caFile, '-CAkey', caKey, '-set_serial', serial(), '-days', '2',
-    '-sha256', '-extfile', config, '-extensions', 'v3_server', '-out', files.certFile], dir)
+  openssl(
+    [
+      'x509',
+      '-req',
+      '-in',
+      csr,
+      '-CA',
+      files.caFile,
+      '-CAkey',
+      caKey,
+      '-set_serial',
+      serial(),
+      '-days',
+      '2',
+      '-sha256',
+      '-extfile',
+      config,
+      '-extensions',
+      'v3_server',
+      '-out',
+      files.certFile,
+    ],
+    dir,
+  )
   chmodSync(caKey, 0o600)
   chmodSync(files.keyFile, 0o600)
   return files
@@ -103,7 +145,10 @@ export const startServer = ({dir, gitRoot, staticRoot, allowFilter = true, timeo
   const readyFile = join(dir, 'ready.json')
   const logFile = join(dir, 'server.log')
   const configFile = join(dir, 'server.json')
-  writeFileSync(configFile, JSON.stringify({...ca, gitRoot: gitRoot && resolve(gitRoot), staticRoot: staticRoot && resolve(staticRoot), readyFile, allowFilter}))
+  writeFileSync(
+    configFile,
+    JSON.stringify({...ca, gitRoot: gitRoot && resolve(gitRoot), staticRoot: staticRoot && resolve(staticRoot), readyFile, allowFilter}),
+  )
   const logFd = openSync(logFile, 'a')
   // stdin stays a pipe from us: when this process ends, the server sees it close and exits
   const child = spawn(process.execPath, [SELF, 'serve', configFile], {stdio: ['pipe', 'ignore', logFd], env: {PATH: process.env.PATH, LANG: 'C'}})
@@ -197,7 +242,13 @@ const serveGit = (req, res, url, gitRoot, allowFilter, children) => {
     // as GitHub does: partial clones (--filter=blob:none) are served, and the blobs they lack can be
     // fetched later by id; without this, git falls back to a full clone without saying so
     ...(allowFilter
-      ? {GIT_CONFIG_COUNT: '2', GIT_CONFIG_KEY_0: 'uploadpack.allowFilter', GIT_CONFIG_VALUE_0: 'true', GIT_CONFIG_KEY_1: 'uploadpack.allowAnySHA1InWant', GIT_CONFIG_VALUE_1: 'true'}
+      ? {
+          GIT_CONFIG_COUNT: '2',
+          GIT_CONFIG_KEY_0: 'uploadpack.allowFilter',
+          GIT_CONFIG_VALUE_0: 'true',
+          GIT_CONFIG_KEY_1: 'uploadpack.allowAnySHA1InWant',
+          GIT_CONFIG_VALUE_1: 'true',
+        }
       : {}),
     GATEWAY_INTERFACE: 'CGI/1.1',
     SERVER_PROTOCOL: `HTTP/${req.httpVersion}`,
@@ -303,7 +354,9 @@ const serveStatic = (req, res, url, staticRoot) => {
   const lastModified = new Date(Math.floor(stat.mtimeMs / 1000) * 1000).toUTCString()
   const ims = req.headers['if-modified-since']
   const inm = req.headers['if-none-match']
-  if (inm !== undefined ? inm.split(',').some((t) => t.trim().replace(/^W\//, '') === etag) : ims !== undefined && Date.parse(ims) >= Date.parse(lastModified)) {
+  if (
+    inm !== undefined ? inm.split(',').some((t) => t.trim().replace(/^W\//, '') === etag) : ims !== undefined && Date.parse(ims) >= Date.parse(lastModified)
+  ) {
     res.writeHead(304, {etag, 'last-modified': lastModified})
     res.end()
     return

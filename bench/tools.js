@@ -24,7 +24,11 @@ export const claudeCli = () => {
       mkdirSync(TOOLS, {recursive: true})
       if (!existsSync(join(TOOLS, 'package.json'))) writeFileSync(join(TOOLS, 'package.json'), '{"private": true}\n')
       process.stderr.write(`bench: installing ${CLAUDE_PACKAGE} into bench/.tools (once)…\n`)
-      execFileSync('npm', ['install', '--no-audit', '--no-fund', '--no-save', CLAUDE_PACKAGE, NODE22_PACKAGE], {cwd: TOOLS, stdio: ['ignore', 'ignore', 'pipe'], timeout: 600_000})
+      execFileSync('npm', ['install', '--no-audit', '--no-fund', '--no-save', CLAUDE_PACKAGE, NODE22_PACKAGE], {
+        cwd: TOOLS,
+        stdio: ['ignore', 'ignore', 'pipe'],
+        timeout: 600_000,
+      })
     }
     const out = spawnSync(bin, ['--version'], {encoding: 'utf8', env: {PATH: process.env.PATH, HOME: TOOLS, DISABLE_TELEMETRY: '1'}, timeout: 60_000})
     if (out.status !== 0) throw new Error(out.stderr.trim() || `exit ${out.status}`)

@@ -130,7 +130,10 @@ const markers = (text) => {
 /** The text between the markers, without the newlines that frame it. */
 export const extractAgentSection = (readme) => {
   const {start, end} = markers(readme)
-  return readme.slice(start + START.length, end).replace(/^\r?\n/, '').replace(/\r?\n$/, '')
+  return readme
+    .slice(start + START.length, end)
+    .replace(/^\r?\n/, '')
+    .replace(/\r?\n$/, '')
 }
 
 /** The README with the text between the markers replaced by `table`. */

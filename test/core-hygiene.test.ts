@@ -128,8 +128,24 @@ describe('src', () => {
   const SRC = join(ROOT, 'src')
 
   it('finds a circle when there is one (so the check below can fail)', () => {
-    expect(findCircle(new Map([['a', ['b']], ['b', ['c']], ['c', ['b']]]))).toEqual(['b', 'c', 'b'])
-    expect(findCircle(new Map([['a', ['b', 'c']], ['b', ['c']], ['c', []]]))).toBeUndefined()
+    expect(
+      findCircle(
+        new Map([
+          ['a', ['b']],
+          ['b', ['c']],
+          ['c', ['b']],
+        ]),
+      ),
+    ).toEqual(['b', 'c', 'b'])
+    expect(
+      findCircle(
+        new Map([
+          ['a', ['b', 'c']],
+          ['b', ['c']],
+          ['c', []],
+        ]),
+      ),
+    ).toBeUndefined()
   })
 
   it('has no import circle among its files (type-only imports included)', () => {
@@ -219,7 +235,15 @@ describe('src/core layers', () => {
     const down = join(CORE, 'kernel', 'fs', 'x.ts')
     const up = join(CORE, 'ops', 'install', 'y.ts')
     const stray = join(CORE, 'misc', 'z.ts')
-    expect(upwardImports(new Map([[down, [up]], [up, [down]]]), LAYERS)).toEqual(['kernel/fs/x.ts (kernel/fs) imports ops/install/y.ts (ops/install)'])
+    expect(
+      upwardImports(
+        new Map([
+          [down, [up]],
+          [up, [down]],
+        ]),
+        LAYERS,
+      ),
+    ).toEqual(['kernel/fs/x.ts (kernel/fs) imports ops/install/y.ts (ops/install)'])
     expect(upwardImports(new Map([[up, [stray]]]), LAYERS)).toHaveLength(1)
   })
 
@@ -277,7 +301,9 @@ describe('src/core/kernel/plugin/manifest-formats', () => {
       "const x = await import('./manifest-formats/codex/index.js')",
     ].join('\n')
     expect(formatFolderImports(from, sample).map((t) => relative(FORMATS_DIR, t))).toEqual([join('lexora', 'read.js'), join('codex', 'index.js')])
-    expect(namedFormats("if (d.kind === 'cst-agent') x()\n// 'lexora' in a comment\n/** `codex` */", ['claude', 'codex', 'cst-agent', 'lexora'])).toEqual(['cst-agent'])
+    expect(namedFormats("if (d.kind === 'cst-agent') x()\n// 'lexora' in a comment\n/** `codex` */", ['claude', 'codex', 'cst-agent', 'lexora'])).toEqual([
+      'cst-agent',
+    ])
   })
 
   it('no module outside it imports a format folder: only the list (index.ts) and the ManifestFormat type', () => {
@@ -289,7 +315,10 @@ describe('src/core/kernel/plugin/manifest-formats', () => {
 
   it('lists every format folder it holds, and the pipeline modules name none of them', async () => {
     const {MANIFEST_FORMATS} = (await import('../src/core/kernel/plugin/manifest-formats/index.js')) as {MANIFEST_FORMATS: ReadonlyArray<{id: string}>}
-    const folders = readdirSync(FORMATS_DIR, {withFileTypes: true}).filter((e) => e.isDirectory()).map((e) => e.name).sort()
+    const folders = readdirSync(FORMATS_DIR, {withFileTypes: true})
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name)
+      .sort()
     const list = readFileSync(join(FORMATS_DIR, 'index.ts'), 'utf8')
     expect(folders.filter((folder) => !list.includes(`'./${folder}/index.js'`))).toEqual([])
     const ids = MANIFEST_FORMATS.map((f) => f.id)

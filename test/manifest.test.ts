@@ -36,7 +36,11 @@ const commandFiles = (dir: string, ext: RegExp): string[] => {
 
 /** oclif's id for a command file: folders are topics joined with ':', and index names its folder. */
 export const commandId = (file: string): string => {
-  const parts = file.split(sep).join('/').replace(/\.[cm]?[jt]sx?$/, '').split('/')
+  const parts = file
+    .split(sep)
+    .join('/')
+    .replace(/\.[cm]?[jt]sx?$/, '')
+    .split('/')
   if (parts.at(-1) === 'index') parts.pop()
   return parts.join(':')
 }
@@ -45,7 +49,25 @@ const sourceFiles = commandFiles(SRC, /\.[cm]?tsx?$/)
 const sourceIds = sourceFiles.map(commandId)
 
 /** The fields of a flag or arg that reach help and parsing, in a form comparable with the manifest. */
-const FLAG_FIELDS = ['name', 'char', 'type', 'required', 'multiple', 'options', 'allowNo', 'description', 'summary', 'helpValue', 'hidden', 'dependsOn', 'exclusive', 'env', 'aliases', 'default', 'helpGroup']
+const FLAG_FIELDS = [
+  'name',
+  'char',
+  'type',
+  'required',
+  'multiple',
+  'options',
+  'allowNo',
+  'description',
+  'summary',
+  'helpValue',
+  'hidden',
+  'dependsOn',
+  'exclusive',
+  'env',
+  'aliases',
+  'default',
+  'helpGroup',
+]
 const BOOLEAN_FIELDS = FLAG_FIELDS.filter((f) => !['default', 'options', 'multiple', 'helpValue'].includes(f))
 const ARG_FIELDS = ['name', 'required', 'multiple', 'options', 'description', 'hidden', 'default']
 

@@ -81,7 +81,9 @@ describe('renderAgentTable', () => {
 
   it('changes when a target changes, and escapes pipes', () => {
     const changed = agents().map((a) =>
-      a.id === 'universal' ? {...a, name: 'A | B', skills: {...a.skills, locations: [...a.skills.locations, {scope: 'user', path: '~/.more/skills', confidence: 'unconfirmed'}]}} : a,
+      a.id === 'universal'
+        ? {...a, name: 'A | B', skills: {...a.skills, locations: [...a.skills.locations, {scope: 'user', path: '~/.more/skills', confidence: 'unconfirmed'}]}}
+        : a,
     )
     const other = renderAgentTable(changed)
     expect(other).not.toBe(table)

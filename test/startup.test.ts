@@ -39,18 +39,32 @@ describe('start-up', () => {
     const sb = makeSandbox({git: true})
     const trace = moduleTrace()
     try {
-      const commands = [['list', '--json'], ['verify'], ['skills', 'list', '--agent', 'claude-code,codex'], ['search', 'x', '--json'], ['agents', 'list'], ['targets', '--json']]
+      const commands = [
+        ['list', '--json'],
+        ['verify'],
+        ['skills', 'list', '--agent', 'claude-code,codex'],
+        ['search', 'x', '--json'],
+        ['agents', 'list'],
+        ['targets', '--json'],
+      ]
       for (const args of commands) {
         trace.reset()
         const fast = await runCli(args, {cwd: sb.project, env: {...sb.env, ...trace.env}})
         expect(fast.status, `${args.join(' ')}: ${fast.stderr}`).toBe(0)
         const modules = trace.loaded()
         // the trace works: the fast path's bundle is in it, and the modules tsc wrote are not
-        expect(modules.some((m) => m.includes('/dist/fast/')), args.join(' ')).toBe(true)
-        expect(modules.filter((m) => /\/dist\/(core|ui|commands)\//.test(m)), args.join(' ')).toEqual([])
+        expect(
+          modules.some((m) => m.includes('/dist/fast/')),
+          args.join(' '),
+        ).toBe(true)
+        expect(
+          modules.filter((m) => /\/dist\/(core|ui|commands)\//.test(m)),
+          args.join(' '),
+        ).toEqual([])
         // subagents are YAML-fronted Markdown and TOML: only `agents list` may read those
         const parsers = args[0] === 'agents' ? [] : ['yaml', 'smol-toml']
-        for (const pkg of ['@oclif/core', 'simple-git', '@inquirer/prompts', 'pacote', 'tar', ...parsers]) expect(loadedPackage(modules, pkg), `${args.join(' ')} loaded ${pkg}`).toBe(false)
+        for (const pkg of ['@oclif/core', 'simple-git', '@inquirer/prompts', 'pacote', 'tar', ...parsers])
+          expect(loadedPackage(modules, pkg), `${args.join(' ')} loaded ${pkg}`).toBe(false)
         // and LOADOUT_NO_FAST=1 takes the oclif path, which the same check sees
         trace.reset()
         const slow = await runCli(args, {cwd: sb.project, env: {...sb.env, ...trace.env, LOADOUT_NO_FAST: '1'}})

@@ -11,19 +11,7 @@ import {gzipSync} from 'node:zlib'
 import {afterAll, beforeAll, describe, expect, test} from 'vitest'
 import {startGitDaemon, type GitDaemon} from './support/git-daemon.js'
 import {startGitHttpsServer, type GitHttpsServer} from './support/git-http.js'
-import {
-  commitFiles,
-  git,
-  gitEnv,
-  headSha,
-  makeRepo,
-  makeServedRepo,
-  run,
-  runGit,
-  syncServedRepo,
-  tag,
-  type FileMap,
-} from './support/git-repos.js'
+import {commitFiles, git, gitEnv, headSha, makeRepo, makeServedRepo, run, runGit, syncServedRepo, tag, type FileMap} from './support/git-repos.js'
 import {basicAuthHeader, hang, startHttpsServer, unauthorized} from './support/https-server.js'
 import {makeTestCa} from './support/test-ca.js'
 
@@ -159,7 +147,9 @@ describe('repositories', () => {
   test('commits are deterministic', () => {
     const again = makeRepo(join(dir, 'again'), FILES)
     expect(headSha(again)).toBe(firstSha)
-    expect(git(repo, ['log', '-1', '--format=%an <%ae> %aI %cI'])).toBe('Loadout Test <test@loadout.invalid> 2024-01-01T00:01:00+00:00 2024-01-01T00:01:00+00:00')
+    expect(git(repo, ['log', '-1', '--format=%an <%ae> %aI %cI'])).toBe(
+      'Loadout Test <test@loadout.invalid> 2024-01-01T00:01:00+00:00 2024-01-01T00:01:00+00:00',
+    )
     expect(headSha(repo)).toBe(secondSha)
     expect(headSha(bare)).toBe(secondSha)
     expect(git(bare, ['config', 'uploadpack.allowFilter'])).toBe('true')
@@ -324,7 +314,15 @@ describe('git over https (http-backend)', () => {
   test('the same repository clones with the right credentials', async () => {
     server!.clearRequests()
     const result = await runGit(
-      ['-c', `http.extraHeader=Authorization: ${basicAuthHeader(CREDENTIALS.username, CREDENTIALS.password)}`, 'clone', '-q', '--', server!.git.url('private'), dest('private-ok')],
+      [
+        '-c',
+        `http.extraHeader=Authorization: ${basicAuthHeader(CREDENTIALS.username, CREDENTIALS.password)}`,
+        'clone',
+        '-q',
+        '--',
+        server!.git.url('private'),
+        dest('private-ok'),
+      ],
       {env: trusted()},
     )
     expect(result.status, result.stderr).toBe(0)

@@ -8,8 +8,12 @@ import {askUserConfig} from '../ui/prompt-user-config.js'
 export default class Configure extends LoadoutCommand {
   static override summary = "Set an installed plugin's userConfig options (asks on a terminal, or --set KEY=VALUE)"
   static override description =
-    'Plain values are stored in user-config.json under loadout\'s config folder; sensitive ones in secrets.json there (mode 0600) and never in an agent\'s files: agents that expand environment variables get ${LOADOUT_<PLUGIN>_<KEY>}, which --export prints for your shell.'
-  static override examples = ['<%= config.bin %> configure review@acme', '<%= config.bin %> configure review@acme --set API_URL=https://api.acme.dev --set TOKEN=...', '<%= config.bin %> configure review@acme --json']
+    "Plain values are stored in user-config.json under loadout's config folder; sensitive ones in secrets.json there (mode 0600) and never in an agent's files: agents that expand environment variables get ${LOADOUT_<PLUGIN>_<KEY>}, which --export prints for your shell."
+  static override examples = [
+    '<%= config.bin %> configure review@acme',
+    '<%= config.bin %> configure review@acme --set API_URL=https://api.acme.dev --set TOKEN=...',
+    '<%= config.bin %> configure review@acme --json',
+  ]
   static override args = {plugin: Args.string({required: true, description: 'plugin@marketplace (or plugin)'})}
   static override flags = {
     scope: scopeFlag,
@@ -22,7 +26,13 @@ export default class Configure extends LoadoutCommand {
     const env = this.environment()
     const context = resolveScope(flags.scope, env)
     const interactive = env.interactive && !this.jsonEnabled() && !flags.export
-    const result = await configurePlugin(args.plugin, {env, context, sets: flags.set ?? [], export: flags.export, ...(interactive ? {ask: askUserConfig(env)} : {})})
+    const result = await configurePlugin(args.plugin, {
+      env,
+      context,
+      sets: flags.set ?? [],
+      export: flags.export,
+      ...(interactive ? {ask: askUserConfig(env)} : {}),
+    })
     if (result.exports) {
       for (const line of result.exports) this.log(line)
       return result

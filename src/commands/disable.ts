@@ -16,7 +16,12 @@ export default class Disable extends LoadoutCommand {
     const {args, flags} = await this.parse(Disable)
     const env = this.environment()
     const agents = flags.agent ? splitList(flags.agent) : undefined
-    const result = await removeInstalled(args.plugin, env, resolveScope(flags.scope, env), {force: false, dryRun: flags['dry-run'], keepRecord: true, ...(agents ? {agents} : {})})
+    const result = await removeInstalled(args.plugin, env, resolveScope(flags.scope, env), {
+      force: false,
+      dryRun: flags['dry-run'],
+      keepRecord: true,
+      ...(agents ? {agents} : {}),
+    })
     this.log(renderRemoved(result, 'disable'))
     return result
   }

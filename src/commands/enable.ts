@@ -17,7 +17,13 @@ export default class Enable extends LoadoutCommand {
     const {args, flags} = await this.parse(Enable)
     const env = this.environment()
     const agents = flags.agent ? splitList(flags.agent) : undefined
-    const result = await enablePlugin(args.plugin, {env, context: resolveScope(flags.scope, env), yes: flags.yes, dryRun: flags['dry-run'], ...(agents ? {agents} : {})})
+    const result = await enablePlugin(args.plugin, {
+      env,
+      context: resolveScope(flags.scope, env),
+      yes: flags.yes,
+      dryRun: flags['dry-run'],
+      ...(agents ? {agents} : {}),
+    })
     this.log(renderInstalled(result))
     return result
   }

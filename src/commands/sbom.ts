@@ -4,7 +4,8 @@ import {buildSbom, SBOM_FORMATS, type SbomFormat, type SbomResult} from '../core
 import {LoadoutCommand} from '../ui/base-command.js'
 
 export default class Sbom extends LoadoutCommand {
-  static override summary = 'Write a software bill of materials of what is installed (CycloneDX 1.6 or SPDX 2.3 JSON): plugins, versions, sources, commits, hashes and every file written'
+  static override summary =
+    'Write a software bill of materials of what is installed (CycloneDX 1.6 or SPDX 2.3 JSON): plugins, versions, sources, commits, hashes and every file written'
   static override examples = ['<%= config.bin %> sbom --format cyclonedx', '<%= config.bin %> sbom --format spdx --scope project --out sbom.spdx.json']
   static override flags = {
     format: Flags.string({char: 'f', description: 'the document format', options: [...SBOM_FORMATS], required: true}),

@@ -5,7 +5,11 @@ import {search} from '../ui/shared-commands/search.js'
 
 export default class Search extends LoadoutCommand {
   static override summary = 'Search plugins across all added marketplaces by name, description, keywords and category'
-  static override examples = ['<%= config.bin %> search review', '<%= config.bin %> search "pdf forms" --marketplace acme --json', '<%= config.bin %> search --category quality']
+  static override examples = [
+    '<%= config.bin %> search review',
+    '<%= config.bin %> search "pdf forms" --marketplace acme --json',
+    '<%= config.bin %> search --category quality',
+  ]
   static override strict = false
   static override args = oclifArgs(search.spec.args)
   static override flags = oclifFlags(search.spec.flags)

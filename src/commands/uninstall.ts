@@ -43,7 +43,8 @@ export default class Uninstall extends LoadoutCommand {
     const freed = unneededDependencies(readInstallRecords(env, context.projectRoot), context.scope, [result.plugin])
     if (freed.length === 0) return result
     const question = `${result.plugin} was the last plugin needing ${freed.join(', ')}: remove ${freed.length === 1 ? 'it' : 'them'} too?`
-    const remove = flags.yes || (env.interactive && !this.jsonEnabled() && !flags['dry-run'] && (await confirmOrFail(question, {yes: false, interactive: true})))
+    const remove =
+      flags.yes || (env.interactive && !this.jsonEnabled() && !flags['dry-run'] && (await confirmOrFail(question, {yes: false, interactive: true})))
     if (!remove) {
       this.log(`kept ${freed.join(', ')}; loadout prune removes ${freed.length === 1 ? 'it' : 'them'}`)
       return result

@@ -29,16 +29,17 @@ export default class Update extends LoadoutCommand {
         yes: flags.yes,
         allowHiddenText: flags['allow-hidden-text'],
         onProgress,
-        ...(interactive
-          ? {confirm: askConsent((id) => `${id} changed what it runs. Update and allow it?`)}
-          : {}),
+        ...(interactive ? {confirm: askConsent((id) => `${id} changed what it runs. Update and allow it?`)} : {}),
       }),
     )
     const failed = result.updates.filter((u) => u.status === 'failed')
     if (failed.length > 0) {
       if (!this.jsonEnabled()) process.stderr.write(`${renderUpdates(result)}\n`)
       const first = failed[0]!
-      const message = failed.length === 1 ? `${first.plugin}: ${first.message}` : `${failed.length} of ${result.updates.length} plugins failed to update: ${failed.map((u) => `${u.plugin}: ${u.message}`).join('; ')}`
+      const message =
+        failed.length === 1
+          ? `${first.plugin}: ${first.message}`
+          : `${failed.length} of ${result.updates.length} plugins failed to update: ${failed.map((u) => `${u.plugin}: ${u.message}`).join('; ')}`
       // one failure is reported as itself (its details and suggestions); several as the whole result
       const one = failed.length === 1
       throw new LoadoutError(one && first.code ? first.code : 'update-failed', worstStatus(failed.map((u) => u.exitStatus ?? 1)), message, {

@@ -16,7 +16,12 @@ const fromOclif = (error: unknown): LoadoutError | undefined => {
     .split('\n')
     .map((l) => l.trim())
     .filter((l) => l && !/^The following errors? occurred:?$/i.test(l) && !/^See more help with/i.test(l))
-  return new LoadoutError('usage', EXIT.usage, lines.reduce((text, line) => (text === '' ? line : text.endsWith(':') ? `${text} ${line}` : `${text}; ${line}`), '') || error.message, {suggestions: ['see: loadout --help, or loadout <command> --help']})
+  return new LoadoutError(
+    'usage',
+    EXIT.usage,
+    lines.reduce((text, line) => (text === '' ? line : text.endsWith(':') ? `${text} ${line}` : `${text}; ${line}`), '') || error.message,
+    {suggestions: ['see: loadout --help, or loadout <command> --help']},
+  )
 }
 
 /** Maps anything thrown to a LoadoutError: oclif's parse failures are usage errors. */
@@ -75,4 +80,3 @@ export abstract class LoadoutCommand extends Command {
     if (!this.jsonEnabled()) process.stderr.write(`${message}\n`)
   }
 }
-

@@ -48,6 +48,9 @@ export const DRY_RUN_FLAG = {type: 'boolean', description: 'show what would chan
 
 export const OFFLINE_FLAG = {type: 'boolean', description: 'use only what is cached (also LOADOUT_OFFLINE=1)'} as const satisfies FlagSpec
 
-export const ALLOW_HIDDEN_TEXT_FLAG = {type: 'boolean', description: 'install even when text the agents read hides characters (Unicode tags, bidi controls, zero-width)'} as const satisfies FlagSpec
+export const ALLOW_HIDDEN_TEXT_FLAG = {
+  type: 'boolean',
+  description: 'install even when text the agents read hides characters (Unicode tags, bidi controls, zero-width)',
+} as const satisfies FlagSpec
 
 export const isOffline = (flag: boolean | undefined): boolean => Boolean(flag) || process.env.LOADOUT_OFFLINE === '1'

@@ -17,7 +17,15 @@ export const askConsent =
     })
 
 /** Install options for a command that writes one thing, asking for consent on a terminal. */
-export const installOptionsFor = (input: {env: Environment; context: ScopeContext; targets: readonly AgentTarget[]; yes: boolean; dryRun: boolean; force?: boolean; json: boolean}): InstallOptions => ({
+export const installOptionsFor = (input: {
+  env: Environment
+  context: ScopeContext
+  targets: readonly AgentTarget[]
+  yes: boolean
+  dryRun: boolean
+  force?: boolean
+  json: boolean
+}): InstallOptions => ({
   env: input.env,
   context: input.context,
   targets: input.targets,
@@ -26,7 +34,5 @@ export const installOptionsFor = (input: {env: Environment; context: ScopeContex
   prefix: false,
   offline: false,
   yes: input.yes,
-  ...(input.env.interactive && !input.json
-    ? {confirm: askConsent((id) => `Install ${id} and allow it to run this?`)}
-    : {}),
+  ...(input.env.interactive && !input.json ? {confirm: askConsent((id) => `Install ${id} and allow it to run this?`)} : {}),
 })

@@ -23,4 +23,5 @@ export const oclifFlags = <S extends CommandSpec['flags']>(specs: S): OclifFlags
   Object.fromEntries(Object.entries(specs).map(([name, spec]) => [name, oclifFlag(spec)])) as OclifFlagsOf<S>
 
 /** An argument as oclif declares it: one named arg (a variadic one with `strict = false` on the command). */
-export const oclifArgs = (spec: ArgsSpec | undefined) => (spec ? {[spec.name]: Args.string({description: spec.description, ...(spec.required ? {required: true} : {})})} : {})
+export const oclifArgs = (spec: ArgsSpec | undefined) =>
+  spec ? {[spec.name]: Args.string({description: spec.description, ...(spec.required ? {required: true} : {})})} : {}

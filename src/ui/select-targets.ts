@@ -13,8 +13,7 @@ export interface TargetChoice {
   section: SectionName
 }
 
-const capable = (targets: readonly AgentTarget[], section: SectionName) =>
-  targets.filter((t) => t.installs !== false && t[section] !== undefined)
+const capable = (targets: readonly AgentTarget[], section: SectionName) => targets.filter((t) => t.installs !== false && t[section] !== undefined)
 
 /**
  * For commands that write: `--agent` when given; else the detected agents, chosen in a checkbox on a
@@ -26,11 +25,20 @@ export const targetsForWrite = async ({agent, yes, env, section}: TargetChoice):
   const detected = capable(all, section).filter((t) => detectTarget(t, env))
   if (detected.length === 0) {
     throw usageError('no-agent-detected', 'no agent was detected on this machine, so loadout cannot tell where to write', {
-      suggestions: [`name the agents with --agent, e.g. --agent ${capable(all, section).slice(0, 2).map((t) => t.id).join(',')}`, 'see them all: loadout targets'],
+      suggestions: [
+        `name the agents with --agent, e.g. --agent ${capable(all, section)
+          .slice(0, 2)
+          .map((t) => t.id)
+          .join(',')}`,
+        'see them all: loadout targets',
+      ],
     })
   }
   if (yes || !env.interactive || detected.length === 1) return detected
-  return chooseMany('Which agents?', detected.map((t) => ({name: `${t.name} (${t.id})`, value: t, checked: true})))
+  return chooseMany(
+    'Which agents?',
+    detected.map((t) => ({name: `${t.name} (${t.id})`, value: t, checked: true})),
+  )
 }
 
 /** For commands that read: `--agent` when given; else the detected agents; else every capable agent. */

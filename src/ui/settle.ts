@@ -16,7 +16,13 @@ export const settlePending = async (io: CommandIo): Promise<{recovered?: Recover
   const settled = await recoverIfFree(io.env)
   if (settled.recovered) note(io, yellow(`recovered an interrupted run (${settled.recovered.label}): ${settled.recovered.action}`, process.stderr))
   if (settled.pending) {
-    note(io, yellow(`${settled.pending.label} is ${settled.pending.running ? `in progress (pid ${settled.pending.pid})` : 'pending'}: what follows may change when it ends`, process.stderr))
+    note(
+      io,
+      yellow(
+        `${settled.pending.label} is ${settled.pending.running ? `in progress (pid ${settled.pending.pid})` : 'pending'}: what follows may change when it ends`,
+        process.stderr,
+      ),
+    )
   }
   return settled
 }

@@ -2,8 +2,7 @@
 const enabled = (stream: NodeJS.WriteStream = process.stdout): boolean =>
   Boolean(stream.isTTY) && process.env.NO_COLOR === undefined && process.env.TERM !== 'dumb'
 
-const wrap = (open: number, close: number) => (text: string, stream?: NodeJS.WriteStream) =>
-  enabled(stream) ? `\u001B[${open}m${text}\u001B[${close}m` : text
+const wrap = (open: number, close: number) => (text: string, stream?: NodeJS.WriteStream) => (enabled(stream) ? `\u001B[${open}m${text}\u001B[${close}m` : text)
 
 export const bold = wrap(1, 22)
 export const dim = wrap(2, 22)

@@ -1,4 +1,3 @@
- 
 const ANSI = /\u001B\[[0-9;]*m/g
 const width = (text: string) => text.replace(ANSI, '').length
 

@@ -26,7 +26,10 @@ const SUBAGENT_AT: Record<Agent, Record<ScopeName, (n: string) => [entry: string
     user: (n) => [`.deepagents/agent/agents/${n}`, `.deepagents/agent/agents/${n}/AGENTS.md`],
     project: (n) => [`.deepagents/agents/${n}`, `.deepagents/agents/${n}/AGENTS.md`],
   },
-  'cst-agent': {user: (n) => [`.config/cst-agent/agents/${n}.md`, `.config/cst-agent/agents/${n}.md`], project: (n) => [`.agent/agents/${n}.md`, `.agent/agents/${n}.md`]},
+  'cst-agent': {
+    user: (n) => [`.config/cst-agent/agents/${n}.md`, `.config/cst-agent/agents/${n}.md`],
+    project: (n) => [`.agent/agents/${n}.md`, `.agent/agents/${n}.md`],
+  },
 }
 
 const base = (sb: Sandbox, scope: ScopeName) => (scope === 'user' ? sb.home : sb.project)
@@ -67,13 +70,21 @@ describe.concurrent('agents create, list, info and delete in each format', () =>
       const sb = sandbox({git: true})
       const before = snapshot(sb.dir)
       const create = await loadout(sb, [
-        'agents', 'create', 'code-reviewer',
-        '--description', 'Reviews a diff for bugs. Use after every change.',
-        '--tools', 'Read, Grep',
-        '--model', 'gpt-5-mini',
-        '--max-steps', '12',
-        '--agent', 'claude-code,deepagents,cst-agent',
-        '--scope', scope,
+        'agents',
+        'create',
+        'code-reviewer',
+        '--description',
+        'Reviews a diff for bugs. Use after every change.',
+        '--tools',
+        'Read, Grep',
+        '--model',
+        'gpt-5-mini',
+        '--max-steps',
+        '12',
+        '--agent',
+        'claude-code,deepagents,cst-agent',
+        '--scope',
+        scope,
         '--json',
       ])
       expect(create.status, create.stdout + create.stderr).toBe(0)
@@ -85,13 +96,20 @@ describe.concurrent('agents create, list, info and delete in each format', () =>
         [['cst-agent'], 'cst-agent-md', entryOf(sb, 'cst-agent', scope, 'code-reviewer'), fileOf(sb, 'cst-agent', scope, 'code-reviewer'), false],
       ])
       // deepagents has no tools or step limit: said, not silently lost
-      expect(created.destinations[1]!.notes.join('\n')).toMatch(/"tools" restriction \(Read, Grep\) dropped: Deep Agents Code file subagents cannot narrow tools/)
+      expect(created.destinations[1]!.notes.join('\n')).toMatch(
+        /"tools" restriction \(Read, Grep\) dropped: Deep Agents Code file subagents cannot narrow tools/,
+      )
       expect(created.destinations[1]!.notes.join('\n')).toMatch(/"max_steps" dropped/)
       expect(created.destinations[2]!.notes).toEqual([])
 
       // exactly these files, nothing else
       const written = changes(before, snapshot(sb.dir))
-      expect(changesOutside(written, AGENTS.map((a) => relEntry(a, scope, 'code-reviewer')))).toEqual([])
+      expect(
+        changesOutside(
+          written,
+          AGENTS.map((a) => relEntry(a, scope, 'code-reviewer')),
+        ),
+      ).toEqual([])
       expect(written.filter((p) => !written.some((q) => q.startsWith(p + '/')))).toEqual(
         AGENTS.map((a) => `${scope === 'user' ? 'home' : 'project'}/${SUBAGENT_AT[a][scope]('code-reviewer')[1]}`).sort(),
       )
@@ -309,7 +327,9 @@ describe.concurrent('agents create refusals', () => {
     expect(none.status).toBe(2)
     const error = jsonError(none)
     expect(error.code).toBe('no-subagent-target')
-    expect(error.suggestions).toEqual(expect.arrayContaining([expect.stringMatching(/^Codex.* has no user-scope subagents folder$/), 'Gemini CLI has no user-scope subagents folder']))
+    expect(error.suggestions).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^Codex.* has no user-scope subagents folder$/), 'Gemini CLI has no user-scope subagents folder']),
+    )
     expect(list.status, list.stderr).toBe(0)
     expect(list.json<SubagentsListResult>()).toMatchObject({folders: [], subagents: [], skipped: [{agent: 'gemini-cli'}, {agent: 'codex'}]})
     expect(changes(before, snapshot(sb.dir))).toEqual([])
@@ -318,7 +338,7 @@ describe.concurrent('agents create refusals', () => {
   // Root ignores file modes: the CLI then runs as nobody (given the project), who may not write to a 0555 folder.
   const as = unprivileged()
 
-  it.skipIf(as === undefined)('is all or nothing: when one agent\'s folder cannot be written, the copies already made are taken back', async ({expect}) => {
+  it.skipIf(as === undefined)("is all or nothing: when one agent's folder cannot be written, the copies already made are taken back", async ({expect}) => {
     const sb = sandbox({git: true})
     const locked = join(sb.project, '.agent/agents')
     mkdirSync(locked, {recursive: true})
@@ -336,7 +356,10 @@ describe.concurrent('agents create refusals', () => {
       // claude-code comes first and is written; cst-agent's folder then refuses
       const result = await loadout(sb, ['agents', 'create', 'half', '--agent', 'claude-code,cst-agent', '--json'], as)
       expect(result.status, result.stdout).toBe(10)
-      expect(jsonError(result)).toMatchObject({code: 'permission-denied', message: expect.stringMatching(new RegExp(`^cannot change ${locked}/\\S+: permission denied$`))})
+      expect(jsonError(result)).toMatchObject({
+        code: 'permission-denied',
+        message: expect.stringMatching(new RegExp(`^cannot change ${locked}/\\S+: permission denied$`)),
+      })
       expect(existsSync(join(sb.project, '.claude/agents/half.md'))).toBe(false)
       // the folders made for the claude-code copy went with it
       expect(existsSync(join(sb.project, '.claude'))).toBe(false)
@@ -408,7 +431,11 @@ describe.concurrent('agents list and info over one populated sandbox', () => {
     ])
     const listed = list.json<SubagentsListResult>()
     expect(listed.scopes).toEqual(['user'])
-    expect(listed.subagents.find((s) => s.name === 'dup')).toMatchObject({scope: 'user', status: 'shadowed', shadowedBy: entryOf(sb, 'deepagents', 'project', 'dup')})
+    expect(listed.subagents.find((s) => s.name === 'dup')).toMatchObject({
+      scope: 'user',
+      status: 'shadowed',
+      shadowedBy: entryOf(sb, 'deepagents', 'project', 'dup'),
+    })
     expect(info.status, info.stderr).toBe(0)
     expect(info.json<SubagentInfo>()).toMatchObject({path: entryOf(sb, 'deepagents', 'project', 'dup'), description: 'deepagents project dup'})
     expect(info.json<SubagentInfo>().locations.map((l) => [l.scope, l.status])).toEqual([
@@ -443,7 +470,9 @@ describe.concurrent('agents list and info over one populated sandbox', () => {
       'cst-agent/bad-fields',
       'cst-agent/dup',
     ])
-    const problems = Object.fromEntries(listed.map((s) => [`${s.agent}/${s.name}`, [s.valid, s.problems.map((p) => `${p.severity} ${p.code} ${p.path ?? ''}`.trim())]]))
+    const problems = Object.fromEntries(
+      listed.map((s) => [`${s.agent}/${s.name}`, [s.valid, s.problems.map((p) => `${p.severity} ${p.code} ${p.path ?? ''}`.trim())]]),
+    )
     expect(problems).toEqual({
       'claude-code/dup': [true, []],
       'claude-code/no-desc': [false, ['error subagent-description-missing description']],
@@ -526,7 +555,9 @@ describe.concurrent('agents delete', () => {
     expect(result.json<DeletedSubagent>()).toMatchObject({scope: 'project', dryRun: false})
     expect(entries(join(sb.project, '.deepagents/agents'))).toEqual(['gone-not'])
     expect(entries(join(sb.project, '.claude/agents'))).toEqual(['gone-not.md'])
-    expect(changesOutside(changes(before, snapshot(sb.dir)), [relEntry('deepagents', 'project', 'gone'), relEntry('claude-code', 'project', 'gone')])).toEqual([])
+    expect(changesOutside(changes(before, snapshot(sb.dir)), [relEntry('deepagents', 'project', 'gone'), relEntry('claude-code', 'project', 'gone')])).toEqual(
+      [],
+    )
     expect(existsSync(userCopy)).toBe(true)
   })
 

@@ -80,7 +80,10 @@ describe('install refuses hidden text in what agents read', () => {
     const sb = sandbox()
     mkdirSync(join(sb.home, '.claude'))
     const flag = `\u{1F3F4}${tags('gbeng')}\u{E007F}`
-    const root = plugin(sb, 'emoji', {'skills/party/SKILL.md': skillMd('party', `Celebrate 👩‍💻 and 👨🏽‍🚀 and ${flag}.`), 'skills/party/references/BOM.md': '\uFEFF# Written on Windows\n'})
+    const root = plugin(sb, 'emoji', {
+      'skills/party/SKILL.md': skillMd('party', `Celebrate 👩‍💻 and 👨🏽‍🚀 and ${flag}.`),
+      'skills/party/references/BOM.md': '\uFEFF# Written on Windows\n',
+    })
     const result = await run(sb, ['install', root, '--agent', 'claude-code', '--scope', 'user', '--json'])
     expect(result.status, result.stdout).toBe(0)
   })

@@ -17,7 +17,8 @@ const under = (p: string, roots: readonly string[]) => roots.some((r) => p === r
 // loadout's fetch cache may keep what it fetched; every other path under HOME must be as it was
 const outsideCache = (paths: readonly string[]) => paths.filter((p) => !under(p, ['.cache/loadout']) && p !== '.cache')
 // loadout's own state, cache and data folders aside (they stay, emptied), the user's HOME as it was
-const outsideLoadout = (paths: readonly string[]) => paths.filter((p) => !OWN.includes(p) && !under(p, ['.cache/loadout', '.config/loadout', '.local/share/loadout']))
+const outsideLoadout = (paths: readonly string[]) =>
+  paths.filter((p) => !OWN.includes(p) && !under(p, ['.cache/loadout', '.config/loadout', '.local/share/loadout']))
 
 const kits = (dir: string) => ['ka', 'kb', 'kc'].map((n) => writeKit(dir, n))
 

@@ -26,7 +26,14 @@ describe('skills validate on CHARACTOID skill YAML', () => {
     ])
     for (const ok of [file, folder]) {
       expect(ok.status, ok.stdout + ok.stderr).toBe(0)
-      expect(ok.json<SkillsValidation>()).toEqual({strict: false, valid: true, errors: 0, warnings: 0, problems: [], skills: [{path: goodFile, name: 'pdf-tools', valid: true, problems: []}]})
+      expect(ok.json<SkillsValidation>()).toEqual({
+        strict: false,
+        valid: true,
+        errors: 0,
+        warnings: 0,
+        problems: [],
+        skills: [{path: goodFile, name: 'pdf-tools', valid: true, problems: []}],
+      })
     }
 
     expect(failed.status).toBe(4)
@@ -41,7 +48,13 @@ describe('skills validate on CHARACTOID skill YAML', () => {
           {severity: 'error', code: 'characteroid-field-missing', file: badFile, path: 'description', message: 'the required field "description" is missing'},
           {severity: 'error', code: 'characteroid-field-empty', file: badFile, path: 'instructions', message: '"instructions" is empty'},
           {severity: 'error', code: 'characteroid-field-type', file: badFile, path: 'tool_names', message: '"tool_names" must be a list, not a string'},
-          {severity: 'error', code: 'name-uppercase', file: badFile, path: 'name', message: 'name "Broken" has upper-case letters; use lowercase letters, digits and hyphens'},
+          {
+            severity: 'error',
+            code: 'name-uppercase',
+            file: badFile,
+            path: 'name',
+            message: 'name "Broken" has upper-case letters; use lowercase letters, digits and hyphens',
+          },
         ],
       },
     ])

@@ -83,7 +83,11 @@ describe('failures of oclif’s own commands', () => {
     expect(help.stderr).toBe('error: Command instal not found.\n  see: loadout --help, or loadout <command> --help\n')
     const shell = await loadout(sb, ['autocomplete', 'fish', '--json'])
     expect(shell.status).toBe(2)
-    expect(jsonError(shell)).toMatchObject({code: 'usage', exitStatus: 2, message: expect.stringContaining('Expected fish to be one of: zsh, bash, powershell')})
+    expect(jsonError(shell)).toMatchObject({
+      code: 'usage',
+      exitStatus: 2,
+      message: expect.stringContaining('Expected fish to be one of: zsh, bash, powershell'),
+    })
     expect(shell.stderr).not.toMatch(/\bat .*\.js:\d+/)
   })
 })

@@ -49,8 +49,22 @@ beforeAll(() => {
       },
     }),
   )
-  writeFileSync(join(plugin, '.mcp.json'), JSON.stringify({mcpServers: {api: {command: 'node', args: ['server.js', '--url', '${user_config.API_URL}', '--depth', '${user_config.DEPTH}'], env: {API_TOKEN: '${user_config.TOKEN}'}}}}))
-  writeFileSync(join(plugin, 'hooks', 'hooks.json'), JSON.stringify({hooks: {Stop: [{hooks: [{type: 'command', command: 'notify --url ${user_config.API_URL}'}]}]}}))
+  writeFileSync(
+    join(plugin, '.mcp.json'),
+    JSON.stringify({
+      mcpServers: {
+        api: {
+          command: 'node',
+          args: ['server.js', '--url', '${user_config.API_URL}', '--depth', '${user_config.DEPTH}'],
+          env: {API_TOKEN: '${user_config.TOKEN}'},
+        },
+      },
+    }),
+  )
+  writeFileSync(
+    join(plugin, 'hooks', 'hooks.json'),
+    JSON.stringify({hooks: {Stop: [{hooks: [{type: 'command', command: 'notify --url ${user_config.API_URL}'}]}]}}),
+  )
 })
 
 const AGENTS = ['--agent', 'claude-code,codex,cursor', '--scope', 'user']

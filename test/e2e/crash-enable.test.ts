@@ -15,7 +15,9 @@ const KILLS = 40
 
 /** Whether each user-scope record of `plugin` is enabled, by agent (read as data, not through loadout). */
 const enabledByTarget = (home: string, plugin: string): Record<string, boolean> => {
-  const state = JSON.parse(readFileSync(join(home, '.config', 'loadout', 'state.json'), 'utf8')) as {installs: Array<{plugin: string; target: string; enabled?: boolean}>}
+  const state = JSON.parse(readFileSync(join(home, '.config', 'loadout', 'state.json'), 'utf8')) as {
+    installs: Array<{plugin: string; target: string; enabled?: boolean}>
+  }
   return Object.fromEntries(state.installs.filter((r) => r.plugin === plugin).map((r) => [r.target, r.enabled !== false]))
 }
 

@@ -9,7 +9,19 @@ import {existsSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {loadout, sandboxes} from './helpers.js'
-import {AGENTS3, configHashes, journalPending, prepareHome, recordedTargets, runAndSignal, SKILL_DIRS, skillText, tempNames, timedRun, writeKit} from './tx-support.js'
+import {
+  AGENTS3,
+  configHashes,
+  journalPending,
+  prepareHome,
+  recordedTargets,
+  runAndSignal,
+  SKILL_DIRS,
+  skillText,
+  tempNames,
+  timedRun,
+  writeKit,
+} from './tx-support.js'
 
 const sandbox = sandboxes()
 const KILLS = 40

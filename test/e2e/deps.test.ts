@@ -31,7 +31,8 @@ const run = (sb: Sandbox, args: string[]) => loadout(sb, args, {env: envFor()})
 const USER = ['--agent', 'universal', '--scope', 'user', '--yes']
 const skillText = (sb: Sandbox, name: string) => readFileSync(join(sb.home, '.agents', 'skills', `${name}-skill`, 'SKILL.md'), 'utf8')
 const hasSkill = (sb: Sandbox, name: string) => existsSync(join(sb.home, '.agents', 'skills', `${name}-skill`))
-const state = (sb: Sandbox) => JSON.parse(readFileSync(join(sb.home, '.config', 'loadout', 'state.json'), 'utf8')) as {installs: Array<Record<string, unknown> & {plugin: string}>}
+const state = (sb: Sandbox) =>
+  JSON.parse(readFileSync(join(sb.home, '.config', 'loadout', 'state.json'), 'utf8')) as {installs: Array<Record<string, unknown> & {plugin: string}>}
 
 beforeAll(async () => {
   work = realpathSync(mkdtempSync(join(tmpdir(), 'loadout-deps-')))
@@ -213,7 +214,11 @@ describe('update within ranges', () => {
     const current = await run(sb, ['update', '--scope', 'user', '--yes', '--json'])
     expect(current.status, current.stderr + current.stdout).toBe(0)
     expect(current.json().updates.find((u: {plugin: string}) => u.plugin === 'b@acme').status).toBe('current')
-    expect((await run(sb, ['outdated', '--json'])).json().rows.find((r: {plugin: string}) => r.plugin === 'b@acme')).toMatchObject({range: '^1', outdated: false, wanted: {version: '1.1.0'}})
+    expect((await run(sb, ['outdated', '--json'])).json().rows.find((r: {plugin: string}) => r.plugin === 'b@acme')).toMatchObject({
+      range: '^1',
+      outdated: false,
+      wanted: {version: '1.1.0'},
+    })
     // a 1.2.0 released from a maintenance branch
     checkout(served.repo, 'release-1.x', true)
     git(served.repo, ['reset', '-q', '--hard', 'b--v1.1.0'])
@@ -223,10 +228,19 @@ describe('update within ranges', () => {
     checkout(served.repo, 'main')
     syncServedRepo(served.bare)
     const outdated = (await run(sb, ['outdated', '--json'])).json().rows.find((r: {plugin: string}) => r.plugin === 'b@acme')
-    expect(outdated).toMatchObject({range: '^1', outdated: true, current: {version: '1.1.0'}, wanted: {version: '1.2.0', commit: tagged['b@1.2.0']}, latest: {version: '2.0.0'}})
+    expect(outdated).toMatchObject({
+      range: '^1',
+      outdated: true,
+      current: {version: '1.1.0'},
+      wanted: {version: '1.2.0', commit: tagged['b@1.2.0']},
+      latest: {version: '2.0.0'},
+    })
     const updated = await run(sb, ['update', '--scope', 'user', '--yes', '--json'])
     expect(updated.status, updated.stderr + updated.stdout).toBe(0)
-    expect(updated.json().updates.find((u: {plugin: string}) => u.plugin === 'b@acme')).toMatchObject({status: 'updated', to: {version: '1.2.0', commit: tagged['b@1.2.0']}})
+    expect(updated.json().updates.find((u: {plugin: string}) => u.plugin === 'b@acme')).toMatchObject({
+      status: 'updated',
+      to: {version: '1.2.0', commit: tagged['b@1.2.0']},
+    })
     expect(skillText(sb, 'b')).toContain('b 1.2.0')
     expect(state(sb).installs.find((r) => r.plugin === 'b@acme')).toMatchObject({range: '^1', autoInstalled: true, dependencyOf: ['a@acme']})
   })
@@ -236,7 +250,12 @@ describe('plugin tag', () => {
   it('tags the commit as {name}--v{version}, refusing a dirty tree, an existing tag and a missing version', async () => {
     const sb = sandbox()
     const repo = join(sb.dir, 'market')
-    makeRepo(repo, {...catalog([entry('b', '1.2.0')]), ...plugin('b', '1.2.0'), 'plugins/nov/.claude-plugin/plugin.json': JSON.stringify({name: 'nov'}), 'plugins/nov/skills/nov/SKILL.md': '---\nname: nov\ndescription: x\n---\nx\n'})
+    makeRepo(repo, {
+      ...catalog([entry('b', '1.2.0')]),
+      ...plugin('b', '1.2.0'),
+      'plugins/nov/.claude-plugin/plugin.json': JSON.stringify({name: 'nov'}),
+      'plugins/nov/skills/nov/SKILL.md': '---\nname: nov\ndescription: x\n---\nx\n',
+    })
     const dry = await loadout(sb, ['plugin', 'tag', join(repo, 'plugins', 'b'), '--dry-run', '--json'])
     expect(dry.status, dry.stderr + dry.stdout).toBe(0)
     expect(git(repo, ['tag', '--list'])).toBe('')

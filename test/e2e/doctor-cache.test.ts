@@ -72,9 +72,15 @@ describe('loadout doctor', () => {
     expect(error.code).toBe('doctor-found-problems')
     const checks = (error.details as {checks: Check[]}).checks
     const claude = checks.filter((c) => c.id === 'agent:claude-code')
-    expect(claude).toContainEqual(expect.objectContaining({status: 'error', message: expect.stringMatching(/\.claude\.json: not valid JSON: .* at line 2, column 20$/)}))
-    expect(claude).toContainEqual(expect.objectContaining({status: 'warn', message: expect.stringContaining(`${join(sb.home, '.claude', 'agents')} is a link to`)}))
-    expect(checks).toContainEqual(expect.objectContaining({id: 'records', status: 'error', message: expect.stringContaining('plug@direct (user, claude-code): 1 of its 1 files are gone')}))
+    expect(claude).toContainEqual(
+      expect.objectContaining({status: 'error', message: expect.stringMatching(/\.claude\.json: not valid JSON: .* at line 2, column 20$/)}),
+    )
+    expect(claude).toContainEqual(
+      expect.objectContaining({status: 'warn', message: expect.stringContaining(`${join(sb.home, '.claude', 'agents')} is a link to`)}),
+    )
+    expect(checks).toContainEqual(
+      expect.objectContaining({id: 'records', status: 'error', message: expect.stringContaining('plug@direct (user, claude-code): 1 of its 1 files are gone')}),
+    )
     const text = await loadout(sb, ['doctor'])
     expect(text.status).toBe(4)
     expect(text.stderr).toContain('error: doctor found 2 problems')
@@ -87,7 +93,10 @@ describe('loadout doctor', () => {
     await install(sb, '1.0.1')
     const before = await loadout(sb, ['doctor', '--json'])
     expect(before.status, before.stderr).toBe(0)
-    expect(before.json<{checks: Check[]}>().checks.find((c) => c.id === 'cache')).toMatchObject({status: 'warn', message: expect.stringContaining('1 cache entries and plugin copies nothing uses')})
+    expect(before.json<{checks: Check[]}>().checks.find((c) => c.id === 'cache')).toMatchObject({
+      status: 'warn',
+      message: expect.stringContaining('1 cache entries and plugin copies nothing uses'),
+    })
     const fixed = await loadout(sb, ['doctor', '--fix', '--json'])
     expect(fixed.status, fixed.stderr).toBe(0)
     expect(fixed.json<{checks: Check[]}>().checks.find((c) => c.id === 'cache')).toMatchObject({status: 'ok', fixed: true})
@@ -137,11 +146,18 @@ describe('loadout doctor, after an install was killed', () => {
     expect(sb, 'no attempt was killed while its journal existed').toBeDefined()
     const report = await loadout(sb!, ['doctor', '--json'])
     expect(report.status, report.stderr).toBe(0)
-    expect(report.json<{checks: Check[]}>().checks.find((c) => c.id === 'journal')).toMatchObject({status: 'warn', message: expect.stringMatching(/many@direct.* was interrupted; its journal is pending$/)})
+    expect(report.json<{checks: Check[]}>().checks.find((c) => c.id === 'journal')).toMatchObject({
+      status: 'warn',
+      message: expect.stringMatching(/many@direct.* was interrupted; its journal is pending$/),
+    })
 
     const fixed = await loadout(sb!, ['doctor', '--fix', '--json'])
     expect(fixed.status, fixed.stderr).toBe(0)
-    expect(fixed.json<{checks: Check[]}>().checks.find((c) => c.id === 'journal')).toMatchObject({status: 'ok', fixed: true, message: expect.stringMatching(/many@direct.*, interrupted, was (rolled back|completed)/)})
+    expect(fixed.json<{checks: Check[]}>().checks.find((c) => c.id === 'journal')).toMatchObject({
+      status: 'ok',
+      fixed: true,
+      message: expect.stringMatching(/many@direct.*, interrupted, was (rolled back|completed)/),
+    })
     expect(existsSync(join(sb!.home, '.config', 'loadout', 'journal.jsonl'))).toBe(false)
     const skills = join(sb!.home, '.claude', 'skills')
     const left = existsSync(skills) ? readdirSync(skills) : []
@@ -235,13 +251,23 @@ describe('loadout cache, with git sources', () => {
     expect(old.usedBy).toBeUndefined()
     expect(trees.filter((e) => e.usedBy?.includes('plugin solo@direct'))).toHaveLength(1)
     expect(trees.filter((e) => e.usedBy === 'marketplace acme')).toHaveLength(1)
-    expect(entries.filter((e) => e.kind === 'git-mirror').map((e) => e.usedBy).sort()).toEqual(['marketplace acme', expect.stringContaining('plugin solo@direct')])
+    expect(
+      entries
+        .filter((e) => e.kind === 'git-mirror')
+        .map((e) => e.usedBy)
+        .sort(),
+    ).toEqual(['marketplace acme', expect.stringContaining('plugin solo@direct')])
     expect(entries.find((e) => e.path.endsWith('empty-hooks'))!.usedBy).toContain('git')
     expect(copies(entries).filter((e) => !e.usedBy)).toHaveLength(1)
 
     const clean = await run(['cache', 'clean', '--json'])
     expect(clean.status, clean.stderr).toBe(0)
-    expect(clean.json<{removed: Entry[]}>().removed.map((e) => e.kind).sort()).toEqual(['git-tree', 'plugin-copy'])
+    expect(
+      clean
+        .json<{removed: Entry[]}>()
+        .removed.map((e) => e.kind)
+        .sort(),
+    ).toEqual(['git-tree', 'plugin-copy'])
     expect(existsSync(old.path)).toBe(false)
     for (const e of entries.filter((x) => x.usedBy)) expect(existsSync(e.path), e.path).toBe(true)
     const search = await run(['search', 'review', '--json'])

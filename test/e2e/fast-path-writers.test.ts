@@ -23,7 +23,10 @@ const setUp = (): Sandbox => {
   const market = join(sb.dir, 'market')
   mkdirSync(join(market, '.claude-plugin'), {recursive: true})
   writeKit(market, 'review')
-  writeFileSync(join(market, '.claude-plugin', 'marketplace.json'), JSON.stringify({name: 'acme', owner: {name: 'Acme'}, plugins: [{name: 'review', source: './review', description: 'Reviews code'}]}))
+  writeFileSync(
+    join(market, '.claude-plugin', 'marketplace.json'),
+    JSON.stringify({name: 'acme', owner: {name: 'Acme'}, plugins: [{name: 'review', source: './review', description: 'Reviews code'}]}),
+  )
   return sb
 }
 
@@ -74,7 +77,11 @@ describe('the fast path of install and marketplace add', () => {
       const tookFast = !loadedPackage(trace.loaded(), '@oclif/core')
       const b = await loadout(slow, args(slow), {env: {LOADOUT_NO_FAST: '1'}})
       const label = `loadout ${shown(quick, args(quick).join(' '))}`
-      expect({status: a.status, stdout: shown(quick, a.stdout), stderr: shown(quick, a.stderr)}, label).toEqual({status: b.status, stdout: shown(slow, b.stdout), stderr: shown(slow, b.stderr)})
+      expect({status: a.status, stdout: shown(quick, a.stdout), stderr: shown(quick, a.stderr)}, label).toEqual({
+        status: b.status,
+        stdout: shown(slow, b.stdout),
+        stderr: shown(slow, b.stderr),
+      })
       expect(tookFast, `${label}: ${expectFast ? 'fast path' : 'oclif'} expected`).toBe(expectFast)
       expect(a.status, `${label}: exit status`).toBe(status)
     }

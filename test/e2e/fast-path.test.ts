@@ -98,7 +98,14 @@ describe('the fast path of the read-only commands', () => {
     mkdirSync(join(market, '.claude-plugin'), {recursive: true})
     writeFileSync(
       join(market, '.claude-plugin', 'marketplace.json'),
-      JSON.stringify({name: 'acme', owner: {name: 'Acme'}, plugins: [{name: 'review', source: './review', description: 'Reviews code', category: 'quality', keywords: ['lint']}, {name: 'odd', source: {source: 'pip', package: 'x'}}]}),
+      JSON.stringify({
+        name: 'acme',
+        owner: {name: 'Acme'},
+        plugins: [
+          {name: 'review', source: './review', description: 'Reviews code', category: 'quality', keywords: ['lint']},
+          {name: 'odd', source: {source: 'pip', package: 'x'}},
+        ],
+      }),
     )
     expect((await loadout(sb, ['marketplace', 'add', market, '--scope', 'user'])).status).toBe(0)
     const cases: Case[] = [
@@ -116,7 +123,8 @@ describe('the fast path of the read-only commands', () => {
 
     // a file an install wrote, changed by hand: verify fails (exit status and {error} alike)
     appendFileSync(join(sb.home, '.claude', 'skills', 'kit-alpha', 'SKILL.md'), 'edited\n')
-    for (const c of [fast('verify'), fast('verify', '--json'), fast('list'), fast('list', '--json'), fast('skills', 'list', '--agent', 'claude-code')]) await same(sb, c)
+    for (const c of [fast('verify'), fast('verify', '--json'), fast('list'), fast('list', '--json'), fast('skills', 'list', '--agent', 'claude-code')])
+      await same(sb, c)
     expect((await same(sb, fast('verify', '--json'))).status).not.toBe(0)
   })
 

@@ -57,17 +57,33 @@ const CORPUS: Record<string, Files> = {
     '.codex-plugin/plugin.json': manifest('translated', {mcpServers: './.mcp.json'}),
     '.mcp.json': {
       mcpServers: {
-        github: {type: 'http', url: 'https://api.example.com/mcp/', headers: {Authorization: 'Bearer ${GITHUB_PERSONAL_ACCESS_TOKEN}', 'X-Team': '${TEAM_ID}', 'X-Client': 'loadout'}},
+        github: {
+          type: 'http',
+          url: 'https://api.example.com/mcp/',
+          headers: {Authorization: 'Bearer ${GITHUB_PERSONAL_ACCESS_TOKEN}', 'X-Team': '${TEAM_ID}', 'X-Client': 'loadout'},
+        },
         tfe: {command: 'docker', args: ['run', '-i', '-e', 'TFE_TOKEN=${TFE_TOKEN}', 'hashicorp/terraform-mcp-server'], env: {TFE_TOKEN: '${TFE_TOKEN}'}},
         native: {command: 'node', args: ['server.js'], cwd: '.', tool_timeout_sec: 30, env_vars: ['API_KEY']},
         mixed: {command: 'node', env: {URL: 'https://${HOST}/api'}},
         signin: {type: 'http', url: 'https://auth.example.com/mcp', oauth: {clientId: 'loadout-test', callbackPort: 8123}},
       },
     },
-    'skills/run-script/SKILL.md': '---\nname: run-script\ndescription: Runs the bundled script.\nallowed-tools: Bash(python3 "${CLAUDE_PLUGIN_ROOT}/scripts/run.py")\n---\n\nRun `${CLAUDE_PLUGIN_ROOT}/scripts/run.py`; keep state in ${CLAUDE_PLUGIN_DATA}.\n',
+    'skills/run-script/SKILL.md':
+      '---\nname: run-script\ndescription: Runs the bundled script.\nallowed-tools: Bash(python3 "${CLAUDE_PLUGIN_ROOT}/scripts/run.py")\n---\n\nRun `${CLAUDE_PLUGIN_ROOT}/scripts/run.py`; keep state in ${CLAUDE_PLUGIN_DATA}.\n',
     'agents/runner.md': '---\nname: runner\ndescription: Runs the script.\n---\n\nRun ${CLAUDE_PLUGIN_ROOT}/scripts/run.py.\n',
     'scripts/run.py': 'print(1)\n',
-    'hooks/hooks.json': {hooks: {Stop: [{hooks: [{type: 'prompt', prompt: 'Check the work is done.'}, {type: 'command', command: 'echo done', async: true}]}]}},
+    'hooks/hooks.json': {
+      hooks: {
+        Stop: [
+          {
+            hooks: [
+              {type: 'prompt', prompt: 'Check the work is done.'},
+              {type: 'command', command: 'echo done', async: true},
+            ],
+          },
+        ],
+      },
+    },
   },
   'nothing-written': {
     '.codex-plugin/plugin.json': manifest('nothing-written', {apps: './.app.json'}),
@@ -197,7 +213,8 @@ describe('a catalog in a sub-folder, with an entry whose folder is missing', () 
   it('says which parts were not written, and why', async () => {
     const hookify = await loadout(sb, ['install', 'hookify@fidelity', '--agent', 'claude-code', '--scope', 'user', '--yes', '--force', '--json'])
     const found = codes(hookify.json().problems)
-    for (const code of ['name-uppercase', 'frontmatter-yaml-lenient', 'metadata-value-not-string', 'field-unknown', 'hook-list-missing']) expect(found, code).toContain(code)
+    for (const code of ['name-uppercase', 'frontmatter-yaml-lenient', 'metadata-value-not-string', 'field-unknown', 'hook-list-missing'])
+      expect(found, code).toContain(code)
     const servers = await loadout(sb, ['install', 'servers@fidelity', '--agent', 'claude-code', '--scope', 'user', '--yes', '--force', '--json'])
     expect(servers.json().problems).toContainEqual(expect.objectContaining({code: 'mcp-url-invalid', severity: 'warning', path: 'mcpServers.placeholder.url'}))
     const two = await loadout(sb, ['install', 'two-manifests@fidelity', '--agent', 'codex', '--scope', 'user', '--force', '--json'])
@@ -252,19 +269,31 @@ describe('slash commands, written for every agent that has them', () => {
   })
 
   it('user scope: Claude Code and Cursor copy the Markdown, Codex as a prompt, OpenCode, Gemini CLI as TOML', async () => {
-    const result = await loadout(sb, ['install', 'hookify@fidelity', '--agent', 'claude-code,cursor,codex,opencode,gemini-cli', '--scope', 'user', '--yes', '--json'])
+    const result = await loadout(sb, [
+      'install',
+      'hookify@fidelity',
+      '--agent',
+      'claude-code,cursor,codex,opencode,gemini-cli',
+      '--scope',
+      'user',
+      '--yes',
+      '--json',
+    ])
     expect(result.status, result.stdout + result.stderr).toBe(0)
     const h = sb.home
     const source = readFileSync(join(work, 'market/plugins/hookify/commands/hookify.md'), 'utf8')
     for (const file of ['.claude/commands/hookify.md', '.cursor/commands/hookify.md', '.codex/prompts/hookify.md', '.config/opencode/command/hookify.md']) {
       expect(readFileSync(join(h, file), 'utf8'), file).toBe(source)
     }
-    expect(readFileSync(join(h, '.gemini/commands/hookify.toml'), 'utf8')).toBe('description = "Create a hookify rule"\nprompt = "Create a rule that blocks {{args}}.\\n"\n')
+    expect(readFileSync(join(h, '.gemini/commands/hookify.toml'), 'utf8')).toBe(
+      'description = "Create a hookify rule"\nprompt = "Create a rule that blocks {{args}}.\\n"\n',
+    )
     const verify = await loadout(sb, ['verify', '--json'])
     expect(verify.status, verify.stdout).toBe(0)
     const removed = await loadout(sb, ['uninstall', 'hookify@fidelity', '--scope', 'user', '--yes', '--json'])
     expect(removed.status, removed.stderr).toBe(0)
-    for (const file of ['.claude/commands/hookify.md', '.cursor/commands', '.codex/prompts', '.config/opencode/command', '.gemini/commands']) expect(existsSync(join(h, file)), file).toBe(false)
+    for (const file of ['.claude/commands/hookify.md', '.cursor/commands', '.codex/prompts', '.config/opencode/command', '.gemini/commands'])
+      expect(existsSync(join(h, file)), file).toBe(false)
   })
 
   it('project scope: a GitHub Copilot prompt file; Codex has no project prompts and says so', async () => {
@@ -278,7 +307,7 @@ describe('slash commands, written for every agent that has them', () => {
   })
 })
 
-describe('each part in the target agent\'s own form', () => {
+describe("each part in the target agent's own form", () => {
   let sb: Sandbox
   let body: {plans: Array<{target: string; skipped: Array<{component: string; reason: string}>; notes: Array<{component: string; note: string}>}>}
   beforeAll(async () => {
@@ -301,12 +330,19 @@ describe('each part in the target agent\'s own form', () => {
       env_http_headers: {'X-Team': 'TEAM_ID'},
       bearer_token_env_var: 'GITHUB_PERSONAL_ACCESS_TOKEN',
     })
-    expect(servers['translated-tfe']).toEqual({command: 'docker', args: ['run', '-i', '-e', 'TFE_TOKEN', 'hashicorp/terraform-mcp-server'], env_vars: ['TFE_TOKEN']})
+    expect(servers['translated-tfe']).toEqual({
+      command: 'docker',
+      args: ['run', '-i', '-e', 'TFE_TOKEN', 'hashicorp/terraform-mcp-server'],
+      env_vars: ['TFE_TOKEN'],
+    })
     expect(servers['translated-native']).toEqual({command: 'node', args: ['server.js'], env_vars: ['API_KEY'], cwd: pluginRoot(), tool_timeout_sec: 30})
     // a variable inside a longer value cannot be said in Codex's form: the server is left out, saying why
     expect(servers['translated-mixed']).toBeUndefined()
     const codex = body.plans.find((p) => p.target === 'codex')!
-    expect(codex.skipped).toContainEqual({component: 'translated@fidelity/mcp/mixed', reason: expect.stringMatching(/Codex does not expand \$\{VAR\}: env "URL" would reach the server as literal text/)})
+    expect(codex.skipped).toContainEqual({
+      component: 'translated@fidelity/mcp/mixed',
+      reason: expect.stringMatching(/Codex does not expand \$\{VAR\}: env "URL" would reach the server as literal text/),
+    })
     expect(codex.notes).toContainEqual({component: 'translated@fidelity/mcp/signin', note: expect.stringContaining('"oauth" dropped')})
   })
 
@@ -316,7 +352,7 @@ describe('each part in the target agent\'s own form', () => {
     expect(servers['translated-native'].env).toEqual({API_KEY: '${API_KEY}'})
   })
 
-  it('${CLAUDE_PLUGIN_ROOT} and ${CLAUDE_PLUGIN_DATA} in skill and subagent text become the installed copy\'s paths', () => {
+  it("${CLAUDE_PLUGIN_ROOT} and ${CLAUDE_PLUGIN_DATA} in skill and subagent text become the installed copy's paths", () => {
     const root = pluginRoot()
     const skill = readFileSync(join(sb.home, '.claude/skills/run-script/SKILL.md'), 'utf8')
     expect(skill).toContain(`allowed-tools: Bash(python3 "${root}/scripts/run.py")`)
@@ -327,7 +363,10 @@ describe('each part in the target agent\'s own form', () => {
 
   it('hook prompt entries and async are kept for Claude Code, and dropped with a note elsewhere', () => {
     const stop = JSON.parse(readFileSync(join(sb.home, '.claude/settings.json'), 'utf8')).hooks.Stop[0]
-    expect(stop.hooks).toEqual([{type: 'prompt', prompt: 'Check the work is done.'}, {type: 'command', command: 'echo done', async: true}])
+    expect(stop.hooks).toEqual([
+      {type: 'prompt', prompt: 'Check the work is done.'},
+      {type: 'command', command: 'echo done', async: true},
+    ])
     const codexHooks = JSON.parse(readFileSync(join(sb.home, '.codex/hooks.json'), 'utf8')).hooks.Stop[0]
     expect(codexHooks.hooks).toEqual([{type: 'command', command: 'echo done'}])
     const notes = body.plans.find((p) => p.target === 'codex')!.notes.map((n) => n.note)
@@ -360,7 +399,12 @@ describe('the real catalogs in ../shared/corpus/real', () => {
     expect(body.pluginCount).toBe(raw.plugins.length)
     const info = await loadout(sb, ['marketplace', 'info', body.name, '--json'])
     expect(info.status, info.stderr).toBe(0)
-    expect(info.json().plugins.map((p: {name: string}) => p.name).sort()).toEqual(raw.plugins.map((p: {name: string}) => p.name).sort())
+    expect(
+      info
+        .json()
+        .plugins.map((p: {name: string}) => p.name)
+        .sort(),
+    ).toEqual(raw.plugins.map((p: {name: string}) => p.name).sort())
   })
 
   it('superpowers through its Codex catalog alone: {"source": "url", "url": "./"} is the repository', async () => {

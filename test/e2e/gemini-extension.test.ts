@@ -21,7 +21,12 @@ describe('a Gemini CLI extension', () => {
   it('installs into Claude Code: the skill, and the MCP server pointing into the installed copy', async () => {
     const sb = sandbox()
     write(join(sb.project, 'ext'), {
-      'gemini-extension.json': {name: 'ext', version: '1.0.0', description: 'A Gemini extension', mcpServers: {files: {command: 'node', args: ['${extensionPath}${/}server.js']}}},
+      'gemini-extension.json': {
+        name: 'ext',
+        version: '1.0.0',
+        description: 'A Gemini extension',
+        mcpServers: {files: {command: 'node', args: ['${extensionPath}${/}server.js']}},
+      },
       'server.js': 'process.stdin.resume()\n',
       'skills/lint/SKILL.md': '---\nname: lint\ndescription: Lints the code.\n---\n\nLint it.\n',
     })

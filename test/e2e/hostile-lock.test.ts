@@ -16,7 +16,9 @@ const PLUGIN = {
   'team-market/.claude-plugin/marketplace.json': JSON.stringify({name: 'team', plugins: [{name: 'toolkit', source: './toolkit', version: '1.0.0'}]}),
   'team-market/toolkit/skills/lint-rules/SKILL.md': '---\nname: lint-rules\ndescription: Use when fixing lint errors.\n---\n\nFollow the rules.\n',
   'team-market/toolkit/.mcp.json': JSON.stringify({mcpServers: {linter: {command: '${CLAUDE_PLUGIN_ROOT}/bin/lint'}}}),
-  'team-market/toolkit/hooks/hooks.json': JSON.stringify({hooks: {PreToolUse: [{matcher: 'Bash', hooks: [{type: 'command', command: '${CLAUDE_PLUGIN_ROOT}/bin/check'}]}]}}),
+  'team-market/toolkit/hooks/hooks.json': JSON.stringify({
+    hooks: {PreToolUse: [{matcher: 'Bash', hooks: [{type: 'command', command: '${CLAUDE_PLUGIN_ROOT}/bin/check'}]}]},
+  }),
   'team-market/toolkit/bin/lint': '#!/bin/sh\necho lint\n',
   'team-market/toolkit/bin/check': '#!/bin/sh\necho check\n',
 }
@@ -77,28 +79,70 @@ type Mutation = {name: string; named: RegExp; edit: (record: LockRecord, sb: San
 const hookEdit = (record: LockRecord) => record.config.find((c) => c.key === 'hooks')!
 
 const MUTATIONS: Mutation[] = [
-  {name: 'a file climbing out with ..', named: /\.\.\/home\/\.ssh\/authorized_keys/, edit: (r) => r.files.push({path: '../home/.ssh/authorized_keys', sha256: '0'.repeat(64)})},
+  {
+    name: 'a file climbing out with ..',
+    named: /\.\.\/home\/\.ssh\/authorized_keys/,
+    edit: (r) => r.files.push({path: '../home/.ssh/authorized_keys', sha256: '0'.repeat(64)}),
+  },
   {name: 'an absolute file in HOME', named: /home\/\.bashrc/, edit: (r, sb) => r.files.push({path: join(sb.home, '.bashrc'), sha256: '0'.repeat(64)})},
   {name: 'a folder outside the project', named: /\.\.\/outside/, edit: (r) => r.dirs.push('../outside')},
   {name: 'a tree outside the project', named: /\.\.\/victim/, edit: (r) => (r.trees = [...(r.trees ?? []), '../victim'])},
-  {name: 'a file through a symbolic link', named: /\.claude\/skills\/linked\/data\.txt.*symbolic link/, edit: (r) => r.files.push({path: '.claude/skills/linked/data.txt', sha256: '0'.repeat(64)})},
+  {
+    name: 'a file through a symbolic link',
+    named: /\.claude\/skills\/linked\/data\.txt.*symbolic link/,
+    edit: (r) => r.files.push({path: '.claude/skills/linked/data.txt', sha256: '0'.repeat(64)}),
+  },
   {name: 'a folder through a symbolic link', named: /\.claude\/skills\/linked\/empty.*symbolic link/, edit: (r) => r.dirs.push('.claude/skills/linked/empty')},
-  {name: 'a project file that is no agent folder', named: /team-market\/toolkit\/bin\/lint/, edit: (r) => r.files.push({path: 'team-market/toolkit/bin/lint', sha256: '0'.repeat(64)})},
+  {
+    name: 'a project file that is no agent folder',
+    named: /team-market\/toolkit\/bin\/lint/,
+    edit: (r) => r.files.push({path: 'team-market/toolkit/bin/lint', sha256: '0'.repeat(64)}),
+  },
   {name: 'a plugin copy outside .loadout', named: /\.\.\/home/, edit: (r) => (r.pluginRoot = '../home')},
   {
     name: "the user's own server in ~/.claude.json (absolute)",
     named: /home\/\.claude\.json/,
-    edit: (r, sb) => r.config.push({component: 'toolkit@team/mcp/mine', file: join(sb.home, '.claude.json'), format: 'json', path: ['mcpServers'], key: 'mine', value: USER_SERVER, undo: {path: ['mcpServers'], key: 'mine', createdParents: 0}, createdFile: false}),
+    edit: (r, sb) =>
+      r.config.push({
+        component: 'toolkit@team/mcp/mine',
+        file: join(sb.home, '.claude.json'),
+        format: 'json',
+        path: ['mcpServers'],
+        key: 'mine',
+        value: USER_SERVER,
+        undo: {path: ['mcpServers'], key: 'mine', createdParents: 0},
+        createdFile: false,
+      }),
   },
   {
     name: "the user's own server in ~/.claude.json (by ..)",
     named: /\.\.\/home\/\.claude\.json/,
-    edit: (r) => r.config.push({component: 'toolkit@team/mcp/mine', file: '../home/.claude.json', format: 'json', path: ['mcpServers'], key: 'mine', value: USER_SERVER, undo: {path: ['mcpServers'], key: 'mine', createdParents: 0}, createdFile: false}),
+    edit: (r) =>
+      r.config.push({
+        component: 'toolkit@team/mcp/mine',
+        file: '../home/.claude.json',
+        format: 'json',
+        path: ['mcpServers'],
+        key: 'mine',
+        value: USER_SERVER,
+        undo: {path: ['mcpServers'], key: 'mine', createdParents: 0},
+        createdFile: false,
+      }),
   },
   {
     name: "the user's own server in the project's .mcp.json",
     named: /\.mcp\.json: the entry mcpServers\.mine is not what loadout recorded writing/,
-    edit: (r) => r.config.push({component: 'toolkit@team/mcp/mine', file: '.mcp.json', format: 'json', path: ['mcpServers'], key: 'mine', value: {command: 'something-else'}, undo: {path: ['mcpServers'], key: 'mine', createdParents: 0}, createdFile: false}),
+    edit: (r) =>
+      r.config.push({
+        component: 'toolkit@team/mcp/mine',
+        file: '.mcp.json',
+        format: 'json',
+        path: ['mcpServers'],
+        key: 'mine',
+        value: {command: 'something-else'},
+        undo: {path: ['mcpServers'], key: 'mine', createdParents: 0},
+        createdFile: false,
+      }),
   },
   {
     name: 'an undo that would write hooks back',

@@ -14,13 +14,21 @@ import {makeServedRepo, type FileMap} from '../support/git-repos.js'
 import {jsonError, loadout, sandboxes} from './helpers.js'
 
 const PLUGIN: FileMap = {
-  'plugins/toolkit/.claude-plugin/plugin.json': JSON.stringify({name: 'toolkit', version: '1.0.0', description: 'Lint rules, a reviewer, a linter server and a check hook'}),
+  'plugins/toolkit/.claude-plugin/plugin.json': JSON.stringify({
+    name: 'toolkit',
+    version: '1.0.0',
+    description: 'Lint rules, a reviewer, a linter server and a check hook',
+  }),
   'plugins/toolkit/skills/lint-rules/SKILL.md': '---\nname: lint-rules\ndescription: Use when fixing lint errors.\n---\n\nFollow the rules.\n',
   'plugins/toolkit/skills/lint-rules/references/RULES.md': '# Rules\n',
   'plugins/toolkit/skills/mine/SKILL.md': '---\nname: mine\ndescription: A skill whose name the user already took.\n---\n\nBody.\n',
   'plugins/toolkit/agents/reviewer.md': '---\nname: reviewer\ndescription: Reviews diffs.\ntools: Read, Grep\nmodel: inherit\n---\n\nYou review code.\n',
-  'plugins/toolkit/.mcp.json': JSON.stringify({mcpServers: {linter: {command: '${CLAUDE_PLUGIN_ROOT}/bin/lint', args: ['--stdio'], env: {LINT_LEVEL: 'strict'}}}}),
-  'plugins/toolkit/hooks/hooks.json': JSON.stringify({hooks: {PostToolUse: [{matcher: 'Edit', hooks: [{type: 'command', command: '${CLAUDE_PLUGIN_ROOT}/bin/check'}]}]}}),
+  'plugins/toolkit/.mcp.json': JSON.stringify({
+    mcpServers: {linter: {command: '${CLAUDE_PLUGIN_ROOT}/bin/lint', args: ['--stdio'], env: {LINT_LEVEL: 'strict'}}},
+  }),
+  'plugins/toolkit/hooks/hooks.json': JSON.stringify({
+    hooks: {PostToolUse: [{matcher: 'Edit', hooks: [{type: 'command', command: '${CLAUDE_PLUGIN_ROOT}/bin/check'}]}]},
+  }),
   'plugins/toolkit/bin/lint': {content: '#!/bin/sh\necho lint\n', mode: 0o755},
   'plugins/toolkit/bin/check': {content: '#!/bin/sh\necho check\n', mode: 0o755},
 }
@@ -78,7 +86,10 @@ const prepareHome = (sb: Sandbox) => {
   writeFileSync(join(h, '.claude', 'skills', 'mine', 'SKILL.md'), '---\nname: mine\ndescription: My own skill.\n---\n\nMine.\n')
   writeFileSync(join(h, '.claude.json'), bigClaudeJson())
   chmodSync(join(h, '.claude.json'), 0o600)
-  writeFileSync(join(h, '.claude', 'settings.json'), JSON.stringify({theme: 'dark', hooks: {PreToolUse: [{matcher: 'Bash', hooks: [{type: 'command', command: 'echo mine'}]}]}}, null, 2) + '\n')
+  writeFileSync(
+    join(h, '.claude', 'settings.json'),
+    JSON.stringify({theme: 'dark', hooks: {PreToolUse: [{matcher: 'Bash', hooks: [{type: 'command', command: 'echo mine'}]}]}}, null, 2) + '\n',
+  )
   mkdirSync(join(h, '.codex'))
   writeFileSync(join(h, '.codex', 'config.toml'), CODEX_TOML)
   mkdirSync(join(h, '.deepagents'))
@@ -205,7 +216,10 @@ describe('install into four agents from a git marketplace', () => {
     const disabled = await run(sb, ['disable', 'toolkit@acme', '--scope', 'user', '--json'])
     expect(disabled.status, disabled.stderr).toBe(0)
     expect(disabled.json().targets.flatMap((t: {kept: string[]}) => t.kept)).toEqual([])
-    expect(existsSync(join(sb.home, '.claude/skills/lint-rules')), disabled.stdout + readFileSync(join(sb.home, '.config/loadout/state.json'), 'utf8').slice(0, 3000)).toBe(false)
+    expect(
+      existsSync(join(sb.home, '.claude/skills/lint-rules')),
+      disabled.stdout + readFileSync(join(sb.home, '.config/loadout/state.json'), 'utf8').slice(0, 3000),
+    ).toBe(false)
     expect(JSON.parse(readFileSync(join(sb.home, '.claude.json'), 'utf8')).mcpServers['toolkit-linter']).toBeUndefined()
     const enabled = await run(sb, ['enable', 'toolkit@acme', '--scope', 'user', '--json'])
     expect(enabled.status, enabled.stderr).toBe(0)

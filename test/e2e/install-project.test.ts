@@ -25,7 +25,9 @@ const MARKET: FileMap = {
   'plugins/toolkit/.claude-plugin/plugin.json': JSON.stringify({name: 'toolkit', version: '1.0.0'}),
   'plugins/toolkit/skills/lint-rules/SKILL.md': LINT_V1,
   'plugins/toolkit/.mcp.json': JSON.stringify({mcpServers: {linter: {command: '${CLAUDE_PLUGIN_ROOT}/bin/lint', args: ['--stdio']}}}),
-  'plugins/toolkit/hooks/hooks.json': JSON.stringify({hooks: {PostToolUse: [{matcher: 'Edit', hooks: [{type: 'command', command: '${CLAUDE_PLUGIN_ROOT}/bin/check'}]}]}}),
+  'plugins/toolkit/hooks/hooks.json': JSON.stringify({
+    hooks: {PostToolUse: [{matcher: 'Edit', hooks: [{type: 'command', command: '${CLAUDE_PLUGIN_ROOT}/bin/check'}]}]},
+  }),
   'plugins/toolkit/bin/lint': {content: '#!/bin/sh\necho lint\n', mode: 0o755},
   'plugins/toolkit/bin/check': {content: '#!/bin/sh\necho check\n', mode: 0o755},
   'plugins/extra/skills/extra-skill/SKILL.md': EXTRA,
@@ -66,12 +68,22 @@ const tree = (root: string, skip: readonly string[] = []): Map<string, string> =
 
 /** HOME without loadout's own config, cache and data: the user's agent folders. */
 const agentFolders = (sb: Sandbox): string[] =>
-  [...tree(sb.home, ['.config/loadout', '.cache/loadout', '.local/share/loadout']).keys()].filter((k) => !['.config', '.cache', '.local', '.local/share'].includes(k)).sort()
+  [...tree(sb.home, ['.config/loadout', '.cache/loadout', '.local/share/loadout']).keys()]
+    .filter((k) => !['.config', '.cache', '.local', '.local/share'].includes(k))
+    .sort()
 
 /** JSON with object keys sorted at every level, two-space indented: what a deterministic lock must already be. */
 const sortedJson = (value: unknown): string => {
   const sort = (v: unknown): unknown =>
-    Array.isArray(v) ? v.map(sort) : v && typeof v === 'object' ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, sort((v as Record<string, unknown>)[k])])) : v
+    Array.isArray(v)
+      ? v.map(sort)
+      : v && typeof v === 'object'
+        ? Object.fromEntries(
+            Object.keys(v)
+              .sort()
+              .map((k) => [k, sort((v as Record<string, unknown>)[k])]),
+          )
+        : v
   return `${JSON.stringify(sort(value), null, 2)}\n`
 }
 
@@ -166,8 +178,20 @@ describe('project scope: install, loadout.json, loadout.lock, fresh clone, --fro
     expect(toolkitLock).toMatchObject({source: './plugins/toolkit', commit: market.sha, integrity: installed.toolkit.integrity})
     expect(notesLock).toMatchObject({source: 'github:acme/notes', commit: notes.sha, integrity: installed.notes.integrity})
     for (const r of records) expect(r.integrity).toMatch(/^sha256-[0-9a-f]{64}$/)
-    expect(toolkitLock.files).toEqual([{path: '.claude/skills/lint-rules/SKILL.md', sha256: sha256(join(sb.project, '.claude/skills/lint-rules/SKILL.md')), component: 'toolkit@acme/skill/lint-rules'}])
-    expect(notesLock.files).toEqual([{path: '.claude/skills/note-taking/SKILL.md', sha256: sha256(join(sb.project, '.claude/skills/note-taking/SKILL.md')), component: 'notes@acme/skill/note-taking'}])
+    expect(toolkitLock.files).toEqual([
+      {
+        path: '.claude/skills/lint-rules/SKILL.md',
+        sha256: sha256(join(sb.project, '.claude/skills/lint-rules/SKILL.md')),
+        component: 'toolkit@acme/skill/lint-rules',
+      },
+    ])
+    expect(notesLock.files).toEqual([
+      {
+        path: '.claude/skills/note-taking/SKILL.md',
+        sha256: sha256(join(sb.project, '.claude/skills/note-taking/SKILL.md')),
+        component: 'notes@acme/skill/note-taking',
+      },
+    ])
     expect(toolkitLock.config.map((c) => ({file: c.file, path: c.path, key: c.key, component: c.component}))).toEqual([
       {file: '.mcp.json', path: ['mcpServers'], key: 'toolkit-linter', component: 'toolkit@acme/mcp/linter'},
       {file: '.claude/settings.json', path: [], key: 'hooks', component: 'toolkit@acme/hooks/hooks'},
@@ -208,7 +232,7 @@ describe('project scope: install, loadout.json, loadout.lock, fresh clone, --fro
       expect(added.json().commit).not.toBe(market.sha)
     })
 
-    it('asks again before running the plugin\'s hooks and MCP server: off a terminal, exit 8 and nothing written', async () => {
+    it("asks again before running the plugin's hooks and MCP server: off a terminal, exit 8 and nothing written", async () => {
       const projectBefore = tree(sb.project, ['.git'])
       const result = await run(sb, ['install', '--json'])
       expect(result.status, result.stdout).toBe(8)
@@ -221,7 +245,10 @@ describe('project scope: install, loadout.json, loadout.lock, fresh clone, --fro
       // a project's own files cannot approve it: a loadout.json claiming approval is not believed
       const manifest = read(join(sb.project, 'loadout.json'))
       const fingerprint = installed.toolkit.consent.fingerprint
-      writeFileSync(join(sb.project, 'loadout.json'), JSON.stringify({...JSON.parse(manifest), approvals: {'toolkit@acme': fingerprint}, consent: {'toolkit@acme': fingerprint}, trust: true}))
+      writeFileSync(
+        join(sb.project, 'loadout.json'),
+        JSON.stringify({...JSON.parse(manifest), approvals: {'toolkit@acme': fingerprint}, consent: {'toolkit@acme': fingerprint}, trust: true}),
+      )
       const again = await run(sb, ['install', '--json'])
       writeFileSync(join(sb.project, 'loadout.json'), manifest)
       expect(again.status, again.stdout).toBe(8)

@@ -106,9 +106,18 @@ const GOOD_ARCHIVE = tarGz([
   {name: 'delta-1.0.0/.claude-plugin/plugin.json', body: JSON.stringify({name: 'delta', version: '1.0.0'})},
   {name: 'delta-1.0.0/skills/delta-one/SKILL.md', body: skill('delta-one')},
 ])
-const BARE_ARCHIVE = tarGz([{name: 'echo-kit-main/skills/echo-one/SKILL.md', body: skill('echo-one')}, {name: 'echo-kit-main/README.md', body: '# echo\n'}])
-const DOTDOT_ARCHIVE = tarGz([{name: 'delta/skills/x/SKILL.md', body: skill('x')}, {name: 'delta/../../escaped.txt', body: 'I got out\n'}])
-const LINK_ARCHIVE = tarGz([{name: 'delta/skills/x/SKILL.md', body: skill('x')}, {name: 'delta/skills/x/passwd', type: '2', linkname: '/etc/passwd'}])
+const BARE_ARCHIVE = tarGz([
+  {name: 'echo-kit-main/skills/echo-one/SKILL.md', body: skill('echo-one')},
+  {name: 'echo-kit-main/README.md', body: '# echo\n'},
+])
+const DOTDOT_ARCHIVE = tarGz([
+  {name: 'delta/skills/x/SKILL.md', body: skill('x')},
+  {name: 'delta/../../escaped.txt', body: 'I got out\n'},
+])
+const LINK_ARCHIVE = tarGz([
+  {name: 'delta/skills/x/SKILL.md', body: skill('x')},
+  {name: 'delta/skills/x/passwd', type: '2', linkname: '/etc/passwd'},
+])
 
 // ---------------------------------------------------------------------------------------------
 
@@ -294,7 +303,8 @@ describe('catalog sources: github, ref, url, git-subdir, pinned sha', () => {
 describe('archive sources', () => {
   let sb: Sandbox
   let before: Map<string, string>
-  const cacheEntries = () => (existsSync(join(sb.home, '.cache/loadout')) ? readdirSync(join(sb.home, '.cache/loadout')).filter((n) => /^(archive-|\.download-)/.test(n)) : [])
+  const cacheEntries = () =>
+    existsSync(join(sb.home, '.cache/loadout')) ? readdirSync(join(sb.home, '.cache/loadout')).filter((n) => /^(archive-|\.download-)/.test(n)) : []
   beforeAll(() => {
     sb = market
     before = agentSnapshot(sb.home)

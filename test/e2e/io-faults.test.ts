@@ -123,7 +123,9 @@ describe('a server that never answers', () => {
 
   it('LOADOUT_HTTP_TIMEOUT bounds each try: exit 6 saying it timed out, nothing recorded', {timeout: 60_000}, async () => {
     const sb = sandbox()
-    const result = await loadout(sb, ['marketplace', 'add', server.url('/hang/catalog.json'), '--json'], {env: {...server.trustEnv(), LOADOUT_HTTP_TIMEOUT: '1'}})
+    const result = await loadout(sb, ['marketplace', 'add', server.url('/hang/catalog.json'), '--json'], {
+      env: {...server.trustEnv(), LOADOUT_HTTP_TIMEOUT: '1'},
+    })
     expect(result.status, result.stdout).toBe(6)
     const error = jsonError(result)
     expect(error.message).toMatch(/timed out after 1 s \(LOADOUT_HTTP_TIMEOUT\).*after 3 tries/)
@@ -136,7 +138,11 @@ describe('a server that never answers', () => {
 /** Runs loadout under `script`, on a pseudo-terminal that has no size (0 rows, 0 columns). */
 const underScript = (sb: Sandbox, args: readonly string[], env: NodeJS.ProcessEnv, {typing = false} = {}) => {
   const command = [NODE, BIN, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ')
-  const child = spawn('script', ['-qec', command, '/dev/null'], {cwd: sb.project, env: {...sb.env, ...env}, stdio: [typing ? 'pipe' : 'ignore', 'pipe', 'pipe']})
+  const child = spawn('script', ['-qec', command, '/dev/null'], {
+    cwd: sb.project,
+    env: {...sb.env, ...env},
+    stdio: [typing ? 'pipe' : 'ignore', 'pipe', 'pipe'],
+  })
   let out = ''
   child.stdout.on('data', (d: Buffer) => (out += d.toString()))
   child.stderr.on('data', (d: Buffer) => (out += d.toString()))
@@ -158,7 +164,11 @@ describe('a terminal with no size, and signals', () => {
     const sb = sandbox()
     prepareHome(sb, {big: false})
     const plugin = writeKit(sb.dir)
-    const {done} = underScript(sb, install(plugin).filter((a) => a !== '--json'), {LOADOUT_TEST_STEP_DELAY_MS: '60'})
+    const {done} = underScript(
+      sb,
+      install(plugin).filter((a) => a !== '--json'),
+      {LOADOUT_TEST_STEP_DELAY_MS: '60'},
+    )
     const {code, out} = await done
     expect(code, out).toBe(0)
     expect(out).toContain('installed kit@direct')
@@ -167,50 +177,65 @@ describe('a terminal with no size, and signals', () => {
     expect(recordedTargets(sb.home, 'kit@direct')).toEqual(AGENTS3.split(',').sort())
   })
 
-  it.skipIf(!hasScript)('the spinner stops while the consent prompt waits, so the question is not drawn over; answering no installs nothing', {timeout: 120_000}, async () => {
-    const sb = sandbox()
-    prepareHome(sb, {big: false})
-    const plugin = writeKit(sb.dir)
-    const args = install(plugin).filter((a) => a !== '--json' && a !== '--yes')
-    const {child, done, output} = underScript(sb, args, {}, {typing: true})
-    while (!/allow it to run (this|these)\?/.test(output())) await new Promise((r) => setTimeout(r, 20))
-    const asked = output().length
-    // the spinner draws every 120 ms once the work has taken 300 ms: a second of waiting would show it
-    await new Promise((r) => setTimeout(r, 1000))
-    const whileWaiting = output().slice(asked)
-    child.stdin!.write('n\r')
-    const {code, out} = await done
-    expect(whileWaiting).not.toContain('\r\u001B[K')
-    expect(code, out).toBe(8)
-    expect(out).toContain('not installed: the executable parts of kit@direct were not approved')
-    expect(recordedTargets(sb.home, 'kit@direct')).toEqual([])
-  })
-
-  for (const [signal, status] of [['SIGTERM', 143], ['SIGINT', 130]] as const) {
-    it.skipIf(!hasScript)(`${signal} in the middle of an install on that terminal: rolled back, lock released, exit ${status}`, {timeout: 120_000}, async () => {
+  it.skipIf(!hasScript)(
+    'the spinner stops while the consent prompt waits, so the question is not drawn over; answering no installs nothing',
+    {timeout: 120_000},
+    async () => {
       const sb = sandbox()
-      prepareHome(sb)
+      prepareHome(sb, {big: false})
       const plugin = writeKit(sb.dir)
-      const hashes = configHashes(sb.home)
-      const before = snapshot(sb.home)
-      const {done} = underScript(sb, install(plugin).filter((a) => a !== '--json'), {LOADOUT_TEST_STEP_DELAY_MS: '300'})
-      // the run is inside its transaction once the journal records a change; its pid is in the lock
-      const journal = join(sb.home, '.config', 'loadout', 'journal.jsonl')
-      const owner = join(sb.home, '.config', 'loadout', '.lock', 'owner.json')
-      for (;;) {
-        if (existsSync(journal) && readFileSync(journal, 'utf8').includes('"t":"create"') && existsSync(owner)) break
-        await new Promise((r) => setTimeout(r, 20))
-      }
-      process.kill(JSON.parse(readFileSync(owner, 'utf8')).pid, signal)
+      const args = install(plugin).filter((a) => a !== '--json' && a !== '--yes')
+      const {child, done, output} = underScript(sb, args, {}, {typing: true})
+      while (!/allow it to run (this|these)\?/.test(output())) await new Promise((r) => setTimeout(r, 20))
+      const asked = output().length
+      // the spinner draws every 120 ms once the work has taken 300 ms: a second of waiting would show it
+      await new Promise((r) => setTimeout(r, 1000))
+      const whileWaiting = output().slice(asked)
+      child.stdin!.write('n\r')
       const {code, out} = await done
-      expect(code, out).toBe(status)
-      expect(out).toContain('the change was rolled back')
-      expect(existsSync(join(sb.home, '.config', 'loadout', '.lock'))).toBe(false)
-      expect(journalPending(sb.home)).toBe(false)
-      expect(configHashes(sb.home)).toEqual(hashes)
-      expect(changesOutside(changes(before, snapshot(sb.home)), LOADOUT_OWN)).toEqual([])
+      expect(whileWaiting).not.toContain('\r\u001B[K')
+      expect(code, out).toBe(8)
+      expect(out).toContain('not installed: the executable parts of kit@direct were not approved')
       expect(recordedTargets(sb.home, 'kit@direct')).toEqual([])
-      expect(tempNames(sb.home)).toEqual([])
-    })
+    },
+  )
+
+  for (const [signal, status] of [
+    ['SIGTERM', 143],
+    ['SIGINT', 130],
+  ] as const) {
+    it.skipIf(!hasScript)(
+      `${signal} in the middle of an install on that terminal: rolled back, lock released, exit ${status}`,
+      {timeout: 120_000},
+      async () => {
+        const sb = sandbox()
+        prepareHome(sb)
+        const plugin = writeKit(sb.dir)
+        const hashes = configHashes(sb.home)
+        const before = snapshot(sb.home)
+        const {done} = underScript(
+          sb,
+          install(plugin).filter((a) => a !== '--json'),
+          {LOADOUT_TEST_STEP_DELAY_MS: '300'},
+        )
+        // the run is inside its transaction once the journal records a change; its pid is in the lock
+        const journal = join(sb.home, '.config', 'loadout', 'journal.jsonl')
+        const owner = join(sb.home, '.config', 'loadout', '.lock', 'owner.json')
+        for (;;) {
+          if (existsSync(journal) && readFileSync(journal, 'utf8').includes('"t":"create"') && existsSync(owner)) break
+          await new Promise((r) => setTimeout(r, 20))
+        }
+        process.kill(JSON.parse(readFileSync(owner, 'utf8')).pid, signal)
+        const {code, out} = await done
+        expect(code, out).toBe(status)
+        expect(out).toContain('the change was rolled back')
+        expect(existsSync(join(sb.home, '.config', 'loadout', '.lock'))).toBe(false)
+        expect(journalPending(sb.home)).toBe(false)
+        expect(configHashes(sb.home)).toEqual(hashes)
+        expect(changesOutside(changes(before, snapshot(sb.home)), LOADOUT_OWN)).toEqual([])
+        expect(recordedTargets(sb.home, 'kit@direct')).toEqual([])
+        expect(tempNames(sb.home)).toEqual([])
+      },
+    )
   }
 })

@@ -19,9 +19,15 @@ const readJson = (path: string): any => JSON.parse(readFileSync(path, 'utf8'))
 /** A plugin made by hand: a Claude manifest and one skill. */
 const handMadePlugin = (dir: string, name: string, manifest: Record<string, unknown> = {}): void => {
   mkdirSync(join(dir, '.claude-plugin'), {recursive: true})
-  writeFileSync(join(dir, '.claude-plugin', 'plugin.json'), JSON.stringify({name, description: `The ${name} plugin`, version: '1.2.0', author: {name: 'Ann', email: 'ann@acme.dev'}, ...manifest}, null, 2))
+  writeFileSync(
+    join(dir, '.claude-plugin', 'plugin.json'),
+    JSON.stringify({name, description: `The ${name} plugin`, version: '1.2.0', author: {name: 'Ann', email: 'ann@acme.dev'}, ...manifest}, null, 2),
+  )
   mkdirSync(join(dir, 'skills', `${name}-checklist`), {recursive: true})
-  writeFileSync(join(dir, 'skills', `${name}-checklist`, 'SKILL.md'), `---\nname: ${name}-checklist\ndescription: Use when reviewing a change with the ${name} plugin.\n---\n\n# Checklist\n\n1. Read the diff.\n`)
+  writeFileSync(
+    join(dir, 'skills', `${name}-checklist`, 'SKILL.md'),
+    `---\nname: ${name}-checklist\ndescription: Use when reviewing a change with the ${name} plugin.\n---\n\n# Checklist\n\n1. Read the diff.\n`,
+  )
 }
 
 const create = (sb: Sandbox, args: string[]) => loadout(sb, ['marketplace', 'create', ...args])
@@ -33,7 +39,15 @@ describe('marketplace create', () => {
     expect(result.status, result.stderr).toBe(0)
     const created = result.json()
     const root = join(sb.project, 'team-tools')
-    expect(created).toMatchObject({name: 'team-tools', path: root, formats: ['claude'], owner: {name: 'Acme Tools', email: 'tools@acme.dev'}, ownerFrom: 'flag', git: {status: 'initialized'}, dryRun: false})
+    expect(created).toMatchObject({
+      name: 'team-tools',
+      path: root,
+      formats: ['claude'],
+      owner: {name: 'Acme Tools', email: 'tools@acme.dev'},
+      ownerFrom: 'flag',
+      git: {status: 'initialized'},
+      dryRun: false,
+    })
     expect([...created.files].sort()).toEqual([CLAUDE, 'README.md', 'plugins/README.md'])
     expect(readJson(join(root, CLAUDE))).toEqual({
       name: 'team-tools',
@@ -55,7 +69,18 @@ describe('marketplace create', () => {
 
   it('--format all adds the Codex catalog; --no-git leaves git out; --dir and --description are used', async () => {
     const sb = sandbox()
-    const result = await create(sb, ['team-tools', '--format', 'all', '--no-git', '--dir', 'markets/team', '--description', 'Tools for the team', ...OWNER, '--json'])
+    const result = await create(sb, [
+      'team-tools',
+      '--format',
+      'all',
+      '--no-git',
+      '--dir',
+      'markets/team',
+      '--description',
+      'Tools for the team',
+      ...OWNER,
+      '--json',
+    ])
     expect(result.status, result.stderr).toBe(0)
     const root = join(sb.project, 'markets', 'team')
     expect(result.json()).toMatchObject({path: root, formats: ['claude', 'codex'], git: {status: 'skipped'}})
@@ -184,12 +209,22 @@ describe('marketplace add-plugin', () => {
     handMadePlugin(join(root, 'plugins', 'review'), 'review')
     const result = await loadout(sb, ['marketplace', 'add-plugin', './plugins/review', '--json'], {cwd: root})
     expect(result.status, result.stderr).toBe(0)
-    expect(result.json()).toMatchObject({marketplace: 'acme', plugin: 'review', source: './plugins/review', manifest: 'plugins/review/.claude-plugin/plugin.json'})
+    expect(result.json()).toMatchObject({
+      marketplace: 'acme',
+      plugin: 'review',
+      source: './plugins/review',
+      manifest: 'plugins/review/.claude-plugin/plugin.json',
+    })
     expect(readJson(join(root, CLAUDE)).plugins).toEqual([
       {name: 'review', source: './plugins/review', description: 'The review plugin', version: '1.2.0', author: {name: 'Ann', email: 'ann@acme.dev'}},
     ])
     expect(readJson(join(root, CODEX)).plugins).toEqual([
-      {name: 'review', source: {source: 'local', path: './plugins/review'}, policy: {installation: 'AVAILABLE', authentication: 'ON_INSTALL'}, category: 'Productivity'},
+      {
+        name: 'review',
+        source: {source: 'local', path: './plugins/review'},
+        policy: {installation: 'AVAILABLE', authentication: 'ON_INSTALL'},
+        category: 'Productivity',
+      },
     ])
   })
 
@@ -207,7 +242,8 @@ describe('marketplace add-plugin', () => {
   it('keeps the bytes and the layout of a catalog written by hand', async () => {
     const sb = sandbox()
     const root = await market(sb)
-    const text = '{\n    "name": "acme",\n    "owner": {"name": "Acme"},\n    "plugins": [\n        {"name": "old", "source": "./plugins/old"}\n    ],\n    "homepage": "https://acme.dev"\n}\n'
+    const text =
+      '{\n    "name": "acme",\n    "owner": {"name": "Acme"},\n    "plugins": [\n        {"name": "old", "source": "./plugins/old"}\n    ],\n    "homepage": "https://acme.dev"\n}\n'
     writeFileSync(join(root, CLAUDE), text)
     handMadePlugin(join(root, 'plugins', 'old'), 'old')
     handMadePlugin(join(root, 'plugins', 'new'), 'new', {author: undefined})
@@ -238,15 +274,45 @@ describe('marketplace add-plugin', () => {
     })
 
     it.each([
-      ['a plugin outside the marketplace', ['../outside'], 2, 'plugin-outside-marketplace', /^\.\.\/outside is outside the marketplace folder \.; a marketplace lists its own plugins by "\.\/" path$/],
-      ['a link out of the marketplace', ['./plugins/linked'], 2, 'plugin-outside-marketplace', /is outside the marketplace folder \. \(it leads through a symbolic link to .*outside\)/],
-      ['another folder with a name already listed', ['./plugins/again'], 5, 'plugin-already-listed', /^\.claude-plugin\/marketplace\.json already lists a plugin named "review" \(plugins\[0\]\)$/],
+      [
+        'a plugin outside the marketplace',
+        ['../outside'],
+        2,
+        'plugin-outside-marketplace',
+        /^\.\.\/outside is outside the marketplace folder \.; a marketplace lists its own plugins by "\.\/" path$/,
+      ],
+      [
+        'a link out of the marketplace',
+        ['./plugins/linked'],
+        2,
+        'plugin-outside-marketplace',
+        /is outside the marketplace folder \. \(it leads through a symbolic link to .*outside\)/,
+      ],
+      [
+        'another folder with a name already listed',
+        ['./plugins/again'],
+        5,
+        'plugin-already-listed',
+        /^\.claude-plugin\/marketplace\.json already lists a plugin named "review" \(plugins\[0\]\)$/,
+      ],
       ['the same plugin twice', ['./plugins/review'], 5, 'plugin-already-listed', /already lists a plugin named "review"/],
-      ['a name with spaces in the manifest', ['./plugins/spaced'], 4, 'invalid-name', /^plugins\/spaced\/\.claude-plugin\/plugin\.json names the plugin "Bad Name", which contains whitespace/],
+      [
+        'a name with spaces in the manifest',
+        ['./plugins/spaced'],
+        4,
+        'invalid-name',
+        /^plugins\/spaced\/\.claude-plugin\/plugin\.json names the plugin "Bad Name", which contains whitespace/,
+      ],
       ['a name with ../ in the manifest', ['./plugins/climber'], 4, 'invalid-name', /names the plugin "\.\.\/climber", which contains a path separator/],
       ['a folder that does not exist', ['./plugins/missing'], 3, 'plugin-missing', /\.\/plugins\/missing does not exist/],
       ['a file', ['./README.md'], 2, 'plugin-not-folder', /is not a folder/],
-      ['a --marketplace-dir that is no marketplace', ['./plugins/review', '--marketplace-dir', 'plugins'], 3, 'marketplace-missing', /plugins is not a marketplace/],
+      [
+        'a --marketplace-dir that is no marketplace',
+        ['./plugins/review', '--marketplace-dir', 'plugins'],
+        3,
+        'marketplace-missing',
+        /plugins is not a marketplace/,
+      ],
     ] as const)('%s', async (_what, args, status, code, message) => {
       const before = snapshot(sb.dir)
       const result = await loadout(sb, ['marketplace', 'add-plugin', ...args, '--json'], {cwd: root})
@@ -267,7 +333,18 @@ describe('marketplace validate', () => {
     handMadePlugin(join(root, 'plugins', 'review'), 'review')
     writeFileSync(
       join(root, CLAUDE),
-      JSON.stringify({name: 'Broken', owner: {name: 'B'}, plugins: [{name: 'review', source: 'plugins/review/'}, {name: 'gh', source: {source: 'github', repo: 'a/b', sha: '123'}}]}, null, 2),
+      JSON.stringify(
+        {
+          name: 'Broken',
+          owner: {name: 'B'},
+          plugins: [
+            {name: 'review', source: 'plugins/review/'},
+            {name: 'gh', source: {source: 'github', repo: 'a/b', sha: '123'}},
+          ],
+        },
+        null,
+        2,
+      ),
     )
     const failed = await loadout(sb, ['marketplace', 'validate', 'broken', '--json'])
     expect(failed.status).toBe(4)

@@ -116,7 +116,13 @@ describe('marketplace add from git', () => {
 
   it('works with EDITOR, VISUAL, PAGER and stray GIT_* variables set, as in a normal shell', async () => {
     const sb = sandbox()
-    const result = await run(sb, ['marketplace', 'add', 'acme/plugins', '--json'], {EDITOR: 'vi', VISUAL: 'vi', PAGER: 'less', GIT_DIR: '/nonexistent', GIT_WORK_TREE: '/nonexistent'})
+    const result = await run(sb, ['marketplace', 'add', 'acme/plugins', '--json'], {
+      EDITOR: 'vi',
+      VISUAL: 'vi',
+      PAGER: 'less',
+      GIT_DIR: '/nonexistent',
+      GIT_WORK_TREE: '/nonexistent',
+    })
     expect(result.status, result.stdout).toBe(0)
     expect(result.json().commit).toBe(acme.sha)
   })

@@ -39,7 +39,10 @@ describe('marketplace scopes, shared caches and the GitHub base URL', () => {
   let sb: Sandbox
   const withBase = (args: string[]) => loadout(sb, args, {env: {...server.trustEnv(), LOADOUT_GITHUB_URL: `${server.origin}/git`}})
   // no LOADOUT_GITHUB_URL; anything not on 127.0.0.1 would go to a dead local proxy and fail
-  const withoutBase = (args: string[]) => loadout(sb, args, {env: {...server.trustEnv(), HTTPS_PROXY: 'http://127.0.0.1:9', https_proxy: 'http://127.0.0.1:9', NO_PROXY: '127.0.0.1', no_proxy: '127.0.0.1'}})
+  const withoutBase = (args: string[]) =>
+    loadout(sb, args, {
+      env: {...server.trustEnv(), HTTPS_PROXY: 'http://127.0.0.1:9', https_proxy: 'http://127.0.0.1:9', NO_PROXY: '127.0.0.1', no_proxy: '127.0.0.1'},
+    })
   const gitCaches = () => (existsSync(join(sb.home, '.cache/loadout/git')) ? readdirSync(join(sb.home, '.cache/loadout/git')) : [])
 
   beforeAll(async () => {

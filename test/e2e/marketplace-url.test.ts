@@ -42,13 +42,39 @@ const deep = (levels: number): unknown => {
 
 beforeAll(async () => {
   server = await startHttpsServer()
-  server.json('/catalog.json', catalog([plugin('alpha', {version: '1.0.0', keywords: ['pdf']}), plugin('beta', {category: 'docs'}), {name: 'relative', source: './plugins/relative'}, {name: 'pip-one', source: {source: 'pip', package: 'x'}}]))
+  server.json(
+    '/catalog.json',
+    catalog([
+      plugin('alpha', {version: '1.0.0', keywords: ['pdf']}),
+      plugin('beta', {category: 'docs'}),
+      {name: 'relative', source: './plugins/relative'},
+      {name: 'pip-one', source: {source: 'pip', package: 'x'}},
+    ]),
+  )
   server.file('/not-json.json', 'this is not json {')
   server.json('/array.json', [1, 2, 3])
   server.file('/deep.json', JSON.stringify(deep(70)))
   server.json('/no-name.json', {plugins: []})
-  server.json('/big.json', catalog(Array.from({length: 10_000}, (_, i) => plugin(`plugin-${i}`, {keywords: [`kw${i % 100}`]})), 'big'))
-  server.json('/dupes.json', catalog([plugin('same'), plugin('same'), {name: 'bad', source: '../escape'}, {name: 'abs', source: '/etc'}, {name: 'typed', source: {source: 'github', repo: 'acme/typed'}, version: 7, tags: 'x'}], 'dupes'))
+  server.json(
+    '/big.json',
+    catalog(
+      Array.from({length: 10_000}, (_, i) => plugin(`plugin-${i}`, {keywords: [`kw${i % 100}`]})),
+      'big',
+    ),
+  )
+  server.json(
+    '/dupes.json',
+    catalog(
+      [
+        plugin('same'),
+        plugin('same'),
+        {name: 'bad', source: '../escape'},
+        {name: 'abs', source: '/etc'},
+        {name: 'typed', source: {source: 'github', repo: 'acme/typed'}, version: 7, tags: 'x'},
+      ],
+      'dupes',
+    ),
+  )
   server.redirect('/to-http.json', 'http://127.0.0.1:9/catalog.json')
   server.route('/flaky.json', (_req, res) => {
     res.statusCode = 500

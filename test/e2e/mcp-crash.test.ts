@@ -55,7 +55,10 @@ describe('SIGKILL during mcp add and mcp remove', () => {
     expect(await check('after an unkilled remove')).toBe('none')
 
     for (let i = 0; i < KILLS; i++) {
-      for (const [command, args] of [['add', add], ['remove', remove]] as const) {
+      for (const [command, args] of [
+        ['add', add],
+        ['remove', remove],
+      ] as const) {
         if (command === 'remove' && recordedTargets(sb.home, ID).length === 0) expect((await loadout(sb, add)).status).toBe(0)
         const delay = Math.floor(((i + Math.random()) / KILLS) * span[command] * 1.1)
         await runAndSignal(sb, args, delay)

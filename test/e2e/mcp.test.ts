@@ -44,10 +44,21 @@ const REMOTE = {
   name: 'io.github.acme/tickets',
   description: 'Issue tracker for acme teams',
   version: '2.0.0',
-  remotes: [{type: 'streamable-http', url: 'https://tickets.acme.example/mcp', headers: [{name: 'Authorization', value: 'Bearer {ticket_token}', isSecret: true, isRequired: true}]}],
+  remotes: [
+    {
+      type: 'streamable-http',
+      url: 'https://tickets.acme.example/mcp',
+      headers: [{name: 'Authorization', value: 'Bearer {ticket_token}', isSecret: true, isRequired: true}],
+    },
+  ],
 }
 
-const filler = (i: number) => ({name: `io.github.other/server-${i}`, description: `Another server number ${i}`, version: '1.0.0', packages: [{registryType: 'npm', identifier: `other-${i}`, version: '1.0.0'}]})
+const filler = (i: number) => ({
+  name: `io.github.other/server-${i}`,
+  description: `Another server number ${i}`,
+  version: '1.0.0',
+  packages: [{registryType: 'npm', identifier: `other-${i}`, version: '1.0.0'}],
+})
 
 const meta = {'io.modelcontextprotocol.registry/official': {status: 'active', isLatest: true, publishedAt: '2025-10-01T00:00:00Z'}}
 
@@ -67,7 +78,10 @@ const registry = (req: IncomingMessage, res: ServerResponse, url: URL) => {
     return sendJson(res, 200, {servers: [{server: filler(9), _meta: meta}, {server: {name: 42}}, 'junk'], metadata: {nextCursor: 'again', count: 3}})
   }
   const sneaky = {...filler(7), name: 'io.github.evil/sneaky', description: 'sneaky \u001b]0;owned\u0007\u001b[2J text'}
-  const pages = [[filler(1), filler(2), REMOTE, sneaky], [filler(3), weather(latestWeather)]]
+  const pages = [
+    [filler(1), filler(2), REMOTE, sneaky],
+    [filler(3), weather(latestWeather)],
+  ]
   const page = url.searchParams.get('cursor') === 'page-2' ? 1 : 0
   sendJson(res, 200, {servers: pages[page]!.map((s) => ({server: s, _meta: meta})), metadata: page === 0 ? {nextCursor: 'page-2', count: 3} : {count: 2}})
 }
@@ -84,8 +98,13 @@ const versions = (res: ServerResponse, rest: string) => {
   }
   if (name === REMOTE.name) return sendJson(res, 200, {server: REMOTE, _meta: meta})
   if (name === 'io.github.evil/impostor') return sendJson(res, 200, {server: weather('1.4.2'), _meta: meta})
-  if (name === 'io.github.evil/plain-http') return sendJson(res, 200, {server: {...REMOTE, name, remotes: [{type: 'streamable-http', url: 'http://evil.example/mcp'}]}, _meta: meta})
-  if (name === 'io.github.evil/floating') return sendJson(res, 200, {server: {...weather('1.0.0'), name, packages: [{registryType: 'npm', identifier: 'floating-mcp', version: '^1.0.0'}]}, _meta: meta})
+  if (name === 'io.github.evil/plain-http')
+    return sendJson(res, 200, {server: {...REMOTE, name, remotes: [{type: 'streamable-http', url: 'http://evil.example/mcp'}]}, _meta: meta})
+  if (name === 'io.github.evil/floating')
+    return sendJson(res, 200, {
+      server: {...weather('1.0.0'), name, packages: [{registryType: 'npm', identifier: 'floating-mcp', version: '^1.0.0'}]},
+      _meta: meta,
+    })
   sendJson(res, 404, {title: 'Not Found'})
 }
 
@@ -100,7 +119,9 @@ afterAll(async () => {
 })
 
 const run = (sb: Sandbox, args: string[], extra: NodeJS.ProcessEnv = {}) =>
-  loadout(sb, args, {env: {...server.trustEnv(), LOADOUT_MCP_REGISTRY: server.origin, WEATHER_API_KEY: SECRET, LOADOUT_TOKEN: 'loadout-token-never-to-registry', ...extra}})
+  loadout(sb, args, {
+    env: {...server.trustEnv(), LOADOUT_MCP_REGISTRY: server.origin, WEATHER_API_KEY: SECRET, LOADOUT_TOKEN: 'loadout-token-never-to-registry', ...extra},
+  })
 
 const bigClaudeJson = (): string => {
   const projects: Record<string, unknown> = {}
@@ -129,7 +150,14 @@ const prepareHome = (sb: Sandbox) => {
   writeFileSync(join(sb.home, '.cursor', 'mcp.json'), CURSOR_JSON)
 }
 
-const hashes = (sb: Sandbox) => FILES.map((f) => (existsSync(join(sb.home, f)) ? createHash('sha256').update(readFileSync(join(sb.home, f))).digest('hex') : 'absent'))
+const hashes = (sb: Sandbox) =>
+  FILES.map((f) =>
+    existsSync(join(sb.home, f))
+      ? createHash('sha256')
+          .update(readFileSync(join(sb.home, f)))
+          .digest('hex')
+      : 'absent',
+  )
 
 /** Every file under a folder whose bytes hold `needle`. */
 const filesHolding = (dir: string, needle: string): string[] => {
@@ -208,7 +236,11 @@ describe('mcp install from the registry', () => {
 
     const claude = claudeServers(sb)
     expect(claude.mine).toEqual({command: 'my-server', env: {MY_KEY: 'users-own-value'}})
-    expect(claude.weather).toEqual({command: 'npx', args: ['-y', '@acme/weather-mcp@1.4.2', '--units', 'metric'], env: {WEATHER_API_KEY: '${WEATHER_API_KEY}', WEATHER_REGION: 'eu'}})
+    expect(claude.weather).toEqual({
+      command: 'npx',
+      args: ['-y', '@acme/weather-mcp@1.4.2', '--units', 'metric'],
+      env: {WEATHER_API_KEY: '${WEATHER_API_KEY}', WEATHER_REGION: 'eu'},
+    })
     const cursor = JSON.parse(cursorText(sb).replace(/^\s*\/\/.*$/m, ''))
     expect(cursor.mcpServers.weather.env).toEqual({WEATHER_API_KEY: '${env:WEATHER_API_KEY}', WEATHER_REGION: 'eu'})
     expect(cursorText(sb)).toContain('// my cursor servers')
@@ -347,9 +379,24 @@ describe('mcp install from the registry', () => {
 
   it('a server installed from its remote stays a remote in a clone', async () => {
     const sb = sandbox({git: true})
-    const result = await run(sb, ['mcp', 'install', 'io.github.acme/weather', '--remote', '--name', 'weather-remote', '--agent', 'claude-code', '--scope', 'project', '--yes'])
+    const result = await run(sb, [
+      'mcp',
+      'install',
+      'io.github.acme/weather',
+      '--remote',
+      '--name',
+      'weather-remote',
+      '--agent',
+      'claude-code',
+      '--scope',
+      'project',
+      '--yes',
+    ])
     expect(result.status).toBe(2)
-    expect(jsonError(await run(sb, ['mcp', 'install', 'io.github.acme/weather', '--remote', '--agent', 'claude-code', '--scope', 'project', '--yes', '--json'])).code).toBe('no-remote')
+    expect(
+      jsonError(await run(sb, ['mcp', 'install', 'io.github.acme/weather', '--remote', '--agent', 'claude-code', '--scope', 'project', '--yes', '--json']))
+        .code,
+    ).toBe('no-remote')
     const tickets = await run(sb, ['mcp', 'install', 'io.github.acme/tickets', '--remote', '--agent', 'claude-code', '--scope', 'project', '--yes'])
     expect(tickets.status, tickets.stderr).toBe(0)
     expect(JSON.parse(readFileSync(join(sb.project, 'loadout.json'), 'utf8')).plugins['mcp:tickets@registry'].source).toMatch(/versions\/2\.0\.0#remote$/)
@@ -366,14 +413,36 @@ describe('mcp add', () => {
     const sb = sandbox()
     prepareHome(sb)
     const before = hashes(sb)
-    const args = ['mcp', 'add', 'files', '--agent', AGENTS, '--scope', 'user', '--env', 'FILES_TOKEN', '--env', 'ROOT=/srv', '--', 'npx', '-y', '@acme/files@2.0.0', '--root', '/srv']
+    const args = [
+      'mcp',
+      'add',
+      'files',
+      '--agent',
+      AGENTS,
+      '--scope',
+      'user',
+      '--env',
+      'FILES_TOKEN',
+      '--env',
+      'ROOT=/srv',
+      '--',
+      'npx',
+      '-y',
+      '@acme/files@2.0.0',
+      '--root',
+      '/srv',
+    ]
     const refused = await run(sb, [...args.slice(0, 2), '--json', ...args.slice(2)])
     expect(refused.status).toBe(8)
     expect(hashes(sb)).toEqual(before)
     const result = await run(sb, [...args.slice(0, 2), '--yes', '--json', ...args.slice(2)])
     expect(result.status, result.stderr).toBe(0)
     expect(result.json()).toMatchObject({plugin: 'mcp:files@local', requiredEnv: ['FILES_TOKEN']})
-    expect(claudeServers(sb).files).toEqual({command: 'npx', args: ['-y', '@acme/files@2.0.0', '--root', '/srv'], env: {FILES_TOKEN: '${FILES_TOKEN}', ROOT: '/srv'}})
+    expect(claudeServers(sb).files).toEqual({
+      command: 'npx',
+      args: ['-y', '@acme/files@2.0.0', '--root', '/srv'],
+      env: {FILES_TOKEN: '${FILES_TOKEN}', ROOT: '/srv'},
+    })
     expect(codexText(sb)).toContain('env = { ROOT = "/srv" }\nenv_vars = ["FILES_TOKEN"]')
     const listed = await run(sb, ['mcp', 'list', '--agent', AGENTS, '--scope', 'user'])
     expect(listed.stdout).toMatch(/codex\s+user\s+files\s+mcp:files@local\s+npx -y @acme\/files@2\.0\.0 --root \/srv/)
@@ -412,7 +481,23 @@ describe('mcp add', () => {
     const {chmodSync} = await import('node:fs')
     chmodSync(join(sb.home, '.claude.json'), 0o600)
     const before = hashes(sb)
-    const result = await run(sb, ['mcp', 'add', 'docs', '--url', 'https://docs.example/mcp', '--transport', 'sse', '--header', 'X-Api-Key=${DOCS_KEY}', '--agent', AGENTS, '--scope', 'user', '--yes', '--json'])
+    const result = await run(sb, [
+      'mcp',
+      'add',
+      'docs',
+      '--url',
+      'https://docs.example/mcp',
+      '--transport',
+      'sse',
+      '--header',
+      'X-Api-Key=${DOCS_KEY}',
+      '--agent',
+      AGENTS,
+      '--scope',
+      'user',
+      '--yes',
+      '--json',
+    ])
     expect(result.status, result.stderr).toBe(0)
     expect(claudeServers(sb).docs).toEqual({type: 'sse', url: 'https://docs.example/mcp', headers: {'X-Api-Key': '${DOCS_KEY}'}})
     expect(cursorText(sb)).toContain('"X-Api-Key": "${env:DOCS_KEY}"')
@@ -453,10 +538,27 @@ describe('mcp add', () => {
 describe('mcp add in a project', () => {
   it('declares the entry in loadout.json, so a clone installs the same server', async () => {
     const sb = sandbox({git: true})
-    const added = await run(sb, ['mcp', 'add', 'files', '--agent', 'claude-code,cursor', '--scope', 'project', '--yes', '--env', 'FILES_TOKEN', '--', 'files-server', '--stdio'])
+    const added = await run(sb, [
+      'mcp',
+      'add',
+      'files',
+      '--agent',
+      'claude-code,cursor',
+      '--scope',
+      'project',
+      '--yes',
+      '--env',
+      'FILES_TOKEN',
+      '--',
+      'files-server',
+      '--stdio',
+    ])
     expect(added.status, added.stderr).toBe(0)
     const manifest = JSON.parse(readFileSync(join(sb.project, 'loadout.json'), 'utf8'))
-    expect(manifest.plugins['mcp:files@local']).toEqual({source: 'local', server: {command: 'files-server', args: ['--stdio'], env: {FILES_TOKEN: '${FILES_TOKEN}'}}})
+    expect(manifest.plugins['mcp:files@local']).toEqual({
+      source: 'local',
+      server: {command: 'files-server', args: ['--stdio'], env: {FILES_TOKEN: '${FILES_TOKEN}'}},
+    })
     const mate = sandbox({git: true})
     for (const file of ['loadout.json', 'loadout.lock']) writeFileSync(join(mate.project, file), readFileSync(join(sb.project, file)))
     const installed = await run(mate, ['install', '--yes', '--frozen', '--json'])
@@ -466,7 +568,10 @@ describe('mcp add in a project', () => {
 
     // a hostile declaration is refused before anything is written
     const evil = sandbox({git: true})
-    writeFileSync(join(evil.project, 'loadout.json'), JSON.stringify({plugins: {'mcp:evil@local': {source: 'local', server: {url: 'http://evil.example/mcp'}}}}))
+    writeFileSync(
+      join(evil.project, 'loadout.json'),
+      JSON.stringify({plugins: {'mcp:evil@local': {source: 'local', server: {url: 'http://evil.example/mcp'}}}}),
+    )
     const refused = await run(evil, ['install', '--agent', 'claude-code', '--yes', '--json'])
     expect(refused.status).toBe(2)
     expect(jsonError(refused).code).toBe('insecure-url')
@@ -501,20 +606,51 @@ describe('mcp add in every shape', () => {
     writeFileSync(join(p, 'opencode.json'), '{\n  // mine\n  "$schema": "https://opencode.ai/config.json",\n  "theme": "dark"\n}\n')
     writeFileSync(join(p, '.vscode', 'mcp.json'), '{"servers": {"mine": {"type": "stdio", "command": "mine"}}}')
     const files = ['opencode.json', '.vscode/mcp.json', '.gemini/settings.json', '.deepagents/.mcp.json', '.agent/mcp.json']
-    const sums = () => files.map((f) => (existsSync(join(p, f)) ? createHash('sha256').update(readFileSync(join(p, f))).digest('hex') : 'absent'))
+    const sums = () =>
+      files.map((f) =>
+        existsSync(join(p, f))
+          ? createHash('sha256')
+              .update(readFileSync(join(p, f)))
+              .digest('hex')
+          : 'absent',
+      )
     const before = sums()
     const agents = 'opencode,github-copilot,gemini-cli,deepagents,cst-agent'
-    const added = await run(sb, ['mcp', 'add', 'files', '--agent', agents, '--scope', 'project', '--yes', '--env', 'FILES_TOKEN', '--', 'files-server', '--stdio'])
+    const added = await run(sb, [
+      'mcp',
+      'add',
+      'files',
+      '--agent',
+      agents,
+      '--scope',
+      'project',
+      '--yes',
+      '--env',
+      'FILES_TOKEN',
+      '--',
+      'files-server',
+      '--stdio',
+    ])
     expect(added.status, added.stderr).toBe(0)
     const read = (f: string) => JSON.parse(readFileSync(join(p, f), 'utf8').replace(/^\s*\/\/.*$/m, ''))
     expect(read('opencode.json').mcp.files).toEqual({type: 'local', command: ['files-server', '--stdio'], environment: {FILES_TOKEN: '{env:FILES_TOKEN}'}})
-    expect(read('.vscode/mcp.json').servers.files).toEqual({type: 'stdio', command: 'files-server', args: ['--stdio'], env: {FILES_TOKEN: '${env:FILES_TOKEN}'}})
+    expect(read('.vscode/mcp.json').servers.files).toEqual({
+      type: 'stdio',
+      command: 'files-server',
+      args: ['--stdio'],
+      env: {FILES_TOKEN: '${env:FILES_TOKEN}'},
+    })
     expect(read('.gemini/settings.json').mcpServers.files).toEqual({command: 'files-server', args: ['--stdio'], env: {FILES_TOKEN: '${FILES_TOKEN}'}})
     expect(read('.deepagents/.mcp.json').mcpServers.files.command).toBe('files-server')
     expect(read('.agent/mcp.json').mcpServers.files.command).toBe('files-server')
     expect(readFileSync(join(p, 'opencode.json'), 'utf8')).toContain('// mine')
     const listed = await run(sb, ['mcp', 'list', '--agent', agents, '--scope', 'project', '--json'])
-    expect(listed.json().servers.filter((s: {name: string}) => s.name === 'files').map((s: {agent: string}) => s.agent)).toEqual(agents.split(','))
+    expect(
+      listed
+        .json()
+        .servers.filter((s: {name: string}) => s.name === 'files')
+        .map((s: {agent: string}) => s.agent),
+    ).toEqual(agents.split(','))
     expect((await run(sb, ['verify'])).status).toBe(0)
     const removed = await run(sb, ['mcp', 'remove', 'files', '--scope', 'project', '--yes'])
     expect(removed.status, removed.stderr).toBe(0)

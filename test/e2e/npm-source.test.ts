@@ -108,7 +108,7 @@ describe('npm sources', () => {
     expect(readFileSync(join(sb.project, '.agents', 'skills', 'tools-skill', 'SKILL.md'), 'utf8')).toContain('tools 1.3.0')
   })
 
-  it('refuses a tarball that does not match the registry\'s integrity (exit 7) and writes nothing', async () => {
+  it("refuses a tarball that does not match the registry's integrity (exit 7) and writes nothing", async () => {
     const sb = sandbox()
     const env = {env: server.trustEnv()}
     expect((await loadout(sb, ['marketplace', 'add', join(work, 'market'), '--scope', 'user'], env)).status).toBe(0)
@@ -142,4 +142,3 @@ describe('npm sources', () => {
     expect(text).toContain('is not an npm package name')
   })
 })
-

@@ -47,7 +47,15 @@ const cstPlugin = (sb: Sandbox): string =>
       name: 'wc-tools',
       description: 'Word counting',
       skills: 'skills',
-      tools: [{name: 'count', description: 'Counts words', command: ['node', 'tools/count.mjs'], parameters: {type: 'object', properties: {text: {type: 'string'}}}, perm: 'read'}],
+      tools: [
+        {
+          name: 'count',
+          description: 'Counts words',
+          command: ['node', 'tools/count.mjs'],
+          parameters: {type: 'object', properties: {text: {type: 'string'}}},
+          perm: 'read',
+        },
+      ],
     },
     'skills/count-words/SKILL.md': skill('count-words'),
     'tools/count.mjs': 'console.log(0)\n',
@@ -64,7 +72,19 @@ const lexoraPlugin = (sb: Sandbox): string =>
       contributes: {
         skills: [{id: 'acme.search-kit.search', path: 'skills/search/SKILL.md'}],
         mcpConnectors: [{id: 'docs', transport: 'streamable-http', url: 'https://docs.example.com/mcp', authentication: 'none'}],
-        subagents: [{id: 'researcher', name: 'Researcher', description: 'Finds answers', instructions: 'You research.', fileAccess: 'read_only', tools: [{source: 'builtin', name: 'read'}, {source: 'builtin', name: 'grep'}]}],
+        subagents: [
+          {
+            id: 'researcher',
+            name: 'Researcher',
+            description: 'Finds answers',
+            instructions: 'You research.',
+            fileAccess: 'read_only',
+            tools: [
+              {source: 'builtin', name: 'read'},
+              {source: 'builtin', name: 'grep'},
+            ],
+          },
+        ],
       },
     },
     'skills/search/SKILL.md': skill('search'),
@@ -113,7 +133,19 @@ describe.concurrent('plugin convert', SLOW, () => {
       contributes: {
         skills: [{id: 'demo.pdf-tools', path: 'skills/pdf-tools/SKILL.md'}],
         mcpConnectors: [{id: 'remote', transport: 'streamable-http', url: 'https://mcp.example.com/mcp', authentication: 'none'}],
-        subagents: [{id: 'reviewer', name: 'Reviewer', description: 'Reviews code.', instructions: 'You review code.', fileAccess: 'read_only', tools: [{source: 'builtin', name: 'read'}, {source: 'builtin', name: 'grep'}]}],
+        subagents: [
+          {
+            id: 'reviewer',
+            name: 'Reviewer',
+            description: 'Reviews code.',
+            instructions: 'You review code.',
+            fileAccess: 'read_only',
+            tools: [
+              {source: 'builtin', name: 'read'},
+              {source: 'builtin', name: 'grep'},
+            ],
+          },
+        ],
       },
     })
     const reason = result.json<PluginConversion>().notCarried.find((n) => n.name === 'local')?.reason
@@ -128,7 +160,9 @@ describe.concurrent('plugin convert', SLOW, () => {
     expect(result.status, result.stderr).toBe(0)
     expect(result.stdout).toContain('wrote the Claude Code manifest .claude-plugin/plugin.json for plugin "wc-tools" (cst-agent)')
     expect(result.stdout).toContain('carried over: 1 skill (count-words)')
-    expect(result.stdout).toContain('cannot carry over to Claude Code:\n  exec tool "count": an exec tool is a cst-agent feature; Claude Code plugins have no exec tools')
+    expect(result.stdout).toContain(
+      'cannot carry over to Claude Code:\n  exec tool "count": an exec tool is a cst-agent feature; Claude Code plugins have no exec tools',
+    )
     expect(result.stdout).toMatch(/^valid: 0 error\(s\), 0 warning\(s\)$/m)
     expect(json(join(sb.project, 'wc-tools/.claude-plugin/plugin.json'))).toEqual({name: 'wc-tools', description: 'Word counting'})
     const report = await validates(sb, 'wc-tools', expect)
@@ -141,7 +175,9 @@ describe.concurrent('plugin convert', SLOW, () => {
     const claude = await loadout(sb, ['plugin', 'convert', 'search-kit', '--to', 'claude', '--json'])
     expect(claude.status, claude.stdout).toBe(0)
     expect(claude.json<PluginConversion>().files).toEqual(['.claude-plugin/plugin.json', 'agents/researcher.md'])
-    expect(readFileSync(join(sb.project, 'search-kit/agents/researcher.md'), 'utf8')).toBe('---\nname: researcher\ndescription: Finds answers\ntools: Read, Grep\n---\n\nYou research.\n')
+    expect(readFileSync(join(sb.project, 'search-kit/agents/researcher.md'), 'utf8')).toBe(
+      '---\nname: researcher\ndescription: Finds answers\ntools: Read, Grep\n---\n\nYou research.\n',
+    )
     expect(json(join(sb.project, 'search-kit/.claude-plugin/plugin.json')).mcpServers).toEqual({docs: {type: 'http', url: 'https://docs.example.com/mcp'}})
     const codex = await loadout(sb, ['plugin', 'convert', 'search-kit', '--to', 'codex', '--json'])
     expect(codex.status, codex.stdout).toBe(0)
@@ -158,7 +194,10 @@ describe.concurrent('plugin convert', SLOW, () => {
     const before = snapshot(sb.dir)
     const again = await loadout(sb, ['plugin', 'convert', 'wc-tools', '--to', 'codex', '--json'])
     expect(again.status).toBe(5)
-    expect(jsonError(again)).toMatchObject({code: 'manifest-exists', message: `the plugin already has a Codex manifest: ${join(sb.project, 'wc-tools/.codex-plugin/plugin.json')}`})
+    expect(jsonError(again)).toMatchObject({
+      code: 'manifest-exists',
+      message: `the plugin already has a Codex manifest: ${join(sb.project, 'wc-tools/.codex-plugin/plugin.json')}`,
+    })
     expect(jsonError(again).suggestions.join(' ')).toContain('--force')
     expect(changes(before, snapshot(sb.dir))).toEqual([])
     const forced = await loadout(sb, ['plugin', 'convert', 'wc-tools', '--to', 'codex', '--force', '--json'])
@@ -183,7 +222,10 @@ describe.concurrent('plugin convert', SLOW, () => {
     expect(jsonError(full)).toMatchObject({code: 'out-not-empty'})
     const dry = await loadout(sb, ['plugin', 'convert', 'demo', '--to', 'cst-agent', '--dry-run', '--json'])
     expect(dry.status, dry.stdout).toBe(0)
-    expect(dry.json<PluginConversion>()).toMatchObject({dryRun: true, manifestJson: {name: 'demo', skills: 'skills', mcpServers: {local: {command: 'node', args: ['server.mjs']}}}})
+    expect(dry.json<PluginConversion>()).toMatchObject({
+      dryRun: true,
+      manifestJson: {name: 'demo', skills: 'skills', mcpServers: {local: {command: 'node', args: ['server.mjs']}}},
+    })
     expect(changes(before, snapshot(sb.dir))).toEqual([])
     expect(readdirSync(join(sb.dir, 'target'))).toEqual([])
   })

@@ -26,20 +26,40 @@ const json = (path: string) => JSON.parse(readFileSync(path, 'utf8')) as Record<
 
 /** Every file below `dir` except .git, relative and sorted. */
 const files = (dir: string, base = dir): string[] =>
-  readdirSync(dir, {withFileTypes: true}).flatMap((e) => {
-    if (e.name === '.git') return []
-    const full = join(dir, e.name)
-    return e.isDirectory() ? files(full, base) : [full.slice(base.length + 1)]
-  }).sort()
+  readdirSync(dir, {withFileTypes: true})
+    .flatMap((e) => {
+      if (e.name === '.git') return []
+      const full = join(dir, e.name)
+      return e.isDirectory() ? files(full, base) : [full.slice(base.length + 1)]
+    })
+    .sort()
 
 describe.concurrent('plugin create --with skills,agents,hooks,mcp --format all', SLOW, () => {
   it('makes a plugin that validates in every format and installs into four agents', async ({expect}) => {
     const sb = sandbox()
-    const created = await run(sb, ['plugin', 'create', 'team-kit', '--with', 'skills,agents,hooks,mcp', '--format', 'all', '--description', 'Team conventions for reviews', '--json'])
+    const created = await run(sb, [
+      'plugin',
+      'create',
+      'team-kit',
+      '--with',
+      'skills,agents,hooks,mcp',
+      '--format',
+      'all',
+      '--description',
+      'Team conventions for reviews',
+      '--json',
+    ])
     expect(created.status, created.stderr + created.stdout).toBe(0)
     const result = created.json<CreatedPlugin>()
     const root = join(sb.project, 'team-kit')
-    expect(result).toMatchObject({name: 'team-kit', path: root, formats: ['claude', 'codex', 'cst-agent', 'lexora'], parts: ['skills', 'agents', 'hooks', 'mcp'], git: {initialized: true}, replaced: false})
+    expect(result).toMatchObject({
+      name: 'team-kit',
+      path: root,
+      formats: ['claude', 'codex', 'cst-agent', 'lexora'],
+      parts: ['skills', 'agents', 'hooks', 'mcp'],
+      git: {initialized: true},
+      replaced: false,
+    })
     expect(files(root)).toEqual(
       [
         '.claude-plugin/plugin.json',
@@ -56,9 +76,18 @@ describe.concurrent('plugin create --with skills,agents,hooks,mcp --format all',
     )
     expect(lstatSync(join(root, '.git')).isDirectory()).toBe(true)
     expect(json(join(root, '.claude-plugin/plugin.json'))).toMatchObject({name: 'team-kit', description: 'Team conventions for reviews'})
-    expect(json(join(root, '.codex-plugin/plugin.json'))).toMatchObject({name: 'team-kit', skills: './skills/', mcpServers: './.mcp.json', interface: {displayName: 'Team Kit'}})
+    expect(json(join(root, '.codex-plugin/plugin.json'))).toMatchObject({
+      name: 'team-kit',
+      skills: './skills/',
+      mcpServers: './.mcp.json',
+      interface: {displayName: 'Team Kit'},
+    })
     expect(json(join(root, 'plugin.json'))).toMatchObject({name: 'team-kit', skills: 'skills'})
-    expect(json(join(root, 'package.json'))).toMatchObject({id: 'team-kit', engines: {lexora: '^4.0.0'}, contributes: {skills: [{id: 'team-kit.team-kit', path: 'skills/team-kit/SKILL.md'}]}})
+    expect(json(join(root, 'package.json'))).toMatchObject({
+      id: 'team-kit',
+      engines: {lexora: '^4.0.0'},
+      contributes: {skills: [{id: 'team-kit.team-kit', path: 'skills/team-kit/SKILL.md'}]},
+    })
     expect(json(join(root, '.mcp.json'))).toEqual({mcpServers: {'team-kit': {command: 'node', args: ['${CLAUDE_PLUGIN_ROOT}/servers/team-kit.mjs']}}})
     expect(json(join(root, 'hooks/hooks.json')).hooks.SessionStart[0].hooks[0]).toMatchObject({type: 'command', command: expect.stringMatching(/^echo /)})
     expect(readFileSync(join(root, 'README.md'), 'utf8')).toContain('# Team Kit')
@@ -71,7 +100,9 @@ describe.concurrent('plugin create --with skills,agents,hooks,mcp --format all',
     expect(report.components).toMatchObject({skills: ['team-kit'], subagents: ['team-kit'], mcpServers: ['team-kit'], hooks: ['hooks']})
 
     // the MCP server it ships answers over stdio
-    const reply = execFileSync(process.execPath, [join(root, 'servers/team-kit.mjs')], {input: '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"hello","arguments":{"name":"Ada"}}}\n'}).toString()
+    const reply = execFileSync(process.execPath, [join(root, 'servers/team-kit.mjs')], {
+      input: '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"hello","arguments":{"name":"Ada"}}}\n',
+    }).toString()
     expect(JSON.parse(reply)).toMatchObject({id: 1, result: {content: [{type: 'text', text: 'Hello, Ada!'}]}})
 
     const h = sb.home
@@ -145,7 +176,19 @@ describe.concurrent('plugin create options', SLOW, () => {
   it('takes what the author typed literally, never as template code', async ({expect}) => {
     const sb = sandbox()
     const description = 'Checks {{name}} and {{title}} for $& "quotes", \\ back: slashes # and: yaml traps'
-    const created = await run(sb, ['plugin', 'create', 'lit-kit', '--with', 'skills,agents', '--format', 'claude,codex,lexora', '--description', description, '--no-git', '--json'])
+    const created = await run(sb, [
+      'plugin',
+      'create',
+      'lit-kit',
+      '--with',
+      'skills,agents',
+      '--format',
+      'claude,codex,lexora',
+      '--description',
+      description,
+      '--no-git',
+      '--json',
+    ])
     expect(created.status, created.stdout).toBe(0)
     const root = join(sb.project, 'lit-kit')
     expect(json(join(root, '.claude-plugin/plugin.json')).description).toBe(description)
@@ -216,7 +259,10 @@ describe.concurrent('plugin create refuses bad input before writing anything', S
     const before = snapshot(sb.dir)
     const direct = await run(sb, ['plugin', 'create', 'linked', '--dir', 'link', '--force', '--json'])
     expect(direct.status).toBe(2)
-    expect(jsonError(direct)).toMatchObject({code: 'dir-is-link', message: `${join(sb.project, 'link')} is a symbolic link (to ${elsewhere}); loadout does not create a plugin through a link`})
+    expect(jsonError(direct)).toMatchObject({
+      code: 'dir-is-link',
+      message: `${join(sb.project, 'link')} is a symbolic link (to ${elsewhere}); loadout does not create a plugin through a link`,
+    })
     const below = await run(sb, ['plugin', 'create', 'linked', '--dir', 'link/linked', '--json'])
     expect(below.status).toBe(4)
     expect(jsonError(below).message).toContain(`refusing to write through the symbolic link ${join(sb.project, 'link')}`)
@@ -263,7 +309,10 @@ describe.concurrent('plugin validate', SLOW, () => {
     const created = await run(sb, ['plugin', 'create', 'fix-me', '--with', 'skills,agents', '--no-git', '--json'])
     expect(created.status, created.stdout).toBe(0)
     const manifest = join(sb.project, 'fix-me/.claude-plugin/plugin.json')
-    writeFileSync(manifest, '{\n  "name": "Fix-Me",\n  "skills": "skills",\n  "agents": ["./agents/fix-me.md"],\n  "homepage": "https://example.com",\n  "colour": "blue"\n}\n')
+    writeFileSync(
+      manifest,
+      '{\n  "name": "Fix-Me",\n  "skills": "skills",\n  "agents": ["./agents/fix-me.md"],\n  "homepage": "https://example.com",\n  "colour": "blue"\n}\n',
+    )
 
     const broken = await run(sb, ['plugin', 'validate', 'fix-me', '--json'])
     expect(broken.status).toBe(4)
@@ -273,7 +322,13 @@ describe.concurrent('plugin validate', SLOW, () => {
     expect(problems).toEqual(
       expect.arrayContaining([
         expect.objectContaining({severity: 'error', code: 'plugin-name-invalid', file: '.claude-plugin/plugin.json', path: 'name'}),
-        expect.objectContaining({severity: 'error', code: 'path-not-dot-slash', file: '.claude-plugin/plugin.json', path: 'skills', message: 'path "skills" must start with "./" (relative to the plugin root)'}),
+        expect.objectContaining({
+          severity: 'error',
+          code: 'path-not-dot-slash',
+          file: '.claude-plugin/plugin.json',
+          path: 'skills',
+          message: 'path "skills" must start with "./" (relative to the plugin root)',
+        }),
         expect.objectContaining({severity: 'warning', code: 'manifest-field-unknown', path: 'colour'}),
       ]),
     )
@@ -288,7 +343,9 @@ describe.concurrent('plugin validate', SLOW, () => {
       {file: '.claude-plugin/plugin.json', path: 'name', rule: 'name-case', before: 'Fix-Me', after: 'fix-me'},
       {file: '.claude-plugin/plugin.json', path: 'skills', rule: 'path-not-dot-slash', before: 'skills', after: './skills'},
     ])
-    expect(readFileSync(manifest, 'utf8')).toBe('{\n  "name": "fix-me",\n  "skills": "./skills",\n  "agents": ["./agents/fix-me.md"],\n  "homepage": "https://example.com",\n  "colour": "blue"\n}\n')
+    expect(readFileSync(manifest, 'utf8')).toBe(
+      '{\n  "name": "fix-me",\n  "skills": "./skills",\n  "agents": ["./agents/fix-me.md"],\n  "homepage": "https://example.com",\n  "colour": "blue"\n}\n',
+    )
 
     const strict = await run(sb, ['plugin', 'validate', 'fix-me', '--strict', '--json'])
     expect(strict.status).toBe(4)

@@ -191,7 +191,9 @@ describe('a system policy that allows one git host', () => {
   })
 
   it('outdated does not ask a remote the policy refuses', async () => {
-    const result = await run(sb, ['install', other.git.url('far/plugin'), '--agent', 'claude-code', '--scope', 'user', '--json'], {LOADOUT_POLICY: join(sb.dir, 'none.json')})
+    const result = await run(sb, ['install', other.git.url('far/plugin'), '--agent', 'claude-code', '--scope', 'user', '--json'], {
+      LOADOUT_POLICY: join(sb.dir, 'none.json'),
+    })
     expect(result.status, result.stdout).toBe(0)
     other.clearRequests()
     const outdated = await run(sb, ['outdated', '--json'])

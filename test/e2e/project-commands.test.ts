@@ -21,7 +21,13 @@ const projectCommandAgents = readdirSync(join(ROOT, 'registry', 'agents'))
   .sort()
 
 const FILES: Record<string, string> = {
-  '.claude-plugin/marketplace.json': JSON.stringify({name: 'cmds', plugins: [{name: 'slash', source: './plugins/slash', version: '1.0.0'}, {name: 'other', source: './plugins/other', version: '1.0.0'}]}),
+  '.claude-plugin/marketplace.json': JSON.stringify({
+    name: 'cmds',
+    plugins: [
+      {name: 'slash', source: './plugins/slash', version: '1.0.0'},
+      {name: 'other', source: './plugins/other', version: '1.0.0'},
+    ],
+  }),
   'plugins/slash/.claude-plugin/plugin.json': JSON.stringify({name: 'slash', version: '1.0.0'}),
   'plugins/slash/commands/review.md': '---\ndescription: Review the diff\n---\n\nReview $ARGUMENTS.\n',
   'plugins/slash/skills/tidy/SKILL.md': '---\nname: tidy\ndescription: Use when tidying.\n---\n\nTidy.\n',
@@ -44,27 +50,30 @@ describe('a project-scope slash command leaves the project usable', () => {
     expect(projectCommandAgents).toEqual(expect.arrayContaining(['claude-code', 'cursor', 'gemini-cli', 'github-copilot', 'opencode']))
   })
 
-  it.each([...projectCommandAgents.map((a) => [a]), [projectCommandAgents.join(',')]])('--agent %s: list, verify, doctor, mcp list, install and uninstall all read the lock', async (agents) => {
-    const sb = sandbox({git: true})
-    expect((await loadout(sb, ['marketplace', 'add', market, '--scope', 'user', '--json'])).status).toBe(0)
-    const installed = await loadout(sb, ['install', 'slash@cmds', '--agent', agents, '--scope', 'project', '--yes', '--json'])
-    expect(installed.status, installed.stdout + installed.stderr).toBe(0)
-    const lock = JSON.parse(readFileSync(join(sb.project, 'loadout.lock'), 'utf8'))
-    expect(JSON.stringify(lock)).toMatch(/commands|prompts|command\//)
+  it.each([...projectCommandAgents.map((a) => [a]), [projectCommandAgents.join(',')]])(
+    '--agent %s: list, verify, doctor, mcp list, install and uninstall all read the lock',
+    async (agents) => {
+      const sb = sandbox({git: true})
+      expect((await loadout(sb, ['marketplace', 'add', market, '--scope', 'user', '--json'])).status).toBe(0)
+      const installed = await loadout(sb, ['install', 'slash@cmds', '--agent', agents, '--scope', 'project', '--yes', '--json'])
+      expect(installed.status, installed.stdout + installed.stderr).toBe(0)
+      const lock = JSON.parse(readFileSync(join(sb.project, 'loadout.lock'), 'utf8'))
+      expect(JSON.stringify(lock)).toMatch(/commands|prompts|command\//)
 
-    for (const args of [['list', '--scope', 'project'], ['verify', '--scope', 'project'], ['doctor'], ['mcp', 'list', '--scope', 'project']]) {
-      const result = await loadout(sb, [...args, '--json'])
-      expect(result.stderr, args.join(' ')).not.toMatch(/lock-unsafe|refusing to use it/)
-      expect(result.status, `${args.join(' ')}: ${result.stdout}${result.stderr}`).toBe(0)
-    }
-    const second = await loadout(sb, ['install', 'other@cmds', '--agent', agents, '--scope', 'project', '--yes', '--json'])
-    expect(second.status, second.stdout + second.stderr).toBe(0)
-    for (const plugin of ['slash@cmds', 'other@cmds']) {
-      const removed = await loadout(sb, ['uninstall', plugin, '--scope', 'project', '--yes', '--json'])
-      expect(removed.status, removed.stdout + removed.stderr).toBe(0)
-    }
-    for (const folder of ['.claude/commands', '.cursor/commands', '.gemini/commands', '.github/prompts', '.opencode/command']) {
-      expect(existsSync(join(sb.project, folder)), folder).toBe(false)
-    }
-  })
+      for (const args of [['list', '--scope', 'project'], ['verify', '--scope', 'project'], ['doctor'], ['mcp', 'list', '--scope', 'project']]) {
+        const result = await loadout(sb, [...args, '--json'])
+        expect(result.stderr, args.join(' ')).not.toMatch(/lock-unsafe|refusing to use it/)
+        expect(result.status, `${args.join(' ')}: ${result.stdout}${result.stderr}`).toBe(0)
+      }
+      const second = await loadout(sb, ['install', 'other@cmds', '--agent', agents, '--scope', 'project', '--yes', '--json'])
+      expect(second.status, second.stdout + second.stderr).toBe(0)
+      for (const plugin of ['slash@cmds', 'other@cmds']) {
+        const removed = await loadout(sb, ['uninstall', plugin, '--scope', 'project', '--yes', '--json'])
+        expect(removed.status, removed.stdout + removed.stderr).toBe(0)
+      }
+      for (const folder of ['.claude/commands', '.cursor/commands', '.gemini/commands', '.github/prompts', '.opencode/command']) {
+        expect(existsSync(join(sb.project, folder)), folder).toBe(false)
+      }
+    },
+  )
 })

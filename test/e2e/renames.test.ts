@@ -22,7 +22,13 @@ beforeAll(async () => {
   mkdirSync(root)
   server = await startGitHttpsServer({root})
   const market = makeServedRepo(join(work, 'src'), root, 'acme/market', {
-    '.claude-plugin/marketplace.json': JSON.stringify({name: 'acme', plugins: [{name: 'old-notes', source: './plugins/notes', version: '1.0.0'}, {name: 'gone', source: './plugins/gone', version: '1.0.0'}]}),
+    '.claude-plugin/marketplace.json': JSON.stringify({
+      name: 'acme',
+      plugins: [
+        {name: 'old-notes', source: './plugins/notes', version: '1.0.0'},
+        {name: 'gone', source: './plugins/gone', version: '1.0.0'},
+      ],
+    }),
     'plugins/notes/skills/notes/SKILL.md': skill('notes', 'Version one.'),
     'plugins/gone/skills/gone/SKILL.md': skill('gone', 'Going.'),
   })
@@ -30,7 +36,11 @@ beforeAll(async () => {
   expect((await run(['marketplace', 'add', 'acme/market'])).status).toBe(0)
   for (const id of ['old-notes@acme', 'gone@acme']) expect((await run(['install', id, '--agent', 'universal', '--scope', 'user', '--yes'])).status).toBe(0)
   commitFiles(market.repo, {
-    '.claude-plugin/marketplace.json': JSON.stringify({name: 'acme', plugins: [{name: 'notes', source: './plugins/notes', version: '1.1.0'}], renames: {'old-notes': 'notes', gone: null}}),
+    '.claude-plugin/marketplace.json': JSON.stringify({
+      name: 'acme',
+      plugins: [{name: 'notes', source: './plugins/notes', version: '1.1.0'}],
+      renames: {'old-notes': 'notes', gone: null},
+    }),
     'plugins/notes/skills/notes/SKILL.md': skill('notes', 'Version two.'),
     'plugins/gone/skills/gone/SKILL.md': null,
   })
@@ -58,7 +68,9 @@ describe('renames', () => {
     expect(result.status, result.stderr + result.stdout).toBe(0)
     expect(result.json().updates[0]).toMatchObject({plugin: 'old-notes@acme', status: 'updated', renamedTo: 'notes@acme', to: {version: '1.1.0'}})
     expect(readFileSync(join(sb.home, '.agents', 'skills', 'notes', 'SKILL.md'), 'utf8')).toContain('Version two.')
-    const plugins = state().installs.map((r) => r.plugin).sort()
+    const plugins = state()
+      .installs.map((r) => r.plugin)
+      .sort()
     expect(plugins).toEqual(['gone@acme', 'notes@acme'])
     const verify = await run(['verify', '--json'])
     expect(verify.status, verify.stdout).toBe(0)

@@ -53,7 +53,10 @@ beforeAll(async () => {
   mkdirSync(join(sb.home, '.claude'))
   mkdirSync(join(sb.home, '.codex'))
   const local = join(sb.dir, 'plugins', 'notes')
-  for (const [rel, text] of Object.entries({'.claude-plugin/plugin.json': JSON.stringify({name: 'notes', version: '0.3.0'}), 'skills/notes/SKILL.md': skill('notes')})) {
+  for (const [rel, text] of Object.entries({
+    '.claude-plugin/plugin.json': JSON.stringify({name: 'notes', version: '0.3.0'}),
+    'skills/notes/SKILL.md': skill('notes'),
+  })) {
     mkdirSync(dirname(join(local, rel)), {recursive: true})
     writeFileSync(join(local, rel), text)
   }
@@ -78,10 +81,18 @@ describe('loadout sbom --format cyclonedx', () => {
     expect(bom).toMatchObject({bomFormat: 'CycloneDX', specVersion: '1.6'})
     const kit = bom.components.find((c: {name: string}) => c.name === 'kit')
     expect(kit).toMatchObject({version: '2.1.0', group: 'direct', pedigree: {commits: [{uid: commit}]}})
-    expect(kit.properties).toEqual(expect.arrayContaining([{name: 'loadout:scope', value: 'user'}, {name: 'loadout:commit', value: commit}, {name: 'loadout:targets', value: 'claude-code,codex'}]))
+    expect(kit.properties).toEqual(
+      expect.arrayContaining([
+        {name: 'loadout:scope', value: 'user'},
+        {name: 'loadout:commit', value: commit},
+        {name: 'loadout:targets', value: 'claude-code,codex'},
+      ]),
+    )
     expect(kit.properties.find((p: {name: string}) => p.name === 'loadout:integrity').value).toMatch(/^sha256-[0-9a-f]{64}$/)
     expect(bom.components.find((c: {name: string}) => c.name === 'notes')).toMatchObject({version: '0.3.0'})
-    const listed = bom.components.flatMap((c: {components: Array<{name: string; hashes: Array<{content: string}>}>}) => c.components.map((f) => ({path: f.name, sha256: f.hashes[0]!.content})))
+    const listed = bom.components.flatMap((c: {components: Array<{name: string; hashes: Array<{content: string}>}>}) =>
+      c.components.map((f) => ({path: f.name, sha256: f.hashes[0]!.content})),
+    )
     const recorded = recordedFiles()
     expect(recorded.length).toBeGreaterThanOrEqual(5)
     expect(listed).toEqual(expect.arrayContaining(recorded))
@@ -117,7 +128,9 @@ describe('loadout sbom --format spdx', () => {
     expect(kit.versionInfo).toBe('2.1.0')
     expect(kit.sourceInfo).toContain(commit)
     expect(kit.downloadLocation).toBe(`git+${server.git.url('acme/kit')}@${commit}`)
-    const contains = doc.relationships.filter((r: {relationshipType: string; spdxElementId: string}) => r.relationshipType === 'CONTAINS' && r.spdxElementId === kit.SPDXID)
+    const contains = doc.relationships.filter(
+      (r: {relationshipType: string; spdxElementId: string}) => r.relationshipType === 'CONTAINS' && r.spdxElementId === kit.SPDXID,
+    )
     expect(contains.length).toBeGreaterThan(0)
   })
 })

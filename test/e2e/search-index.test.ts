@@ -50,7 +50,12 @@ describe('search index', () => {
     const good = readFileSync(join(indexDir(sb), files[0]!), 'utf8')
     expect(good).toContain('"name":"review"')
     const lastEntry = good.lastIndexOf('{"name"')
-    for (const junk of ['not json', good.replace('"name":"review"', '"name":"reviev"'), `${good.slice(0, lastEntry)}{"name":7}${' '.repeat(good.length - lastEntry - 11)}\n`, good.slice(0, -5)]) {
+    for (const junk of [
+      'not json',
+      good.replace('"name":"review"', '"name":"reviev"'),
+      `${good.slice(0, lastEntry)}{"name":7}${' '.repeat(good.length - lastEntry - 11)}\n`,
+      good.slice(0, -5),
+    ]) {
       writeFileSync(join(indexDir(sb), files[0]!), junk)
       expect(await search(sb, 'review')).toEqual(changed)
     }

@@ -37,7 +37,15 @@ const seedPackage = (extra: object = {}, contributes: object = {}) => ({
   contributes: {
     skills: [{id: 'acme.notes-kit.notes', path: 'skills/notes/SKILL.md'}],
     mcpConnectors: [{id: 'docs', transport: 'streamable-http', url: 'https://docs.example.com/mcp', authentication: 'oauth'}],
-    subagents: [{id: 'librarian', name: 'Librarian', instructions: 'Find sources.', fileAccess: 'inherit', tools: [READ, GREP, {source: 'mcp', connector: 'docs', name: 'search'}]}],
+    subagents: [
+      {
+        id: 'librarian',
+        name: 'Librarian',
+        instructions: 'Find sources.',
+        fileAccess: 'inherit',
+        tools: [READ, GREP, {source: 'mcp', connector: 'docs', name: 'search'}],
+      },
+    ],
     ...contributes,
   },
 })
@@ -46,7 +54,7 @@ const SKILL = '---\nname: notes\ndescription: Keeps notes.\n---\n\nTake notes.\n
 describe('Lexora API 4', () => {
   const lexora = (sb: Sandbox, pkg: object) => write(join(sb.project, 'notes-kit'), {'package.json': pkg, 'skills/notes/SKILL.md': SKILL})
 
-  it('the seed\'s own package validates strictly: tool objects, engines.lexora, no apiVersion', async () => {
+  it("the seed's own package validates strictly: tool objects, engines.lexora, no apiVersion", async () => {
     const sb = sandbox()
     const result = await loadout(sb, ['plugin', 'validate', lexora(sb, seedPackage()), '--strict', '--json'])
     expect(result.status, result.stdout).toBe(0)
@@ -91,7 +99,10 @@ describe('Lexora API 4', () => {
     const root = lexora(sb, seedPackage())
     const install = await loadout(sb, ['install', root, '--agent', 'lexora', '--scope', 'user', '--json'])
     expect(install.status).toBe(2)
-    expect(jsonError(install)).toMatchObject({code: 'agent-installs-packages', suggestions: expect.arrayContaining([expect.stringContaining('loadout plugin pack <plugin folder> --format lexora')])})
+    expect(jsonError(install)).toMatchObject({
+      code: 'agent-installs-packages',
+      suggestions: expect.arrayContaining([expect.stringContaining('loadout plugin pack <plugin folder> --format lexora')]),
+    })
     const out = join(sb.dir, 'dist')
     mkdirSync(out)
     const packed = await loadout(sb, ['plugin', 'pack', root, '--format', 'lexora', '--out', out, '--json'])
@@ -119,7 +130,7 @@ describe('Lexora API 4', () => {
 describe('Deep Agents Code', () => {
   const SEED_ORDER_LOWEST_FIRST = ['.deepagents/agent/skills', '.agents/skills', 'project:.deepagents/skills', 'project:.agents/skills']
 
-  it('skill precedence is the seed\'s, lowest to highest: user dcode, user ~/.agents, project .deepagents, project .agents', async () => {
+  it("skill precedence is the seed's, lowest to highest: user dcode, user ~/.agents, project .deepagents, project .agents", async () => {
     const sb = sandbox({git: true})
     const at = (place: string) => (place.startsWith('project:') ? join(sb.project, place.slice(8)) : join(sb.home, place))
     for (const place of SEED_ORDER_LOWEST_FIRST) write(at(place), {'same/SKILL.md': `---\nname: same\ndescription: From ${place}.\n---\n\nBody.\n`})
@@ -136,13 +147,18 @@ describe('Deep Agents Code', () => {
   })
 })
 
-type Plan = {target: string; operations: Array<{component: string; dest?: string}>; skipped: Array<{component: string; reason: string}>; notes: Array<{component: string; note: string}>}
+type Plan = {
+  target: string
+  operations: Array<{component: string; dest?: string}>
+  skipped: Array<{component: string; reason: string}>
+  notes: Array<{component: string; note: string}>
+}
 const planOf = (body: {plans: Plan[]}, target: string): Plan => body.plans.find((p) => p.target === target)!
 
 describe('Deep Agents Code and cst-agent: what changes on the way is said', () => {
   const reviewer = '---\nname: reviewer\ndescription: Reviews diffs.\ntools: Read, Grep, Glob, Bash(git diff:*), WebFetch\n---\n\nYou review code.\n'
 
-  it('a subagent\'s tools restriction dropped for Deep Agents is a warning; cst-agent gets its own tool names', async () => {
+  it("a subagent's tools restriction dropped for Deep Agents is a warning; cst-agent gets its own tool names", async () => {
     const sb = sandbox({git: true})
     const root = write(join(sb.dir, 'review'), {'.claude-plugin/plugin.json': {name: 'review', version: '1.0.0'}, 'agents/reviewer.md': reviewer})
     const result = await loadout(sb, ['install', root, '--agent', 'deepagents,cst-agent', '--scope', 'project', '--json'])
@@ -150,27 +166,44 @@ describe('Deep Agents Code and cst-agent: what changes on the way is said', () =
     const body = result.json()
     expect(planOf(body, 'deepagents').notes).toContainEqual({
       component: 'review@direct/subagent/reviewer',
-      note: expect.stringContaining('"tools" restriction (Read, Grep, Glob, Bash(git diff:*), WebFetch) dropped: Deep Agents Code file subagents cannot narrow tools and inherit all of the main agent\'s tools'),
+      note: expect.stringContaining(
+        '"tools" restriction (Read, Grep, Glob, Bash(git diff:*), WebFetch) dropped: Deep Agents Code file subagents cannot narrow tools and inherit all of the main agent\'s tools',
+      ),
     })
     const written = readFileSync(join(sb.project, '.agent/agents/reviewer.md'), 'utf8')
     expect(written).toContain('tools: read_file,grep,glob,run_shell,WebFetch\n')
-    expect(planOf(body, 'cst-agent').notes.map((n) => n.note)).toContainEqual(expect.stringContaining('tools with no known cst-agent counterpart, kept as written: WebFetch'))
+    expect(planOf(body, 'cst-agent').notes.map((n) => n.note)).toContainEqual(
+      expect.stringContaining('tools with no known cst-agent counterpart, kept as written: WebFetch'),
+    )
   })
 
-  it('a same-named server in the project\'s root .mcp.json shadows the one written for Deep Agents: said', async () => {
+  it("a same-named server in the project's root .mcp.json shadows the one written for Deep Agents: said", async () => {
     const sb = sandbox({git: true})
     writeFileSync(join(sb.project, '.mcp.json'), JSON.stringify({mcpServers: {'db-tools-query': {command: 'my-own-query'}}}, null, 2))
-    const root = write(join(sb.dir, 'db-tools'), {'.claude-plugin/plugin.json': {name: 'db-tools', version: '1.0.0'}, '.mcp.json': {mcpServers: {query: {command: 'node', args: ['q.js']}}}})
+    const root = write(join(sb.dir, 'db-tools'), {
+      '.claude-plugin/plugin.json': {name: 'db-tools', version: '1.0.0'},
+      '.mcp.json': {mcpServers: {query: {command: 'node', args: ['q.js']}}},
+    })
     const result = await loadout(sb, ['install', root, '--agent', 'deepagents', '--scope', 'project', '--yes', '--json'])
     expect(result.status, result.stdout + result.stderr).toBe(0)
     expect(json(join(sb.project, '.deepagents/.mcp.json')).mcpServers['db-tools-query']).toEqual({command: 'node', args: ['q.js']})
-    expect(planOf(result.json(), 'deepagents').notes).toContainEqual({component: 'db-tools@direct/mcp/query', note: expect.stringContaining(`${join(sb.project, '.mcp.json')} already has a server "db-tools-query"`)})
+    expect(planOf(result.json(), 'deepagents').notes).toContainEqual({
+      component: 'db-tools@direct/mcp/query',
+      note: expect.stringContaining(`${join(sb.project, '.mcp.json')} already has a server "db-tools-query"`),
+    })
   })
 
-  it('cst-agent: the workspace-trust caveat for .agent/plugins and .agent/mcp.json, and a whole plugin\'s skills are not copied twice', async () => {
+  it("cst-agent: the workspace-trust caveat for .agent/plugins and .agent/mcp.json, and a whole plugin's skills are not copied twice", async () => {
     const sb = sandbox({git: true})
     const root = write(join(sb.dir, 'wc'), {
-      'plugin.json': {name: 'wc', version: '1.0.0', description: 'Word counts', skills: 'skills', tools: [{name: 'count', command: ['node', 'count.mjs'], perm: 'read'}], mcpServers: {files: {command: 'node', args: ['files.mjs']}}},
+      'plugin.json': {
+        name: 'wc',
+        version: '1.0.0',
+        description: 'Word counts',
+        skills: 'skills',
+        tools: [{name: 'count', command: ['node', 'count.mjs'], perm: 'read'}],
+        mcpServers: {files: {command: 'node', args: ['files.mjs']}},
+      },
       'count.mjs': 'console.log(1)\n',
       'files.mjs': 'console.log(2)\n',
       'skills/counting/SKILL.md': '---\nname: counting\ndescription: Counts words.\n---\n\nCount.\n',
@@ -182,12 +215,15 @@ describe('Deep Agents Code and cst-agent: what changes on the way is said', () =
     expect(trust.map((n) => n.component).sort()).toEqual(['wc@direct/mcp/files', 'wc@direct/plugin/wc'])
     expect(existsSync(join(sb.project, '.agent/plugins/wc/skills/counting/SKILL.md'))).toBe(true)
     expect(existsSync(join(sb.project, '.agent/skills/counting'))).toBe(false)
-    expect(plan.skipped).toContainEqual({component: 'wc@direct/skill/counting', reason: expect.stringContaining('a copy in its skills folder would load it twice')})
+    expect(plan.skipped).toContainEqual({
+      component: 'wc@direct/skill/counting',
+      reason: expect.stringContaining('a copy in its skills folder would load it twice'),
+    })
   })
 })
 
 describe('CHARACTOID: YAML skills', () => {
-  it('the seed\'s example_skill passes skills validate', async () => {
+  it("the seed's example_skill passes skills validate", async () => {
     const sb = sandbox()
     const file = join(sb.dir, 'example_skill.yaml')
     writeFileSync(file, 'name: example_skill\ndescription: An example skill.\ninstructions: |\n  Say hello to the user.\ntool_names:\n  - web_search\n')
@@ -211,7 +247,9 @@ describe('CHARACTOID: YAML skills', () => {
     expect(planOf(installed.json(), 'characteroid').notes.map((n) => n.note)).toContainEqual(expect.stringContaining('only the text of SKILL.md is written'))
     const listed = await loadout(sb, ['skills', 'list', '--agent', 'characteroid', '--scope', 'user', '--json'])
     expect(listed.status, listed.stderr).toBe(0)
-    expect(listed.json().skills).toMatchObject([{agent: 'characteroid', name: 'take-notes', path: file, description: 'Takes notes: short ones.', status: 'active', valid: true, owner: 'notes@direct'}])
+    expect(listed.json().skills).toMatchObject([
+      {agent: 'characteroid', name: 'take-notes', path: file, description: 'Takes notes: short ones.', status: 'active', valid: true, owner: 'notes@direct'},
+    ])
     expect((await loadout(sb, ['skills', 'validate', file])).status).toBe(0)
     expect((await loadout(sb, ['uninstall', 'notes@direct', '--scope', 'user', '--yes'])).status).toBe(0)
     expect(existsSync(file)).toBe(false)

@@ -22,7 +22,8 @@ const plugin = (sb: Sandbox, name: string, skills: string[]): string => {
   return root
 }
 
-const install = (sb: Sandbox, root: string, extra: string[] = []) => loadout(sb, ['install', root, '--agent', 'claude-code', '--scope', 'user', '--yes', '--json', ...extra])
+const install = (sb: Sandbox, root: string, extra: string[] = []) =>
+  loadout(sb, ['install', root, '--agent', 'claude-code', '--scope', 'user', '--yes', '--json', ...extra])
 
 describe('a skill name taken by another plugin', () => {
   it('is refused with the prefixed and the namespaced name; --prefix installs it beside the other', async () => {

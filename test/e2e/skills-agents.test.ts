@@ -37,15 +37,18 @@ describe.concurrent('create, validate, list, info and delete for each agent in e
           loadout(sb, ['skills', 'info', name, '--agent', agent, '--scope', scope, '--json']),
         ])
         expect(validate.status, validate.stdout).toBe(0)
-        expect(validate.json<SkillsValidation>()).toMatchObject({valid: true, errors: 0, warnings: 0, skills: [{path: skillDir, name, valid: true, problems: []}]})
+        expect(validate.json<SkillsValidation>()).toMatchObject({
+          valid: true,
+          errors: 0,
+          warnings: 0,
+          skills: [{path: skillDir, name, valid: true, problems: []}],
+        })
 
         expect(list.status, list.stderr).toBe(0)
         const listed = list.json<SkillsListResult>()
         expect(listed.agents).toEqual([agent])
         expect(listed.scopes).toEqual([scope])
-        expect(listed.skills).toEqual([
-          {agent, name, scope, folder, path: skillDir, description, status: 'active', valid: true, problems: [], owner: 'user'},
-        ])
+        expect(listed.skills).toEqual([{agent, name, scope, folder, path: skillDir, description, status: 'active', valid: true, problems: [], owner: 'user'}])
 
         expect(info.status, info.stderr).toBe(0)
         const shown = info.json<SkillInfo>()
@@ -96,10 +99,7 @@ describe.concurrent('default scope, agent detection and environment overrides', 
   it('without --agent and with no agent detected, fails naming --agent and writes nothing', async ({expect}) => {
     const sb = sandbox({git: true})
     const before = snapshot(sb.dir)
-    const [json, text] = await Promise.all([
-      loadout(sb, ['skills', 'create', 'lonely', '--json']),
-      loadout(sb, ['skills', 'create', 'lonely']),
-    ])
+    const [json, text] = await Promise.all([loadout(sb, ['skills', 'create', 'lonely', '--json']), loadout(sb, ['skills', 'create', 'lonely'])])
     expect(json.status).toBe(2)
     const error = jsonError(json)
     expect(error.code).toBe('no-agent-detected')

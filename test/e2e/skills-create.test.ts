@@ -25,7 +25,12 @@ describe.concurrent('skills create', () => {
     ])
     expect(strict.status, strict.stdout).toBe(0)
     expect(strict.json<SkillsValidation>()).toMatchObject({valid: true, errors: 0, warnings: 0})
-    expect(info.json<SkillInfo>().files.map((f) => f.path).sort()).toEqual(['SKILL.md', 'assets/README.md', 'references/REFERENCE.md', 'scripts/README.md'])
+    expect(
+      info
+        .json<SkillInfo>()
+        .files.map((f) => f.path)
+        .sort(),
+    ).toEqual(['SKILL.md', 'assets/README.md', 'references/REFERENCE.md', 'scripts/README.md'])
   })
 
   it('adds only the extras asked for, and refuses an unknown one before writing', async ({expect}) => {
@@ -169,4 +174,3 @@ describe.concurrent('skills create', () => {
     expect(result.stdout).not.toContain('\u001B[')
   })
 })
-

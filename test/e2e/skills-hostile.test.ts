@@ -119,7 +119,16 @@ describe.concurrent('broken SKILL.md files are reported, not dropped', () => {
   })
 
   it('the cst-agent dialect still refuses empty, unclosed and non-mapping frontmatter', async ({expect}) => {
-    const result = await loadout(sb, ['skills', 'validate', join(skills, 'empty-fm'), join(skills, 'unclosed-fm'), join(skills, 'scalar-fm'), '--dialect', 'cst-agent', '--json'])
+    const result = await loadout(sb, [
+      'skills',
+      'validate',
+      join(skills, 'empty-fm'),
+      join(skills, 'unclosed-fm'),
+      join(skills, 'scalar-fm'),
+      '--dialect',
+      'cst-agent',
+      '--json',
+    ])
     expect(result.status).toBe(4)
     expect((jsonError(result).details as SkillsValidation).skills.map((s) => s.problems.map((p) => p.code))).toEqual([
       ['frontmatter-empty'],
@@ -152,7 +161,10 @@ describe.concurrent('a skills folder that is a symbolic link to elsewhere', () =
       loadout(sb, ['skills', 'create', 'through', '--agent', 'codex,claude-code']),
     ])
     expect(project.status).toBe(4)
-    expect(jsonError(project)).toMatchObject({code: 'unsafe-path', message: `refusing to write through the symbolic link ${join(sb.project, '.claude/skills')} (it points to ${elsewhere})`})
+    expect(jsonError(project)).toMatchObject({
+      code: 'unsafe-path',
+      message: `refusing to write through the symbolic link ${join(sb.project, '.claude/skills')} (it points to ${elsewhere})`,
+    })
     expect(user.status).toBe(4)
     expect(jsonError(user).message).toContain(`symbolic link ${join(sb.home, '.agents/skills')} (it points to ${other})`)
     // codex's folder was fine, but nothing is written when any destination is refused
@@ -175,7 +187,9 @@ describe.concurrent('a skills folder that is a symbolic link to elsewhere', () =
     ])
     expect(json.status).toBe(0)
     const listed = json.json<SkillsListResult>()
-    expect(listed.folders).toMatchObject([{path: join(sb.project, '.claude/skills'), exists: true, linkTarget: elsewhere, problems: [{severity: 'warning', code: 'skills-folder-link'}]}])
+    expect(listed.folders).toMatchObject([
+      {path: join(sb.project, '.claude/skills'), exists: true, linkTarget: elsewhere, problems: [{severity: 'warning', code: 'skills-folder-link'}]},
+    ])
     expect(listed.skills.map((s) => s.name)).toEqual(['over-there'])
     expect(text.stdout).toContain(`warning skills-folder-link ${join(sb.project, '.claude/skills')}: the skills folder is a symbolic link to ${elsewhere}`)
   })
@@ -312,7 +326,9 @@ describe.concurrent('unreadable and unwritable permissions', () => {
       ])
       expect(list.status, list.stderr).toBe(0)
       const listed = list.json<SkillsListResult>()
-      expect(listed.folders.find((f) => f.path === agent)!.problems).toMatchObject([{severity: 'error', code: 'skills-folder-unreadable', message: expect.stringContaining('permission denied')}])
+      expect(listed.folders.find((f) => f.path === agent)!.problems).toMatchObject([
+        {severity: 'error', code: 'skills-folder-unreadable', message: expect.stringContaining('permission denied')},
+      ])
       expect(problemCodes(listed.skills)).toEqual({'locked-dir': ['skill-unreadable'], 'locked-file': ['skill-unreadable'], open: []})
       expect(listed.skills.find((s) => s.name === 'locked-dir')!.problems[0]!.message).toContain('permission denied')
       expect(text.stdout).toContain(`error skills-folder-unreadable ${agent}`)

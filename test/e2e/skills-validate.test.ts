@@ -64,7 +64,12 @@ describe.concurrent('skills validate', () => {
     const error = jsonError(json)
     expect(error).toMatchObject({code: 'validation-failed', exitStatus: 4, message: expect.stringContaining('1 error(s)')})
     expect(failedResult(error).skills).toEqual([
-      {path: dir, name: 'broken', valid: false, problems: [{severity: 'error', code: 'description-missing', message: expect.stringContaining('"description"'), file: join(dir, 'SKILL.md')}]},
+      {
+        path: dir,
+        name: 'broken',
+        valid: false,
+        problems: [{severity: 'error', code: 'description-missing', message: expect.stringContaining('"description"'), file: join(dir, 'SKILL.md')}],
+      },
     ])
     expect(text.status).toBe(4)
     expect(text.stdout).toBe('')
@@ -80,7 +85,12 @@ describe.concurrent('skills validate', () => {
       loadout(sb, ['skills', 'validate', dir, '--strict', '--json']),
     ])
     expect(loose.status, loose.stdout).toBe(0)
-    expect(loose.json<SkillsValidation>()).toMatchObject({valid: true, errors: 0, warnings: 1, skills: [{valid: true, problems: [{severity: 'warning', code: 'field-unknown', message: expect.stringContaining('"colour"')}]}]})
+    expect(loose.json<SkillsValidation>()).toMatchObject({
+      valid: true,
+      errors: 0,
+      warnings: 1,
+      skills: [{valid: true, problems: [{severity: 'warning', code: 'field-unknown', message: expect.stringContaining('"colour"')}]}],
+    })
     expect(strict.status).toBe(4)
     const error = jsonError(strict)
     expect(error.message).toContain('(strict)')
@@ -98,7 +108,9 @@ describe.concurrent('skills validate', () => {
     expect(spec.status).toBe(4)
     expect(codes(failedResult(jsonError(spec)))).toEqual([['plain-skill', false, ['frontmatter-missing']]])
     expect(cst.status, cst.stdout).toBe(0)
-    expect(cst.json<SkillsValidation>().skills).toMatchObject([{name: 'plain-skill', valid: true, problems: [{severity: 'warning', code: 'frontmatter-missing-fallback'}]}])
+    expect(cst.json<SkillsValidation>().skills).toMatchObject([
+      {name: 'plain-skill', valid: true, problems: [{severity: 'warning', code: 'frontmatter-missing-fallback'}]},
+    ])
     expect(cstStrict.status).toBe(4)
     expect(headings.status).toBe(4)
     expect(codes(failedResult(jsonError(headings)))).toEqual([['headings-only', false, ['frontmatter-missing-fallback', 'description-missing']]])

@@ -21,7 +21,19 @@ describe('loadout targets', () => {
     const result = await loadout(sb, ['targets', '--scope', 'user', '--json'])
     expect(result.status, result.stderr).toBe(0)
     const targets = result.json<{scope: string; targets: Described[]}>().targets
-    expect(targets.map((t) => t.id).sort()).toEqual(['characteroid', 'claude-code', 'codex', 'cst-agent', 'cursor', 'deepagents', 'gemini-cli', 'github-copilot', 'lexora', 'opencode', 'universal'])
+    expect(targets.map((t) => t.id).sort()).toEqual([
+      'characteroid',
+      'claude-code',
+      'codex',
+      'cst-agent',
+      'cursor',
+      'deepagents',
+      'gemini-cli',
+      'github-copilot',
+      'lexora',
+      'opencode',
+      'universal',
+    ])
     const claude = targets.find((t) => t.id === 'claude-code')!
     expect(claude).toMatchObject({detected: true, detectedAt: join(sb.home, '.claude')})
     expect(targets.find((t) => t.id === 'codex')!.detected).toBe(false)
@@ -36,12 +48,17 @@ describe('loadout targets', () => {
     const sb = sandbox({git: true})
     const config = join(sb.dir, 'claude-config')
     const xdg = join(sb.dir, 'xdg')
-    const user = (await loadout(sb, ['targets', '--scope', 'user', '--agent', 'claude-code,cst-agent', '--json'], {env: {CLAUDE_CONFIG_DIR: config, XDG_CONFIG_HOME: xdg}})).json<{targets: Described[]}>()
+    const user = (
+      await loadout(sb, ['targets', '--scope', 'user', '--agent', 'claude-code,cst-agent', '--json'], {env: {CLAUDE_CONFIG_DIR: config, XDG_CONFIG_HOME: xdg}})
+    ).json<{targets: Described[]}>()
     const paths = user.targets.flatMap((t) => t.paths.filter((p) => p.section === 'skills').map((p) => p.path))
     expect(paths).toEqual([join(config, 'skills'), join(xdg, 'cst-agent', 'skills')])
     const project = (await loadout(sb, ['targets', '--agent', 'cst-agent', '--json'])).json<{scope: string; targets: Described[]}>()
     expect(project.scope).toBe('project')
-    expect(project.targets[0]!.paths.filter((p) => p.section === 'skills').map((p) => p.path)).toEqual([join(sb.project, '.agent', 'skills'), join(sb.project, '.claude', 'skills')])
+    expect(project.targets[0]!.paths.filter((p) => p.section === 'skills').map((p) => p.path)).toEqual([
+      join(sb.project, '.agent', 'skills'),
+      join(sb.project, '.claude', 'skills'),
+    ])
   })
 
   it('--detected keeps only detected agents; the text output marks unconfirmed rows', async () => {

@@ -25,7 +25,9 @@ const toolkit = (prefix: string, skill = LINT): FileMap => ({
   [`${prefix}/.claude-plugin/plugin.json`]: JSON.stringify({name: 'toolkit', version: '1.0.0'}),
   [`${prefix}/skills/lint-rules/SKILL.md`]: skill,
   [`${prefix}/.mcp.json`]: JSON.stringify({mcpServers: {linter: {command: '${CLAUDE_PLUGIN_ROOT}/bin/lint', args: ['--stdio']}}}),
-  [`${prefix}/hooks/hooks.json`]: JSON.stringify({hooks: {PreToolUse: [{matcher: 'Bash', hooks: [{type: 'command', command: '${CLAUDE_PLUGIN_ROOT}/bin/check'}]}]}}),
+  [`${prefix}/hooks/hooks.json`]: JSON.stringify({
+    hooks: {PreToolUse: [{matcher: 'Bash', hooks: [{type: 'command', command: '${CLAUDE_PLUGIN_ROOT}/bin/check'}]}]},
+  }),
   [`${prefix}/bin/lint`]: {content: '#!/bin/sh\necho lint\n', mode: 0o755},
   [`${prefix}/bin/check`]: {content: '#!/bin/sh\necho check\n', mode: 0o755},
 })
@@ -39,7 +41,9 @@ const REMOTE: FileMap = {
 const IN_REPO: FileMap = {
   'team-market/.claude-plugin/marketplace.json': JSON.stringify({name: 'team', plugins: [{name: 'style', source: './style', version: '0.1.0'}]}),
   'team-market/style/skills/house-style/SKILL.md': STYLE,
-  'team-market/style/hooks/hooks.json': JSON.stringify({hooks: {SessionStart: [{hooks: [{type: 'command', command: '"${CLAUDE_PLUGIN_ROOT}/bin/hello" --quiet'}]}]}}),
+  'team-market/style/hooks/hooks.json': JSON.stringify({
+    hooks: {SessionStart: [{hooks: [{type: 'command', command: '"${CLAUDE_PLUGIN_ROOT}/bin/hello" --quiet'}]}]},
+  }),
   'team-market/style/bin/hello': {content: '#!/bin/sh\necho hello\n', mode: 0o755},
   'README.md': '# the team project\n',
 }
@@ -70,7 +74,8 @@ const commands = (file: string): string[] => {
   const data = readJson(file)
   const out: string[] = []
   for (const server of Object.values((data.mcpServers ?? {}) as Record<string, {command: string}>)) out.push(server.command)
-  for (const groups of Object.values((data.hooks ?? {}) as Record<string, Array<{hooks: Array<{command: string}>}>>)) for (const g of groups) for (const h of g.hooks) out.push(h.command.split(' ')[0]!.replaceAll('"', ''))
+  for (const groups of Object.values((data.hooks ?? {}) as Record<string, Array<{hooks: Array<{command: string}>}>>))
+    for (const g of groups) for (const h of g.hooks) out.push(h.command.split(' ')[0]!.replaceAll('"', ''))
   return out
 }
 

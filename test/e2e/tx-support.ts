@@ -11,7 +11,8 @@ export const AGENTS3 = 'claude-code,codex,deepagents'
 /** Where each of the three agents keeps user-scope skills (from TARGETS.md). */
 export const SKILL_DIRS = ['.claude/skills', '.agents/skills', '.deepagents/agent/skills']
 
-export const skillText = (name: string, version: string) => `---\nname: ${name}\ndescription: Use when testing transactions (${version}).\n---\n\nBody ${version}.\n`
+export const skillText = (name: string, version: string) =>
+  `---\nname: ${name}\ndescription: Use when testing transactions (${version}).\n---\n\nBody ${version}.\n`
 
 /** A plugin with two skills, an MCP server and a hook: every kind of write loadout makes. */
 export const writeKit = (dir: string, name = 'kit', version = 'v1'): string => {
@@ -53,7 +54,10 @@ export const prepareHome = (sb: Sandbox, options: {big?: boolean} = {}): void =>
   const h = sb.home
   mkdirSync(join(h, '.claude'), {recursive: true})
   writeFileSync(join(h, '.claude.json'), options.big === false ? '{"theme": "dark", "mcpServers": {"mine": {"command": "my-server"}}}\n' : bigClaudeJson())
-  writeFileSync(join(h, '.claude', 'settings.json'), `${JSON.stringify({theme: 'dark', hooks: {PreToolUse: [{matcher: 'Bash', hooks: [{type: 'command', command: 'echo mine'}]}]}}, null, 2)}\n`)
+  writeFileSync(
+    join(h, '.claude', 'settings.json'),
+    `${JSON.stringify({theme: 'dark', hooks: {PreToolUse: [{matcher: 'Bash', hooks: [{type: 'command', command: 'echo mine'}]}]}}, null, 2)}\n`,
+  )
   mkdirSync(join(h, '.codex'))
   writeFileSync(join(h, '.codex', 'config.toml'), CODEX_TOML)
 }
@@ -88,7 +92,13 @@ export const timedRun = async (sb: Sandbox, args: readonly string[], env: NodeJS
 }
 
 /** Runs `loadout <args>` and sends `signal` after `delayMs` (if it is still running). */
-export const runAndSignal = (sb: Sandbox, args: readonly string[], delayMs: number, signal: NodeJS.Signals = 'SIGKILL', env: NodeJS.ProcessEnv = {}): Promise<{code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string}> =>
+export const runAndSignal = (
+  sb: Sandbox,
+  args: readonly string[],
+  delayMs: number,
+  signal: NodeJS.Signals = 'SIGKILL',
+  env: NodeJS.ProcessEnv = {},
+): Promise<{code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string}> =>
   new Promise((resolve, reject) => {
     const child = spawn(NODE, [BIN, ...args], {cwd: sb.project, env: {...sb.env, ...env}, stdio: ['ignore', 'pipe', 'pipe']})
     let stdout = ''
@@ -108,7 +118,10 @@ export const recordedTargets = (home: string, plugin: string): string[] => {
   const file = join(home, '.config', 'loadout', 'state.json')
   if (!existsSync(file)) return []
   const state = JSON.parse(readFileSync(file, 'utf8')) as {installs: Array<{plugin: string; target: string}>}
-  return state.installs.filter((r) => r.plugin === plugin).map((r) => r.target).sort()
+  return state.installs
+    .filter((r) => r.plugin === plugin)
+    .map((r) => r.target)
+    .sort()
 }
 
 export const journalPending = (home: string): boolean => existsSync(join(home, '.config', 'loadout', 'journal.jsonl'))

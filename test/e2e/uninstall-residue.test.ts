@@ -23,7 +23,10 @@ const homes = {
   'config files that already hold hooks and servers of the user': (home: string) => {
     mkdirSync(join(home, '.claude'), {recursive: true})
     writeFileSync(join(home, '.claude.json'), '{"theme":"dark","mcpServers":{"mine":{"command":"x"}}}\n')
-    writeFileSync(join(home, '.claude', 'settings.json'), '{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "echo mine"}]}]}}\n')
+    writeFileSync(
+      join(home, '.claude', 'settings.json'),
+      '{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "echo mine"}]}]}}\n',
+    )
   },
   'no config files at all': (home: string) => {
     mkdirSync(join(home, '.claude'), {recursive: true})
@@ -32,7 +35,10 @@ const homes = {
 
 describe('uninstalling the last entry', () => {
   for (const [name, prepare] of Object.entries(homes)) {
-    for (const order of [['a', 'b'], ['b', 'a']]) {
+    for (const order of [
+      ['a', 'b'],
+      ['b', 'a'],
+    ]) {
       it(`${name}: install a, b; uninstall ${order.join(', ')}`, {timeout: 60_000}, async () => {
         const sb = sandbox()
         prepare(sb.home)

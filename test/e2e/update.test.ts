@@ -8,7 +8,14 @@ import {startGitHttpsServer, type GitHttpsServer} from '../support/git-http.js'
 import {commitFiles, makeServedRepo, syncServedRepo} from '../support/git-repos.js'
 import {jsonError, loadout, sandboxes} from './helpers.js'
 
-const catalog = (version: string) => JSON.stringify({name: 'acme', plugins: [{name: 'notes', source: './plugins/notes', version}, {name: 'hooked', source: './plugins/hooked', version: '1.0.0'}]})
+const catalog = (version: string) =>
+  JSON.stringify({
+    name: 'acme',
+    plugins: [
+      {name: 'notes', source: './plugins/notes', version},
+      {name: 'hooked', source: './plugins/hooked', version: '1.0.0'},
+    ],
+  })
 const skill = (text: string) => `---\nname: notes\ndescription: Takes notes.\n---\n\n${text}\n`
 const hooks = (command: string) => JSON.stringify({hooks: {Stop: [{hooks: [{type: 'command', command}]}]}})
 

@@ -48,7 +48,10 @@ export interface CliResult {
 }
 
 /** Runs the built `bin/run.js` as a process, as a user would. */
-export const runCli = (args: readonly string[], options: {cwd: string; env: NodeJS.ProcessEnv; uid?: number; gid?: number; input?: string}): Promise<CliResult> =>
+export const runCli = (
+  args: readonly string[],
+  options: {cwd: string; env: NodeJS.ProcessEnv; uid?: number; gid?: number; input?: string},
+): Promise<CliResult> =>
   new Promise((resolve, reject) => {
     const spawnOptions: SpawnOptions = {cwd: options.cwd, env: options.env, stdio: ['pipe', 'pipe', 'pipe']}
     if (options.uid !== undefined) spawnOptions.uid = options.uid

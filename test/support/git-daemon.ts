@@ -131,7 +131,10 @@ const attempt = (baseDir: string, port: number, options: GitDaemonOptions): Prom
       clearTimeout(timer)
       void stopChild(child).then(() => reject(new Error(`${message}\n${log}`)))
     }
-    const timer = setTimeout(() => fail(`git daemon did not listen on port ${port} within ${options.readyTimeoutMs ?? 20_000} ms`), options.readyTimeoutMs ?? 20_000)
+    const timer = setTimeout(
+      () => fail(`git daemon did not listen on port ${port} within ${options.readyTimeoutMs ?? 20_000} ms`),
+      options.readyTimeoutMs ?? 20_000,
+    )
     child.stderr!.on('data', (d: Buffer) => {
       log = (log + d.toString()).slice(-LOG_CAP)
       if (!settled && /Ready to rumble/.test(log)) {

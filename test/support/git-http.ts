@@ -78,7 +78,10 @@ const isBareRepo = (dir: string): boolean => {
 const resolveRepo = (root: string, rest: string): {repo: string; tail: string} | undefined => {
   let segments: string[]
   try {
-    segments = rest.split('/').filter((s) => s !== '').map((s) => decodeURIComponent(s))
+    segments = rest
+      .split('/')
+      .filter((s) => s !== '')
+      .map((s) => decodeURIComponent(s))
   } catch {
     return undefined
   }

@@ -143,8 +143,7 @@ export const checkBasicAuth = (header: string | undefined, credentials: Credenti
 }
 
 /** The value of an Authorization header for basic auth. */
-export const basicAuthHeader = (username: string, password: string): string =>
-  `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`
+export const basicAuthHeader = (username: string, password: string): string => `Basic ${Buffer.from(`${username}:${password}`).toString('base64')}`
 
 /** A handler that answers 401 with `WWW-Authenticate: Basic realm="..."`. */
 export const unauthorized =

@@ -125,16 +125,52 @@ const generate = (dir: string): TestCa => {
   const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes']
   // the CA: self-signed, valid for 30 days
   openssl(
-    ['req', '-config', config, '-x509', ...ec, '-keyout', caKeyFile, '-out', caFile, '-days', '30',
-      '-subj', '/O=loadout tests/CN=loadout test CA', '-extensions', 'v3_ca', '-set_serial', serial()],
+    [
+      'req',
+      '-config',
+      config,
+      '-x509',
+      ...ec,
+      '-keyout',
+      caKeyFile,
+      '-out',
+      caFile,
+      '-days',
+      '30',
+      '-subj',
+      '/O=loadout tests/CN=loadout test CA',
+      '-extensions',
+      'v3_ca',
+      '-set_serial',
+      serial(),
+    ],
     dir,
   )
   // the server key and its signing request
   openssl(['req', '-config', config, '-new', ...ec, '-keyout', keyFile, '-out', csrFile, '-subj', '/O=loadout tests/CN=127.0.0.1'], dir)
   // signed by the CA, with subjectAltName IP:127.0.0.1, DNS:localhost
   openssl(
-    ['x509', '-req', '-in', csrFile, '-CA', caFile, '-CAkey', caKeyFile, '-set_serial', serial(), '-days', '30',
-      '-sha256', '-extfile', config, '-extensions', 'v3_server', '-out', certFile],
+    [
+      'x509',
+      '-req',
+      '-in',
+      csrFile,
+      '-CA',
+      caFile,
+      '-CAkey',
+      caKeyFile,
+      '-set_serial',
+      serial(),
+      '-days',
+      '30',
+      '-sha256',
+      '-extfile',
+      config,
+      '-extensions',
+      'v3_server',
+      '-out',
+      certFile,
+    ],
     dir,
   )
   for (const file of [caFile, certFile]) chmodSync(file, 0o644)

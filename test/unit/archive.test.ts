@@ -420,7 +420,9 @@ describe('extractTarGz extracts good archives', () => {
     await tarCreate({gzip: true, file: box.archive, cwd: src, portable: true}, ['pkg'])
     const result = await extractTarGz(box.archive, box.dest)
     expect(result.entries).toBe(10)
-    const sizes = listTree(join(src, 'pkg')).map((p) => statSync(join(src, 'pkg', p))).filter((s) => s.isFile())
+    const sizes = listTree(join(src, 'pkg'))
+      .map((p) => statSync(join(src, 'pkg', p)))
+      .filter((s) => s.isFile())
     expect(result.bytes).toBe(sizes.reduce((sum, s) => sum + s.size, 0))
     expect(statSync(box.dest).mode & 0o777).toBe(0o700)
     const out = join(box.dest, 'pkg')
@@ -627,9 +629,7 @@ describe('fetchArchive', () => {
   it('refuses http, credentials in the URL, a bad sha256 and a download over the limit', async () => {
     const insecure = await failure(fetchArchive(`http://127.0.0.1:${server.port}/review.tar.gz`, {env, cacheDir: cacheDir(), ...fast}))
     expect(insecure.exitStatus).toBe(2)
-    const credentialed = await failure(
-      fetchArchive(`https://alice:hunter2@127.0.0.1:${server.port}/review.tar.gz`, {env, cacheDir: cacheDir(), ...fast}),
-    )
+    const credentialed = await failure(fetchArchive(`https://alice:hunter2@127.0.0.1:${server.port}/review.tar.gz`, {env, cacheDir: cacheDir(), ...fast}))
     expect(credentialed.exitStatus).toBe(2)
     expect(credentialed.message).not.toContain('hunter2')
     expect(() => normalizeSha256('abc')).toThrow(/not a sha256/)

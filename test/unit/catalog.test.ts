@@ -8,8 +8,7 @@ import {LoadoutError} from '../../src/core/model/errors.js'
 const FILE = '.claude-plugin/marketplace.json'
 const SHA = 'a'.repeat(40)
 
-const read = (data: unknown, origin: CatalogOrigin = 'git', format?: CatalogFormat) =>
-  readCatalog(data, {file: FILE, origin, ...(format ? {format} : {})})
+const read = (data: unknown, origin: CatalogOrigin = 'git', format?: CatalogFormat) => readCatalog(data, {file: FILE, origin, ...(format ? {format} : {})})
 
 /** A catalog whose plugins are `entries`, plus a well-formed entry "good" last. */
 const withEntries = (...entries: unknown[]) => ({name: 'acme', plugins: [...entries, {name: 'good', source: './plugins/good'}]})
@@ -72,8 +71,34 @@ describe('parseJsonBounded', () => {
 
   it('agrees with JSON.parse on what is valid', () => {
     const samples = [
-      '0', '-0', '1e5', '1E+5', '1e-5', '-1.5', '"\\/\\b\\f\\n\\r\\t"', '[]', '{}', ' [ ] ', '[[],{}]', '{"a":{"b":[null]}}',
-      '00', '-', '1e', '.5', '+1', '[,]', '{,}', '[1,,2]', '{"a":}', '{"a"}', 'nul', 'True', '"\u0001"', '[1]]', '[[1]', '"a\\u00ZZ"',
+      '0',
+      '-0',
+      '1e5',
+      '1E+5',
+      '1e-5',
+      '-1.5',
+      '"\\/\\b\\f\\n\\r\\t"',
+      '[]',
+      '{}',
+      ' [ ] ',
+      '[[],{}]',
+      '{"a":{"b":[null]}}',
+      '00',
+      '-',
+      '1e',
+      '.5',
+      '+1',
+      '[,]',
+      '{,}',
+      '[1,,2]',
+      '{"a":}',
+      '{"a"}',
+      'nul',
+      'True',
+      '"\u0001"',
+      '[1]]',
+      '[[1]',
+      '"a\\u00ZZ"',
     ]
     for (const text of samples) {
       let native = true
@@ -210,7 +235,9 @@ describe('readCatalog: the top level', () => {
     const error = thrown(() => read({plugins: []}))
     expect(error.code).toBe('catalog-missing-name')
     expect(error.message).toBe(`${FILE}: a catalog must be a JSON object with name and plugins; "name" is missing`)
-    expect(thrown(() => read({name: 7, plugins: []})).message).toBe(`${FILE}: a catalog must be a JSON object with name and plugins; "name" is a number, not a string`)
+    expect(thrown(() => read({name: 7, plugins: []})).message).toBe(
+      `${FILE}: a catalog must be a JSON object with name and plugins; "name" is a number, not a string`,
+    )
   })
 
   it('refuses a catalog without plugins, naming the file', () => {
@@ -314,7 +341,12 @@ describe('readCatalog: entries', () => {
   it('reads 10,000 plugins, all of them, fast', () => {
     const plugins = Array.from({length: 10_000}, (_, i) => ({
       name: `plugin-${i}`,
-      source: i % 3 === 0 ? `./plugins/plugin-${i}` : i % 3 === 1 ? {source: 'github', repo: `acme/plugin-${i}`, sha: SHA} : {source: 'url', url: `https://git.acme.test/p${i}.git`, ref: 'main'},
+      source:
+        i % 3 === 0
+          ? `./plugins/plugin-${i}`
+          : i % 3 === 1
+            ? {source: 'github', repo: `acme/plugin-${i}`, sha: SHA}
+            : {source: 'url', url: `https://git.acme.test/p${i}.git`, ref: 'main'},
       description: `Plugin number ${i}`,
       version: '1.0.0',
       author: {name: 'Acme'},
@@ -443,7 +475,9 @@ describe('readCatalog: wrong types, one field at a time', () => {
   it('drops an empty author name with a warning', () => {
     const {catalog, problems} = read(withEntries({name: 'review', source: './review', author: ' '}))
     expect(catalog.plugins[0]!.author).toBeUndefined()
-    expect(problems.map((p) => [p.severity, p.code, p.path, p.message])).toEqual([['warning', 'field-empty', 'plugins[0].author', 'plugins[0].author is empty; the field is ignored']])
+    expect(problems.map((p) => [p.severity, p.code, p.path, p.message])).toEqual([
+      ['warning', 'field-empty', 'plugins[0].author', 'plugins[0].author is empty; the field is ignored'],
+    ])
   })
 
   it.each([
@@ -473,7 +507,12 @@ describe('readCatalog: wrong types, one field at a time', () => {
     ['source.ref', {name: 'review', source: {source: 'github', repo: 'a/b', ref: 1}}, 'plugins[0].source.ref', 'source-wrong-type'],
     ['source.sha', {name: 'review', source: {source: 'github', repo: 'a/b', sha: 1}}, 'plugins[0].source.sha', 'source-wrong-type'],
     ['source.url', {name: 'review', source: {source: 'url', url: {href: 'https://x.test'}}}, 'plugins[0].source.url', 'source-wrong-type'],
-    ['source.path (git-subdir)', {name: 'review', source: {source: 'git-subdir', url: 'https://x.test/r.git', path: 3}}, 'plugins[0].source.path', 'source-wrong-type'],
+    [
+      'source.path (git-subdir)',
+      {name: 'review', source: {source: 'git-subdir', url: 'https://x.test/r.git', path: 3}},
+      'plugins[0].source.path',
+      'source-wrong-type',
+    ],
     ['source.path (local)', {name: 'review', source: {source: 'local', path: null}}, 'plugins[0].source.path', 'source-wrong-type'],
     ['source.sha256', {name: 'review', source: {source: 'archive', url: 'https://x.test/a.tgz', sha256: 12}}, 'plugins[0].source.sha256', 'source-wrong-type'],
   ])('%s of the wrong type skips the entry', (_field, entry, path, code) => {
@@ -528,7 +567,9 @@ describe('readCatalog: path sources', () => {
     const {catalog, problems} = read(withEntries({name: 'review', source}))
     expect(names(catalog.plugins)).toEqual(['good'])
     expect(problems.map((p) => [p.severity, p.code, p.path])).toEqual([['error', 'source-path-dotdot', 'plugins[0].source']])
-    expect(problems[0]!.message).toBe(`plugin "review" is skipped: source path ${JSON.stringify(source)} has a ".." segment; paths must stay inside the marketplace`)
+    expect(problems[0]!.message).toBe(
+      `plugin "review" is skipped: source path ${JSON.stringify(source)} has a ".." segment; paths must stay inside the marketplace`,
+    )
   })
 
   it.each(['/etc/passwd', '/', 'C:\\Windows', 'C:Windows', 'c:/x', '\\\\server\\share', '\\x'])('skips the absolute path %j', (source) => {
@@ -570,7 +611,15 @@ describe('readCatalog: path sources', () => {
   })
 
   it('still refuses ".." and absolute names under pluginRoot', () => {
-    const {catalog, problems} = read({name: 'acme', metadata: {pluginRoot: './plugins'}, plugins: [{name: 'a', source: '../a'}, {name: 'b', source: '/b'}, {name: 'c', source: 'c'}]})
+    const {catalog, problems} = read({
+      name: 'acme',
+      metadata: {pluginRoot: './plugins'},
+      plugins: [
+        {name: 'a', source: '../a'},
+        {name: 'b', source: '/b'},
+        {name: 'c', source: 'c'},
+      ],
+    })
     expect(names(catalog.plugins)).toEqual(['c'])
     expect(problems.map((p) => [p.code, p.path])).toEqual([
       ['source-path-dotdot', 'plugins[0].source'],
@@ -579,7 +628,14 @@ describe('readCatalog: path sources', () => {
   })
 
   it.each(['../outside', '/abs', 'C:\\plugins', 'plugins/../..'])('drops the pluginRoot %j with an error; entries relying on it are skipped', (pluginRoot) => {
-    const {catalog, problems} = read({name: 'acme', metadata: {pluginRoot}, plugins: [{name: 'fmt', source: 'formatter'}, {name: 'ok', source: './ok'}]})
+    const {catalog, problems} = read({
+      name: 'acme',
+      metadata: {pluginRoot},
+      plugins: [
+        {name: 'fmt', source: 'formatter'},
+        {name: 'ok', source: './ok'},
+      ],
+    })
     expect(catalog.pluginRoot).toBeUndefined()
     expect(names(catalog.plugins)).toEqual(['ok'])
     expect(problems.map((p) => [p.severity, p.code, p.path])).toEqual([
@@ -646,11 +702,17 @@ describe('readCatalog: remote sources', () => {
     ['non-hex', 'g'.repeat(40), 'is not hexadecimal'],
     ['a branch name', 'main', 'is not hexadecimal'],
   ])('skips an entry whose sha is %s', (_what, sha, rule) => {
-    for (const source of [{source: 'github', repo: 'acme/a', sha}, {source: 'url', url: 'https://x.test/a.git', sha}, {source: 'git-subdir', url: 'https://x.test/a.git', path: 'a', sha}]) {
+    for (const source of [
+      {source: 'github', repo: 'acme/a', sha},
+      {source: 'url', url: 'https://x.test/a.git', sha},
+      {source: 'git-subdir', url: 'https://x.test/a.git', path: 'a', sha},
+    ]) {
       const {catalog, problems} = read(withEntries({name: 'a', source}))
       expect(names(catalog.plugins)).toEqual(['good'])
       expect(problems.map((p) => [p.code, p.path])).toEqual([['source-bad-sha', 'plugins[0].source.sha']])
-      expect(problems[0]!.message).toBe(`plugin "a" is skipped: sha ${JSON.stringify(sha)} ${rule}${rule.endsWith('long') ? '; a full commit sha is 40 hexadecimal characters' : rule.startsWith('is not') ? '; a commit sha is 40 characters of 0-9 and a-f' : ''}`)
+      expect(problems[0]!.message).toBe(
+        `plugin "a" is skipped: sha ${JSON.stringify(sha)} ${rule}${rule.endsWith('long') ? '; a full commit sha is 40 hexadecimal characters' : rule.startsWith('is not') ? '; a commit sha is 40 characters of 0-9 and a-f' : ''}`,
+      )
     }
   })
 
@@ -671,11 +733,14 @@ describe('readCatalog: remote sources', () => {
     expect(problems[0]!.message).toContain('uses http; remote sources must use https')
   })
 
-  it.each(['ssh://git@acme.test/a.git', 'file:///etc/a.git', 'ext::sh -c evil', 'not a url', 'https://acme.test/a\n.git', ' https://acme.test/a.git'])('skips the URL %j', (url) => {
-    const {catalog, problems} = read(withEntries({name: 'a', source: {source: 'url', url}}))
-    expect(names(catalog.plugins)).toEqual(['good'])
-    expect(problems.map((p) => p.path)).toEqual(['plugins[0].source.url'])
-  })
+  it.each(['ssh://git@acme.test/a.git', 'file:///etc/a.git', 'ext::sh -c evil', 'not a url', 'https://acme.test/a\n.git', ' https://acme.test/a.git'])(
+    'skips the URL %j',
+    (url) => {
+      const {catalog, problems} = read(withEntries({name: 'a', source: {source: 'url', url}}))
+      expect(names(catalog.plugins)).toEqual(['good'])
+      expect(problems.map((p) => p.path)).toEqual(['plugins[0].source.url'])
+    },
+  )
 
   it.each(['https://user:s3cr3t-token@git.acme.test/a.git', 'https://s3cr3t-token@git.acme.test/a.git', 'http://user:s3cr3t-token@git.acme.test/a.git'])(
     'skips a URL with credentials, never echoing them: %s',
@@ -717,7 +782,13 @@ describe('readCatalog: remote sources', () => {
   })
 
   it('skips an entry whose source object is missing a required field', () => {
-    const {catalog, problems} = read(withEntries({name: 'a', source: {source: 'url'}}, {name: 'b', source: {source: 'git-subdir', url: 'https://x.test/m.git'}}, {name: 'c', source: {source: 'archive'}}))
+    const {catalog, problems} = read(
+      withEntries(
+        {name: 'a', source: {source: 'url'}},
+        {name: 'b', source: {source: 'git-subdir', url: 'https://x.test/m.git'}},
+        {name: 'c', source: {source: 'archive'}},
+      ),
+    )
     expect(names(catalog.plugins)).toEqual(['good'])
     expect(problems.map((p) => [p.code, p.path])).toEqual([
       ['source-missing-field', 'plugins[0].source.url'],

@@ -30,7 +30,9 @@ describe('CHARACTOID skill YAML', () => {
   })
 
   it('requires a mapping at the top', () => {
-    expect(brief(validateCharacteroidSkill('', FILE))).toEqual([{severity: 'error', code: 'characteroid-field-type', path: undefined, message: '"the file" must be an object, not null'}])
+    expect(brief(validateCharacteroidSkill('', FILE))).toEqual([
+      {severity: 'error', code: 'characteroid-field-type', path: undefined, message: '"the file" must be an object, not null'},
+    ])
     expect(validateCharacteroidSkill('- a\n- b\n', FILE)[0]?.message).toBe('"the file" must be an object, not a list')
   })
 
@@ -53,11 +55,15 @@ describe('CHARACTOID skill YAML', () => {
     for (const [name, code, message] of cases) {
       expect(brief(validateCharacteroidSkill(skillYaml({name}), FILE)), name).toEqual([{severity: 'error', code, path: 'name', message}])
     }
-    expect(brief(validateCharacteroidSkill(skillYaml({name: 7}), FILE))).toEqual([{severity: 'error', code: 'characteroid-field-type', path: 'name', message: '"name" must be a string, not a number'}])
+    expect(brief(validateCharacteroidSkill(skillYaml({name: 7}), FILE))).toEqual([
+      {severity: 'error', code: 'characteroid-field-type', path: 'name', message: '"name" must be a string, not a number'},
+    ])
   })
 
   it('limits description to 1-1024 characters', () => {
-    expect(brief(validateCharacteroidSkill(skillYaml({description: ''}), FILE))).toEqual([{severity: 'error', code: 'characteroid-field-empty', path: 'description', message: '"description" is empty'}])
+    expect(brief(validateCharacteroidSkill(skillYaml({description: ''}), FILE))).toEqual([
+      {severity: 'error', code: 'characteroid-field-empty', path: 'description', message: '"description" is empty'},
+    ])
     expect(brief(validateCharacteroidSkill(skillYaml({description: 'd'.repeat(1025)}), FILE))).toEqual([
       {severity: 'error', code: 'characteroid-field-too-long', path: 'description', message: '"description" is 1025 characters; the limit is 1024'},
     ])
@@ -65,7 +71,9 @@ describe('CHARACTOID skill YAML', () => {
   })
 
   it('needs non-empty string instructions', () => {
-    expect(brief(validateCharacteroidSkill(skillYaml({instructions: ''}), FILE))).toEqual([{severity: 'error', code: 'characteroid-field-empty', path: 'instructions', message: '"instructions" is empty'}])
+    expect(brief(validateCharacteroidSkill(skillYaml({instructions: ''}), FILE))).toEqual([
+      {severity: 'error', code: 'characteroid-field-empty', path: 'instructions', message: '"instructions" is empty'},
+    ])
     expect(validateCharacteroidSkill(skillYaml({instructions: ['a']}), FILE)[0]?.message).toBe('"instructions" must be a string, not a list')
   })
 
@@ -120,7 +128,12 @@ describe('CHARACTOID MCP servers', () => {
       {severity: 'error', code: 'characteroid-field-missing', path: 'mcp_servers.a.transport', message: 'the required field "transport" is missing'},
     ])
     expect(brief(validateCharacteroidMcp(mcp({a: {transport: 'websocket', url: 'https://x.test'}}), FILE))).toEqual([
-      {severity: 'error', code: 'characteroid-field-enum', path: 'mcp_servers.a.transport', message: '"mcp_servers.a.transport" is "websocket"; use one of "stdio", "streamable_http", "sse"'},
+      {
+        severity: 'error',
+        code: 'characteroid-field-enum',
+        path: 'mcp_servers.a.transport',
+        message: '"mcp_servers.a.transport" is "websocket"; use one of "stdio", "streamable_http", "sse"',
+      },
     ])
   })
 
@@ -128,19 +141,33 @@ describe('CHARACTOID MCP servers', () => {
     expect(brief(validateCharacteroidMcp(mcp({a: {transport: 'stdio'}}), FILE))).toEqual([
       {severity: 'error', code: 'characteroid-field-missing', path: 'mcp_servers.a.command', message: 'the required field "command" is missing'},
     ])
-    expect(validateCharacteroidMcp(mcp({a: {transport: 'stdio', command: ['npx']}}), FILE)[0]?.message).toBe('"mcp_servers.a.command" must be a string, not a list')
-    expect(validateCharacteroidMcp(mcp({a: {transport: 'stdio', command: 'x', args: '-y'}}), FILE)[0]?.message).toBe('"mcp_servers.a.args" must be a list, not a string')
-    expect(validateCharacteroidMcp(mcp({a: {transport: 'stdio', command: 'x', args: [1]}}), FILE)[0]?.message).toBe('"mcp_servers.a.args[0]" must be a string, not a number')
-    expect(validateCharacteroidMcp(mcp({a: {transport: 'stdio', command: 'x', env: {PORT: 80}}}), FILE)[0]?.message).toBe('"mcp_servers.a.env.PORT" must be a string, not a number')
-    expect(validateCharacteroidMcp(mcp({a: {transport: 'stdio', command: 'x', cwd: 1}}), FILE)[0]?.message).toBe('"mcp_servers.a.cwd" must be a string, not a number')
+    expect(validateCharacteroidMcp(mcp({a: {transport: 'stdio', command: ['npx']}}), FILE)[0]?.message).toBe(
+      '"mcp_servers.a.command" must be a string, not a list',
+    )
+    expect(validateCharacteroidMcp(mcp({a: {transport: 'stdio', command: 'x', args: '-y'}}), FILE)[0]?.message).toBe(
+      '"mcp_servers.a.args" must be a list, not a string',
+    )
+    expect(validateCharacteroidMcp(mcp({a: {transport: 'stdio', command: 'x', args: [1]}}), FILE)[0]?.message).toBe(
+      '"mcp_servers.a.args[0]" must be a string, not a number',
+    )
+    expect(validateCharacteroidMcp(mcp({a: {transport: 'stdio', command: 'x', env: {PORT: 80}}}), FILE)[0]?.message).toBe(
+      '"mcp_servers.a.env.PORT" must be a string, not a number',
+    )
+    expect(validateCharacteroidMcp(mcp({a: {transport: 'stdio', command: 'x', cwd: 1}}), FILE)[0]?.message).toBe(
+      '"mcp_servers.a.cwd" must be a string, not a number',
+    )
   })
 
   it.each(['streamable_http', 'sse'])('needs a url for %s, with headers a map of strings', (transport) => {
     expect(brief(validateCharacteroidMcp(mcp({a: {transport}}), FILE))).toEqual([
       {severity: 'error', code: 'characteroid-field-missing', path: 'mcp_servers.a.url', message: 'the required field "url" is missing'},
     ])
-    expect(validateCharacteroidMcp(mcp({a: {transport, url: 'https://x.test', headers: {N: 1}}}), FILE)[0]?.message).toBe('"mcp_servers.a.headers.N" must be a string, not a number')
-    expect(validateCharacteroidMcp(mcp({a: {transport, url: 'https://x.test', headers: ['a']}}), FILE)[0]?.message).toBe('"mcp_servers.a.headers" must be an object, not a list')
+    expect(validateCharacteroidMcp(mcp({a: {transport, url: 'https://x.test', headers: {N: 1}}}), FILE)[0]?.message).toBe(
+      '"mcp_servers.a.headers.N" must be a string, not a number',
+    )
+    expect(validateCharacteroidMcp(mcp({a: {transport, url: 'https://x.test', headers: ['a']}}), FILE)[0]?.message).toBe(
+      '"mcp_servers.a.headers" must be an object, not a list',
+    )
   })
 
   it('checks the url: https, http only for 127.0.0.1 and localhost, no user info', () => {
@@ -148,19 +175,37 @@ describe('CHARACTOID MCP servers', () => {
     expect(urlMessage('http://example.com/sse')).toEqual([
       ['characteroid-mcp-url', 'mcp_servers.a.url', '"url" uses http:// for example.com; only 127.0.0.1 and localhost may use http, anything else needs https'],
     ])
-    expect(urlMessage('https://user:pw@example.com/sse')).toEqual([['characteroid-mcp-url', 'mcp_servers.a.url', '"url" has user info (user:password@) in it; pass credentials in "headers" instead']])
+    expect(urlMessage('https://user:pw@example.com/sse')).toEqual([
+      ['characteroid-mcp-url', 'mcp_servers.a.url', '"url" has user info (user:password@) in it; pass credentials in "headers" instead'],
+    ])
     expect(urlMessage('http://me@localhost/sse')[0]?.[2]).toBe('"url" has user info (user:password@) in it; pass credentials in "headers" instead')
-    expect(urlMessage('ftp://example.com')).toEqual([['characteroid-mcp-url', 'mcp_servers.a.url', '"url" uses ftp:; use https (or http for 127.0.0.1 and localhost)']])
+    expect(urlMessage('ftp://example.com')).toEqual([
+      ['characteroid-mcp-url', 'mcp_servers.a.url', '"url" uses ftp:; use https (or http for 127.0.0.1 and localhost)'],
+    ])
     expect(urlMessage('not a url')).toEqual([['characteroid-mcp-url', 'mcp_servers.a.url', '"url" "not a url" is not a valid URL']])
     expect(urlMessage('http://127.0.0.2/sse')[0]?.[2]).toContain('only 127.0.0.1 and localhost may use http')
   })
 
   it("reports the other transport's fields as errors", () => {
     expect(brief(validateCharacteroidMcp(mcp({a: {transport: 'stdio', command: 'x', url: 'https://x.test', headers: {}}}), FILE))).toEqual([
-      {severity: 'error', code: 'characteroid-mcp-wrong-transport-field', path: 'mcp_servers.a.url', message: '"url" belongs to the streamable_http and sse transports, not stdio'},
-      {severity: 'error', code: 'characteroid-mcp-wrong-transport-field', path: 'mcp_servers.a.headers', message: '"headers" belongs to the streamable_http and sse transports, not stdio'},
+      {
+        severity: 'error',
+        code: 'characteroid-mcp-wrong-transport-field',
+        path: 'mcp_servers.a.url',
+        message: '"url" belongs to the streamable_http and sse transports, not stdio',
+      },
+      {
+        severity: 'error',
+        code: 'characteroid-mcp-wrong-transport-field',
+        path: 'mcp_servers.a.headers',
+        message: '"headers" belongs to the streamable_http and sse transports, not stdio',
+      },
     ])
-    expect(brief(validateCharacteroidMcp(mcp({a: {transport: 'streamable_http', url: 'https://x.test', command: 'x', args: [], env: {}, cwd: '/'}}), FILE)).map((p) => p.message)).toEqual([
+    expect(
+      brief(validateCharacteroidMcp(mcp({a: {transport: 'streamable_http', url: 'https://x.test', command: 'x', args: [], env: {}, cwd: '/'}}), FILE)).map(
+        (p) => p.message,
+      ),
+    ).toEqual([
       '"command" belongs to the stdio transport, not streamable_http',
       '"args" belongs to the stdio transport, not streamable_http',
       '"env" belongs to the stdio transport, not streamable_http',
@@ -171,7 +216,12 @@ describe('CHARACTOID MCP servers', () => {
   it('warns about unknown fields, in an entry and beside mcp_servers', () => {
     expect(brief(validateCharacteroidMcp(JSON.stringify({version: 1, mcp_servers: {a: {transport: 'stdio', command: 'x', disabled: true}}}), FILE))).toEqual([
       {severity: 'warning', code: 'characteroid-field-unknown', path: 'version', message: 'unknown field "version"; CHARACTOID reads only "mcp_servers"'},
-      {severity: 'warning', code: 'characteroid-field-unknown', path: 'mcp_servers.a.disabled', message: 'unknown field "disabled"; CHARACTOID does not read it'},
+      {
+        severity: 'warning',
+        code: 'characteroid-field-unknown',
+        path: 'mcp_servers.a.disabled',
+        message: 'unknown field "disabled"; CHARACTOID does not read it',
+      },
     ])
   })
 })

@@ -6,7 +6,18 @@ import {readCatalog} from '../../src/core/kernel/marketplace/catalog.js'
 import type {InstallRecord} from '../../src/core/kernel/state/records.js'
 
 const record = (plugin: string, fields: Partial<InstallRecord> = {}, target = 'universal'): InstallRecord => ({
-  plugin, target, scope: 'user', source: '', integrity: '', enabled: true, components: [], skipped: [], files: [], dirs: [], config: [], ...fields,
+  plugin,
+  target,
+  scope: 'user',
+  source: '',
+  integrity: '',
+  enabled: true,
+  components: [],
+  skipped: [],
+  files: [],
+  dirs: [],
+  config: [],
+  ...fields,
 })
 
 describe('unneededDependencies', () => {
@@ -26,7 +37,13 @@ describe('unneededDependencies', () => {
     expect(unneededDependencies(records, 'user', ['a@m', 'd@m'])).toEqual(['b@m', 'c@m'])
   })
   it('a dependent in another scope does not count', () => {
-    expect(unneededDependencies(records.map((r) => (r.plugin === 'd@m' ? {...r, scope: 'project' as const} : r)), 'user', ['a@m'])).toEqual(['b@m', 'c@m'])
+    expect(
+      unneededDependencies(
+        records.map((r) => (r.plugin === 'd@m' ? {...r, scope: 'project' as const} : r)),
+        'user',
+        ['a@m'],
+      ),
+    ).toEqual(['b@m', 'c@m'])
   })
   it('one target record naming a dependent keeps it', () => {
     const two = [record('b@m', {autoInstalled: true}), record('b@m', {autoInstalled: true, dependencyOf: ['a@m']}, 'codex'), record('a@m')]

@@ -122,7 +122,10 @@ describe('renderSubagent', () => {
   })
 
   it('claude-agent-md keeps model "inherit" and accepts tools as a YAML list', () => {
-    const out = renderSubagent(agent({name: 'x', description: 'd', tools: ['Read', ' Grep ', 'Bash(git diff:*, git log:*)'], model: 'inherit'}, 'body\n', 'x'), 'claude-agent-md')
+    const out = renderSubagent(
+      agent({name: 'x', description: 'd', tools: ['Read', ' Grep ', 'Bash(git diff:*, git log:*)'], model: 'inherit'}, 'body\n', 'x'),
+      'claude-agent-md',
+    )
     expect(readMarkdown(out.content).fields).toEqual({name: 'x', description: 'd', tools: 'Read, Grep, Bash(git diff:*, git log:*)', model: 'inherit'})
     expect(out.notes).toEqual([])
   })
@@ -136,7 +139,9 @@ describe('renderSubagent', () => {
     expect(read.body).toBe(body)
     expect(out.notes.join('\n')).toMatch(/"description" is missing: the first line of the prompt was used/)
     expect(out.notes.join('\n')).toMatch(/"model" "inherit" dropped/)
-    expect(out.notes.join('\n')).toMatch(/"tools" restriction .* dropped: Deep Agents Code file subagents cannot narrow tools and inherit all of the main agent's tools/)
+    expect(out.notes.join('\n')).toMatch(
+      /"tools" restriction .* dropped: Deep Agents Code file subagents cannot narrow tools and inherit all of the main agent's tools/,
+    )
   })
 
   it('deepagents-agents-md keeps an explicit model id and writes a generic description when the body has no prose', () => {
@@ -179,14 +184,29 @@ describe('renderSubagent', () => {
   })
 
   it('opencode-agent-md: description, mode subagent, provider/model, a tools map; patterned tools are not widened', () => {
-    const out = renderSubagent(agent({...REVIEWER, tools: 'Read, Grep, Edit, Bash(git diff:*), Task', model: 'anthropic/claude-sonnet-4-5'}), 'opencode-agent-md')
+    const out = renderSubagent(
+      agent({...REVIEWER, tools: 'Read, Grep, Edit, Bash(git diff:*), Task', model: 'anthropic/claude-sonnet-4-5'}),
+      'opencode-agent-md',
+    )
     expect(out.path).toBe('code-reviewer.md')
     const fields = readMarkdown(out.content).fields
     expect(fields).toEqual({
       description: REVIEWER.description,
       mode: 'subagent',
       model: 'anthropic/claude-sonnet-4-5',
-      tools: {bash: false, edit: true, glob: false, grep: true, list: false, patch: true, read: true, todoread: false, todowrite: false, webfetch: false, write: false},
+      tools: {
+        bash: false,
+        edit: true,
+        glob: false,
+        grep: true,
+        list: false,
+        patch: true,
+        read: true,
+        todoread: false,
+        todowrite: false,
+        webfetch: false,
+        write: false,
+      },
     })
     expect(out.notes.join('\n')).toMatch(/"Bash\(git diff:\*\)" left off/)
     expect(out.notes.join('\n')).toMatch(/no OpenCode counterpart left out: Task/)
@@ -195,7 +215,7 @@ describe('renderSubagent', () => {
     expect(readMarkdown(alias.content).fields).not.toHaveProperty('model')
   })
 
-  it('cursor-agent-md: name, description, model (inherit is Cursor\'s own)', () => {
+  it("cursor-agent-md: name, description, model (inherit is Cursor's own)", () => {
     const out = renderSubagent(agent({...REVIEWER, model: 'inherit'}), 'cursor-agent-md')
     expect(out.path).toBe('code-reviewer.md')
     expect(readMarkdown(out.content).fields).toEqual({name: 'code-reviewer', description: REVIEWER.description, model: 'inherit'})
@@ -368,7 +388,11 @@ describe('renderMcpEntry', () => {
     ['gemini', STDIO, {command: 'node', args: STDIO.args, env: STDIO.env, cwd: STDIO.cwd}],
     ['gemini', HTTP, {httpUrl: HTTP.url, headers: HTTP.headers}],
     ['gemini', SSE, {url: SSE.url}],
-    ['cst-agent', {...STDIO, disabled: false, autoApprove: ['search']}, {command: 'node', args: STDIO.args, env: STDIO.env, cwd: STDIO.cwd, disabled: false, autoApprove: ['search']}],
+    [
+      'cst-agent',
+      {...STDIO, disabled: false, autoApprove: ['search']},
+      {command: 'node', args: STDIO.args, env: STDIO.env, cwd: STDIO.cwd, disabled: false, autoApprove: ['search']},
+    ],
     ['characteroid', STDIO, {transport: 'stdio', command: 'node', args: STDIO.args, env: STDIO.env}],
     ['characteroid', HTTP, {transport: 'streamable_http', url: HTTP.url}],
     ['characteroid', SSE, {transport: 'sse', url: SSE.url}],
@@ -534,10 +558,7 @@ describe('renderHooks', () => {
 describe('mergeHookEvents / removeHookEvents', () => {
   const added: HookEvents = {
     PreToolUse: [{matcher: 'Bash', hooks: [{type: 'command', command: '/p/guard.sh'}]}],
-    Stop: [
-      {hooks: [{type: 'command', command: '/p/a.sh'}]},
-      {hooks: [{type: 'command', command: '/p/b.sh', timeout: 5}]},
-    ],
+    Stop: [{hooks: [{type: 'command', command: '/p/a.sh'}]}, {hooks: [{type: 'command', command: '/p/b.sh', timeout: 5}]}],
   }
 
   const originals: Record<string, HookEvents | undefined> = {
@@ -545,7 +566,7 @@ describe('mergeHookEvents / removeHookEvents', () => {
     'an empty object': {},
     'other events only': {SessionStart: [{hooks: [{type: 'command', command: 'user.sh'}]}]},
     'the same event already': {PreToolUse: [{matcher: 'Edit', hooks: [{type: 'command', command: 'user-edit.sh'}]}]},
-    'an identical group of the user\'s own': {Stop: [{hooks: [{type: 'command', command: '/p/a.sh'}]}], PreToolUse: []},
+    "an identical group of the user's own": {Stop: [{hooks: [{type: 'command', command: '/p/a.sh'}]}], PreToolUse: []},
     'an empty list for an added event': {Stop: []},
     'non-event keys (Gemini)': {enabled: true, disabled: ['x'], AfterTool: []} as unknown as HookEvents,
   }
@@ -569,7 +590,7 @@ describe('mergeHookEvents / removeHookEvents', () => {
     expect(removeHookEvents(merged.events, added).events).toEqual({SessionStart: []})
   })
 
-  it('removes the last equal group (key order ignored) so a user\'s identical earlier group stays', () => {
+  it("removes the last equal group (key order ignored) so a user's identical earlier group stays", () => {
     const user = {hooks: [{type: 'command' as const, command: '/p/a.sh'}]}
     const merged = mergeHookEvents({Stop: [user, {hooks: [{type: 'command', command: 'user-2.sh'}]}]}, {Stop: [user]})
     expect(merged.events.Stop).toHaveLength(3)
@@ -644,7 +665,12 @@ describe('substitutePluginVars', () => {
     })
     expect(substitutePluginVars(input, vars)).toStrictEqual({
       command: '/data/plugins/review@acme/1.2.0/bin/server',
-      args: ['--root=/data/plugins/review@acme/1.2.0', '--data', '/data/plugin-data/review@acme/cache', '/data/plugin-data/review@acme/data/plugin-data/review@acme'],
+      args: [
+        '--root=/data/plugins/review@acme/1.2.0',
+        '--data',
+        '/data/plugin-data/review@acme/cache',
+        '/data/plugin-data/review@acme/data/plugin-data/review@acme',
+      ],
       env: {HOME_DIR: '${HOME}', KEY: '${API_KEY}', BARE: '$CLAUDE_PLUGIN_ROOT/x', PARTIAL: '${CLAUDE_PLUGIN_ROOT', LOWER: '${claude_plugin_root}'},
       nested: [{deep: ['/data/plugins/review@acme/1.2.0']}],
       port: 8080,
@@ -676,6 +702,9 @@ describe('substitutePluginVars', () => {
   })
 
   it('barePluginVars finds the unbraced forms that are left for the agent to expand', () => {
-    expect(barePluginVars({a: ['$CLAUDE_PLUGIN_ROOT/x', '$PLUGIN_DATA'], b: '${PLUGIN_ROOT} $CLAUDE_PLUGIN_ROOTS'})).toEqual(['$CLAUDE_PLUGIN_ROOT', '$PLUGIN_DATA'])
+    expect(barePluginVars({a: ['$CLAUDE_PLUGIN_ROOT/x', '$PLUGIN_DATA'], b: '${PLUGIN_ROOT} $CLAUDE_PLUGIN_ROOTS'})).toEqual([
+      '$CLAUDE_PLUGIN_ROOT',
+      '$PLUGIN_DATA',
+    ])
   })
 })

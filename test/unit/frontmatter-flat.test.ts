@@ -48,6 +48,10 @@ describe('frontmatter shortcut', () => {
   })
 
   it('marks a value with ": " as read leniently', () => {
-    expect(readFlatMapping('name: a\ndescription: Use when: x')).toEqual({ok: true, value: {name: 'a', description: 'Use when: x'}, lenientKeys: ['description']})
+    expect(readFlatMapping('name: a\ndescription: Use when: x')).toEqual({
+      ok: true,
+      value: {name: 'a', description: 'Use when: x'},
+      lenientKeys: ['description'],
+    })
   })
 })

@@ -37,7 +37,45 @@ const SAMPLES = [...WRITTEN, ...DECLINED]
 
 /** Strings from a pool of characters YAML treats specially, for the writers to disagree on if they can. */
 const randomStrings = (count: number): string[] => {
-  const pool = ['a', 'Z', '0', ' ', ':', '#', '"', "'", '\\', '-', '?', ',', '[', ']', '{', '}', '&', '*', '!', '|', '>', '%', '@', '`', 'é', 'ß', '日', '\u00a0', '\u2014', '.', '/', '+', '(', ')', '_', '~', '=']
+  const pool = [
+    'a',
+    'Z',
+    '0',
+    ' ',
+    ':',
+    '#',
+    '"',
+    "'",
+    '\\',
+    '-',
+    '?',
+    ',',
+    '[',
+    ']',
+    '{',
+    '}',
+    '&',
+    '*',
+    '!',
+    '|',
+    '>',
+    '%',
+    '@',
+    '`',
+    'é',
+    'ß',
+    '日',
+    '\u00a0',
+    '\u2014',
+    '.',
+    '/',
+    '+',
+    '(',
+    ')',
+    '_',
+    '~',
+    '=',
+  ]
   let seed = 42
   const next = (): number => (seed = (seed * 1103515245 + 12345) % 2 ** 31)
   return Array.from({length: count}, () => Array.from({length: 1 + (next() % 12)}, () => pool[next() % pool.length]).join(''))

@@ -10,10 +10,24 @@ import {localGitCommit} from '../../src/core/ops/install/local-commit.js'
 const base = mkdtempSync(join(tmpdir(), 'loadout-git-head-'))
 afterAll(() => rmSync(base, {recursive: true, force: true}))
 
-const gitEnv = {...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@e', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@e'}
+const gitEnv = {
+  ...process.env,
+  GIT_CONFIG_NOSYSTEM: '1',
+  GIT_CONFIG_GLOBAL: '/dev/null',
+  GIT_AUTHOR_NAME: 't',
+  GIT_AUTHOR_EMAIL: 't@e',
+  GIT_COMMITTER_NAME: 't',
+  GIT_COMMITTER_EMAIL: 't@e',
+}
 const git = (cwd: string, ...args: string[]) => execFileSync('git', args, {cwd, env: gitEnv, encoding: 'utf8'}).trim()
 
-const env: Environment = {vars: {PATH: process.env.PATH, HOME: base, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null'}, home: base, cwd: base, platform: process.platform, interactive: false}
+const env: Environment = {
+  vars: {PATH: process.env.PATH, HOME: base, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null'},
+  home: base,
+  cwd: base,
+  platform: process.platform,
+  interactive: false,
+}
 const context = gitContext(env, join(base, 'cache'), true)
 
 let count = 0
@@ -79,15 +93,18 @@ describe('resolveCommit of HEAD', () => {
 })
 
 describe('runGit', () => {
-  it('returns stdout, and fails with git\'s own message', async () => {
+  it("returns stdout, and fails with git's own message", async () => {
     const {mirror} = await setup()
     expect((await runGit(context, mirror, ['rev-parse', '--is-bare-repository'], {GIT_DIR: mirror})).trim()).toBe('true')
-    await expect(runGit(context, mirror, ['rev-parse', '--verify', 'no-such-ref'], {GIT_DIR: mirror})).rejects.toMatchObject({code: 'git-failed', message: expect.stringMatching(/Needed a single revision/)})
+    await expect(runGit(context, mirror, ['rev-parse', '--verify', 'no-such-ref'], {GIT_DIR: mirror})).rejects.toMatchObject({
+      code: 'git-failed',
+      message: expect.stringMatching(/Needed a single revision/),
+    })
   })
 })
 
 describe('localGitCommit', () => {
-  it('reads a work tree\'s commit on a branch, after a new commit, and when detached (asked of git)', async () => {
+  it("reads a work tree's commit on a branch, after a new commit, and when detached (asked of git)", async () => {
     const {work} = await setup('main')
     mkdirSync(join(work, 'plugins', 'p'), {recursive: true})
     const folder = join(work, 'plugins', 'p')

@@ -56,10 +56,14 @@ describe('httpGet faults', () => {
 
   it('refuses a 200 with 50 MB beyond the cap, declared or streamed', async () => {
     const big = Buffer.alloc(50 * 1024 * 1024, 0x20)
-    nock(HOST).get('/declared.json').reply(200, big, {'content-length': String(big.length)})
+    nock(HOST)
+      .get('/declared.json')
+      .reply(200, big, {'content-length': String(big.length)})
     const declared = await failure(httpGet(`${HOST}/declared.json`, {env: env(), maxBytes: 1024 * 1024, ...fast}))
     expect(declared.message).toMatch(/limit/)
-    nock(HOST).get('/streamed.json').reply(200, () => big)
+    nock(HOST)
+      .get('/streamed.json')
+      .reply(200, () => big)
     const streamed = await failure(httpGet(`${HOST}/streamed.json`, {env: env(), maxBytes: 1024 * 1024, ...fast}))
     expect(streamed.message).toMatch(/limit/)
   })

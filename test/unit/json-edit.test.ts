@@ -1,12 +1,5 @@
 import {describe, expect, it} from 'vitest'
-import {
-  editJsonMember,
-  getJsonMember,
-  parseJsonText,
-  removeJsonMember,
-  setJsonMember,
-  undoJsonEdit,
-} from '../../src/core/kernel/agent-config/json-edit.js'
+import {editJsonMember, getJsonMember, parseJsonText, removeJsonMember, setJsonMember, undoJsonEdit} from '../../src/core/kernel/agent-config/json-edit.js'
 import {LoadoutError} from '../../src/core/model/errors.js'
 
 const FILE = '/home/u/.claude.json'
@@ -125,7 +118,12 @@ const SHAPES: Shape[] = [
   },
   {name: 'byte-order mark', text: '\uFEFF{\n  "mcpServers": {\n    "a": 1\n  }\n}\n', path: ['mcpServers'], exactWithoutUndo: true},
   {name: 'byte-order mark, empty', text: '\uFEFF', path: ['mcpServers'], exactWithoutUndo: false},
-  {name: 'duplicate key (the last one counts)', text: '{\n  "mcpServers": {"a": 1},\n  "mcpServers": {\n    "b": 2\n  }\n}\n', path: ['mcpServers'], exactWithoutUndo: true},
+  {
+    name: 'duplicate key (the last one counts)',
+    text: '{\n  "mcpServers": {"a": 1},\n  "mcpServers": {\n    "b": 2\n  }\n}\n',
+    path: ['mcpServers'],
+    exactWithoutUndo: true,
+  },
 ]
 
 describe('setJsonMember then removeJsonMember gives the original back', () => {
@@ -551,7 +549,10 @@ describe('undo is exact on generated documents', () => {
     return object(depth + 1)
   }
   const object = (depth: number): string => {
-    const members = Array.from({length: Math.floor(rnd() * 4)}, () => `${ws()}${JSON.stringify(pick(['mcpServers', 'a', 'projects', '/p']))}${ws()}:${ws()}${value(depth)}${ws()}`)
+    const members = Array.from(
+      {length: Math.floor(rnd() * 4)},
+      () => `${ws()}${JSON.stringify(pick(['mcpServers', 'a', 'projects', '/p']))}${ws()}:${ws()}${value(depth)}${ws()}`,
+    )
     return `{${members.join(',')}${trailing(members.length)}${ws()}}`
   }
 

@@ -19,7 +19,11 @@ describe('parseYamlLeniently', () => {
 
   it('reads an unquoted colon as plain text, as the agents do, and names the key', () => {
     const result = parseYamlLeniently('name: hookify\ndescription: Use when: the user asks\nmetadata:\n  tags: [a, b]\n')
-    expect(result).toEqual({ok: true, value: {name: 'hookify', description: 'Use when: the user asks', metadata: {tags: ['a', 'b']}}, lenientKeys: ['description']})
+    expect(result).toEqual({
+      ok: true,
+      value: {name: 'hookify', description: 'Use when: the user asks', metadata: {tags: ['a', 'b']}},
+      lenientKeys: ['description'],
+    })
   })
 
   it('joins continuation lines of a plain value', () => {
@@ -39,7 +43,10 @@ describe('parseYamlLeniently', () => {
     ['an unclosed flow list', 'description: [go\n'],
     ['an unclosed quote', 'description: "go\n'],
     ['a line that is no key', 'name: a\n: b: c\n'],
-    ['an alias bomb', 'a: &a [x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\n'],
+    [
+      'an alias bomb',
+      'a: &a [x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\nc: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\nd: [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\n',
+    ],
   ])('still refuses %s', (_what, yaml) => {
     expect(parseYamlLeniently(yaml).ok).toBe(false)
   })
@@ -49,7 +56,9 @@ describe('skills validate still says what strict YAML rejects', () => {
   it('an unquoted colon is an error naming the key, and the skill is read', () => {
     const parsed = parseSkillText('---\nname: demo\ndescription: Use when: testing\n---\n\nBody.\n', 'demo', 'SKILL.md')
     expect(parsed.description).toBe('Use when: testing')
-    expect(parsed.problems).toEqual([expect.objectContaining({severity: 'error', code: 'frontmatter-yaml-lenient', message: expect.stringContaining('"description" is read as plain text')})])
+    expect(parsed.problems).toEqual([
+      expect.objectContaining({severity: 'error', code: 'frontmatter-yaml-lenient', message: expect.stringContaining('"description" is read as plain text')}),
+    ])
   })
 })
 
@@ -74,15 +83,31 @@ describe('readForInstall', () => {
     const model = readForInstall(root)
     expect(model.skills.map((s) => s.name)).toEqual(['Big Skill'])
     const codes = model.problems.map((p) => [p.severity, p.code])
-    expect(codes).toEqual(expect.arrayContaining([['warning', 'name-uppercase'], ['warning', 'description-too-long'], ['warning', 'metadata-value-not-string']]))
-    expect(inspectPlugin(root).model.problems.filter((p) => p.severity === 'error').map((p) => p.code)).toEqual(expect.arrayContaining(['name-uppercase', 'description-too-long', 'metadata-value-not-string']))
+    expect(codes).toEqual(
+      expect.arrayContaining([
+        ['warning', 'name-uppercase'],
+        ['warning', 'description-too-long'],
+        ['warning', 'metadata-value-not-string'],
+      ]),
+    )
+    expect(
+      inspectPlugin(root)
+        .model.problems.filter((p) => p.severity === 'error')
+        .map((p) => p.code),
+    ).toEqual(expect.arrayContaining(['name-uppercase', 'description-too-long', 'metadata-value-not-string']))
   })
 
   it('skips a skill the agents cannot load, naming it, and installs the rest', () => {
-    const root = plugin({...MANIFEST, 'skills/good/SKILL.md': '---\nname: good\ndescription: Good.\n---\n\nBody.\n', 'skills/bare/SKILL.md': '# no frontmatter\n'})
+    const root = plugin({
+      ...MANIFEST,
+      'skills/good/SKILL.md': '---\nname: good\ndescription: Good.\n---\n\nBody.\n',
+      'skills/bare/SKILL.md': '# no frontmatter\n',
+    })
     const model = readForInstall(root)
     expect(model.skills.map((s) => s.name)).toEqual(['good'])
-    expect(model.problems).toContainEqual(expect.objectContaining({severity: 'warning', code: 'skill-skipped', message: expect.stringContaining('skill "bare" is not installed')}))
+    expect(model.problems).toContainEqual(
+      expect.objectContaining({severity: 'warning', code: 'skill-skipped', message: expect.stringContaining('skill "bare" is not installed')}),
+    )
   })
 
   it('refuses a plugin with nothing left to install', () => {

@@ -21,7 +21,16 @@ const good = () => ({
   dirs: ['.claude', '.claude/skills', '.claude/skills/lint'],
   trees: ['.claude/skills/lint'],
   config: [
-    {component: 'toolkit@team/mcp/x', file: '.mcp.json', format: 'json', path: ['mcpServers'], key: 'toolkit-x', value: {command: 'x'}, undo: {path: ['mcpServers'], key: 'toolkit-x', createdParents: 1}, createdFile: true},
+    {
+      component: 'toolkit@team/mcp/x',
+      file: '.mcp.json',
+      format: 'json',
+      path: ['mcpServers'],
+      key: 'toolkit-x',
+      value: {command: 'x'},
+      undo: {path: ['mcpServers'], key: 'toolkit-x', createdParents: 1},
+      createdFile: true,
+    },
     {
       component: 'toolkit@team/hooks/hooks',
       file: '.claude/settings.json',
@@ -70,7 +79,7 @@ describe('checkLockRecords', () => {
     ['an absolute file', (r) => r.files.push({path: '/etc/passwd', sha256: ''}), /"\/etc\/passwd", an absolute path/],
     ['a backslash path', (r) => r.files.push({path: '.claude\\skills\\x', sha256: ''}), /backslash/],
     ['a file outside any agent place', (r) => r.files.push({path: 'src/index.ts', sha256: ''}), /"src\/index\.ts", which is not a place its agent keeps/],
-    ['another agent\'s place', (r) => r.files.push({path: '.codex/config.toml', sha256: ''}), /\.codex\/config\.toml/],
+    ["another agent's place", (r) => r.files.push({path: '.codex/config.toml', sha256: ''}), /\.codex\/config\.toml/],
     ['a file through a link', (r) => r.files.push({path: '.claude/skills/linked/x', sha256: ''}), /symbolic link \.claude\/skills\/linked/],
     ['a tree that is a link', (r) => r.trees.push('.claude/skills/linked'), /symbolic link/],
     ['the project root as a folder', (r) => r.dirs.push('.'), /outside the project/],

@@ -21,7 +21,8 @@ afterAll(() => {
 })
 
 beforeAll(() => {
-  if (!existsSync(join(ROOT, 'dist', 'schemas', 'gemini-extension.cjs'))) throw new Error('run node bin/build.js first: the compiled gemini-extension schema is missing')
+  if (!existsSync(join(ROOT, 'dist', 'schemas', 'gemini-extension.cjs')))
+    throw new Error('run node bin/build.js first: the compiled gemini-extension schema is missing')
 })
 
 const plugin = (files: Record<string, string | object>, name = 'ext'): string => {
@@ -82,14 +83,22 @@ describe('reading gemini-extension.json', () => {
   })
 
   it('says what it does not install: context files and excludeTools', () => {
-    const {model} = inspectPlugin(plugin({'gemini-extension.json': extension({contextFileName: 'GEMINI.md', excludeTools: ['run_shell_command']}), 'GEMINI.md': '# Context\n'}))
+    const {model} = inspectPlugin(
+      plugin({'gemini-extension.json': extension({contextFileName: 'GEMINI.md', excludeTools: ['run_shell_command']}), 'GEMINI.md': '# Context\n'}),
+    )
     const warnings = model.problems.filter((p) => p.severity === 'warning')
     expect(warnings.find((p) => p.code === 'context-files-not-installed')).toMatchObject({path: 'contextFileName'})
     expect(warnings.find((p) => p.code === 'exclude-tools-not-installed')).toMatchObject({path: 'excludeTools'})
   })
 
   it('beside a Claude manifest or a .mcp.json it is left to Gemini CLI: the plugin installs as it did without it', () => {
-    const withClaude = inspectPlugin(plugin({'.claude-plugin/plugin.json': {name: 'ext', version: '2.0.0'}, '.mcp.json': {mcpServers: {claude: {command: 'node', args: ['a.js']}}}, 'gemini-extension.json': extension()}))
+    const withClaude = inspectPlugin(
+      plugin({
+        '.claude-plugin/plugin.json': {name: 'ext', version: '2.0.0'},
+        '.mcp.json': {mcpServers: {claude: {command: 'node', args: ['a.js']}}},
+        'gemini-extension.json': extension(),
+      }),
+    )
     expect(withClaude.model.manifests).toEqual(['claude'])
     expect(withClaude.model.mcpServers.map((s) => s.name)).toEqual(['claude'])
     const withMcpFile = inspectPlugin(plugin({'.mcp.json': {mcpServers: {claude: {command: 'node', args: ['a.js']}}}, 'gemini-extension.json': extension()}))
@@ -137,7 +146,11 @@ describe('a read-only format', () => {
     expect(result.from).toEqual(['gemini'])
     expect(result.carried).toMatchObject({skills: ['lint']})
     expect(result.carried.mcpServers.sort()).toEqual(['events', 'local', 'remote'])
-    expect(result.manifestJson).toMatchObject({name: 'ext', version: '1.2.0', mcpServers: {local: {command: 'node', args: ['${CLAUDE_PLUGIN_ROOT}/server.js']}}})
+    expect(result.manifestJson).toMatchObject({
+      name: 'ext',
+      version: '1.2.0',
+      mcpServers: {local: {command: 'node', args: ['${CLAUDE_PLUGIN_ROOT}/server.js']}},
+    })
     expect(result.validation.valid).toBe(true)
   })
 })

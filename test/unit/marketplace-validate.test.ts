@@ -50,12 +50,23 @@ const good = (): Json => ({
 const goodCodex = (): Json => ({
   name: 'acme',
   interface: {displayName: 'Acme'},
-  plugins: [{name: 'review', source: {source: 'local', path: './plugins/review'}, policy: {installation: 'AVAILABLE', authentication: 'ON_INSTALL'}, category: 'Productivity'}],
+  plugins: [
+    {
+      name: 'review',
+      source: {source: 'local', path: './plugins/review'},
+      policy: {installation: 'AVAILABLE', authentication: 'ON_INSTALL'},
+      category: 'Productivity',
+    },
+  ],
 })
 
 /** A marketplace with the Claude catalog `catalog` (the good one unless changed) and the review plugin. */
 const withCatalog = (catalog: Json | string | Buffer, extra: Files = {}): string =>
-  marketplace({[CLAUDE]: typeof catalog === 'string' || Buffer.isBuffer(catalog) ? catalog : JSON.stringify(catalog, null, 2), ...pluginFiles('review'), ...extra})
+  marketplace({
+    [CLAUDE]: typeof catalog === 'string' || Buffer.isBuffer(catalog) ? catalog : JSON.stringify(catalog, null, 2),
+    ...pluginFiles('review'),
+    ...extra,
+  })
 
 const validate = (root: string, options: {strict?: boolean; fix?: boolean; path?: string} = {}): Promise<MarketplaceValidation> =>
   validateMarketplace({path: options.path ?? root, cwd: root, strict: options.strict ?? false, fix: options.fix ?? false})
@@ -117,18 +128,74 @@ describe('the top level of marketplace.json', () => {
     ['a missing name', (c: Json) => delete c.name, 'error', 'field-missing', 'name', /^name is required: the id users type after "@"/],
     ['a missing owner', (c: Json) => delete c.owner, 'error', 'field-missing', 'owner', /^owner is required: who maintains the marketplace/],
     ['a missing plugins list', (c: Json) => delete c.plugins, 'error', 'field-missing', 'plugins', /^plugins is required: the list of plugin entries/],
-    ['plugins that is not a list', (c: Json) => (c.plugins = {review: './plugins/review'}), 'error', 'field-wrong-type', 'plugins', /^plugins must be an array, not an object/],
-    ['an owner that is a string', (c: Json) => (c.owner = 'Acme'), 'error', 'field-wrong-type', 'owner', /^owner must be an object \(\{"name": \.\.\., "email": \.\.\.\}\), not a string/],
+    [
+      'plugins that is not a list',
+      (c: Json) => (c.plugins = {review: './plugins/review'}),
+      'error',
+      'field-wrong-type',
+      'plugins',
+      /^plugins must be an array, not an object/,
+    ],
+    [
+      'an owner that is a string',
+      (c: Json) => (c.owner = 'Acme'),
+      'error',
+      'field-wrong-type',
+      'owner',
+      /^owner must be an object \(\{"name": \.\.\., "email": \.\.\.\}\), not a string/,
+    ],
     ['an owner without a name', (c: Json) => (c.owner = {email: 'a@b.c'}), 'error', 'field-missing', 'owner.name', /^owner\.name is required/],
-    ['a name with upper-case letters', (c: Json) => (c.name = 'Acme'), 'error', 'name-invalid', 'name', /^marketplace name "Acme" has upper-case letters.*--fix makes it "acme"/],
+    [
+      'a name with upper-case letters',
+      (c: Json) => (c.name = 'Acme'),
+      'error',
+      'name-invalid',
+      'name',
+      /^marketplace name "Acme" has upper-case letters.*--fix makes it "acme"/,
+    ],
     ['a name with spaces', (c: Json) => (c.name = 'acme tools'), 'error', 'name-invalid', 'name', /^marketplace name "acme tools" contains whitespace/],
     ['a name with ../', (c: Json) => (c.name = '../acme'), 'error', 'name-invalid', 'name', /^marketplace name "\.\.\/acme" contains a path separator/],
-    ['a name that is not kebab-case', (c: Json) => (c.name = 'acme_tools'), 'warning', 'name-not-kebab-case', 'name', /^marketplace name "acme_tools" is not kebab-case/],
-    ['an unknown field', (c: Json) => (c.colour = 'blue'), 'warning', 'unknown-field', 'colour', /^colour is not a field of a marketplace catalog; Claude Code ignores it/],
-    ['an unknown metadata field', (c: Json) => (c.metadata.colour = 'blue'), 'warning', 'unknown-field', 'metadata.colour', /^metadata\.colour is not a field of metadata/],
-    ['a pluginRoot outside', (c: Json) => (c.metadata.pluginRoot = '../elsewhere'), 'error', 'plugin-root-invalid', 'metadata.pluginRoot', /has a "\.\." segment/],
+    [
+      'a name that is not kebab-case',
+      (c: Json) => (c.name = 'acme_tools'),
+      'warning',
+      'name-not-kebab-case',
+      'name',
+      /^marketplace name "acme_tools" is not kebab-case/,
+    ],
+    [
+      'an unknown field',
+      (c: Json) => (c.colour = 'blue'),
+      'warning',
+      'unknown-field',
+      'colour',
+      /^colour is not a field of a marketplace catalog; Claude Code ignores it/,
+    ],
+    [
+      'an unknown metadata field',
+      (c: Json) => (c.metadata.colour = 'blue'),
+      'warning',
+      'unknown-field',
+      'metadata.colour',
+      /^metadata\.colour is not a field of metadata/,
+    ],
+    [
+      'a pluginRoot outside',
+      (c: Json) => (c.metadata.pluginRoot = '../elsewhere'),
+      'error',
+      'plugin-root-invalid',
+      'metadata.pluginRoot',
+      /has a "\.\." segment/,
+    ],
     ['a rename to itself', (c: Json) => (c.renames = {a: 'a'}), 'warning', 'rename-invalid', 'renames.a', /renames "a" to itself/],
-    ['a rename that is not a string', (c: Json) => (c.renames = {a: 1}), 'error', 'field-wrong-type', 'renames.a', /must be a string \(the new plugin name\) or null \(removed\), not a number/],
+    [
+      'a rename that is not a string',
+      (c: Json) => (c.renames = {a: 1}),
+      'error',
+      'field-wrong-type',
+      'renames.a',
+      /must be a string \(the new plugin name\) or null \(removed\), not a number/,
+    ],
   ] as const)('%s', async (_what, change, severity, code, path, message) => {
     const found = one(await validate(withCatalog(edit(change))), code)
     expect([found.severity, found.path, found.file]).toEqual([severity, path, CLAUDE])
@@ -137,46 +204,244 @@ describe('the top level of marketplace.json', () => {
 
   it('is not an object', async () => {
     const result = await validate(withCatalog('[1, 2]'))
-    expect(shown(one(result, 'catalog-not-object'))).toBe(`error catalog-not-object : ${CLAUDE} must hold a JSON object with name, owner and plugins, not an array`)
+    expect(shown(one(result, 'catalog-not-object'))).toBe(
+      `error catalog-not-object : ${CLAUDE} must hold a JSON object with name, owner and plugins, not an array`,
+    )
     expect(result.valid).toBe(false)
   })
 })
 
 describe('plugin entries', () => {
   it.each([
-    ['an entry that is not an object', (c: Json) => (c.plugins[0] = 'review'), 'error', 'entry-not-object', 'plugins[0]', /must be an object with name and source, not a string/],
+    [
+      'an entry that is not an object',
+      (c: Json) => (c.plugins[0] = 'review'),
+      'error',
+      'entry-not-object',
+      'plugins[0]',
+      /must be an object with name and source, not a string/,
+    ],
     ['an entry without a name', (c: Json) => delete c.plugins[0].name, 'error', 'entry-missing-name', 'plugins[0].name', /plugins\[0\] has no name/],
-    ['a name with upper-case letters', (c: Json) => (c.plugins[0].name = 'Review'), 'error', 'entry-bad-name', 'plugins[0].name', /"Review" has upper-case letters.*--fix makes it "review"/],
+    [
+      'a name with upper-case letters',
+      (c: Json) => (c.plugins[0].name = 'Review'),
+      'error',
+      'entry-bad-name',
+      'plugins[0].name',
+      /"Review" has upper-case letters.*--fix makes it "review"/,
+    ],
     ['a name with spaces', (c: Json) => (c.plugins[0].name = 'code review'), 'error', 'entry-bad-name', 'plugins[0].name', /"code review" contains whitespace/],
-    ['a name with ../', (c: Json) => (c.plugins[0].name = '../review'), 'error', 'entry-bad-name', 'plugins[0].name', /"\.\.\/review" contains a path separator/],
-    ['a name used twice', (c: Json) => c.plugins.push({name: 'review', source: './plugins/review'}), 'error', 'entry-duplicate-name', 'plugins[1].name', /already listed at plugins\[0\]/],
+    [
+      'a name with ../',
+      (c: Json) => (c.plugins[0].name = '../review'),
+      'error',
+      'entry-bad-name',
+      'plugins[0].name',
+      /"\.\.\/review" contains a path separator/,
+    ],
+    [
+      'a name used twice',
+      (c: Json) => c.plugins.push({name: 'review', source: './plugins/review'}),
+      'error',
+      'entry-duplicate-name',
+      'plugins[1].name',
+      /already listed at plugins\[0\]/,
+    ],
     ['a missing source', (c: Json) => delete c.plugins[0].source, 'error', 'entry-missing-source', 'plugins[0].source', /has no source/],
-    ['a source that is a number', (c: Json) => (c.plugins[0].source = 7), 'error', 'source-wrong-type', 'plugins[0].source', /must be a "\.\/path" or an object/],
+    [
+      'a source that is a number',
+      (c: Json) => (c.plugins[0].source = 7),
+      'error',
+      'source-wrong-type',
+      'plugins[0].source',
+      /must be a "\.\/path" or an object/,
+    ],
     ['a path with ..', (c: Json) => (c.plugins[0].source = './plugins/../../x'), 'error', 'source-path-dotdot', 'plugins[0].source', /has a "\.\." segment/],
     ['an absolute path', (c: Json) => (c.plugins[0].source = '/opt/review'), 'error', 'source-path-absolute', 'plugins[0].source', /is an absolute path/],
-    ['a path without ./', (c: Json) => (c.plugins[0].source = 'plugins/review'), 'error', 'source-not-relative', 'plugins[0].source', /must start with "\.\/".*--fix makes it "\.\/plugins\/review"/],
-    ['a path with a trailing slash', (c: Json) => (c.plugins[0].source = './plugins/review/'), 'warning', 'path-not-normal', 'plugins[0].source', /^source "\.\/plugins\/review\/" has a trailing "\/"; write "\.\/plugins\/review"$/],
-    ['a path with an empty segment', (c: Json) => (c.plugins[0].source = './plugins//review'), 'warning', 'path-not-normal', 'plugins[0].source', /has an empty or "\." segment; write "\.\/plugins\/review"/],
-    ['the root written as .', (c: Json) => (c.plugins[0].source = '.'), 'warning', 'path-dot', 'plugins[0].source', /^source "\." names the marketplace root; write it "\.\/"$/],
-    ['a URL as a path', (c: Json) => (c.plugins[0].source = 'https://example.com/review.git'), 'error', 'source-not-path', 'plugins[0].source', /write a remote source as \{"source": "url"/],
-    ['a source object without a type', (c: Json) => (c.plugins[0].source = {repo: 'acme/review'}), 'error', 'source-missing-type', 'plugins[0].source.source', /needs a "source" field naming its type/],
-    ['a github source without repo', (c: Json) => (c.plugins[0].source = {source: 'github'}), 'error', 'source-missing-field', 'plugins[0].source.repo', /needs "repo"/],
-    ['a github repo that is not owner/repo', (c: Json) => (c.plugins[0].source = {source: 'github', repo: 'review'}), 'error', 'source-bad-repo', 'plugins[0].source.repo', /must be "owner\/repo"/],
-    ['a short sha', (c: Json) => (c.plugins[0].source = {source: 'github', repo: 'acme/review', sha: 'abc123'}), 'error', 'source-bad-sha', 'plugins[0].source.sha', /is 6 characters long; a full commit sha is 40/],
-    ['a sha that is not hex', (c: Json) => (c.plugins[0].source = {source: 'github', repo: 'acme/review', sha: 'g'.repeat(40)}), 'error', 'source-bad-sha', 'plugins[0].source.sha', /is not hexadecimal/],
-    ['a bad ref', (c: Json) => (c.plugins[0].source = {source: 'github', repo: 'acme/review', ref: '-x'}), 'error', 'source-bad-ref', 'plugins[0].source.ref', /starts with "-"/],
-    ['an http URL', (c: Json) => (c.plugins[0].source = {source: 'url', url: 'http://git.example.com/r.git'}), 'error', 'source-url-not-https', 'plugins[0].source.url', /uses http; remote sources must use https/],
-    ['a URL with a password', (c: Json) => (c.plugins[0].source = {source: 'url', url: 'https://u:secret@git.example.com/r.git'}), 'error', 'source-url-credentials', 'plugins[0].source.url', /carries a user name or password/],
-    ['a git-subdir path with ..', (c: Json) => (c.plugins[0].source = {source: 'git-subdir', url: 'https://git.example.com/m.git', path: '../x'}), 'error', 'source-path-dotdot', 'plugins[0].source.path', /has a "\.\." segment/],
-    ['a bad archive sha256', (c: Json) => (c.plugins[0].source = {source: 'archive', url: 'https://example.com/p.tar.gz', sha256: 'abc'}), 'error', 'source-bad-sha256', 'plugins[0].source.sha256', /64 hexadecimal/],
-    ['an npm source without package', (c: Json) => (c.plugins[0].source = {source: 'npm'}), 'error', 'source-missing-field', 'plugins[0].source.package', /the source needs "package": an npm package name/],
-    ['a source type loadout cannot fetch', (c: Json) => (c.plugins[0].source = {source: 'pip', package: 'review'}), 'warning', 'source-unsupported', 'plugins[0].source', /unsupported source type pip/],
-    ['an unknown field in a source', (c: Json) => (c.plugins[0].source = {source: 'github', repo: 'acme/review', branch: 'main'}), 'warning', 'unknown-field', 'plugins[0].source.branch', /is not a field of this source type/],
-    ['a Codex-only source in a Claude catalog', (c: Json) => (c.plugins[0].source = {source: 'local', path: './plugins/review'}), 'warning', 'source-codex-only', 'plugins[0].source.source', /Claude Code has no "local" source type; write the path as a string, "\.\/plugins\/review"/],
-    ['an author that is a string', (c: Json) => (c.plugins[0].author = 'Ann'), 'error', 'field-wrong-type', 'plugins[0].author', /^plugins\[0\]\.author must be an object \(\{"name"/],
-    ['an author without a name', (c: Json) => (c.plugins[0].author = {email: 'ann@acme.dev'}), 'error', 'field-missing', 'plugins[0].author.name', /author\.name is required/],
-    ['a description that is a number', (c: Json) => (c.plugins[0].description = 5), 'error', 'field-wrong-type', 'plugins[0].description', /must be a string, not a number/],
-    ['tags that are not a list', (c: Json) => (c.plugins[0].tags = 'a,b'), 'error', 'field-wrong-type', 'plugins[0].tags', /must be an array of strings, not a string/],
+    [
+      'a path without ./',
+      (c: Json) => (c.plugins[0].source = 'plugins/review'),
+      'error',
+      'source-not-relative',
+      'plugins[0].source',
+      /must start with "\.\/".*--fix makes it "\.\/plugins\/review"/,
+    ],
+    [
+      'a path with a trailing slash',
+      (c: Json) => (c.plugins[0].source = './plugins/review/'),
+      'warning',
+      'path-not-normal',
+      'plugins[0].source',
+      /^source "\.\/plugins\/review\/" has a trailing "\/"; write "\.\/plugins\/review"$/,
+    ],
+    [
+      'a path with an empty segment',
+      (c: Json) => (c.plugins[0].source = './plugins//review'),
+      'warning',
+      'path-not-normal',
+      'plugins[0].source',
+      /has an empty or "\." segment; write "\.\/plugins\/review"/,
+    ],
+    [
+      'the root written as .',
+      (c: Json) => (c.plugins[0].source = '.'),
+      'warning',
+      'path-dot',
+      'plugins[0].source',
+      /^source "\." names the marketplace root; write it "\.\/"$/,
+    ],
+    [
+      'a URL as a path',
+      (c: Json) => (c.plugins[0].source = 'https://example.com/review.git'),
+      'error',
+      'source-not-path',
+      'plugins[0].source',
+      /write a remote source as \{"source": "url"/,
+    ],
+    [
+      'a source object without a type',
+      (c: Json) => (c.plugins[0].source = {repo: 'acme/review'}),
+      'error',
+      'source-missing-type',
+      'plugins[0].source.source',
+      /needs a "source" field naming its type/,
+    ],
+    [
+      'a github source without repo',
+      (c: Json) => (c.plugins[0].source = {source: 'github'}),
+      'error',
+      'source-missing-field',
+      'plugins[0].source.repo',
+      /needs "repo"/,
+    ],
+    [
+      'a github repo that is not owner/repo',
+      (c: Json) => (c.plugins[0].source = {source: 'github', repo: 'review'}),
+      'error',
+      'source-bad-repo',
+      'plugins[0].source.repo',
+      /must be "owner\/repo"/,
+    ],
+    [
+      'a short sha',
+      (c: Json) => (c.plugins[0].source = {source: 'github', repo: 'acme/review', sha: 'abc123'}),
+      'error',
+      'source-bad-sha',
+      'plugins[0].source.sha',
+      /is 6 characters long; a full commit sha is 40/,
+    ],
+    [
+      'a sha that is not hex',
+      (c: Json) => (c.plugins[0].source = {source: 'github', repo: 'acme/review', sha: 'g'.repeat(40)}),
+      'error',
+      'source-bad-sha',
+      'plugins[0].source.sha',
+      /is not hexadecimal/,
+    ],
+    [
+      'a bad ref',
+      (c: Json) => (c.plugins[0].source = {source: 'github', repo: 'acme/review', ref: '-x'}),
+      'error',
+      'source-bad-ref',
+      'plugins[0].source.ref',
+      /starts with "-"/,
+    ],
+    [
+      'an http URL',
+      (c: Json) => (c.plugins[0].source = {source: 'url', url: 'http://git.example.com/r.git'}),
+      'error',
+      'source-url-not-https',
+      'plugins[0].source.url',
+      /uses http; remote sources must use https/,
+    ],
+    [
+      'a URL with a password',
+      (c: Json) => (c.plugins[0].source = {source: 'url', url: 'https://u:secret@git.example.com/r.git'}),
+      'error',
+      'source-url-credentials',
+      'plugins[0].source.url',
+      /carries a user name or password/,
+    ],
+    [
+      'a git-subdir path with ..',
+      (c: Json) => (c.plugins[0].source = {source: 'git-subdir', url: 'https://git.example.com/m.git', path: '../x'}),
+      'error',
+      'source-path-dotdot',
+      'plugins[0].source.path',
+      /has a "\.\." segment/,
+    ],
+    [
+      'a bad archive sha256',
+      (c: Json) => (c.plugins[0].source = {source: 'archive', url: 'https://example.com/p.tar.gz', sha256: 'abc'}),
+      'error',
+      'source-bad-sha256',
+      'plugins[0].source.sha256',
+      /64 hexadecimal/,
+    ],
+    [
+      'an npm source without package',
+      (c: Json) => (c.plugins[0].source = {source: 'npm'}),
+      'error',
+      'source-missing-field',
+      'plugins[0].source.package',
+      /the source needs "package": an npm package name/,
+    ],
+    [
+      'a source type loadout cannot fetch',
+      (c: Json) => (c.plugins[0].source = {source: 'pip', package: 'review'}),
+      'warning',
+      'source-unsupported',
+      'plugins[0].source',
+      /unsupported source type pip/,
+    ],
+    [
+      'an unknown field in a source',
+      (c: Json) => (c.plugins[0].source = {source: 'github', repo: 'acme/review', branch: 'main'}),
+      'warning',
+      'unknown-field',
+      'plugins[0].source.branch',
+      /is not a field of this source type/,
+    ],
+    [
+      'a Codex-only source in a Claude catalog',
+      (c: Json) => (c.plugins[0].source = {source: 'local', path: './plugins/review'}),
+      'warning',
+      'source-codex-only',
+      'plugins[0].source.source',
+      /Claude Code has no "local" source type; write the path as a string, "\.\/plugins\/review"/,
+    ],
+    [
+      'an author that is a string',
+      (c: Json) => (c.plugins[0].author = 'Ann'),
+      'error',
+      'field-wrong-type',
+      'plugins[0].author',
+      /^plugins\[0\]\.author must be an object \(\{"name"/,
+    ],
+    [
+      'an author without a name',
+      (c: Json) => (c.plugins[0].author = {email: 'ann@acme.dev'}),
+      'error',
+      'field-missing',
+      'plugins[0].author.name',
+      /author\.name is required/,
+    ],
+    [
+      'a description that is a number',
+      (c: Json) => (c.plugins[0].description = 5),
+      'error',
+      'field-wrong-type',
+      'plugins[0].description',
+      /must be a string, not a number/,
+    ],
+    [
+      'tags that are not a list',
+      (c: Json) => (c.plugins[0].tags = 'a,b'),
+      'error',
+      'field-wrong-type',
+      'plugins[0].tags',
+      /must be an array of strings, not a string/,
+    ],
     ['strict that is not a boolean', (c: Json) => (c.plugins[0].strict = 'no'), 'error', 'field-wrong-type', 'plugins[0].strict', /must be true or false/],
     ['an unknown field', (c: Json) => (c.plugins[0].colour = 'blue'), 'warning', 'unknown-field', 'plugins[0].colour', /is not a field of a plugin entry/],
   ] as const)('%s', async (_what, change, severity, code, path, message) => {
@@ -295,7 +560,9 @@ describe('reading marketplace.json', () => {
     catalog.metadata.description = 'x'.repeat(5 * 1024 * 1024)
     const result = await validate(withCatalog(catalog))
     expect(result.problems).toHaveLength(1)
-    expect(shown(one(result, 'file-too-large'))).toMatch(/^error file-too-large : \.claude-plugin\/marketplace\.json is \d+ bytes; the limit is 4194304 bytes \(4 MiB\)$/)
+    expect(shown(one(result, 'file-too-large'))).toMatch(
+      /^error file-too-large : \.claude-plugin\/marketplace\.json is \d+ bytes; the limit is 4194304 bytes \(4 MiB\)$/,
+    )
   })
 
   it('invalid UTF-8', async () => {
@@ -318,7 +585,8 @@ describe('reading marketplace.json', () => {
   })
 
   it('duplicate keys, which JSON.parse would silently resolve', async () => {
-    const text = '{\n  "name": "acme",\n  "owner": {"name": "Acme"},\n  "plugins": [\n    {"name": "review", "source": "./plugins/review", "source": "./plugins/other"}\n  ],\n  "name": "evil"\n}\n'
+    const text =
+      '{\n  "name": "acme",\n  "owner": {"name": "Acme"},\n  "plugins": [\n    {"name": "review", "source": "./plugins/review", "source": "./plugins/other"}\n  ],\n  "name": "evil"\n}\n'
     const result = await validate(withCatalog(text))
     expect(result.problems.filter((p) => p.code === 'json-duplicate-key').map((p) => [p.path, p.message])).toEqual([
       ['plugins[0].source', 'the key "source" appears twice in one object (lines 5 and 5); readers disagree on which one counts, so keep only one'],
@@ -378,15 +646,64 @@ describe('Codex catalogs (.agents/plugins/marketplace.json)', () => {
 
   it.each([
     ['a local path with ..', (c: Json) => (c.plugins[0].source.path = '../x'), 'error', 'source-path-dotdot', 'plugins[0].source.path', /has a "\.\." segment/],
-    ['a local path without ./', (c: Json) => (c.plugins[0].source.path = 'plugins/review'), 'error', 'source-not-relative', 'plugins[0].source.path', /must start with "\.\/".*--fix makes it/],
+    [
+      'a local path without ./',
+      (c: Json) => (c.plugins[0].source.path = 'plugins/review'),
+      'error',
+      'source-not-relative',
+      'plugins[0].source.path',
+      /must start with "\.\/".*--fix makes it/,
+    ],
     ['a name with spaces', (c: Json) => (c.plugins[0].name = 'my review'), 'error', 'entry-bad-name', 'plugins[0].name', /contains whitespace/],
-    ['no policy', (c: Json) => delete c.plugins[0].policy, 'warning', 'codex-policy-missing', 'plugins[0].policy', /has no policy; Codex expects \{"installation": "AVAILABLE", "authentication": "ON_INSTALL"\}/],
-    ['an unknown installation policy', (c: Json) => (c.plugins[0].policy.installation = 'MAYBE'), 'warning', 'codex-policy-value', 'plugins[0].policy.installation', /is "MAYBE"; Codex knows AVAILABLE, INSTALLED_BY_DEFAULT, NOT_AVAILABLE/],
-    ['an unknown authentication policy', (c: Json) => (c.plugins[0].policy.authentication = 7), 'warning', 'codex-policy-value', 'plugins[0].policy.authentication', /is a number; Codex knows ON_INSTALL, ON_USE/],
-    ['a policy that is not an object', (c: Json) => (c.plugins[0].policy = 'AVAILABLE'), 'error', 'field-wrong-type', 'plugins[0].policy', /policy must be an object, not a string/],
+    [
+      'no policy',
+      (c: Json) => delete c.plugins[0].policy,
+      'warning',
+      'codex-policy-missing',
+      'plugins[0].policy',
+      /has no policy; Codex expects \{"installation": "AVAILABLE", "authentication": "ON_INSTALL"\}/,
+    ],
+    [
+      'an unknown installation policy',
+      (c: Json) => (c.plugins[0].policy.installation = 'MAYBE'),
+      'warning',
+      'codex-policy-value',
+      'plugins[0].policy.installation',
+      /is "MAYBE"; Codex knows AVAILABLE, INSTALLED_BY_DEFAULT, NOT_AVAILABLE/,
+    ],
+    [
+      'an unknown authentication policy',
+      (c: Json) => (c.plugins[0].policy.authentication = 7),
+      'warning',
+      'codex-policy-value',
+      'plugins[0].policy.authentication',
+      /is a number; Codex knows ON_INSTALL, ON_USE/,
+    ],
+    [
+      'a policy that is not an object',
+      (c: Json) => (c.plugins[0].policy = 'AVAILABLE'),
+      'error',
+      'field-wrong-type',
+      'plugins[0].policy',
+      /policy must be an object, not a string/,
+    ],
     ['no category', (c: Json) => delete c.plugins[0].category, 'warning', 'codex-category-missing', 'plugins[0].category', /has no category/],
-    ['an interface that is not an object', (c: Json) => (c.interface = 'Acme'), 'error', 'field-wrong-type', 'interface', /interface must be an object such as \{"displayName"/],
-    ['a folder that does not exist', (c: Json) => (c.plugins[0].source.path = './plugins/gone'), 'error', 'plugin-path-missing', 'plugins[0].source.path', /points at \.\/plugins\/gone, which does not exist/],
+    [
+      'an interface that is not an object',
+      (c: Json) => (c.interface = 'Acme'),
+      'error',
+      'field-wrong-type',
+      'interface',
+      /interface must be an object such as \{"displayName"/,
+    ],
+    [
+      'a folder that does not exist',
+      (c: Json) => (c.plugins[0].source.path = './plugins/gone'),
+      'error',
+      'plugin-path-missing',
+      'plugins[0].source.path',
+      /points at \.\/plugins\/gone, which does not exist/,
+    ],
   ] as const)('%s', async (_what, change, severity, code, path, message) => {
     const found = one(await validate(codexWith(change)), code)
     expect([found.severity, found.path, found.file]).toEqual([severity, path, CODEX])
@@ -440,7 +757,10 @@ describe('--fix', () => {
       ['plugins[2].source', '.', './'],
     ])
     // plugins[2] is the marketplace root, which holds no part: plugin validate's warning, under the entry
-    expect(result.problems.map((p) => [p.code, p.path])).toEqual([['unknown-field', 'plugins[1].note'], ['plugin-empty', 'plugins[2]']])
+    expect(result.problems.map((p) => [p.code, p.path])).toEqual([
+      ['unknown-field', 'plugins[1].note'],
+      ['plugin-empty', 'plugins[2]'],
+    ])
     expect(result.valid).toBe(true)
     expect(readFileSync(join(root, CLAUDE), 'utf8')).toBe(
       [
@@ -489,7 +809,9 @@ describe('appending an entry keeps the layout', () => {
   })
 
   it('into an empty list', () => {
-    expect(append('{\n  "name": "acme",\n  "plugins": []\n}\n', {name: 'b'})).toBe('{\n  "name": "acme",\n  "plugins": [\n    {\n      "name": "b"\n    }\n  ]\n}\n')
+    expect(append('{\n  "name": "acme",\n  "plugins": []\n}\n', {name: 'b'})).toBe(
+      '{\n  "name": "acme",\n  "plugins": [\n    {\n      "name": "b"\n    }\n  ]\n}\n',
+    )
   })
 
   it('inline when the list is written on one line', () => {

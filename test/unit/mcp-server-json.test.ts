@@ -45,14 +45,29 @@ describe('specFromServerJson', () => {
       REGISTRY,
     )
     expect(spec.name).toBe('thing')
-    expect(spec.config).toEqual({command: 'uvx', args: ['--python', '3.12', 'acme-thing==1.2.3', '/work', '--stdio', '--api-key', '${API_KEY}', '--base', '${BASE_URL}']})
+    expect(spec.config).toEqual({
+      command: 'uvx',
+      args: ['--python', '3.12', 'acme-thing==1.2.3', '/work', '--stdio', '--api-key', '${API_KEY}', '--base', '${BASE_URL}'],
+    })
     expect(spec.requiredEnv).toEqual(['API_KEY', 'BASE_URL'])
     expect(spec.origin).toEqual({kind: 'registry', registry: REGISTRY, server: 'io.github.acme/thing', version: '1.2.3'})
   })
 
   it('runs an oci image with docker, passing each variable into the container by name', () => {
     const spec = specFromServerJson(
-      server({packages: [{registryType: 'oci', identifier: 'ghcr.io/acme/thing', version: '1.2.3', environmentVariables: [{name: 'THING_TOKEN', isSecret: true, isRequired: true}, {name: 'THING_MODE', default: 'fast'}]}]}),
+      server({
+        packages: [
+          {
+            registryType: 'oci',
+            identifier: 'ghcr.io/acme/thing',
+            version: '1.2.3',
+            environmentVariables: [
+              {name: 'THING_TOKEN', isSecret: true, isRequired: true},
+              {name: 'THING_MODE', default: 'fast'},
+            ],
+          },
+        ],
+      }),
       REGISTRY,
     )
     expect(spec.config).toEqual({
@@ -62,11 +77,16 @@ describe('specFromServerJson', () => {
     })
     expect(spec.requiredEnv).toEqual(['THING_TOKEN'])
     // an identifier that already carries its tag keeps it
-    expect(specFromServerJson(server({packages: [{registryType: 'oci', identifier: 'ghcr.io/acme/thing:2.0.0'}]}), REGISTRY).config.args).toContain('ghcr.io/acme/thing:2.0.0')
+    expect(specFromServerJson(server({packages: [{registryType: 'oci', identifier: 'ghcr.io/acme/thing:2.0.0'}]}), REGISTRY).config.args).toContain(
+      'ghcr.io/acme/thing:2.0.0',
+    )
   })
 
   it('writes a required variable without a default as a reference and says so', () => {
-    const spec = specFromServerJson(server({packages: [{registryType: 'npm', identifier: 'thing', version: '1.2.3', environmentVariables: [{name: 'THING_URL', isRequired: true}]}]}), REGISTRY)
+    const spec = specFromServerJson(
+      server({packages: [{registryType: 'npm', identifier: 'thing', version: '1.2.3', environmentVariables: [{name: 'THING_URL', isRequired: true}]}]}),
+      REGISTRY,
+    )
     expect(spec.config.env).toEqual({THING_URL: '${THING_URL}'})
     expect(spec.requiredEnv).toEqual(['THING_URL'])
     expect(spec.notes.join(' ')).toContain('THING_URL')
@@ -79,10 +99,18 @@ describe('specFromServerJson', () => {
   })
 
   it('refuses what cannot be made safe', () => {
-    expect(errorCode(() => specFromServerJson(server({packages: [{registryType: 'npm', identifier: '--require=/tmp/x', version: '1.0.0'}]}), REGISTRY))).toBe('registry-server-unusable')
-    expect(errorCode(() => specFromServerJson(server({packages: [{registryType: 'npm', identifier: 'thing', version: 'latest'}]}), REGISTRY))).toBe('registry-server-unusable')
-    expect(errorCode(() => specFromServerJson(server({packages: [{registryType: 'nuget', identifier: 'Thing', version: '1.0.0'}]}), REGISTRY))).toBe('registry-server-unusable')
-    expect(errorCode(() => specFromServerJson(server({remotes: [{type: 'streamable-http', url: 'https://user:pw@thing.example/mcp'}]}), REGISTRY))).toBe('credentials-in-url')
+    expect(errorCode(() => specFromServerJson(server({packages: [{registryType: 'npm', identifier: '--require=/tmp/x', version: '1.0.0'}]}), REGISTRY))).toBe(
+      'registry-server-unusable',
+    )
+    expect(errorCode(() => specFromServerJson(server({packages: [{registryType: 'npm', identifier: 'thing', version: 'latest'}]}), REGISTRY))).toBe(
+      'registry-server-unusable',
+    )
+    expect(errorCode(() => specFromServerJson(server({packages: [{registryType: 'nuget', identifier: 'Thing', version: '1.0.0'}]}), REGISTRY))).toBe(
+      'registry-server-unusable',
+    )
+    expect(errorCode(() => specFromServerJson(server({remotes: [{type: 'streamable-http', url: 'https://user:pw@thing.example/mcp'}]}), REGISTRY))).toBe(
+      'credentials-in-url',
+    )
     expect(errorCode(() => specFromServerJson(server({remotes: [{type: 'streamable-http', url: 'http://thing.example/mcp'}]}), REGISTRY))).toBe('insecure-url')
     expect(errorCode(() => specFromServerJson(server({name: 'io.github.acme/..'}), REGISTRY))).toBe('bad-server-name')
   })
@@ -92,12 +120,18 @@ describe('references to environment variables, per agent', () => {
   const spec = localServerSpec({name: 'thing', command: ['thing', '--token', '${THING_TOKEN}'], env: ['THING_TOKEN', 'MODE=fast']})
 
   it('are spelled as Cursor expands them', () => {
-    expect(spellEnvReferences(spec.config, '${env:VAR}')).toEqual({command: 'thing', args: ['--token', '${env:THING_TOKEN}'], env: {THING_TOKEN: '${env:THING_TOKEN}', MODE: 'fast'}})
+    expect(spellEnvReferences(spec.config, '${env:VAR}')).toEqual({
+      command: 'thing',
+      args: ['--token', '${env:THING_TOKEN}'],
+      env: {THING_TOKEN: '${env:THING_TOKEN}', MODE: 'fast'},
+    })
   })
 
   it('become names Codex passes through, and a server Codex cannot pass them to is not written, saying what would be lost', () => {
     // Codex expands no ${...}: "--token ${THING_TOKEN}" would reach the server as literal text
-    expect(renderMcpEntry(spec.config, 'codex')).toEqual({unsupported: expect.stringContaining('Codex does not expand ${VAR}: the argument "${THING_TOKEN}" would reach the server as literal text')})
+    expect(renderMcpEntry(spec.config, 'codex')).toEqual({
+      unsupported: expect.stringContaining('Codex does not expand ${VAR}: the argument "${THING_TOKEN}" would reach the server as literal text'),
+    })
     const passed = renderMcpEntry({command: 'thing', env: {THING_TOKEN: '${THING_TOKEN}', MODE: 'fast'}}, 'codex')
     expect(passed).toEqual({value: {command: 'thing', env: {MODE: 'fast'}, env_vars: ['THING_TOKEN']}, notes: []})
     const notes: string[] = []

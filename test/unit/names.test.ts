@@ -32,7 +32,16 @@ describe('confusable names', () => {
   })
 
   it('a catalog entry that looks like an earlier one is dropped with its reason', () => {
-    const read = readCatalog({name: 'acme', plugins: [{name: 'model-kit', source: './a'}, {name: 'rnodel-kit', source: './b'}]}, {file: 'marketplace.json', origin: 'local'})
+    const read = readCatalog(
+      {
+        name: 'acme',
+        plugins: [
+          {name: 'model-kit', source: './a'},
+          {name: 'rnodel-kit', source: './b'},
+        ],
+      },
+      {file: 'marketplace.json', origin: 'local'},
+    )
     expect(read.catalog.plugins.map((p) => p.name)).toEqual(['model-kit'])
     expect(read.dropped).toEqual([{name: 'rnodel-kit', code: 'entry-confusable-name', message: expect.stringContaining('looks like "model-kit"')}])
   })

@@ -80,7 +80,10 @@ describe('parseSource: accepted forms', () => {
     [`https://example.com/t.tgz#sha256=${SHA.toUpperCase()}`, {kind: 'archive', url: 'https://example.com/t.tgz', sha256: SHA}],
     // catalog URLs
     ['https://example.com/marketplace.json', {kind: 'catalog-url', url: 'https://example.com/marketplace.json'}],
-    ['https://raw.githubusercontent.com/o/r/main/.claude-plugin/marketplace.json', {kind: 'catalog-url', url: 'https://raw.githubusercontent.com/o/r/main/.claude-plugin/marketplace.json'}],
+    [
+      'https://raw.githubusercontent.com/o/r/main/.claude-plugin/marketplace.json',
+      {kind: 'catalog-url', url: 'https://raw.githubusercontent.com/o/r/main/.claude-plugin/marketplace.json'},
+    ],
     ['https://example.com/o/r', {kind: 'catalog-url', url: 'https://example.com/o/r'}],
     ['https://github.com/o/r/blob/main/catalog.json', {kind: 'catalog-url', url: 'https://github.com/o/r/blob/main/catalog.json'}],
     ['https://gitlab.com/g/r/-/raw/main/c.json', {kind: 'catalog-url', url: 'https://gitlab.com/g/r/-/raw/main/c.json'}],
@@ -148,12 +151,9 @@ describe('parseSource: --ref', () => {
     expect(error.suggestions.length).toBeGreaterThan(0)
   })
 
-  it.each(['', '-x', '--upload-pack=x', 'a b', 'a..b', 'a:b', 'x.lock', 'a//b', 'end/', '.hidden', 'a@{1}', 'a\nb'])(
-    'refuses the ref %j',
-    (ref) => {
-      expect(thrown(() => parse('owner/repo', {ref})).code).toBe('invalid-ref')
-    },
-  )
+  it.each(['', '-x', '--upload-pack=x', 'a b', 'a..b', 'a:b', 'x.lock', 'a//b', 'end/', '.hidden', 'a@{1}', 'a\nb'])('refuses the ref %j', (ref) => {
+    expect(thrown(() => parse('owner/repo', {ref})).code).toBe('invalid-ref')
+  })
 })
 
 describe('parseSource: refused forms', () => {
@@ -378,10 +378,7 @@ describe('redactUrl', () => {
     ['https://unpkg.com/pkg@1.0.0/x', 'https://unpkg.com/pkg@1.0.0/x'],
     ['https://host/x?from=a@b', 'https://host/x?from=a@b'],
     ['mail me at someone@example.com', 'mail me at someone@example.com'],
-    [
-      "fatal: unable to access 'https://x-access-token:ghs_123@github.com/o/r.git/': 403",
-      "fatal: unable to access 'https://***@github.com/o/r.git/': 403",
-    ],
+    ["fatal: unable to access 'https://x-access-token:ghs_123@github.com/o/r.git/': 403", "fatal: unable to access 'https://***@github.com/o/r.git/': 403"],
     ['from https://a:b@h1/x to https://c@h2/y', 'from https://***@h1/x to https://***@h2/y'],
     ['url:https://tok@host/x', 'url:https://***@host/x'],
     ['(https://tok@host)', '(https://***@host)'],
@@ -425,9 +422,7 @@ describe('hasCredentials', () => {
 
 describe('redactSecrets', () => {
   it('replaces every occurrence of every secret', () => {
-    expect(redactSecrets('Authorization: Bearer tok123; again tok123 and other-9', ['tok123', 'other-9'])).toBe(
-      'Authorization: Bearer ***; again *** and ***',
-    )
+    expect(redactSecrets('Authorization: Bearer tok123; again tok123 and other-9', ['tok123', 'other-9'])).toBe('Authorization: Bearer ***; again *** and ***')
   })
 
   it('replaces a secret that contains another one whole', () => {

@@ -54,7 +54,13 @@ const build = (files: Files, name = 'demo'): string => {
   return root
 }
 
-const envFor = (root: string): Environment => ({vars: {}, home: join(dirname(root), 'home'), cwd: dirname(root), platform: process.platform, interactive: false})
+const envFor = (root: string): Environment => ({
+  vars: {},
+  home: join(dirname(root), 'home'),
+  cwd: dirname(root),
+  platform: process.platform,
+  interactive: false,
+})
 
 const convert = (root: string, to: string, options: Partial<ConvertPluginInput> = {}): Promise<PluginConversion> =>
   convertPlugin({path: root, to, force: false, dryRun: false, env: envFor(root), ...options})
@@ -92,9 +98,11 @@ const expectValid = async (path: string) => {
   return model
 }
 
-const skill = (name: string, description = `The ${name} skill, for tests.`) => `---\nname: ${name}\ndescription: ${JSON.stringify(description)}\n---\n\nDo the ${name} thing.\n`
+const skill = (name: string, description = `The ${name} skill, for tests.`) =>
+  `---\nname: ${name}\ndescription: ${JSON.stringify(description)}\n---\n\nDo the ${name} thing.\n`
 
-const REVIEWER = '---\nname: reviewer\ndescription: Reviews code before it lands.\ntools: Read, Grep, Bash(git diff:*)\nmodel: sonnet\n---\n\nYou review code. Be brief.\n'
+const REVIEWER =
+  '---\nname: reviewer\ndescription: Reviews code before it lands.\ntools: Read, Grep, Bash(git diff:*)\nmodel: sonnet\n---\n\nYou review code. Be brief.\n'
 
 const HOOKS = {
   hooks: {
@@ -138,7 +146,15 @@ const CST_SERVER = {command: 'npx', args: ['-y', 'files-mcp'], cwd: 'data', auto
 
 /** A cst-agent plugin: a skills folder, an exec tool, a stdio MCP server with cst-agent's own settings. */
 const cstFiles = (): Files => ({
-  'plugin.json': {name: 'wc-tools', version: '0.3.0', description: 'Word counting tools', author: 'Bob Builder <bob@example.com>', skills: 'skills', tools: [CST_TOOL], mcpServers: {files: CST_SERVER}},
+  'plugin.json': {
+    name: 'wc-tools',
+    version: '0.3.0',
+    description: 'Word counting tools',
+    author: 'Bob Builder <bob@example.com>',
+    skills: 'skills',
+    tools: [CST_TOOL],
+    mcpServers: {files: CST_SERVER},
+  },
   'skills/count-words/SKILL.md': skill('count-words'),
   'tools/count.mjs': 'console.log(0)\n',
 })
@@ -149,7 +165,11 @@ const RESEARCHER = {
   description: 'Finds answers in the docs',
   instructions: 'You research questions.',
   fileAccess: 'inherit',
-  tools: [{source: 'builtin', name: 'read'}, {source: 'builtin', name: 'grep'}, {source: 'mcp', connector: 'docs', name: 'search'}],
+  tools: [
+    {source: 'builtin', name: 'read'},
+    {source: 'builtin', name: 'grep'},
+    {source: 'mcp', connector: 'docs', name: 'search'},
+  ],
   skills: ['acme.search-kit.search'],
   requiredSkills: ['acme.search-kit.search'],
 }
@@ -172,7 +192,8 @@ const lexoraFiles = (): Files => ({
 })
 
 const reasons = (list: readonly NotCarried[]) => list.map((n) => `${n.kind} ${n.name}${n.part ? ` (${n.part})` : ''}`)
-const reasonOf = (list: readonly NotCarried[], kind: string, name: string, part?: string) => list.find((n) => n.kind === kind && n.name === name && n.part === part)?.reason
+const reasonOf = (list: readonly NotCarried[], kind: string, name: string, part?: string) =>
+  list.find((n) => n.kind === kind && n.name === name && n.part === part)?.reason
 
 // ---------------------------------------------------------------------------------------------
 
@@ -191,7 +212,17 @@ describe('from a Claude plugin', () => {
     const root = build(claudeFiles())
     const claudeBefore = readFileSync(join(root, '.claude-plugin/plugin.json'), 'utf8')
     const result = await convert(root, 'codex')
-    expect(result).toMatchObject({name: 'demo', from: ['claude'], to: 'codex', path: root, out: false, manifest: '.codex-plugin/plugin.json', manifestMode: 'new', files: ['.codex-plugin/plugin.json'], dryRun: false})
+    expect(result).toMatchObject({
+      name: 'demo',
+      from: ['claude'],
+      to: 'codex',
+      path: root,
+      out: false,
+      manifest: '.codex-plugin/plugin.json',
+      manifestMode: 'new',
+      files: ['.codex-plugin/plugin.json'],
+      dryRun: false,
+    })
     expect(readJson(join(root, '.codex-plugin/plugin.json'))).toEqual({
       name: 'demo',
       version: '1.2.0',
@@ -247,7 +278,14 @@ describe('from a Claude plugin', () => {
     const result = await convert(root, 'lexora')
     expect(result).toMatchObject({manifest: 'package.json', manifestMode: 'new'})
     const manifest = readJson(join(root, 'package.json'))
-    expect(manifest).toMatchObject({name: 'demo', version: '1.2.0', private: true, author: 'Ada Lovelace <ada@example.com>', id: 'demo', engines: {lexora: '^4.0.0'}})
+    expect(manifest).toMatchObject({
+      name: 'demo',
+      version: '1.2.0',
+      private: true,
+      author: 'Ada Lovelace <ada@example.com>',
+      id: 'demo',
+      engines: {lexora: '^4.0.0'},
+    })
     // the seed names no apiVersion field: none is written
     expect(manifest).not.toHaveProperty('apiVersion')
     expect(manifest.contributes).toEqual({
@@ -257,11 +295,27 @@ describe('from a Claude plugin', () => {
       ],
       mcpConnectors: [{id: 'remote', transport: 'streamable-http', url: 'https://mcp.example.com/mcp', authentication: 'none'}],
       subagents: [
-        {id: 'reviewer', name: 'Reviewer', description: 'Reviews code before it lands.', instructions: 'You review code. Be brief.', fileAccess: 'inherit', tools: [{source: 'builtin', name: 'read'}, {source: 'builtin', name: 'grep'}]},
+        {
+          id: 'reviewer',
+          name: 'Reviewer',
+          description: 'Reviews code before it lands.',
+          instructions: 'You review code. Be brief.',
+          fileAccess: 'inherit',
+          tools: [
+            {source: 'builtin', name: 'read'},
+            {source: 'builtin', name: 'grep'},
+          ],
+        },
       ],
     })
     expect(result.carried).toEqual({skills: ['notes', 'pdf-tools'], subagents: ['reviewer'], mcpServers: ['remote'], hooks: [], commands: [], tools: []})
-    expect(reasons(result.notCarried).sort()).toEqual(['command hi', 'hooks hooks', 'mcp local', 'subagent reviewer (model)', 'subagent reviewer (tools Bash(git diff:*))'])
+    expect(reasons(result.notCarried).sort()).toEqual([
+      'command hi',
+      'hooks hooks',
+      'mcp local',
+      'subagent reviewer (model)',
+      'subagent reviewer (tools Bash(git diff:*))',
+    ])
     expect(reasonOf(result.notCarried, 'mcp', 'local')).toBe('Lexora has no local (stdio) MCP servers: only remote streamable-HTTP connectors')
     expect(reasonOf(result.notCarried, 'hooks', 'hooks')).toBe('Lexora packages run no hooks')
     expect(result.effects.map((e) => `${e.kind} ${e.name} ${e.change}`).sort()).toEqual(['mcp local lost', 'subagent reviewer changed'])
@@ -274,19 +328,40 @@ describe('from a Claude plugin', () => {
     const root = build(claudeFiles({'agents/reviewer.md': '---\nname: reviewer\ndescription: Reads.\ntools: Read, Glob, LS\n---\n\nRead only.\n'}))
     await convert(root, 'lexora')
     expect(readJson(join(root, 'package.json')).contributes.subagents).toEqual([
-      {id: 'reviewer', name: 'Reviewer', description: 'Reads.', instructions: 'Read only.', fileAccess: 'read_only', tools: [{source: 'builtin', name: 'read'}, {source: 'builtin', name: 'find'}, {source: 'builtin', name: 'ls'}]},
+      {
+        id: 'reviewer',
+        name: 'Reviewer',
+        description: 'Reads.',
+        instructions: 'Read only.',
+        fileAccess: 'read_only',
+        tools: [
+          {source: 'builtin', name: 'read'},
+          {source: 'builtin', name: 'find'},
+          {source: 'builtin', name: 'ls'},
+        ],
+      },
     ])
     await expectValid(root)
   })
 
   it('to Claude itself (--force): the fields loadout does not manage are kept', async () => {
-    const root = build(claudeFiles({'.claude-plugin/plugin.json': {name: 'demo', description: 'Old text', userConfig: {token: {type: 'string'}}, skills: './skills/notes'}}))
+    const root = build(
+      claudeFiles({'.claude-plugin/plugin.json': {name: 'demo', description: 'Old text', userConfig: {token: {type: 'string'}}, skills: './skills/notes'}}),
+    )
     const refused = await refusal(convert(root, 'claude'))
-    expect(refused).toMatchObject({code: 'manifest-exists', message: `the plugin already has a Claude Code manifest: ${join(root, '.claude-plugin/plugin.json')}`})
+    expect(refused).toMatchObject({
+      code: 'manifest-exists',
+      message: `the plugin already has a Claude Code manifest: ${join(root, '.claude-plugin/plugin.json')}`,
+    })
     const result = await convert(root, 'claude', {force: true})
     expect(result.manifestMode).toBe('replace')
     // the declared skill folder is kept exactly: skills/pdf-tools was never part of the plugin
-    expect(readJson(join(root, '.claude-plugin/plugin.json'))).toEqual({name: 'demo', description: 'Old text', skills: './skills/notes', userConfig: {token: {type: 'string'}}})
+    expect(readJson(join(root, '.claude-plugin/plugin.json'))).toEqual({
+      name: 'demo',
+      description: 'Old text',
+      skills: './skills/notes',
+      userConfig: {token: {type: 'string'}},
+    })
     await expectValid(root)
   })
 })
@@ -314,7 +389,12 @@ describe('from a cst-agent plugin', () => {
   it('to Codex: skills and the server; the exec tool cannot go', async () => {
     const root = build(cstFiles())
     const result = await convert(root, 'codex')
-    expect(readJson(join(root, '.codex-plugin/plugin.json'))).toMatchObject({name: 'wc-tools', skills: './skills/', mcpServers: {files: CST_SERVER}, interface: {displayName: 'Wc Tools'}})
+    expect(readJson(join(root, '.codex-plugin/plugin.json'))).toMatchObject({
+      name: 'wc-tools',
+      skills: './skills/',
+      mcpServers: {files: CST_SERVER},
+      interface: {displayName: 'Wc Tools'},
+    })
     expect(reasons(result.notCarried)).toEqual(['mcp files (autoApprove)', 'tool count'])
     await expectValid(root)
   })
@@ -322,7 +402,11 @@ describe('from a cst-agent plugin', () => {
   it('to Lexora: only the skill; the stdio server and the exec tool cannot go', async () => {
     const root = build(cstFiles())
     const result = await convert(root, 'lexora')
-    expect(readJson(join(root, 'package.json'))).toMatchObject({id: 'wc-tools', author: 'Bob Builder <bob@example.com>', contributes: {skills: [{id: 'wc-tools.count-words', path: 'skills/count-words/SKILL.md'}]}})
+    expect(readJson(join(root, 'package.json'))).toMatchObject({
+      id: 'wc-tools',
+      author: 'Bob Builder <bob@example.com>',
+      contributes: {skills: [{id: 'wc-tools.count-words', path: 'skills/count-words/SKILL.md'}]},
+    })
     expect(readJson(join(root, 'package.json')).contributes).not.toHaveProperty('mcpConnectors')
     expect(reasons(result.notCarried)).toEqual(['mcp files', 'tool count'])
     expect(reasonOf(result.notCarried, 'tool', 'count')).toBe('an exec tool is a cst-agent feature; Lexora packages run no local programs')
@@ -335,7 +419,12 @@ describe('from a Lexora package', () => {
     const root = build(lexoraFiles())
     const result = await convert(root, 'claude')
     expect(result.files).toEqual(['.claude-plugin/plugin.json', 'agents/researcher.md'])
-    expect(readJson(join(root, '.claude-plugin/plugin.json'))).toEqual({name: 'search-kit', version: '2.0.0', description: 'Search the docs', mcpServers: {docs: {type: 'http', url: 'https://docs.example.com/mcp'}}})
+    expect(readJson(join(root, '.claude-plugin/plugin.json'))).toEqual({
+      name: 'search-kit',
+      version: '2.0.0',
+      description: 'Search the docs',
+      mcpServers: {docs: {type: 'http', url: 'https://docs.example.com/mcp'}},
+    })
     const agent = readFileSync(join(root, 'agents/researcher.md'), 'utf8')
     const [, yaml, body] = agent.split('---\n')
     expect(parseYaml(yaml!)).toEqual({name: 'researcher', description: 'Finds answers in the docs', tools: 'Read, Grep', skills: ['search']})
@@ -359,7 +448,10 @@ describe('from a Lexora package', () => {
   it('to Codex: the connector inline; the subagent cannot go', async () => {
     const root = build(lexoraFiles())
     const result = await convert(root, 'codex')
-    expect(readJson(join(root, '.codex-plugin/plugin.json'))).toMatchObject({skills: './skills/', mcpServers: {docs: {type: 'http', url: 'https://docs.example.com/mcp'}}})
+    expect(readJson(join(root, '.codex-plugin/plugin.json'))).toMatchObject({
+      skills: './skills/',
+      mcpServers: {docs: {type: 'http', url: 'https://docs.example.com/mcp'}},
+    })
     expect(reasons(result.notCarried)).toEqual(['subagent researcher'])
     await expectValid(root)
   })
@@ -377,11 +469,14 @@ describe('from a Lexora package', () => {
 
 describe('Lexora rules applied while converting', () => {
   it('a skill folder inside another skill folder is left out', async () => {
-    const root = build({
-      '.claude-plugin/plugin.json': {name: 'odd', skills: ['./skills/good', './skills/good/inner']},
-      'skills/good/SKILL.md': skill('good'),
-      'skills/good/inner/SKILL.md': skill('inner'),
-    }, 'odd')
+    const root = build(
+      {
+        '.claude-plugin/plugin.json': {name: 'odd', skills: ['./skills/good', './skills/good/inner']},
+        'skills/good/SKILL.md': skill('good'),
+        'skills/good/inner/SKILL.md': skill('inner'),
+      },
+      'odd',
+    )
     await expectValid(root)
     const result = await convert(root, 'lexora')
     expect(readJson(join(root, 'package.json')).contributes.skills).toEqual([{id: 'odd.good', path: 'skills/good/SKILL.md'}])
@@ -391,17 +486,26 @@ describe('Lexora rules applied while converting', () => {
   })
 
   it('a skill named unlike its folder is left out (and, no longer found by convention, reported lost)', async () => {
-    const root = build({'.claude-plugin/plugin.json': {name: 'odd'}, 'skills/folder-x/SKILL.md': skill('other-name'), 'skills/fine/SKILL.md': skill('fine')}, 'odd')
+    const root = build(
+      {'.claude-plugin/plugin.json': {name: 'odd'}, 'skills/folder-x/SKILL.md': skill('other-name'), 'skills/fine/SKILL.md': skill('fine')},
+      'odd',
+    )
     const result = await convert(root, 'lexora')
     expect(readJson(join(root, 'package.json')).contributes.skills).toEqual([{id: 'odd.fine', path: 'skills/fine/SKILL.md'}])
-    expect(reasonOf(result.notCarried, 'skill', 'other-name')).toBe('Lexora names a skill after its folder: the folder is "folder-x" but the skill is "other-name"; rename one to match')
+    expect(reasonOf(result.notCarried, 'skill', 'other-name')).toBe(
+      'Lexora names a skill after its folder: the folder is "folder-x" but the skill is "other-name"; rename one to match',
+    )
     expect(result.effects).toEqual([{kind: 'skill', name: 'other-name', change: 'lost', detail: expect.stringContaining('found in skills/ by convention')}])
   })
 
   it('a plugin that already breaks a rule is converted, adds no new error, and says it still has one', async () => {
     const root = build(claudeFiles({'agents/reviewer.md': '---\nname: reviewer\n---\n\nNo description.\n'}))
     const result = await convert(root, 'codex')
-    expect(result.validation).toMatchObject({valid: false, errors: 1, problems: [expect.objectContaining({code: 'subagent-description-missing', file: 'agents/reviewer.md'})]})
+    expect(result.validation).toMatchObject({
+      valid: false,
+      errors: 1,
+      problems: [expect.objectContaining({code: 'subagent-description-missing', file: 'agents/reviewer.md'})],
+    })
     expect(result.notes).toContain('the plugin had 1 error(s) before the conversion, and still has them: `loadout plugin validate` lists them')
     expect(existsSync(join(root, '.codex-plugin/plugin.json'))).toBe(true)
   })
@@ -427,7 +531,9 @@ describe('Lexora rules applied while converting', () => {
       }),
     )
     const result = await convert(root, 'lexora')
-    expect(readJson(join(root, 'package.json')).contributes.mcpConnectors).toEqual([{id: 'signed', transport: 'streamable-http', url: 'https://signed.example.com/mcp', authentication: 'bearer'}])
+    expect(readJson(join(root, 'package.json')).contributes.mcpConnectors).toEqual([
+      {id: 'signed', transport: 'streamable-http', url: 'https://signed.example.com/mcp', authentication: 'bearer'},
+    ])
     expect(reasonOf(result.notCarried, 'mcp', 'plain')).toBe('Lexora connectors need an https URL, not http')
     expect(reasonOf(result.notCarried, 'mcp', 'stream')).toBe('Lexora connectors use streamable HTTP, not SSE')
     expect(reasonOf(result.notCarried, 'mcp', 'leaky')).toContain('carries "access_token"')
@@ -444,7 +550,9 @@ describe('Lexora rules applied while converting', () => {
     )
     const result = await convert(root, 'lexora')
     expect(readJson(join(root, 'package.json')).contributes).not.toHaveProperty('mcpConnectors')
-    expect(reasonOf(result.notCarried, 'mcp', 'signed')).toBe('its Lexora form leaves out its headers, and .mcp.json keeps the original: two definitions under one name would clash')
+    expect(reasonOf(result.notCarried, 'mcp', 'signed')).toBe(
+      'its Lexora form leaves out its headers, and .mcp.json keeps the original: two definitions under one name would clash',
+    )
     const model = await expectValid(root)
     expect(model.mcpServers.map((s) => s.name)).toEqual(['signed'])
   })

@@ -48,8 +48,7 @@ const outside = (files: Files): string => {
 }
 
 const skillMd = (name: string, description = `Does ${name} things.`) => `---\nname: ${name}\ndescription: ${description}\n---\n# ${name}\n\nBody of ${name}.\n`
-const agentMd = (name: string, description?: string) =>
-  `---\nname: ${name}\n${description ? `description: ${description}\n` : ''}---\nYou are ${name}.\n`
+const agentMd = (name: string, description?: string) => `---\nname: ${name}\n${description ? `description: ${description}\n` : ''}---\nYou are ${name}.\n`
 
 const entryOf = (fields: Partial<PluginEntry> = {}): PluginEntry => ({
   name: 'demo',
@@ -218,11 +217,21 @@ describe('readPlugin: Claude manifest', () => {
       ['xlsx', join(root, 'more/xlsx')],
     ])
     expect(model.subagents).toEqual([
-      {kind: 'subagent', name: 'reviewer', file: join(root, 'roles/reviewer.md'), frontmatter: {name: 'reviewer', description: 'Reviews diffs'}, body: 'You are reviewer.\n'},
+      {
+        kind: 'subagent',
+        name: 'reviewer',
+        file: join(root, 'roles/reviewer.md'),
+        frontmatter: {name: 'reviewer', description: 'Reviews diffs'},
+        body: 'You are reviewer.\n',
+      },
     ])
     expect(model.commands).toEqual([{kind: 'command', name: 'fix', file: join(root, 'cmds/fix.md')}])
     expect(model.hooks).toEqual([
-      {kind: 'hooks', name: 'hooks', events: {PreToolUse: [{matcher: 'Bash', hooks: [{type: 'command', command: '${CLAUDE_PLUGIN_ROOT}/check.sh', timeout: 5}]}]}},
+      {
+        kind: 'hooks',
+        name: 'hooks',
+        events: {PreToolUse: [{matcher: 'Bash', hooks: [{type: 'command', command: '${CLAUDE_PLUGIN_ROOT}/check.sh', timeout: 5}]}]},
+      },
     ])
     expect(model.mcpServers).toEqual([{kind: 'mcp', name: 'github', config: {command: 'npx', args: ['-y', 'gh-mcp'], env: {TOKEN: '${GITHUB_TOKEN}'}}}])
     expect(model.problems).toEqual([])
@@ -480,7 +489,12 @@ describe('readPlugin: the marketplace entry', () => {
       version: '3.1.0',
       description: 'Defined by the catalog',
       strict: false,
-      raw: {skills: ['./custom/picked'], agents: ['./roles/r.md'], mcpServers: {svc: {command: 'svc'}}, hooks: {Stop: [{hooks: [{type: 'command', command: 'x'}]}]}},
+      raw: {
+        skills: ['./custom/picked'],
+        agents: ['./roles/r.md'],
+        mcpServers: {svc: {command: 'svc'}},
+        hooks: {Stop: [{hooks: [{type: 'command', command: 'x'}]}]},
+      },
     })
     const model = readPlugin(root, {entry})
     expect(model).toMatchObject({name: 'from-entry', version: '3.1.0', description: 'Defined by the catalog', manifests: ['none']})
@@ -679,7 +693,15 @@ describe('hostile or broken manifest content', () => {
   })
 
   it('refuses a tool program path that climbs out or is absolute', () => {
-    const root = plugin({'plugin.json': {name: 'cst', tools: [{name: 'a', command: ['../bin/x']}, {name: 'b', command: '/usr/bin/env bash'}]}})
+    const root = plugin({
+      'plugin.json': {
+        name: 'cst',
+        tools: [
+          {name: 'a', command: ['../bin/x']},
+          {name: 'b', command: '/usr/bin/env bash'},
+        ],
+      },
+    })
     const fatal = inspectPlugin(root).fatal
     expect(fatal.map((p) => [p.code, p.path])).toEqual([
       ['path-parent-segment', 'tools[0].command[0]'],

@@ -51,7 +51,8 @@ const plugin = (files: Files): string => {
 
 const validate = (files: Files, options: {strict?: boolean; fix?: boolean} = {}): Promise<PluginValidation> => validatePlugin(plugin(files), options)
 
-const skill = (name: string, description = `The ${name} skill, for tests.`) => `---\nname: ${name}\ndescription: ${JSON.stringify(description)}\n---\n\nDo the thing.\n`
+const skill = (name: string, description = `The ${name} skill, for tests.`) =>
+  `---\nname: ${name}\ndescription: ${JSON.stringify(description)}\n---\n\nDo the thing.\n`
 const agent = (fields: string) => `---\n${fields}\n---\n\nYou review code.\n`
 
 const CLAUDE = '.claude-plugin/plugin.json'
@@ -62,7 +63,15 @@ const claudeBase = (manifest: object = {}): Files => ({
   'skills/demo/SKILL.md': skill('demo'),
 })
 
-const codexInterface = {displayName: 'Demo', shortDescription: 'A demo', developerName: 'Ada', category: 'Coding', defaultPrompt: ['Use demo'], brandColor: '#3B82F6', logo: './assets/logo.png'}
+const codexInterface = {
+  displayName: 'Demo',
+  shortDescription: 'A demo',
+  developerName: 'Ada',
+  category: 'Coding',
+  defaultPrompt: ['Use demo'],
+  brandColor: '#3B82F6',
+  logo: './assets/logo.png',
+}
 const codexBase = (manifest: object = {}, ui: object = {}): Files => ({
   [CODEX]: {name: 'demo', version: '1.0.0', description: 'A demo plugin', skills: './skills/', interface: {...codexInterface, ...ui}, ...manifest},
   'skills/demo/SKILL.md': skill('demo'),
@@ -79,7 +88,15 @@ const tool = (fields: object = {}) => ({
   ...fields,
 })
 const cstBase = (manifest: object = {}): Files => ({
-  'plugin.json': {name: 'demo', version: '1.0.0', description: 'A demo plugin', skills: 'skills', tools: [tool()], mcpServers: {files: {command: 'node', args: ['servers/files.mjs'], autoApprove: ['read']}}, ...manifest},
+  'plugin.json': {
+    name: 'demo',
+    version: '1.0.0',
+    description: 'A demo plugin',
+    skills: 'skills',
+    tools: [tool()],
+    mcpServers: {files: {command: 'node', args: ['servers/files.mjs'], autoApprove: ['read']}},
+    ...manifest,
+  },
   'skills/demo/SKILL.md': skill('demo'),
   'tools/count.mjs': 'console.log(1)\n',
 })
@@ -110,7 +127,8 @@ const lexoraBase = (manifest: object = {}, contributes: object = {}): Files => (
   'skills/demo/SKILL.md': skill('demo'),
 })
 
-const describeProblems = (problems: readonly Problem[]) => problems.map((p) => `${p.severity} ${p.code} ${p.file ?? ''} ${p.path ?? ''}: ${p.message}`).join('\n')
+const describeProblems = (problems: readonly Problem[]) =>
+  problems.map((p) => `${p.severity} ${p.code} ${p.file ?? ''} ${p.path ?? ''}: ${p.message}`).join('\n')
 
 interface Expected {
   code: string
@@ -130,7 +148,10 @@ const expectProblem = (result: PluginValidation, expected: Expected): void => {
       (expected.file === undefined || p.file === expected.file) &&
       p.severity === (expected.severity ?? 'error'),
   )
-  expect(match, `expected ${expected.severity ?? 'error'} ${expected.code} (${String(expected.message)}) at ${expected.file ?? '?'} ${expected.path ?? ''}; got:\n${describeProblems(result.problems)}`).toBeDefined()
+  expect(
+    match,
+    `expected ${expected.severity ?? 'error'} ${expected.code} (${String(expected.message)}) at ${expected.file ?? '?'} ${expected.path ?? ''}; got:\n${describeProblems(result.problems)}`,
+  ).toBeDefined()
   if ((expected.severity ?? 'error') === 'error') expect(result.valid).toBe(false)
 }
 
@@ -158,21 +179,38 @@ describe('the base fixtures are valid, so each case below fails for its own reas
 describe('any JSON file', () => {
   it('a manifest of 5 MB is refused by its size, before it is parsed', async () => {
     const big = JSON.stringify({name: 'demo', description: 'x'.repeat(5 * 1024 * 1024)})
-    await check({...claudeBase(), [CLAUDE]: big}, {code: 'file-too-large', message: `.claude-plugin/plugin.json is ${Buffer.byteLength(big)} bytes; the limit is 1048576`, file: CLAUDE})
+    await check(
+      {...claudeBase(), [CLAUDE]: big},
+      {code: 'file-too-large', message: `.claude-plugin/plugin.json is ${Buffer.byteLength(big)} bytes; the limit is 1048576`, file: CLAUDE},
+    )
   })
 
   it('invalid UTF-8 is refused', async () => {
     const bytes = Buffer.concat([Buffer.from('{"name": "demo", "description": "caf'), Buffer.from([0xc3, 0x28]), Buffer.from('"}')])
-    await check({...claudeBase(), [CLAUDE]: bytes}, {code: 'file-not-utf8', message: '.claude-plugin/plugin.json is not valid UTF-8: byte 36 (0xc3) starts no valid character', file: CLAUDE})
+    await check(
+      {...claudeBase(), [CLAUDE]: bytes},
+      {code: 'file-not-utf8', message: '.claude-plugin/plugin.json is not valid UTF-8: byte 36 (0xc3) starts no valid character', file: CLAUDE},
+    )
   })
 
   it('a byte-order mark is an error (JSON.parse refuses it)', async () => {
-    await check({...claudeBase(), [CLAUDE]: `\uFEFF${JSON.stringify({name: 'demo'})}`}, {code: 'json-bom', message: /starts with a byte-order mark \(U\+FEFF\)/, file: CLAUDE})
+    await check(
+      {...claudeBase(), [CLAUDE]: `\uFEFF${JSON.stringify({name: 'demo'})}`},
+      {code: 'json-bom', message: /starts with a byte-order mark \(U\+FEFF\)/, file: CLAUDE},
+    )
   })
 
   it('a key written twice is an error naming the key and where it is (JSON.parse keeps the last)', async () => {
     const text = '{"name": "demo", "version": "1.0.0", "author": {"name": "Ada", "name": "Bob"}, "version": "2.0.0"}'
-    const result = await check({...claudeBase(), [CLAUDE]: text}, {code: 'json-duplicate-key', message: /key "version" appears more than once in the top-level object; JSON\.parse keeps only the last one/, path: 'version', file: CLAUDE})
+    const result = await check(
+      {...claudeBase(), [CLAUDE]: text},
+      {
+        code: 'json-duplicate-key',
+        message: /key "version" appears more than once in the top-level object; JSON\.parse keeps only the last one/,
+        path: 'version',
+        file: CLAUDE,
+      },
+    )
     expectProblem(result, {code: 'json-duplicate-key', message: /key "name" appears more than once in "author"/, path: 'author.name', file: CLAUDE})
   })
 
@@ -187,7 +225,10 @@ describe('any JSON file', () => {
   })
 
   it('a duplicate key in hooks/hooks.json is found too', async () => {
-    await check({...claudeBase(), 'hooks/hooks.json': '{"hooks": {"Stop": [], "Stop": []}}'}, {code: 'json-duplicate-key', message: /key "Stop" appears more than once in "hooks"/, file: 'hooks/hooks.json'})
+    await check(
+      {...claudeBase(), 'hooks/hooks.json': '{"hooks": {"Stop": [], "Stop": []}}'},
+      {code: 'json-duplicate-key', message: /key "Stop" appears more than once in "hooks"/, file: 'hooks/hooks.json'},
+    )
   })
 })
 
@@ -199,18 +240,27 @@ describe('the plugin as a whole', () => {
   })
 
   it('a plugin with nothing in it is a warning', async () => {
-    await check({[CLAUDE]: {name: 'demo'}}, {code: 'plugin-empty', message: 'the plugin holds no skill, subagent, command, hook, MCP server or tool', severity: 'warning'})
+    await check(
+      {[CLAUDE]: {name: 'demo'}},
+      {code: 'plugin-empty', message: 'the plugin holds no skill, subagent, command, hook, MCP server or tool', severity: 'warning'},
+    )
   })
 
   it('a symbolic link out of the plugin is an error', async () => {
-    await check({...claudeBase(), 'skills/demo/secret': {link: '/etc/passwd'}}, {code: 'link-outside-root', message: /symbolic link skills\/demo\/secret points outside the plugin root, to \/etc\/passwd/})
+    await check(
+      {...claudeBase(), 'skills/demo/secret': {link: '/etc/passwd'}},
+      {code: 'link-outside-root', message: /symbolic link skills\/demo\/secret points outside the plugin root, to \/etc\/passwd/},
+    )
   })
 
   it('a manifest that links out of the plugin is reported once, and never read', async () => {
     const away = realpathSync(mkdtempSync(join(tmpdir(), 'loadout-plugin-away-')))
     made.push(away)
     writeFileSync(join(away, 'plugin.json'), JSON.stringify({name: 'Evil Name', colour: 'red'}))
-    const result = await check({...claudeBase(), [CLAUDE]: {link: join(away, 'plugin.json')}}, {code: 'link-outside-root', message: /symbolic link \.claude-plugin\/plugin\.json points outside the plugin root/})
+    const result = await check(
+      {...claudeBase(), [CLAUDE]: {link: join(away, 'plugin.json')}},
+      {code: 'link-outside-root', message: /symbolic link \.claude-plugin\/plugin\.json points outside the plugin root/},
+    )
     expect(result.problems.filter((p) => p.file === CLAUDE).map((p) => p.code)).toEqual(['link-outside-root'])
   })
 
@@ -221,30 +271,60 @@ describe('the plugin as a whole', () => {
 
 describe('Claude .claude-plugin/plugin.json', () => {
   it('needs a name', async () => {
-    await check({...claudeBase(), [CLAUDE]: {description: 'no name'}}, {code: 'manifest-field-missing', message: 'the required field "name" is missing', path: 'name', file: CLAUDE})
+    await check(
+      {...claudeBase(), [CLAUDE]: {description: 'no name'}},
+      {code: 'manifest-field-missing', message: 'the required field "name" is missing', path: 'name', file: CLAUDE},
+    )
   })
 
   it('the name is kebab-case', async () => {
-    await check(claudeBase({name: 'Demo_Plugin'}), {code: 'plugin-name-invalid', message: /plugin name "Demo_Plugin" \(from \.claude-plugin\/plugin\.json\) has upper-case letters/, path: 'name'})
+    await check(claudeBase({name: 'Demo_Plugin'}), {
+      code: 'plugin-name-invalid',
+      message: /plugin name "Demo_Plugin" \(from \.claude-plugin\/plugin\.json\) has upper-case letters/,
+      path: 'name',
+    })
   })
 
   it('paths start with ./', async () => {
-    await check(claudeBase({skills: 'skills'}), {code: 'path-not-dot-slash', message: 'path "skills" must start with "./" (relative to the plugin root)', path: 'skills', file: CLAUDE})
+    await check(claudeBase({skills: 'skills'}), {
+      code: 'path-not-dot-slash',
+      message: 'path "skills" must start with "./" (relative to the plugin root)',
+      path: 'skills',
+      file: CLAUDE,
+    })
   })
 
   it('paths have no ".." and are not absolute', async () => {
-    await check(claudeBase({agents: './agents/../../x'}), {code: 'path-parent-segment', message: /path "\.\/agents\/\.\.\/\.\.\/x" has a "\.\." segment/, path: 'agents'})
+    await check(claudeBase({agents: './agents/../../x'}), {
+      code: 'path-parent-segment',
+      message: /path "\.\/agents\/\.\.\/\.\.\/x" has a "\.\." segment/,
+      path: 'agents',
+    })
     await check(claudeBase({commands: ['/etc']}), {code: 'path-absolute', message: /path "\/etc" is absolute/, path: 'commands[0]'})
   })
 
   it('every file it points at exists', async () => {
-    await check(claudeBase({agents: ['./agents/missing.md']}), {code: 'path-missing', message: 'path "./agents/missing.md" does not exist', path: 'agents[0]', file: CLAUDE})
+    await check(claudeBase({agents: ['./agents/missing.md']}), {
+      code: 'path-missing',
+      message: 'path "./agents/missing.md" does not exist',
+      path: 'agents[0]',
+      file: CLAUDE,
+    })
     await check(claudeBase({outputStyles: './styles'}), {code: 'path-missing', message: 'path "./styles" does not exist', path: 'outputStyles', file: CLAUDE})
   })
 
   it('author is an object with a name', async () => {
-    await check(claudeBase({author: 'Ada Lovelace'}), {code: 'manifest-field-type', message: '"author" must be an object, not string', path: 'author', file: CLAUDE})
-    await check(claudeBase({author: {email: 'ada@example.com'}}), {code: 'manifest-field-missing', message: 'the required field "name" is missing', path: 'author.name'})
+    await check(claudeBase({author: 'Ada Lovelace'}), {
+      code: 'manifest-field-type',
+      message: '"author" must be an object, not string',
+      path: 'author',
+      file: CLAUDE,
+    })
+    await check(claudeBase({author: {email: 'ada@example.com'}}), {
+      code: 'manifest-field-missing',
+      message: 'the required field "name" is missing',
+      path: 'author.name',
+    })
   })
 
   it('fields have their types', async () => {
@@ -252,7 +332,12 @@ describe('Claude .claude-plugin/plugin.json', () => {
   })
 
   it('an unknown field is a warning', async () => {
-    const result = await check(claudeBase({colour: 'blue'}), {code: 'manifest-field-unknown', message: 'unknown field "colour"; Claude Code does not read it', path: 'colour', severity: 'warning'})
+    const result = await check(claudeBase({colour: 'blue'}), {
+      code: 'manifest-field-unknown',
+      message: 'unknown field "colour"; Claude Code does not read it',
+      path: 'colour',
+      severity: 'warning',
+    })
     expect(result.valid).toBe(true)
   })
 
@@ -268,18 +353,30 @@ describe('Claude .claude-plugin/plugin.json', () => {
   })
 
   it('a trailing slash on a path that names a file is a warning', async () => {
-    await check({...claudeBase({mcpServers: './.mcp.json/'}), '.mcp.json': {mcpServers: {}}}, {code: 'path-trailing-slash', message: 'path "./.mcp.json/" ends with "/" but names a file (--fix removes it)', path: 'mcpServers', severity: 'warning'})
+    await check(
+      {...claudeBase({mcpServers: './.mcp.json/'}), '.mcp.json': {mcpServers: {}}},
+      {code: 'path-trailing-slash', message: 'path "./.mcp.json/" ends with "/" but names a file (--fix removes it)', path: 'mcpServers', severity: 'warning'},
+    )
   })
 })
 
 describe('skills, subagents, commands, hooks and MCP files', () => {
   it('each skill passes the SKILL.md validator', async () => {
-    await check({...claudeBase(), 'skills/demo/SKILL.md': '---\nname: demo\n---\n\nNo description.\n'}, {code: 'description-missing', message: 'the required field "description" is missing', file: 'skills/demo/SKILL.md'})
-    await check({...claudeBase(), 'skills/demo/SKILL.md': skill('other')}, {code: 'name-folder-mismatch', message: 'name "other" must equal its folder name "demo"'})
+    await check(
+      {...claudeBase(), 'skills/demo/SKILL.md': '---\nname: demo\n---\n\nNo description.\n'},
+      {code: 'description-missing', message: 'the required field "description" is missing', file: 'skills/demo/SKILL.md'},
+    )
+    await check(
+      {...claudeBase(), 'skills/demo/SKILL.md': skill('other')},
+      {code: 'name-folder-mismatch', message: 'name "other" must equal its folder name "demo"'},
+    )
   })
 
   it('a subagent needs a description', async () => {
-    await check({...claudeBase(), 'agents/rev.md': agent('name: rev')}, {code: 'subagent-description-missing', message: /subagent "rev" needs a "description" in its frontmatter/, file: 'agents/rev.md'})
+    await check(
+      {...claudeBase(), 'agents/rev.md': agent('name: rev')},
+      {code: 'subagent-description-missing', message: /subagent "rev" needs a "description" in its frontmatter/, file: 'agents/rev.md'},
+    )
   })
 
   it('a subagent frontmatter has fields of the right types', async () => {
@@ -292,25 +389,53 @@ describe('skills, subagents, commands, hooks and MCP files', () => {
 
   it('a subagent frontmatter that is not YAML, or a bad name, is an error', async () => {
     await check({...claudeBase(), 'agents/rev.md': agent('name: [rev')}, {code: 'frontmatter-yaml-invalid', message: /frontmatter is not valid YAML/})
-    await check({...claudeBase(), 'agents/rev.md': agent('name: Rev Iewer\ndescription: x')}, {code: 'subagent-name-invalid', message: /subagent name "Rev Iewer" has upper-case letters/})
+    await check(
+      {...claudeBase(), 'agents/rev.md': agent('name: Rev Iewer\ndescription: x')},
+      {code: 'subagent-name-invalid', message: /subagent name "Rev Iewer" has upper-case letters/},
+    )
   })
 
   it('a command frontmatter must parse', async () => {
-    await check({...claudeBase(), 'commands/go.md': '---\ndescription: [go\n---\nGo.\n'}, {code: 'frontmatter-yaml-invalid', message: /frontmatter is not valid YAML/, file: 'commands/go.md'})
+    await check(
+      {...claudeBase(), 'commands/go.md': '---\ndescription: [go\n---\nGo.\n'},
+      {code: 'frontmatter-yaml-invalid', message: /frontmatter is not valid YAML/, file: 'commands/go.md'},
+    )
   })
 
   it('hooks have the right shape', async () => {
-    const result = await check({...claudeBase(), 'hooks/hooks.json': {hooks: {PreToolUse: [{matcher: 'Bash', hooks: [{command: 'x'}]}], Stop: [{}]}}}, {code: 'hook-type-missing', message: 'a hook needs "type": "command"', path: 'hooks.PreToolUse[0].hooks[0].type', file: 'hooks/hooks.json'})
+    const result = await check(
+      {...claudeBase(), 'hooks/hooks.json': {hooks: {PreToolUse: [{matcher: 'Bash', hooks: [{command: 'x'}]}], Stop: [{}]}}},
+      {code: 'hook-type-missing', message: 'a hook needs "type": "command"', path: 'hooks.PreToolUse[0].hooks[0].type', file: 'hooks/hooks.json'},
+    )
     expectProblem(result, {code: 'hook-list-missing', message: '"hooks" must be a list of hooks', path: 'hooks.Stop[0].hooks'})
   })
 
   it('a hook event no agent fires is a warning, with the likely spelling', async () => {
-    await check({...claudeBase(), 'hooks/hooks.json': {hooks: {pretooluse: [{hooks: [{type: 'command', command: 'true'}]}]}}}, {code: 'hook-event-unknown', message: /"pretooluse" is not a hook event any agent fires, so its hooks never run; did you mean "PreToolUse"\?/, path: 'hooks.pretooluse', severity: 'warning'})
+    await check(
+      {...claudeBase(), 'hooks/hooks.json': {hooks: {pretooluse: [{hooks: [{type: 'command', command: 'true'}]}]}}},
+      {
+        code: 'hook-event-unknown',
+        message: /"pretooluse" is not a hook event any agent fires, so its hooks never run; did you mean "PreToolUse"\?/,
+        path: 'hooks.pretooluse',
+        severity: 'warning',
+      },
+    )
   })
 
   it('MCP files have the right shape', async () => {
-    await check({...claudeBase(), '.mcp.json': {mcpServers: {docs: {args: ['x']}}}}, {code: 'mcp-server-no-transport', message: 'MCP server "docs" needs "command" (stdio) or "url" (http or sse)', path: 'mcpServers.docs', file: '.mcp.json'})
-    await check({...claudeBase(), '.mcp.json': {mcpServers: {docs: {url: 'http://example.com/mcp'}}}}, {code: 'mcp-url-insecure', message: /is plain http; use https/})
+    await check(
+      {...claudeBase(), '.mcp.json': {mcpServers: {docs: {args: ['x']}}}},
+      {
+        code: 'mcp-server-no-transport',
+        message: 'MCP server "docs" needs "command" (stdio) or "url" (http or sse)',
+        path: 'mcpServers.docs',
+        file: '.mcp.json',
+      },
+    )
+    await check(
+      {...claudeBase(), '.mcp.json': {mcpServers: {docs: {url: 'http://example.com/mcp'}}}},
+      {code: 'mcp-url-insecure', message: /is plain http; use https/},
+    )
   })
 
   it('an MCP file that is not JSON is an error naming it', async () => {
@@ -320,38 +445,87 @@ describe('skills, subagents, commands, hooks and MCP files', () => {
 
 describe('Codex .codex-plugin/plugin.json', () => {
   it('needs a name', async () => {
-    await check({...codexBase(), [CODEX]: {skills: './skills/'}}, {code: 'manifest-field-missing', message: 'the required field "name" is missing', file: CODEX})
+    await check(
+      {...codexBase(), [CODEX]: {skills: './skills/'}},
+      {code: 'manifest-field-missing', message: 'the required field "name" is missing', file: CODEX},
+    )
   })
 
   it('paths start with ./, interface assets included', async () => {
-    await check(codexBase({skills: 'skills/'}), {code: 'path-not-dot-slash', message: 'path "skills/" must start with "./" (relative to the plugin root)', path: 'skills', file: CODEX})
-    await check(codexBase({}, {logo: 'assets/logo.png'}), {code: 'path-not-dot-slash', message: /path "assets\/logo\.png" must start with "\.\/"/, path: 'interface.logo'})
-    await check(codexBase({}, {logoDark: 'assets/dark.png'}), {code: 'path-not-dot-slash', message: /path "assets\/dark\.png" must start with "\.\/"/, path: 'interface.logoDark'})
+    await check(codexBase({skills: 'skills/'}), {
+      code: 'path-not-dot-slash',
+      message: 'path "skills/" must start with "./" (relative to the plugin root)',
+      path: 'skills',
+      file: CODEX,
+    })
+    await check(codexBase({}, {logo: 'assets/logo.png'}), {
+      code: 'path-not-dot-slash',
+      message: /path "assets\/logo\.png" must start with "\.\/"/,
+      path: 'interface.logo',
+    })
+    await check(codexBase({}, {logoDark: 'assets/dark.png'}), {
+      code: 'path-not-dot-slash',
+      message: /path "assets\/dark\.png" must start with "\.\/"/,
+      path: 'interface.logoDark',
+    })
   })
 
   it('files it points at exist', async () => {
-    await check(codexBase({}, {screenshots: ['./assets/one.png']}), {code: 'path-missing', message: 'path "./assets/one.png" does not exist', path: 'interface.screenshots[0]'})
+    await check(codexBase({}, {screenshots: ['./assets/one.png']}), {
+      code: 'path-missing',
+      message: 'path "./assets/one.png" does not exist',
+      path: 'interface.screenshots[0]',
+    })
     await check(codexBase({hooks: './hooks.json'}), {code: 'path-missing', message: 'path "./hooks.json" does not exist', path: 'hooks'})
   })
 
   it('at most 3 default prompts', async () => {
-    await check(codexBase({}, {defaultPrompt: ['a', 'b', 'c', 'd']}), {code: 'manifest-too-many', message: '"defaultPrompt" has 4 entries; the limit is 3', path: 'interface.defaultPrompt', file: CODEX})
+    await check(codexBase({}, {defaultPrompt: ['a', 'b', 'c', 'd']}), {
+      code: 'manifest-too-many',
+      message: '"defaultPrompt" has 4 entries; the limit is 3',
+      path: 'interface.defaultPrompt',
+      file: CODEX,
+    })
   })
 
   it('each default prompt at most 128 characters', async () => {
-    await check(codexBase({}, {defaultPrompt: ['ok', 'é'.repeat(129)]}), {code: 'manifest-field-too-long', message: '"defaultPrompt[1]" is 129 characters; the limit is 128', path: 'interface.defaultPrompt[1]'})
-    await check(codexBase({}, {defaultPrompt: 'x'.repeat(130)}), {code: 'manifest-field-too-long', message: '"defaultPrompt" is 130 characters; the limit is 128'})
+    await check(codexBase({}, {defaultPrompt: ['ok', 'é'.repeat(129)]}), {
+      code: 'manifest-field-too-long',
+      message: '"defaultPrompt[1]" is 129 characters; the limit is 128',
+      path: 'interface.defaultPrompt[1]',
+    })
+    await check(codexBase({}, {defaultPrompt: 'x'.repeat(130)}), {
+      code: 'manifest-field-too-long',
+      message: '"defaultPrompt" is 130 characters; the limit is 128',
+    })
   })
 
   it('interface fields have their types and forms', async () => {
     await check(codexBase({interface: 'Demo'}), {code: 'manifest-field-invalid', message: '"interface" must be an object, not string', path: 'interface'})
-    await check(codexBase({}, {capabilities: 'Interactive'}), {code: 'manifest-field-type', message: '"capabilities" must be a list, not string', path: 'interface.capabilities'})
-    await check(codexBase({}, {brandColor: 'blue'}), {code: 'manifest-field-pattern', message: /"brandColor" is "blue", which does not have the required form/, path: 'interface.brandColor'})
-    await check(codexBase({}, {websiteURL: 'example.com'}), {code: 'codex-interface-url', message: '"websiteURL" is "example.com", not an http(s) URL', path: 'interface.websiteURL'})
+    await check(codexBase({}, {capabilities: 'Interactive'}), {
+      code: 'manifest-field-type',
+      message: '"capabilities" must be a list, not string',
+      path: 'interface.capabilities',
+    })
+    await check(codexBase({}, {brandColor: 'blue'}), {
+      code: 'manifest-field-pattern',
+      message: /"brandColor" is "blue", which does not have the required form/,
+      path: 'interface.brandColor',
+    })
+    await check(codexBase({}, {websiteURL: 'example.com'}), {
+      code: 'codex-interface-url',
+      message: '"websiteURL" is "example.com", not an http(s) URL',
+      path: 'interface.websiteURL',
+    })
   })
 
   it('an unknown interface field is a warning', async () => {
-    await check(codexBase({}, {tagline: 'x'}), {code: 'manifest-field-unknown', message: 'unknown field "tagline"; Codex does not read it', path: 'interface.tagline', severity: 'warning'})
+    await check(codexBase({}, {tagline: 'x'}), {
+      code: 'manifest-field-unknown',
+      message: 'unknown field "tagline"; Codex does not read it',
+      path: 'interface.tagline',
+      severity: 'warning',
+    })
   })
 
   it('its name equals its entry in the Codex marketplace above it', async () => {
@@ -362,23 +536,45 @@ describe('Codex .codex-plugin/plugin.json', () => {
     mkdirSync(join(market, '.agents/plugins'), {recursive: true})
     writeFileSync(join(market, '.agents/plugins/marketplace.json'), JSON.stringify(entry('demo-tools')))
     const result = await validatePlugin(root)
-    expectProblem(result, {code: 'codex-name-mismatch', message: 'name "demo" differs from the plugin\'s entry "demo-tools" in ../.agents/plugins/marketplace.json; Codex knows the plugin by its entry\'s name, so the two must be equal', path: 'name', file: CODEX})
+    expectProblem(result, {
+      code: 'codex-name-mismatch',
+      message:
+        'name "demo" differs from the plugin\'s entry "demo-tools" in ../.agents/plugins/marketplace.json; Codex knows the plugin by its entry\'s name, so the two must be equal',
+      path: 'name',
+      file: CODEX,
+    })
     writeFileSync(join(market, '.agents/plugins/marketplace.json'), JSON.stringify({...entry('demo'), description: 'changed'}))
     expect((await validatePlugin(root)).problems.filter((p) => p.code === 'codex-name-mismatch')).toEqual([])
   })
 
   it('its name agrees with the other manifests', async () => {
-    await check({...codexBase(), [CLAUDE]: {name: 'other'}}, {code: 'manifest-disagreement', message: /"name" is "other" in \.claude-plugin\/plugin\.json but "demo" in \.codex-plugin\/plugin\.json/, severity: 'warning'})
+    await check(
+      {...codexBase(), [CLAUDE]: {name: 'other'}},
+      {
+        code: 'manifest-disagreement',
+        message: /"name" is "other" in \.claude-plugin\/plugin\.json but "demo" in \.codex-plugin\/plugin\.json/,
+        severity: 'warning',
+      },
+    )
   })
 })
 
 describe('cst-agent plugin.json', () => {
   it('tool names outside [A-Za-z0-9_-] are sanitised, with a warning', async () => {
-    await check(cstBase({tools: [tool({name: 'count words!'})]}), {code: 'tool-name-sanitized', message: 'tool name "count words!" becomes "count_words_" in cst-agent', path: 'tools[0].name', severity: 'warning'})
+    await check(cstBase({tools: [tool({name: 'count words!'})]}), {
+      code: 'tool-name-sanitized',
+      message: 'tool name "count words!" becomes "count_words_" in cst-agent',
+      path: 'tools[0].name',
+      severity: 'warning',
+    })
   })
 
   it('tool names are at most 63 bytes', async () => {
-    await check(cstBase({tools: [tool({name: 'x'.repeat(64)})]}), {code: 'tool-name-too-long', message: /tool name is 64 bytes; cst-agent allows at most 63/, path: 'tools[0].name'})
+    await check(cstBase({tools: [tool({name: 'x'.repeat(64)})]}), {
+      code: 'tool-name-too-long',
+      message: /tool name is 64 bytes; cst-agent allows at most 63/,
+      path: 'tools[0].name',
+    })
   })
 
   it('tool names are unique (after sanitising)', async () => {
@@ -386,54 +582,110 @@ describe('cst-agent plugin.json', () => {
   })
 
   it('command is a non-empty string or list', async () => {
-    await check(cstBase({tools: [tool({command: 42})]}), {code: 'tool-command-invalid', message: '"command" must be a non-empty string or a non-empty list of strings', path: 'tools[0].command'})
+    await check(cstBase({tools: [tool({command: 42})]}), {
+      code: 'tool-command-invalid',
+      message: '"command" must be a non-empty string or a non-empty list of strings',
+      path: 'tools[0].command',
+    })
     const result = await validate(cstBase({tools: [tool({command: 'node tools/count.mjs'})]}), {strict: true})
     expect(result.problems, describeProblems(result.problems)).toEqual([])
   })
 
   it('the tool program exists in the plugin', async () => {
-    await check(cstBase({tools: [tool({command: ['scripts/run.sh']})]}), {code: 'path-missing', message: 'the tool\'s program "scripts/run.sh" does not exist in the plugin', path: 'tools[0].command[0]'})
+    await check(cstBase({tools: [tool({command: ['scripts/run.sh']})]}), {
+      code: 'path-missing',
+      message: 'the tool\'s program "scripts/run.sh" does not exist in the plugin',
+      path: 'tools[0].command[0]',
+    })
   })
 
   it('parameters compile as a JSON Schema', async () => {
-    await check(cstBase({tools: [tool({parameters: {type: 'strin'}})]}), {code: 'tool-parameters-not-schema', message: /"parameters" is not a valid JSON Schema: .*type/, path: 'tools[0].parameters'})
-    await check(cstBase({tools: [tool({parameters: undefined, inputSchema: {type: 'object', properties: {n: {minimum: 'one'}}}})]}), {code: 'tool-parameters-not-schema', message: /"inputSchema" is not a valid JSON Schema/, path: 'tools[0].inputSchema'})
-    await check(cstBase({tools: [tool({parameters: 'a string'})]}), {code: 'tool-parameters-invalid', message: '"parameters" must be a JSON Schema object, not string'})
+    await check(cstBase({tools: [tool({parameters: {type: 'strin'}})]}), {
+      code: 'tool-parameters-not-schema',
+      message: /"parameters" is not a valid JSON Schema: .*type/,
+      path: 'tools[0].parameters',
+    })
+    await check(cstBase({tools: [tool({parameters: undefined, inputSchema: {type: 'object', properties: {n: {minimum: 'one'}}}})]}), {
+      code: 'tool-parameters-not-schema',
+      message: /"inputSchema" is not a valid JSON Schema/,
+      path: 'tools[0].inputSchema',
+    })
+    await check(cstBase({tools: [tool({parameters: 'a string'})]}), {
+      code: 'tool-parameters-invalid',
+      message: '"parameters" must be a JSON Schema object, not string',
+    })
   })
 
   it('parameters and inputSchema are not both given; arguments are an object', async () => {
-    await check(cstBase({tools: [tool({inputSchema: {type: 'object'}})]}), {code: 'tool-parameters-both', message: 'the tool has both "parameters" and "inputSchema"; give one'})
-    await check(cstBase({tools: [tool({parameters: {type: 'string'}})]}), {code: 'tool-parameters-not-object', message: /"parameters" describes "string", but a tool's arguments are a JSON object/, severity: 'warning'})
+    await check(cstBase({tools: [tool({inputSchema: {type: 'object'}})]}), {
+      code: 'tool-parameters-both',
+      message: 'the tool has both "parameters" and "inputSchema"; give one',
+    })
+    await check(cstBase({tools: [tool({parameters: {type: 'string'}})]}), {
+      code: 'tool-parameters-not-object',
+      message: /"parameters" describes "string", but a tool's arguments are a JSON object/,
+      severity: 'warning',
+    })
   })
 
   it('perm is read, write, net or shell (default shell)', async () => {
-    await check(cstBase({tools: [tool({perm: 'root'})]}), {code: 'tool-perm-invalid', message: '"perm" is "root"; use one of read, write, net, shell', path: 'tools[0].perm'})
+    await check(cstBase({tools: [tool({perm: 'root'})]}), {
+      code: 'tool-perm-invalid',
+      message: '"perm" is "root"; use one of read, write, net, shell',
+      path: 'tools[0].perm',
+    })
     const {model} = inspectPlugin(plugin(cstBase({tools: [tool({perm: undefined, timeout: undefined})]})))
     expect(model.tools[0]).toMatchObject({perm: 'shell', timeout: 60})
   })
 
   it('timeout is positive seconds, at most 600', async () => {
-    await check(cstBase({tools: [tool({timeout: 601})]}), {code: 'tool-timeout-too-long', message: '"timeout" is 601 seconds; the limit is 600', path: 'tools[0].timeout'})
+    await check(cstBase({tools: [tool({timeout: 601})]}), {
+      code: 'tool-timeout-too-long',
+      message: '"timeout" is 601 seconds; the limit is 600',
+      path: 'tools[0].timeout',
+    })
     await check(cstBase({tools: [tool({timeout: 0})]}), {code: 'tool-timeout-invalid', message: '"timeout" must be a positive number of seconds, not 0'})
   })
 
   it('MCP servers run over stdio only', async () => {
-    await check(cstBase({mcpServers: {web: {url: 'https://example.com/mcp'}}}), {code: 'mcp-stdio-only', message: /MCP server "web" has a "url", but cst-agent runs MCP servers over stdio only/, path: 'mcpServers.web.url'})
+    await check(cstBase({mcpServers: {web: {url: 'https://example.com/mcp'}}}), {
+      code: 'mcp-stdio-only',
+      message: /MCP server "web" has a "url", but cst-agent runs MCP servers over stdio only/,
+      path: 'mcpServers.web.url',
+    })
   })
 
   it('MCP server fields have their types', async () => {
-    await check(cstBase({mcpServers: {files: {command: 'node', autoApprove: 'all'}}}), {code: 'mcp-field-invalid', message: '"autoApprove" must be true or a list of tool names', path: 'mcpServers.files.autoApprove'})
+    await check(cstBase({mcpServers: {files: {command: 'node', autoApprove: 'all'}}}), {
+      code: 'mcp-field-invalid',
+      message: '"autoApprove" must be true or a list of tool names',
+      path: 'mcpServers.files.autoApprove',
+    })
     await check(cstBase({mcpServers: {files: {command: 'node', disabled: 'no'}}}), {code: 'mcp-field-invalid', message: '"disabled" must be true or false'})
   })
 
   it('paths need no ./ but may not climb out or be absolute', async () => {
-    await check(cstBase({skills: '../skills'}), {code: 'path-parent-segment', message: /path "\.\.\/skills" has a "\.\." segment/, path: 'skills', file: 'plugin.json'})
+    await check(cstBase({skills: '../skills'}), {
+      code: 'path-parent-segment',
+      message: /path "\.\.\/skills" has a "\.\." segment/,
+      path: 'skills',
+      file: 'plugin.json',
+    })
     await check(cstBase({skills: '/srv/skills'}), {code: 'path-absolute', message: /path "\/srv\/skills" is absolute/})
-    await check(cstBase({tools: [tool({command: ['../bin/x']})]}), {code: 'path-parent-segment', message: /path "\.\.\/bin\/x" has a "\.\." segment/, path: 'tools[0].command[0]'})
+    await check(cstBase({tools: [tool({command: ['../bin/x']})]}), {
+      code: 'path-parent-segment',
+      message: /path "\.\.\/bin\/x" has a "\.\." segment/,
+      path: 'tools[0].command[0]',
+    })
   })
 
   it('an unknown field is a warning', async () => {
-    await check(cstBase({tools: [tool({retries: 3})]}), {code: 'manifest-field-unknown', message: 'unknown field "retries"; cst-agent does not read it', path: 'tools[0].retries', severity: 'warning'})
+    await check(cstBase({tools: [tool({retries: 3})]}), {
+      code: 'manifest-field-unknown',
+      message: 'unknown field "retries"; cst-agent does not read it',
+      path: 'tools[0].retries',
+      severity: 'warning',
+    })
   })
 })
 
@@ -452,10 +704,20 @@ describe('Lexora manifest', () => {
   })
 
   it('the seed\'s tool form {"source": "builtin", "name": "read"} is accepted; an unknown built-in is not', async () => {
-    const seed = lexoraSubagent({tools: [{source: 'builtin', name: 'read'}, {source: 'builtin', name: 'grep'}, {source: 'mcp', connector: 'docs', name: 'search'}]})
+    const seed = lexoraSubagent({
+      tools: [
+        {source: 'builtin', name: 'read'},
+        {source: 'builtin', name: 'grep'},
+        {source: 'mcp', connector: 'docs', name: 'search'},
+      ],
+    })
     const valid = await validate(lexoraBase({}, {subagents: [seed]}), {strict: true})
     expect(valid.problems, describeProblems(valid.problems)).toEqual([])
-    await check(lexoraBase({}, {subagents: [lexoraSubagent({tools: [{source: 'builtin', name: 'bash'}]})]}), {code: 'lexora-subagent-tool', message: /built-in tool "bash" is not one of Lexora's \(read, find, grep, ls\)/, path: 'contributes.subagents[0].tools[0]'})
+    await check(lexoraBase({}, {subagents: [lexoraSubagent({tools: [{source: 'builtin', name: 'bash'}]})]}), {
+      code: 'lexora-subagent-tool',
+      message: /built-in tool "bash" is not one of Lexora's \(read, find, grep, ls\)/,
+      path: 'contributes.subagents[0].tools[0]',
+    })
   })
 
   it.each([
@@ -466,23 +728,43 @@ describe('Lexora manifest', () => {
   })
 
   it('a package must not declare contributes.agent', async () => {
-    await check(lexoraBase({}, {agent: {id: 'partner'}}), {code: 'lexora-field-forbidden', message: /"contributes.agent" must not be declared/, path: 'contributes.agent'})
+    await check(lexoraBase({}, {agent: {id: 'partner'}}), {
+      code: 'lexora-field-forbidden',
+      message: /"contributes.agent" must not be declared/,
+      path: 'contributes.agent',
+    })
   })
 
   it('engines.lexora is a valid semver range', async () => {
-    await check(lexoraBase({engines: {lexora: 'four'}}), {code: 'lexora-engine-range', message: '"engines.lexora" is "four", which is not a semver range (for example "^4.0.0")', path: 'engines.lexora'})
+    await check(lexoraBase({engines: {lexora: 'four'}}), {
+      code: 'lexora-engine-range',
+      message: '"engines.lexora" is "four", which is not a semver range (for example "^4.0.0")',
+      path: 'engines.lexora',
+    })
     await check(lexoraBase({engines: {}}), {code: 'manifest-field-missing', message: 'the required field "lexora" is missing', path: 'engines.lexora'})
   })
 
   it('semver ranges as npm reads them', () => {
-    for (const ok of ['^4.0.0', '~4.1', '>=4 <5', '4.x', '*', '4.0.0 - 4.2.0', '^4.0.0 || ^5.0.0', '>= 4.0.0', '4.0.0-beta.1', 'v4']) expect(isSemverRange(ok), ok).toBe(true)
+    for (const ok of ['^4.0.0', '~4.1', '>=4 <5', '4.x', '*', '4.0.0 - 4.2.0', '^4.0.0 || ^5.0.0', '>= 4.0.0', '4.0.0-beta.1', 'v4'])
+      expect(isSemverRange(ok), ok).toBe(true)
     for (const bad of ['', 'four', '^4.0.0 ||', '>>4', '4.0.0.0', '^04.0.0', 'latest']) expect(isSemverRange(bad), bad).toBe(false)
   })
 
   it('the plugin id is id, else publisher.name', async () => {
-    await check(lexoraBase({id: undefined, name: undefined}), {code: 'lexora-id-missing', message: 'the package has no plugin id: give "id", or "publisher" and "name"'})
-    const result = await validate({...lexoraBase({id: undefined, publisher: 'acme', name: 'tools'}, {skills: [{id: 'acme.tools.demo', path: 'skills/demo/SKILL.md'}], subagents: [lexoraSubagent({skills: ['acme.tools.demo'], requiredSkills: []})]})})
-    expect(result.problems.filter((p) => p.code.startsWith('lexora-')), describeProblems(result.problems)).toEqual([])
+    await check(lexoraBase({id: undefined, name: undefined}), {
+      code: 'lexora-id-missing',
+      message: 'the package has no plugin id: give "id", or "publisher" and "name"',
+    })
+    const result = await validate({
+      ...lexoraBase(
+        {id: undefined, publisher: 'acme', name: 'tools'},
+        {skills: [{id: 'acme.tools.demo', path: 'skills/demo/SKILL.md'}], subagents: [lexoraSubagent({skills: ['acme.tools.demo'], requiredSkills: []})]},
+      ),
+    })
+    expect(
+      result.problems.filter((p) => p.code.startsWith('lexora-')),
+      describeProblems(result.problems),
+    ).toEqual([])
     await check(lexoraBase({id: 'Acme Tools'}), {code: 'lexora-id-invalid', message: /plugin id "Acme Tools" must be dot-separated words/})
   })
 
@@ -494,102 +776,219 @@ describe('Lexora manifest', () => {
   })
 
   it('a skill id is the plugin id, a dot and the skill name', async () => {
-    await check(lexoraBase({}, {skills: [{id: 'demo', path: 'skills/demo/SKILL.md'}], subagents: []}), {code: 'lexora-skill-id', message: '"id" is "demo"; it must be the plugin id, a dot and the skill name: "acme.demo"', path: 'contributes.skills[0].id'})
+    await check(lexoraBase({}, {skills: [{id: 'demo', path: 'skills/demo/SKILL.md'}], subagents: []}), {
+      code: 'lexora-skill-id',
+      message: '"id" is "demo"; it must be the plugin id, a dot and the skill name: "acme.demo"',
+      path: 'contributes.skills[0].id',
+    })
   })
 
   it('skill ids are unique', async () => {
     const files = {...lexoraBase({}, {skills: [lexoraSkill, {id: 'acme.demo', path: 'skills/demo/SKILL.md'}], subagents: []})}
-    await check(files, {code: 'lexora-skill-id-duplicate', message: 'skill id "acme.demo" is used twice; ids must be unique in the package', path: 'contributes.skills[1].id'})
+    await check(files, {
+      code: 'lexora-skill-id-duplicate',
+      message: 'skill id "acme.demo" is used twice; ids must be unique in the package',
+      path: 'contributes.skills[1].id',
+    })
   })
 
   it('a skill path names a SKILL.md in its own folder', async () => {
-    await check(lexoraBase({}, {skills: [{id: 'acme.demo', path: 'skills/demo'}], subagents: []}), {code: 'lexora-skill-path', message: /"path" must name a SKILL\.md file in the skill's folder/, path: 'contributes.skills[0].path'})
-    await check({...lexoraBase({}, {skills: [{id: 'acme.demo', path: 'SKILL.md'}], subagents: []}), 'SKILL.md': skill('demo')}, {code: 'lexora-skill-folder', message: /must sit in a folder of its own/})
+    await check(lexoraBase({}, {skills: [{id: 'acme.demo', path: 'skills/demo'}], subagents: []}), {
+      code: 'lexora-skill-path',
+      message: /"path" must name a SKILL\.md file in the skill's folder/,
+      path: 'contributes.skills[0].path',
+    })
+    await check(
+      {...lexoraBase({}, {skills: [{id: 'acme.demo', path: 'SKILL.md'}], subagents: []}), 'SKILL.md': skill('demo')},
+      {code: 'lexora-skill-folder', message: /must sit in a folder of its own/},
+    )
   })
 
   it('skill folders do not nest', async () => {
-    const files = {...lexoraBase({}, {skills: [lexoraSkill, {id: 'acme.inner', path: 'skills/demo/inner/SKILL.md'}], subagents: []}), 'skills/demo/inner/SKILL.md': skill('inner')}
-    await check(files, {code: 'lexora-skill-nested', message: 'skill folder "skills/demo/inner" is inside skill folder "skills/demo"; skill folders may not nest', path: 'contributes.skills[1].path'})
+    const files = {
+      ...lexoraBase({}, {skills: [lexoraSkill, {id: 'acme.inner', path: 'skills/demo/inner/SKILL.md'}], subagents: []}),
+      'skills/demo/inner/SKILL.md': skill('inner'),
+    }
+    await check(files, {
+      code: 'lexora-skill-nested',
+      message: 'skill folder "skills/demo/inner" is inside skill folder "skills/demo"; skill folders may not nest',
+      path: 'contributes.skills[1].path',
+    })
   })
 
   it('a background or view entry whose file is inside a skill folder is an error', async () => {
     const files = {
-      ...lexoraBase({}, {background: {script: './skills/demo/worker.js'}, views: [{id: 'panel', path: 'skills/demo/panel.html'}, {id: 'ok', path: 'views/ok.html'}]}),
+      ...lexoraBase(
+        {},
+        {
+          background: {script: './skills/demo/worker.js'},
+          views: [
+            {id: 'panel', path: 'skills/demo/panel.html'},
+            {id: 'ok', path: 'views/ok.html'},
+          ],
+        },
+      ),
       'skills/demo/worker.js': '// worker\n',
       'skills/demo/panel.html': '<p>panel</p>\n',
       'views/ok.html': '<p>ok</p>\n',
     }
-    await check(files, {code: 'lexora-inside-skill', message: 'contributes.background.script is "./skills/demo/worker.js", inside skill folder "skills/demo"; a skill folder holds only its skill: move the file out of it', path: 'contributes.background.script'})
+    await check(files, {
+      code: 'lexora-inside-skill',
+      message:
+        'contributes.background.script is "./skills/demo/worker.js", inside skill folder "skills/demo"; a skill folder holds only its skill: move the file out of it',
+      path: 'contributes.background.script',
+    })
     const result = await check(files, {code: 'lexora-inside-skill', message: /inside skill folder "skills\/demo"/, path: 'contributes.views[0].path'})
-    expect(result.problems.filter((p) => p.code === 'lexora-inside-skill').map((p) => p.path)).toEqual(['contributes.background.script', 'contributes.views[0].path'])
+    expect(result.problems.filter((p) => p.code === 'lexora-inside-skill').map((p) => p.path)).toEqual([
+      'contributes.background.script',
+      'contributes.views[0].path',
+    ])
   })
 
   it('a skill name carries no namespace', async () => {
-    const files = {...lexoraBase({}, {skills: [{id: 'acme.acme.pdf', path: 'skills/acme.pdf/SKILL.md'}], subagents: []}), 'skills/acme.pdf/SKILL.md': skill('acme.pdf')}
+    const files = {
+      ...lexoraBase({}, {skills: [{id: 'acme.acme.pdf', path: 'skills/acme.pdf/SKILL.md'}], subagents: []}),
+      'skills/acme.pdf/SKILL.md': skill('acme.pdf'),
+    }
     await check(files, {code: 'lexora-skill-namespace', message: /skill folder "acme\.pdf" carries a namespace/})
   })
 
   it('the skill frontmatter: name equal to the folder, lowercase, a description of at most 1024', async () => {
-    await check({...lexoraBase(), 'skills/demo/SKILL.md': skill('other')}, {code: 'name-folder-mismatch', message: 'name "other" must equal its folder name "demo"'})
+    await check(
+      {...lexoraBase(), 'skills/demo/SKILL.md': skill('other')},
+      {code: 'name-folder-mismatch', message: 'name "other" must equal its folder name "demo"'},
+    )
     await check({...lexoraBase(), 'skills/demo/SKILL.md': skill('Demo')}, {code: 'name-uppercase', message: /name "Demo" has upper-case letters/})
-    await check({...lexoraBase(), 'skills/demo/SKILL.md': skill('demo', 'd'.repeat(1025))}, {code: 'description-too-long', message: '"description" is 1025 characters; the limit is 1024'})
+    await check(
+      {...lexoraBase(), 'skills/demo/SKILL.md': skill('demo', 'd'.repeat(1025))},
+      {code: 'description-too-long', message: '"description" is 1025 characters; the limit is 1024'},
+    )
   })
 
   it('at most 16 connectors, ids of the right form and unique', async () => {
     const many = Array.from({length: 17}, (_, i) => connector({id: `c${i}`}))
-    await check(lexoraBase({}, {mcpConnectors: many, subagents: []}), {code: 'manifest-too-many', message: '"mcpConnectors" has 17 entries; the limit is 16', path: 'contributes.mcpConnectors'})
-    await check(lexoraBase({}, {mcpConnectors: [connector({id: '-Docs'})], subagents: []}), {code: 'lexora-connector-id-invalid', message: /"id" must be 1-64 lowercase letters, digits, "-" or "_", starting with a letter or digit/, path: 'contributes.mcpConnectors[0].id'})
-    await check(lexoraBase({}, {mcpConnectors: [connector(), connector({url: 'https://mcp.example.com/other'})], subagents: []}), {code: 'lexora-connector-id-duplicate', message: 'connector id "docs" is used twice; ids must be unique in the package'})
+    await check(lexoraBase({}, {mcpConnectors: many, subagents: []}), {
+      code: 'manifest-too-many',
+      message: '"mcpConnectors" has 17 entries; the limit is 16',
+      path: 'contributes.mcpConnectors',
+    })
+    await check(lexoraBase({}, {mcpConnectors: [connector({id: '-Docs'})], subagents: []}), {
+      code: 'lexora-connector-id-invalid',
+      message: /"id" must be 1-64 lowercase letters, digits, "-" or "_", starting with a letter or digit/,
+      path: 'contributes.mcpConnectors[0].id',
+    })
+    await check(lexoraBase({}, {mcpConnectors: [connector(), connector({url: 'https://mcp.example.com/other'})], subagents: []}), {
+      code: 'lexora-connector-id-duplicate',
+      message: 'connector id "docs" is used twice; ids must be unique in the package',
+    })
   })
 
   it('transport is streamable-http only', async () => {
-    await check(lexoraBase({}, {mcpConnectors: [connector({transport: 'sse'})]}), {code: 'lexora-connector-transport', message: '"transport" is "sse"; Lexora connectors use "streamable-http"'})
+    await check(lexoraBase({}, {mcpConnectors: [connector({transport: 'sse'})]}), {
+      code: 'lexora-connector-transport',
+      message: '"transport" is "sse"; Lexora connectors use "streamable-http"',
+    })
   })
 
   it('url is https, with no user info and no token', async () => {
-    await check(lexoraBase({}, {mcpConnectors: [connector({url: 'http://127.0.0.1:8080/mcp'})]}), {code: 'lexora-connector-url', message: 'connector "docs": url must be https, not http'})
-    await check(lexoraBase({}, {mcpConnectors: [connector({url: 'https://me:pw@mcp.example.com/'})]}), {code: 'mcp-url-credentials', message: /url has a user name or password in it/})
-    await check(lexoraBase({}, {mcpConnectors: [connector({url: 'https://mcp.example.com/?api_key=abc'})]}), {code: 'lexora-connector-url-secret', message: /url carries "api_key" in its query, which looks like a credential/})
+    await check(lexoraBase({}, {mcpConnectors: [connector({url: 'http://127.0.0.1:8080/mcp'})]}), {
+      code: 'lexora-connector-url',
+      message: 'connector "docs": url must be https, not http',
+    })
+    await check(lexoraBase({}, {mcpConnectors: [connector({url: 'https://me:pw@mcp.example.com/'})]}), {
+      code: 'mcp-url-credentials',
+      message: /url has a user name or password in it/,
+    })
+    await check(lexoraBase({}, {mcpConnectors: [connector({url: 'https://mcp.example.com/?api_key=abc'})]}), {
+      code: 'lexora-connector-url-secret',
+      message: /url carries "api_key" in its query, which looks like a credential/,
+    })
   })
 
   it('authentication is required: none, bearer or oauth', async () => {
-    await check(lexoraBase({}, {mcpConnectors: [connector({authentication: undefined})]}), {code: 'manifest-field-missing', message: 'the required field "authentication" is missing', path: 'contributes.mcpConnectors[0].authentication'})
-    await check(lexoraBase({}, {mcpConnectors: [connector({authentication: 'basic'})]}), {code: 'manifest-field-enum', message: '"authentication" is "basic"; use one of "none", "bearer", "oauth"'})
+    await check(lexoraBase({}, {mcpConnectors: [connector({authentication: undefined})]}), {
+      code: 'manifest-field-missing',
+      message: 'the required field "authentication" is missing',
+      path: 'contributes.mcpConnectors[0].authentication',
+    })
+    await check(lexoraBase({}, {mcpConnectors: [connector({authentication: 'basic'})]}), {
+      code: 'manifest-field-enum',
+      message: '"authentication" is "basic"; use one of "none", "bearer", "oauth"',
+    })
   })
 
   it('no headers or secrets', async () => {
-    await check(lexoraBase({}, {mcpConnectors: [connector({headers: {Authorization: 'Bearer x'}})]}), {code: 'lexora-connector-secrets', message: /connector "docs" has "headers"; Lexora connectors carry no headers or secrets/, path: 'contributes.mcpConnectors[0].headers'})
+    await check(lexoraBase({}, {mcpConnectors: [connector({headers: {Authorization: 'Bearer x'}})]}), {
+      code: 'lexora-connector-secrets',
+      message: /connector "docs" has "headers"; Lexora connectors carry no headers or secrets/,
+      path: 'contributes.mcpConnectors[0].headers',
+    })
   })
 
   it('at most 16 subagents, not a built-in id, unique', async () => {
     const many = Array.from({length: 17}, (_, i) => lexoraSubagent({id: `a${i}`}))
     await check(lexoraBase({}, {subagents: many}), {code: 'manifest-too-many', message: '"subagents" has 17 entries; the limit is 16'})
-    await check(lexoraBase({}, {subagents: [lexoraSubagent({id: 'explore'})]}), {code: 'lexora-subagent-builtin', message: 'subagent id "explore" is a Lexora built-in subagent; choose another id'})
-    await check(lexoraBase({}, {subagents: [lexoraSubagent(), lexoraSubagent({name: 'Other'})]}), {code: 'lexora-subagent-id-duplicate', message: 'subagent id "reviewer" is used twice; ids must be unique in the package'})
+    await check(lexoraBase({}, {subagents: [lexoraSubagent({id: 'explore'})]}), {
+      code: 'lexora-subagent-builtin',
+      message: 'subagent id "explore" is a Lexora built-in subagent; choose another id',
+    })
+    await check(lexoraBase({}, {subagents: [lexoraSubagent(), lexoraSubagent({name: 'Other'})]}), {
+      code: 'lexora-subagent-id-duplicate',
+      message: 'subagent id "reviewer" is used twice; ids must be unique in the package',
+    })
   })
 
   it('a subagent needs name, instructions and fileAccess (inherit or read_only)', async () => {
-    await check(lexoraBase({}, {subagents: [lexoraSubagent({name: undefined})]}), {code: 'manifest-field-missing', message: 'the required field "name" is missing', path: 'contributes.subagents[0].name'})
-    await check(lexoraBase({}, {subagents: [lexoraSubagent({instructions: ''})]}), {code: 'lexora-subagent-instructions', message: 'subagent "reviewer" needs "instructions" (its prompt)'})
-    await check(lexoraBase({}, {subagents: [lexoraSubagent({fileAccess: 'write'})]}), {code: 'manifest-field-enum', message: '"fileAccess" is "write"; use one of "inherit", "read_only"'})
+    await check(lexoraBase({}, {subagents: [lexoraSubagent({name: undefined})]}), {
+      code: 'manifest-field-missing',
+      message: 'the required field "name" is missing',
+      path: 'contributes.subagents[0].name',
+    })
+    await check(lexoraBase({}, {subagents: [lexoraSubagent({instructions: ''})]}), {
+      code: 'lexora-subagent-instructions',
+      message: 'subagent "reviewer" needs "instructions" (its prompt)',
+    })
+    await check(lexoraBase({}, {subagents: [lexoraSubagent({fileAccess: 'write'})]}), {
+      code: 'manifest-field-enum',
+      message: '"fileAccess" is "write"; use one of "inherit", "read_only"',
+    })
   })
 
   it('tools are built-in read/find/grep/ls or an MCP tool of a connector of this package', async () => {
-    await check(lexoraBase({}, {subagents: [lexoraSubagent({tools: ['bash']})]}), {code: 'lexora-subagent-tool', message: /tool "bash" is not a Lexora built-in tool; use \{"source": "builtin", "name": "read" \| "find" \| "grep" \| "ls"\}/, path: 'contributes.subagents[0].tools[0]'})
-    await check(lexoraBase({}, {subagents: [lexoraSubagent({tools: [{source: 'mcp', connector: 'wiki', name: 'search'}]})]}), {code: 'lexora-subagent-connector', message: 'subagent "reviewer": tool "search" names connector "wiki", which this package does not contribute (it has "docs")'})
-    await check(lexoraBase({}, {subagents: [lexoraSubagent({tools: [{source: 'http', name: 'x'}]})]}), {code: 'lexora-subagent-tool', message: /a tool is \{"source": "builtin"/})
+    await check(lexoraBase({}, {subagents: [lexoraSubagent({tools: ['bash']})]}), {
+      code: 'lexora-subagent-tool',
+      message: /tool "bash" is not a Lexora built-in tool; use \{"source": "builtin", "name": "read" \| "find" \| "grep" \| "ls"\}/,
+      path: 'contributes.subagents[0].tools[0]',
+    })
+    await check(lexoraBase({}, {subagents: [lexoraSubagent({tools: [{source: 'mcp', connector: 'wiki', name: 'search'}]})]}), {
+      code: 'lexora-subagent-connector',
+      message: 'subagent "reviewer": tool "search" names connector "wiki", which this package does not contribute (it has "docs")',
+    })
+    await check(lexoraBase({}, {subagents: [lexoraSubagent({tools: [{source: 'http', name: 'x'}]})]}), {
+      code: 'lexora-subagent-tool',
+      message: /a tool is \{"source": "builtin"/,
+    })
   })
 
   it('an MCP tool needs fileAccess inherit', async () => {
-    await check(lexoraBase({}, {subagents: [lexoraSubagent({fileAccess: 'read_only'})]}), {code: 'lexora-subagent-file-access', message: 'subagent "reviewer" uses MCP tools, which need "fileAccess": "inherit" (it is "read_only")'})
+    await check(lexoraBase({}, {subagents: [lexoraSubagent({fileAccess: 'read_only'})]}), {
+      code: 'lexora-subagent-file-access',
+      message: 'subagent "reviewer" uses MCP tools, which need "fileAccess": "inherit" (it is "read_only")',
+    })
   })
 
   it('skills are full contribution ids of this package; requiredSkills a subset of skills', async () => {
-    await check(lexoraBase({}, {subagents: [lexoraSubagent({skills: ['demo'], requiredSkills: []})]}), {code: 'lexora-subagent-skill', message: 'subagent "reviewer": skill "demo" is not a skill contribution id of this package (it has "acme.demo")'})
-    await check(lexoraBase({}, {subagents: [lexoraSubagent({skills: [], requiredSkills: ['acme.demo']})]}), {code: 'lexora-subagent-required-skill', message: 'subagent "reviewer": required skill "acme.demo" is not in its "skills"; requiredSkills must be a subset of skills'})
+    await check(lexoraBase({}, {subagents: [lexoraSubagent({skills: ['demo'], requiredSkills: []})]}), {
+      code: 'lexora-subagent-skill',
+      message: 'subagent "reviewer": skill "demo" is not a skill contribution id of this package (it has "acme.demo")',
+    })
+    await check(lexoraBase({}, {subagents: [lexoraSubagent({skills: [], requiredSkills: ['acme.demo']})]}), {
+      code: 'lexora-subagent-required-skill',
+      message: 'subagent "reviewer": required skill "acme.demo" is not in its "skills"; requiredSkills must be a subset of skills',
+    })
   })
 
-  it('a package.json without contributes is npm\'s, not a manifest', async () => {
+  it("a package.json without contributes is npm's, not a manifest", async () => {
     const result = await validate({...claudeBase(), 'package.json': '{"name": "Not A Plugin", "name": "twice"}'}, {strict: true})
     expect(result.problems, describeProblems(result.problems)).toEqual([])
   })
@@ -622,7 +1021,9 @@ describe('--fix', () => {
         {file: 'skills/other/SKILL.md', path: 'name', rule: 'name-case', before: 'Other', after: 'other'},
       ]),
     )
-    expect(readFileSync(join(root, CLAUDE), 'utf8')).toBe('{\n    "name": "demo",\n    "skills": "./",\n    "agents": ["./agents/rev.md"],\n    "mcpServers": "./.mcp.json"\n}\n')
+    expect(readFileSync(join(root, CLAUDE), 'utf8')).toBe(
+      '{\n    "name": "demo",\n    "skills": "./",\n    "agents": ["./agents/rev.md"],\n    "mcpServers": "./.mcp.json"\n}\n',
+    )
     expect(readFileSync(join(root, 'skills/other/SKILL.md'), 'utf8')).toBe('---\nname: "other"  # shown\ndescription: x\n---\nBody\n')
     const again = await validatePlugin(root, {fix: true})
     expect(again.fixes).toEqual([])

@@ -7,8 +7,21 @@ import {mergePolicy} from '../../src/core/kernel/policy/merge.js'
 import {emptyPolicy, type Policy} from '../../src/core/model/policy.js'
 import type {PluginModel} from '../../src/core/model/plugin.js'
 
-const chain = (...files: Array<[string, Parameters<typeof mergePolicy>[1]]>): Policy => files.reduce((p, [from, file]) => mergePolicy(p, file, from), emptyPolicy())
-const model = (parts: Partial<PluginModel>): PluginModel => ({name: 'p', root: '/x', manifests: [], skills: [], subagents: [], mcpServers: [], hooks: [], commands: [], tools: [], problems: [], ...parts})
+const chain = (...files: Array<[string, Parameters<typeof mergePolicy>[1]]>): Policy =>
+  files.reduce((p, [from, file]) => mergePolicy(p, file, from), emptyPolicy())
+const model = (parts: Partial<PluginModel>): PluginModel => ({
+  name: 'p',
+  root: '/x',
+  manifests: [],
+  skills: [],
+  subagents: [],
+  mcpServers: [],
+  hooks: [],
+  commands: [],
+  tools: [],
+  problems: [],
+  ...parts,
+})
 const refusal = (fn: () => void) => {
   try {
     fn()
@@ -53,8 +66,14 @@ describe('the tighten-only merge', () => {
   })
 
   it('blocks add up, false for hooks/tools/mcp.stdio and true for requirePinned stick', () => {
-    const p = chain(['/etc', {sources: {block: ['a.test']}, hooks: false, requirePinned: true}], ['/user', {sources: {block: ['b.test']}, hooks: true, tools: false, requirePinned: false, mcp: {stdio: false}}])
-    expect(p.sources.block).toEqual([{pattern: 'a.test', from: '/etc'}, {pattern: 'b.test', from: '/user'}])
+    const p = chain(
+      ['/etc', {sources: {block: ['a.test']}, hooks: false, requirePinned: true}],
+      ['/user', {sources: {block: ['b.test']}, hooks: true, tools: false, requirePinned: false, mcp: {stdio: false}}],
+    )
+    expect(p.sources.block).toEqual([
+      {pattern: 'a.test', from: '/etc'},
+      {pattern: 'b.test', from: '/user'},
+    ])
     expect(p.hooks).toEqual({from: '/etc'})
     expect(p.tools).toEqual({from: '/user'})
     expect(p.mcp.stdio).toEqual({from: '/user'})
@@ -66,7 +85,11 @@ describe('the tighten-only merge', () => {
 describe('the checks', () => {
   it('a block wins over an allow and names its file', () => {
     const p = chain(['/etc', {sources: {allow: ['*.corp.example'], block: ['legacy.corp.example']}}])
-    expect(refusal(() => checkSourceHost(p, hostOfUrl('https://legacy.corp.example/x'), 'x'))).toEqual({rule: 'sources.block', file: '/etc', subject: 'legacy.corp.example'})
+    expect(refusal(() => checkSourceHost(p, hostOfUrl('https://legacy.corp.example/x'), 'x'))).toEqual({
+      rule: 'sources.block',
+      file: '/etc',
+      subject: 'legacy.corp.example',
+    })
     expect(refusal(() => checkSourceHost(p, hostOfUrl('https://git.corp.example/x'), 'x'))).toBeUndefined()
     expect(refusal(() => checkSourceHost(p, LOCAL_HOST, 'x'))).toMatchObject({rule: 'sources.allow', subject: 'local'})
   })

@@ -145,7 +145,12 @@ describe('frontmatter YAML', () => {
 
   it('refuses an alias bomb instead of expanding it', () => {
     const lines = ['a: &a [x, x, x, x, x, x, x, x, x, x]']
-    for (let i = 1; i < 12; i++) lines.push(`${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(10).fill(`*${String.fromCharCode(96 + i)}`).join(', ')}]`)
+    for (let i = 1; i < 12; i++)
+      lines.push(
+        `${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(10)
+          .fill(`*${String.fromCharCode(96 + i)}`)
+          .join(', ')}]`,
+      )
     const yaml = `${lines.join('\n')}\n`
     const result = parseYamlMapping(yaml)
     expect(result).toMatchObject({ok: false, code: 'frontmatter-yaml-invalid'})

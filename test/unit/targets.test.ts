@@ -72,7 +72,9 @@ describe('the registry', () => {
     const ids = targets.map((t) => t.id)
     for (const id of REQUIRED_TARGETS) expect(ids, id).toContain(id)
     // loadTargets validated each file; check that it read every file and nothing else
-    const files = readdirSync(AGENTS_DIR).filter((f) => f.endsWith('.json')).sort()
+    const files = readdirSync(AGENTS_DIR)
+      .filter((f) => f.endsWith('.json'))
+      .sort()
     expect(ids).toEqual(files.map((f) => f.replace(/\.json$/, '')))
     expect(new Set(ids).size).toBe(ids.length)
   })
@@ -256,8 +258,7 @@ describe('resolution', () => {
 
   it('resolves project paths against the project root, not the working directory', () => {
     const elsewhere = {...envWith(), cwd: join(sandbox, 'somewhere-else')}
-    const projectOf = (id: string, section: SectionName) =>
-      sectionLocations(target(id), section, elsewhere, context('project')).map((l) => l.absolute)
+    const projectOf = (id: string, section: SectionName) => sectionLocations(target(id), section, elsewhere, context('project')).map((l) => l.absolute)
     expect(projectOf('claude-code', 'skills')).toEqual([join(project, '.claude', 'skills')])
     expect(projectOf('claude-code', 'mcp')).toEqual([join(project, '.mcp.json')])
     expect(projectOf('codex', 'skills')).toEqual([join(project, '.agents', 'skills')])
@@ -342,7 +343,10 @@ describe('detection', () => {
 
 describe('confidence', () => {
   const describeAll = () => describeTargets(targets, envWith(), context('project'), ['project', 'user'])
-  const pathsOf = (id: string, section: SectionName) => describeAll().find((d) => d.id === id)!.paths.filter((p) => p.section === section)
+  const pathsOf = (id: string, section: SectionName) =>
+    describeAll()
+      .find((d) => d.id === id)!
+      .paths.filter((p) => p.section === section)
 
   it('marks the whole of characteroid unconfirmed, down to each path', () => {
     const characteroid = describeAll().find((d) => d.id === 'characteroid')!

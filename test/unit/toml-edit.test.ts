@@ -192,7 +192,9 @@ describe('replacing an existing table', () => {
       ),
     )
     expect(edit.text).toContain('\n\n# about the docs server\n[mcp_servers.docs]')
-    expect(edit.undo.previous).toBe('[mcp_servers.existing]   # an existing server\ncommand = "node"\nargs = ["server.js", "--flag=[x]"]\nenv = { API_KEY = "k" }\n')
+    expect(edit.undo.previous).toBe(
+      '[mcp_servers.existing]   # an existing server\ncommand = "node"\nargs = ["server.js", "--flag=[x]"]\nenv = { API_KEY = "k" }\n',
+    )
     expect(undoTomlEdit(edit.text, edit.undo, FILE)).toBe(CONFIG)
   })
 

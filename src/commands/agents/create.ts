@@ -19,8 +19,11 @@ export default class AgentsCreate extends LoadoutCommand {
   static override flags = {
     description: Flags.string({char: 'd', description: 'what the subagent does and when to hand it a task (up to 1024 characters)'}),
     tools: Flags.string({description: "tools it may use, comma-separated; default: the agent's own defaults", helpValue: 'Read,Grep'}),
-    model: Flags.string({description: "the model it runs on; Claude aliases (sonnet, opus, haiku) are dropped for agents that do not know them"}),
-    readonly: Flags.boolean({description: "cst-agent: may not change files (--no-readonly: may); default: read-only when every tool only reads", allowNo: true}),
+    model: Flags.string({description: 'the model it runs on; Claude aliases (sonnet, opus, haiku) are dropped for agents that do not know them'}),
+    readonly: Flags.boolean({
+      description: 'cst-agent: may not change files (--no-readonly: may); default: read-only when every tool only reads',
+      allowNo: true,
+    }),
     'max-steps': Flags.integer({description: "cst-agent's max_steps, Claude Code's maxTurns", min: 1}),
     force: Flags.boolean({char: 'f', description: 'replace an existing subagent of the same name'}),
     agent: agentFlag,
@@ -36,7 +39,10 @@ export default class AgentsCreate extends LoadoutCommand {
     const targets = await targetsForWrite({agent: flags.agent, yes: flags.yes, env, section: 'subagents'})
     let {description} = flags
     if (description === undefined && env.interactive && !flags.yes && !this.jsonEnabled()) {
-      description = await askText('Description (what it does, when to hand it a task):', `Describe what the ${args.name} subagent does and when an agent should hand it a task.`)
+      description = await askText(
+        'Description (what it does, when to hand it a task):',
+        `Describe what the ${args.name} subagent does and when an agent should hand it a task.`,
+      )
     }
     // made under the lock, judged on the records as they are then
     const create = () =>

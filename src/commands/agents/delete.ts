@@ -12,7 +12,10 @@ import {targetsForWrite} from '../../ui/select-targets.js'
 
 export default class AgentsDelete extends LoadoutCommand {
   static override summary = 'Delete a subagent made by hand from the chosen agents (installed ones: loadout uninstall)'
-  static override examples = ['<%= config.bin %> agents delete code-reviewer --agent claude-code --dry-run', '<%= config.bin %> agents delete code-reviewer --scope user --yes']
+  static override examples = [
+    '<%= config.bin %> agents delete code-reviewer --agent claude-code --dry-run',
+    '<%= config.bin %> agents delete code-reviewer --scope user --yes',
+  ]
   static override args = {name: Args.string({required: true, description: 'subagent name'})}
   static override flags = {agent: agentFlag, scope: scopeFlag, yes: yesFlag, 'dry-run': dryRunFlag}
 

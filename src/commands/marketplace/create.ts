@@ -13,10 +13,17 @@ export default class MarketplaceCreate extends LoadoutCommand {
   static override args = {name: Args.string({required: true, description: 'marketplace name in kebab-case (users install <plugin>@<name>)'})}
   static override flags = {
     dir: Flags.string({description: 'the folder to create (default: ./<name>)'}),
-    format: Flags.string({description: 'claude: .claude-plugin/marketplace.json; all: also .agents/plugins/marketplace.json for Codex', options: [...MARKETPLACE_FORMATS], default: 'claude'}),
+    format: Flags.string({
+      description: 'claude: .claude-plugin/marketplace.json; all: also .agents/plugins/marketplace.json for Codex',
+      options: [...MARKETPLACE_FORMATS],
+      default: 'claude',
+    }),
     description: Flags.string({char: 'd', description: 'what the marketplace offers'}),
     owner: Flags.string({description: 'who maintains it: "Name" or "Name <email>" (default: git config user.name and user.email)'}),
-    force: Flags.boolean({char: 'f', description: 'write into a folder that already has files (the files the marketplace needs are replaced; the rest are kept)'}),
+    force: Flags.boolean({
+      char: 'f',
+      description: 'write into a folder that already has files (the files the marketplace needs are replaced; the rest are kept)',
+    }),
     git: Flags.boolean({description: 'run git init in the new folder (--no-git skips it)', default: true, allowNo: true}),
     'dry-run': dryRunFlag,
   }

@@ -9,7 +9,11 @@ import {renderRemoved} from '../../ui/render/marketplace.js'
 
 export default class MarketplaceRemove extends LoadoutCommand {
   static override summary = 'Remove a marketplace and its cache (never a local source folder)'
-  static override examples = ['<%= config.bin %> marketplace remove acme --yes', '<%= config.bin %> marketplace remove acme --scope user --yes', '<%= config.bin %> marketplace remove acme --force --dry-run']
+  static override examples = [
+    '<%= config.bin %> marketplace remove acme --yes',
+    '<%= config.bin %> marketplace remove acme --scope user --yes',
+    '<%= config.bin %> marketplace remove acme --force --dry-run',
+  ]
   static override args = {name: Args.string({required: true, description: 'marketplace name'})}
   static override flags = {
     force: Flags.boolean({char: 'f', description: 'remove it even though installed plugins come from it (they stay installed)'}),

@@ -18,15 +18,22 @@ export default class MarketplaceUpdate extends LoadoutCommand {
     const {argv, flags} = await this.parse(MarketplaceUpdate)
     const env = this.environment()
     const context = resolveScope(undefined, env)
-    const updated = await withProgress(!this.jsonEnabled(), (onProgress) => updateMarketplaces(argv as string[], env, context, {offline: isOffline(flags.offline), dryRun: flags['dry-run'], onProgress}))
+    const updated = await withProgress(!this.jsonEnabled(), (onProgress) =>
+      updateMarketplaces(argv as string[], env, context, {offline: isOffline(flags.offline), dryRun: flags['dry-run'], onProgress}),
+    )
     const failed = updated.results.filter((r) => r.status === 'failed')
     if (failed.length > 0) {
       if (!this.jsonEnabled()) process.stderr.write(`${renderUpdated(updated)}\n`)
       const status = worstStatus(failed.map((f) => (f.exitStatus ?? EXIT.network) as ExitStatus))
-      throw new LoadoutError('update-failed', status, `${failed.length} of ${updated.results.length} marketplace(s) could not be refreshed; their last good copies were kept`, {
-        details: updated,
-        suggestions: failed.map((f) => `${f.name}: ${f.message}`),
-      })
+      throw new LoadoutError(
+        'update-failed',
+        status,
+        `${failed.length} of ${updated.results.length} marketplace(s) could not be refreshed; their last good copies were kept`,
+        {
+          details: updated,
+          suggestions: failed.map((f) => `${f.name}: ${f.message}`),
+        },
+      )
     }
     this.log(renderUpdated(updated))
     return updated

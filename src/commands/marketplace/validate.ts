@@ -27,7 +27,11 @@ export default class MarketplaceValidate extends LoadoutCommand {
       const counts = `${result.errors} error(s)${result.strict ? `, ${result.warnings} warning(s) (strict)` : ''}`
       throw new LoadoutError('validation-failed', EXIT.validation, `${counts} in the marketplace at ${path}`, {
         details: result,
-        suggestions: [result.problems.some((p) => p.fixable) && !flags.fix ? 'some can be repaired: run this again with --fix' : 'fix the problems listed above, then run this again'],
+        suggestions: [
+          result.problems.some((p) => p.fixable) && !flags.fix
+            ? 'some can be repaired: run this again with --fix'
+            : 'fix the problems listed above, then run this again',
+        ],
       })
     }
     this.log(renderMarketplaceValidation(result))

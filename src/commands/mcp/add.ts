@@ -11,7 +11,8 @@ import {targetsForWrite} from '../../ui/select-targets.js'
 
 export default class McpAdd extends LoadoutCommand {
   static override summary = 'Add one MCP server (a command to run, or an https URL) to each chosen agent, recorded like a plugin'
-  static override description = 'Everything after -- is the command and its arguments. `--env NAME` without a value writes a reference the agent expands, never a value.'
+  static override description =
+    'Everything after -- is the command and its arguments. `--env NAME` without a value writes a reference the agent expands, never a value.'
   static override examples = [
     '<%= config.bin %> mcp add files --agent claude-code,codex --env ROOT=/srv -- npx -y @modelcontextprotocol/server-filesystem@2025.8.21 /srv',
     '<%= config.bin %> mcp add github --env GITHUB_TOKEN --agent cursor -- docker run -i --rm -e GITHUB_TOKEN ghcr.io/github/github-mcp-server:v0.13.0',
@@ -49,7 +50,10 @@ export default class McpAdd extends LoadoutCommand {
     const env = this.environment()
     const context = resolveScope(flags.scope, env)
     const targets = await targetsForWrite({agent: flags.agent, yes: flags.yes, env, section: 'mcp'})
-    const result = await installServer(spec, installOptionsFor({env, context, targets, yes: flags.yes, dryRun: flags['dry-run'], force: flags.force, json: this.jsonEnabled()}))
+    const result = await installServer(
+      spec,
+      installOptionsFor({env, context, targets, yes: flags.yes, dryRun: flags['dry-run'], force: flags.force, json: this.jsonEnabled()}),
+    )
     this.log(renderMcpInstalled(result))
     return result
   }

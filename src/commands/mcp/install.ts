@@ -11,7 +11,8 @@ import {targetsForWrite} from '../../ui/select-targets.js'
 
 export default class McpInstall extends LoadoutCommand {
   static override summary = 'Install a server from the MCP Registry into each chosen agent, pinned to an exact version'
-  static override description = 'The registry is $LOADOUT_MCP_REGISTRY (default https://registry.modelcontextprotocol.io). Secrets are written as references to environment variables you set.'
+  static override description =
+    'The registry is $LOADOUT_MCP_REGISTRY (default https://registry.modelcontextprotocol.io). Secrets are written as references to environment variables you set.'
   static override examples = [
     '<%= config.bin %> mcp install io.github.acme/weather --agent claude-code,codex,cursor',
     '<%= config.bin %> mcp install io.github.acme/weather@1.4.2 --name weather --scope project',

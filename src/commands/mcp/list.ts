@@ -7,7 +7,8 @@ import {targetsForRead} from '../../ui/select-targets.js'
 
 export default class McpList extends LoadoutCommand {
   static override summary = "List every MCP server each agent would start, read from the agent's own config files, with its owner"
-  static override description = 'The owner is the loadout install that wrote the server (a plugin, or mcp:<name>@local|registry), or "user". Values of variables and headers are never shown.'
+  static override description =
+    'The owner is the loadout install that wrote the server (a plugin, or mcp:<name>@local|registry), or "user". Values of variables and headers are never shown.'
   static override examples = ['<%= config.bin %> mcp list', '<%= config.bin %> mcp list --agent codex --scope user --json']
   static override flags = {agent: agentFlag, scope: scopeFlag}
 

@@ -6,7 +6,8 @@ import {renderMcpSearch} from '../../ui/render/mcp.js'
 
 export default class McpSearch extends LoadoutCommand {
   static override summary = 'Search the MCP Registry for servers by name, title or description'
-  static override description = 'The registry is $LOADOUT_MCP_REGISTRY (default https://registry.modelcontextprotocol.io); its pages are followed until enough servers are found.'
+  static override description =
+    'The registry is $LOADOUT_MCP_REGISTRY (default https://registry.modelcontextprotocol.io); its pages are followed until enough servers are found.'
   static override examples = ['<%= config.bin %> mcp search weather', '<%= config.bin %> mcp search "issue tracker" --limit 5 --json']
   static override strict = false
   static override args = {query: Args.string({required: true, description: 'words that must all appear in the name, title or description'})}

@@ -16,7 +16,10 @@ export default class PluginCreate extends LoadoutCommand {
   static override args = {name: Args.string({required: true, description: 'plugin name: kebab-case (lowercase words joined by "-")'})}
   static override flags = {
     with: Flags.string({description: `parts to include, comma-separated: ${PLUGIN_PARTS.join(', ')} (default: skills)`, helpValue: 'skills,agents'}),
-    format: Flags.string({description: `manifest formats, comma-separated: ${PLUGIN_FORMATS.join(', ')} or all (default: claude)`, helpValue: `${PLUGIN_FORMATS.join('|')}|all`}),
+    format: Flags.string({
+      description: `manifest formats, comma-separated: ${PLUGIN_FORMATS.join(', ')} or all (default: claude)`,
+      helpValue: `${PLUGIN_FORMATS.join('|')}|all`,
+    }),
     description: Flags.string({char: 'd', description: 'what the plugin does (up to 1024 characters)'}),
     author: Flags.string({description: 'author as "Name <email>" (default: git config user.name and user.email)'}),
     dir: Flags.string({description: 'the folder to create (default: ./<name>)', helpValue: 'path'}),

@@ -5,7 +5,7 @@ import {LoadoutCommand} from '../../ui/base-command.js'
 
 export default class PluginPack extends LoadoutCommand {
   static override summary = 'Write the package archive of a plugin for an agent that installs packages itself (Lexora)'
-  static override description = 'The plugin must pass `plugin validate`; the archive keeps every file\'s bytes and relative path under package/.'
+  static override description = "The plugin must pass `plugin validate`; the archive keeps every file's bytes and relative path under package/."
   static override examples = ['<%= config.bin %> plugin pack ./my-plugin --format lexora', '<%= config.bin %> plugin pack . --format lexora --out dist --json']
   static override args = {path: Args.string({description: 'the plugin folder (default: .)'})}
   static override flags = {

@@ -12,7 +12,10 @@ import {targetsForWrite} from '../../ui/select-targets.js'
 
 export default class SkillsDelete extends LoadoutCommand {
   static override summary = 'Delete a skill made by hand from the chosen agents (installed ones: loadout uninstall)'
-  static override examples = ['<%= config.bin %> skills delete pdf-tools --agent claude-code --dry-run', '<%= config.bin %> skills delete pdf-tools --scope user --yes']
+  static override examples = [
+    '<%= config.bin %> skills delete pdf-tools --agent claude-code --dry-run',
+    '<%= config.bin %> skills delete pdf-tools --scope user --yes',
+  ]
   static override args = {name: Args.string({required: true, description: 'skill name'})}
   static override flags = {agent: agentFlag, scope: scopeFlag, yes: yesFlag, 'dry-run': dryRunFlag}
 

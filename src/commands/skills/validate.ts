@@ -22,10 +22,15 @@ export default class SkillsValidate extends LoadoutCommand {
     const result = validateSkillPaths(paths, env.cwd, flags.dialect as 'spec' | 'cst-agent', flags.strict === true)
     if (!result.valid) {
       if (!this.jsonEnabled()) process.stderr.write(`${renderValidation(result)}\n`)
-      throw new LoadoutError('validation-failed', EXIT.validation, `${result.errors} error(s)${flags.strict ? `, ${result.warnings} warning(s) (strict)` : ''} in ${paths.join(' ')}`, {
-        details: result,
-        suggestions: ['fix the problems listed above, then run this again'],
-      })
+      throw new LoadoutError(
+        'validation-failed',
+        EXIT.validation,
+        `${result.errors} error(s)${flags.strict ? `, ${result.warnings} warning(s) (strict)` : ''} in ${paths.join(' ')}`,
+        {
+          details: result,
+          suggestions: ['fix the problems listed above, then run this again'],
+        },
+      )
     }
     this.log(renderValidation(result))
     return result

@@ -53,16 +53,11 @@ export class LoadoutError extends Error {
   }
 }
 
-export const usageError = (code: string, message: string, options?: LoadoutErrorOptions) =>
-  new LoadoutError(code, EXIT.usage, message, options)
-export const notFound = (code: string, message: string, options?: LoadoutErrorOptions) =>
-  new LoadoutError(code, EXIT.notFound, message, options)
-export const validationFailed = (code: string, message: string, options?: LoadoutErrorOptions) =>
-  new LoadoutError(code, EXIT.validation, message, options)
-export const conflict = (code: string, message: string, options?: LoadoutErrorOptions) =>
-  new LoadoutError(code, EXIT.conflict, message, options)
-export const needsConsent = (code: string, message: string, options?: LoadoutErrorOptions) =>
-  new LoadoutError(code, EXIT.needsConsent, message, options)
+export const usageError = (code: string, message: string, options?: LoadoutErrorOptions) => new LoadoutError(code, EXIT.usage, message, options)
+export const notFound = (code: string, message: string, options?: LoadoutErrorOptions) => new LoadoutError(code, EXIT.notFound, message, options)
+export const validationFailed = (code: string, message: string, options?: LoadoutErrorOptions) => new LoadoutError(code, EXIT.validation, message, options)
+export const conflict = (code: string, message: string, options?: LoadoutErrorOptions) => new LoadoutError(code, EXIT.conflict, message, options)
+export const needsConsent = (code: string, message: string, options?: LoadoutErrorOptions) => new LoadoutError(code, EXIT.needsConsent, message, options)
 
 export const isLoadoutError = (value: unknown): value is LoadoutError => value instanceof LoadoutError
 
@@ -85,21 +80,26 @@ export const explainIoError = (error: unknown, path?: string): unknown => {
   const named = path ?? (typeof error === 'object' && error !== null && 'path' in error && typeof error.path === 'string' ? error.path : undefined)
   const full = code === 'ENOSPC' || code === 'EDQUOT'
   return new LoadoutError(full ? 'disk-full' : 'permission-denied', EXIT.io, `cannot change ${named ?? 'a file'}: ${IO_CODES[code]}`, {
-    suggestions: full ? ['free some space on that disk, then run the command again'] : ['check the owner and permissions of that path, or choose another --scope or --agent'],
+    suggestions: full
+      ? ['free some space on that disk, then run the command again']
+      : ['check the owner and permissions of that path, or choose another --scope or --agent'],
     cause: error,
   })
 }
 
 /** Node's errno code of a thrown value, if it has one. */
 export const errnoCode = (error: unknown): string | undefined =>
-  typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string'
-    ? error.code
-    : undefined
+  typeof error === 'object' && error !== null && 'code' in error && typeof error.code === 'string' ? error.code : undefined
 
 /** What a thrown value stands for, to report beside other items: a LoadoutError's own, else an unexpected error. */
 export const toExitStatus = (error: unknown): {code: string; exitStatus: ExitStatus; suggestions?: string[]; details?: unknown} =>
   isLoadoutError(error)
-    ? {code: error.code, exitStatus: error.exitStatus, ...(error.suggestions.length > 0 ? {suggestions: error.suggestions} : {}), ...(error.details === undefined ? {} : {details: error.details})}
+    ? {
+        code: error.code,
+        exitStatus: error.exitStatus,
+        ...(error.suggestions.length > 0 ? {suggestions: error.suggestions} : {}),
+        ...(error.details === undefined ? {} : {details: error.details}),
+      }
     : {code: 'unexpected', exitStatus: EXIT.unexpected}
 
 /**

@@ -12,12 +12,12 @@ export interface Problem {
   path?: string
 }
 
-export const problem = (
-  severity: Severity,
-  code: string,
-  message: string,
-  where: {file?: string; path?: string} = {},
-): Problem => ({severity, code, message, ...where})
+export const problem = (severity: Severity, code: string, message: string, where: {file?: string; path?: string} = {}): Problem => ({
+  severity,
+  code,
+  message,
+  ...where,
+})
 
 export const hasErrors = (problems: readonly Problem[], strict = false): boolean =>
   problems.some((p) => p.severity === 'error' || (strict && p.severity === 'warning'))

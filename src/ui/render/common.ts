@@ -11,10 +11,17 @@ export const problemsOrValid = (problems: readonly Problem[]): string[] =>
   problems.length > 0 ? ['problems:', ...problems.map(problemLine)] : [green('valid')]
 
 export const frontmatterLines = (frontmatter: Record<string, unknown> | undefined): string[] =>
-  frontmatter ? ['frontmatter:', ...Object.entries(frontmatter).map(([key, value]) => `  ${safeText(key)}: ${safeText(typeof value === 'string' ? value : JSON.stringify(value))}`)] : []
+  frontmatter
+    ? [
+        'frontmatter:',
+        ...Object.entries(frontmatter).map(([key, value]) => `  ${safeText(key)}: ${safeText(typeof value === 'string' ? value : JSON.stringify(value))}`),
+      ]
+    : []
 
 /** Where a skill or subagent lives for each agent, and which copy wins. */
-export const whereLines = (locations: ReadonlyArray<{agent: string; scope: string; status: string; shadowedBy?: string; owner: string; path: string}>): string[] => [
+export const whereLines = (
+  locations: ReadonlyArray<{agent: string; scope: string; status: string; shadowedBy?: string; owner: string; path: string}>,
+): string[] => [
   'where:',
   renderTable(
     ['AGENT', 'SCOPE', 'STATUS', 'OWNER', 'PATH'],

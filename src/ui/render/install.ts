@@ -30,14 +30,22 @@ const filesLine = (files: ConsentSummary['files'] | undefined): string[] =>
     : []
 
 export const renderConsent = (summary: ConsentSummary, id: string): string =>
-  [bold(`${t(id)} runs code on this machine:`), ...summary.items.map((i) => `  ${t(describeConsentItem(i), {max: 2000})}`), ...filesLine(summary.files), dim(`fingerprint ${summary.fingerprint.slice(0, 23)}…`)].join('\n')
+  [
+    bold(`${t(id)} runs code on this machine:`),
+    ...summary.items.map((i) => `  ${t(describeConsentItem(i), {max: 2000})}`),
+    ...filesLine(summary.files),
+    dim(`fingerprint ${summary.fingerprint.slice(0, 23)}…`),
+  ].join('\n')
 
 export const renderInstalled = (result: InstallResult): string => {
-  if (result.status === 'already-installed') return `${t(result.plugin)} is already installed (${result.scope} scope, same content); nothing to do. Use --force to reinstall.`
+  if (result.status === 'already-installed')
+    return `${t(result.plugin)} is already installed (${result.scope} scope, same content); nothing to do. Use --force to reinstall.`
   const lines: string[] = []
   if (result.recovered) lines.push(yellow(`recovered an interrupted run (${result.recovered.label}): ${result.recovered.action}`))
   const verb = result.status === 'planned' ? yellow('would install') : green('installed')
-  lines.push(`${verb} ${bold(t(result.plugin))}${result.version ? ` ${t(result.version)}` : ''} from ${t(result.source)}${result.commit ? ` at ${result.commit.slice(0, 12)}` : ''} ${dim(`[${result.scope} scope]`)}`)
+  lines.push(
+    `${verb} ${bold(t(result.plugin))}${result.version ? ` ${t(result.version)}` : ''} from ${t(result.source)}${result.commit ? ` at ${result.commit.slice(0, 12)}` : ''} ${dim(`[${result.scope} scope]`)}`,
+  )
   for (const plan of result.plans) {
     lines.push(`  ${bold(plan.target)}`)
     for (const op of plan.operations) lines.push(`    ${describeOp(op)}`)
@@ -63,4 +71,3 @@ export const renderRemoved = (result: RemovalResult, verb: 'uninstall' | 'disabl
   }
   return lines.join('\n')
 }
-

@@ -10,7 +10,15 @@ export const renderInstalledList = (records: readonly InstallRecord[], problems:
   if (records.length === 0) return 'nothing installed'
   return renderTable(
     ['PLUGIN', 'SCOPE', 'AGENT', 'VERSION', 'COMMIT', 'STATE', 'PROBLEMS'],
-    records.map((r) => [t(r.plugin), r.scope, r.target, t(r.version ?? '-'), r.commit ? r.commit.slice(0, 12) : '-', r.enabled ? green('enabled') : dim('disabled'), problems.get(r) ? red(String(problems.get(r))) : '0']),
+    records.map((r) => [
+      t(r.plugin),
+      r.scope,
+      r.target,
+      t(r.version ?? '-'),
+      r.commit ? r.commit.slice(0, 12) : '-',
+      r.enabled ? green('enabled') : dim('disabled'),
+      problems.get(r) ? red(String(problems.get(r))) : '0',
+    ]),
   )
 }
 
@@ -22,6 +30,12 @@ export const renderVerify = (result: VerifyResult): string => {
     for (const c of r.changed) lines.push(red(`  changed ${t(c, {max: 1000})}`))
     for (const a of r.added) lines.push(yellow(`  added   ${t(a, {max: 1000})}`))
   }
-  lines.push(result.checked === 0 ? 'nothing installed to verify' : result.ok ? green(`all ${result.checked} install(s) intact`) : red('some installed files are missing or changed'))
+  lines.push(
+    result.checked === 0
+      ? 'nothing installed to verify'
+      : result.ok
+        ? green(`all ${result.checked} install(s) intact`)
+        : red('some installed files are missing or changed'),
+  )
   return lines.join('\n')
 }

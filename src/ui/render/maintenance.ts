@@ -28,5 +28,8 @@ export const renderCacheList = (listing: CacheListing): string => {
 export const renderCacheClean = (cleaned: CacheCleaned): string => {
   if (cleaned.removed.length === 0) return 'nothing to remove: everything in the cache is in use'
   const verb = cleaned.dryRun ? 'would remove' : 'removed'
-  return [...cleaned.removed.map((e) => `${verb} ${e.kind} ${e.path} ${dim(showBytes(e.bytes))}`), `${verb} ${cleaned.removed.length} entries, ${showBytes(cleaned.freedBytes)}`].join('\n')
+  return [
+    ...cleaned.removed.map((e) => `${verb} ${e.kind} ${e.path} ${dim(showBytes(e.bytes))}`),
+    `${verb} ${cleaned.removed.length} entries, ${showBytes(cleaned.freedBytes)}`,
+  ].join('\n')
 }

@@ -11,7 +11,9 @@ const short = (sha?: string) => (sha ? sha.slice(0, 12) : '-')
 
 export const renderAdded = (added: MarketplaceAdded): string => {
   if (added.status === 'already-added') return `marketplace "${added.name}" is already added from ${t(added.source)} (${added.scope} scope); nothing to do`
-  const lines = [`${added.status === 'would-add' ? yellow('would add') : green('added')} marketplace "${added.name}" (${added.pluginCount} plugin${added.pluginCount === 1 ? '' : 's'}) from ${t(added.source)}${added.commit ? ` at ${short(added.commit)}` : ''} ${dim(`[${added.scope} scope]`)}`]
+  const lines = [
+    `${added.status === 'would-add' ? yellow('would add') : green('added')} marketplace "${added.name}" (${added.pluginCount} plugin${added.pluginCount === 1 ? '' : 's'}) from ${t(added.source)}${added.commit ? ` at ${short(added.commit)}` : ''} ${dim(`[${added.scope} scope]`)}`,
+  ]
   if (added.warnings.length > 0) {
     lines.push(yellow(`${added.warnings.length} problem(s) in the catalog (entries with an error were skipped):`))
     for (const w of added.warnings) lines.push(problemLine(w))
@@ -22,18 +24,35 @@ export const renderAdded = (added: MarketplaceAdded): string => {
 export const renderMarketplaceList = (rows: readonly MarketplaceRow[]): string =>
   renderTable(
     ['NAME', 'SCOPE', 'KIND', 'PLUGINS', 'COMMIT', 'UPDATED', 'SOURCE'],
-    rows.map((r) => [r.name, r.scope, r.kind, String(r.pluginCount), short(r.commit), r.updatedAt ? r.updatedAt.replace('T', ' ').slice(0, 16) : '-', r.source]),
+    rows.map((r) => [
+      r.name,
+      r.scope,
+      r.kind,
+      String(r.pluginCount),
+      short(r.commit),
+      r.updatedAt ? r.updatedAt.replace('T', ' ').slice(0, 16) : '-',
+      r.source,
+    ]),
   )
 
 export const renderMarketplaceInfo = (info: MarketplaceInfo): string => {
   const lines = [bold(t(info.name)) + (info.description ? `  ${t(info.description)}` : '')]
-  lines.push(dim(`source: ${t(info.source)} (${info.kind}, ${info.format} format)${info.commit ? ` at ${short(info.commit)}` : ''}${info.updatedAt ? `, updated ${t(info.updatedAt)}` : ''}`))
+  lines.push(
+    dim(
+      `source: ${t(info.source)} (${info.kind}, ${info.format} format)${info.commit ? ` at ${short(info.commit)}` : ''}${info.updatedAt ? `, updated ${t(info.updatedAt)}` : ''}`,
+    ),
+  )
   if (info.owner || info.version) lines.push(dim(`owner: ${t(info.owner ?? '-')}  version: ${t(info.version ?? '-')}`))
   lines.push('')
   lines.push(
     renderTable(
       ['PLUGIN', 'VERSION', 'CATEGORY', 'DESCRIPTION'],
-      info.plugins.map((p) => [p.supported ? t(p.name) : yellow(t(p.name)), t(p.version ?? '-'), t(p.category ?? '-'), (p.supported ? '' : yellow(`[${t(p.source)}] `)) + t(p.description)]),
+      info.plugins.map((p) => [
+        p.supported ? t(p.name) : yellow(t(p.name)),
+        t(p.version ?? '-'),
+        t(p.category ?? '-'),
+        (p.supported ? '' : yellow(`[${t(p.source)}] `)) + t(p.description),
+      ]),
     ),
   )
   if (info.problems.length > 0) {
@@ -70,7 +89,9 @@ export const renderUpdated = (updated: MarketplacesUpdated): string =>
           return ''
       }
     })
-    .join('\n') + (updated.offline ? `\n${dim('offline: only cached copies were used')}` : '') + (updated.dryRun ? `\n${dim('dry run: nothing was registered')}` : '')
+    .join('\n') +
+  (updated.offline ? `\n${dim('offline: only cached copies were used')}` : '') +
+  (updated.dryRun ? `\n${dim('dry run: nothing was registered')}` : '')
 
 export const renderRemoved = (removed: MarketplaceRemoval): string => {
   const lines = [`${removed.dryRun ? yellow('would remove') : green('removed')} marketplace "${removed.name}" (${removed.source})`]

@@ -6,14 +6,18 @@ import {renderTable} from '../table.js'
 import {renderInstalled} from './install.js'
 
 /** Text from a registry or someone's config file, with control characters (escape sequences) shown as `?`. */
- 
+
 const printable = (text: string): string => text.replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/g, '?')
 
 export const renderMcpInstalled = (result: McpInstallResult): string => {
   const lines = [renderInstalled(result)]
   for (const note of result.notes) lines.push(dim(`  note: ${note}`))
   if (result.requiredEnv.length > 0 && result.status !== 'already-installed') {
-    lines.push(yellow(`  set ${result.requiredEnv.join(', ')} in the environment the agent starts from: the server's entry refers to ${result.requiredEnv.length === 1 ? 'it' : 'them'}, and no value was written`))
+    lines.push(
+      yellow(
+        `  set ${result.requiredEnv.join(', ')} in the environment the agent starts from: the server's entry refers to ${result.requiredEnv.length === 1 ? 'it' : 'them'}, and no value was written`,
+      ),
+    )
   }
   return lines.join('\n')
 }
@@ -25,7 +29,13 @@ export const renderMcpList = (listing: McpListing): string => {
     lines.push(
       renderTable(
         ['AGENT', 'SCOPE', 'SERVER', 'OWNER', 'RUNS'],
-        listing.servers.map((s) => [s.agent, s.scope, bold(printable(s.name)), s.owner === 'user' ? dim('user') : s.owner, printable(`${s.transport === 'stdio' ? '' : `${s.transport} `}${s.runs}`)]),
+        listing.servers.map((s) => [
+          s.agent,
+          s.scope,
+          bold(printable(s.name)),
+          s.owner === 'user' ? dim('user') : s.owner,
+          printable(`${s.transport === 'stdio' ? '' : `${s.transport} `}${s.runs}`),
+        ]),
       ),
     )
   }

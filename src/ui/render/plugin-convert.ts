@@ -29,7 +29,8 @@ export const renderPluginConversion = (result: PluginConversion): string => {
   const verb = result.dryRun ? 'would write' : 'wrote'
   const how = result.manifestMode === 'replace' ? ' (replacing the old one)' : result.manifestMode === 'merge' ? ' (adding the Lexora fields)' : ''
   const lines = [`${green(verb)} the ${target} manifest ${result.manifest}${how} for plugin "${result.name}" (${result.from.join(', ')})`]
-  if (result.out) lines.push(dim(`${result.dryRun ? 'would copy' : 'copied'} the plugin to ${result.path}${result.replacedOut ? ' (replacing that folder)' : ''}`))
+  if (result.out)
+    lines.push(dim(`${result.dryRun ? 'would copy' : 'copied'} the plugin to ${result.path}${result.replacedOut ? ' (replacing that folder)' : ''}`))
   else lines.push(dim(`in ${result.path}`))
   for (const file of result.files.slice(1)) lines.push(dim(`${verb} ${file}`))
 
@@ -44,7 +45,8 @@ export const renderPluginConversion = (result: PluginConversion): string => {
   }
   if (result.effects.length > 0) {
     lines.push(yellow('loadout reads the plugin differently now:'))
-    for (const effect of result.effects) lines.push(yellow(`  ${NOUN[effect.kind][0]} "${effect.name}" ${effect.change === 'lost' ? 'is no longer read' : 'changed'}: ${effect.detail}`))
+    for (const effect of result.effects)
+      lines.push(yellow(`  ${NOUN[effect.kind][0]} "${effect.name}" ${effect.change === 'lost' ? 'is no longer read' : 'changed'}: ${effect.detail}`))
   }
   for (const note of result.notes) lines.push(yellow(`note: ${note}`))
 

@@ -7,7 +7,12 @@ export const renderPluginCreated = (created: CreatedPlugin): string => {
   const verb = created.dryRun ? 'would create' : 'created'
   const lines = [`${green(verb)} plugin "${created.name}" at ${created.path}${created.replaced ? ' (replacing the old folder)' : ''}`]
   lines.push(dim(`formats: ${created.formats.join(', ')}; parts: ${created.parts.join(', ')}`))
-  if (created.author) lines.push(dim(`author: ${created.author.name}${created.author.email ? ` <${created.author.email}>` : ''}${created.authorFrom === 'git-config' ? ' (from git config)' : ''}`))
+  if (created.author)
+    lines.push(
+      dim(
+        `author: ${created.author.name}${created.author.email ? ` <${created.author.email}>` : ''}${created.authorFrom === 'git-config' ? ' (from git config)' : ''}`,
+      ),
+    )
   lines.push(dim('files:'))
   for (const file of created.files) lines.push(dim(`  ${file}`))
   if (created.git.initialized) lines.push(dim('git: initialized a repository'))
@@ -30,7 +35,9 @@ const problemLine = (p: Problem): string => {
 export const renderPluginValidation = (result: PluginValidation): string => {
   const lines: string[] = []
   for (const fix of result.fixes) {
-    lines.push(`${green('fixed')} ${fix.file}${fix.path ? ` ${fix.path}` : ''}: ${JSON.stringify(fix.before)} -> ${JSON.stringify(fix.after)} ${dim(`(${fix.rule})`)}`)
+    lines.push(
+      `${green('fixed')} ${fix.file}${fix.path ? ` ${fix.path}` : ''}: ${JSON.stringify(fix.before)} -> ${JSON.stringify(fix.after)} ${dim(`(${fix.rule})`)}`,
+    )
   }
   const byFile = new Map<string, Problem[]>()
   for (const p of result.problems) {

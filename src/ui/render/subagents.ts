@@ -23,7 +23,12 @@ export const renderSubagentList = (result: SubagentsListResult): string => {
   if (result.subagents.length === 0) {
     const looked = result.folders.map((f) => `  ${f.agent} ${f.scope} ${f.path}${f.exists ? '' : dim(' (missing)')}`)
     const problems = result.folders.flatMap((f) => f.problems).map(problemLine)
-    return [`no subagents found for ${result.agents.join(', ')}`, ...(looked.length > 0 ? [dim('looked in:'), ...looked] : []), ...problems, ...skippedLines(result.skipped)].join('\n')
+    return [
+      `no subagents found for ${result.agents.join(', ')}`,
+      ...(looked.length > 0 ? [dim('looked in:'), ...looked] : []),
+      ...problems,
+      ...skippedLines(result.skipped),
+    ].join('\n')
   }
   const rows = result.subagents.map((s) => [
     s.agent,

@@ -21,7 +21,11 @@ export const renderTargets = (result: TargetsResult): string => {
       p.path + (p.confidence === 'unconfirmed' ? yellow(' (unconfirmed)') : '') + (p.requiresTrust ? dim(' (trusted workspace only)') : ''),
     ])
     const notes = [...(t.installs ? [] : ['loadout validates and packs for this agent; it writes none of its folders']), ...t.notes].map((n) => `  note: ${n}`)
-    return [head, ...(rows.length > 0 ? [renderTable(['PART', 'SCOPE', 'FORMAT', 'PATH'], rows).replace(/^/gm, '  ')] : ['  (no folders in this scope)']), ...notes].join('\n')
+    return [
+      head,
+      ...(rows.length > 0 ? [renderTable(['PART', 'SCOPE', 'FORMAT', 'PATH'], rows).replace(/^/gm, '  ')] : ['  (no folders in this scope)']),
+      ...notes,
+    ].join('\n')
   })
   return [summary, '', ...details.join('\n\n').split('\n'), '', dim(`project root: ${result.projectRoot}`)].join('\n')
 }

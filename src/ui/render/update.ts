@@ -10,7 +10,14 @@ export const renderOutdated = (result: OutdatedResult): string => {
   if (result.rows.length === 0) return 'nothing installed'
   const table = renderTable(
     ['PLUGIN', 'SCOPE', 'CURRENT', 'WANTED', 'LATEST', 'STATUS'],
-    result.rows.map((r) => [r.renamedTo ? `${r.plugin} -> ${r.renamedTo}` : r.plugin, r.scope, show(r.current), show(r.wanted), show(r.latest), r.error ? red(safeMessage(r.error)) : r.outdated ? yellow(r.reason ?? 'outdated') : green('current')]),
+    result.rows.map((r) => [
+      r.renamedTo ? `${r.plugin} -> ${r.renamedTo}` : r.plugin,
+      r.scope,
+      show(r.current),
+      show(r.wanted),
+      show(r.latest),
+      r.error ? red(safeMessage(r.error)) : r.outdated ? yellow(r.reason ?? 'outdated') : green('current'),
+    ]),
   )
   return `${table}\n${dim(`asked ${result.remotesAsked} remote(s)`)}`
 }

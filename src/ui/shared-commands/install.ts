@@ -63,11 +63,14 @@ export const install = {
     if (first === undefined) {
       // loadout.json's installs (marketplaces to register, MCP servers from a registry) load only here
       const {installDeclared} = await import('../../core/ops/project/declared.js')
-      const result = await withProgress(!io.json, (onProgress) => installDeclared({...options, frozen: flags.frozen ?? false, ...(fromLock ? {chooseTargets} : {}), onProgress}))
+      const result = await withProgress(!io.json, (onProgress) =>
+        installDeclared({...options, frozen: flags.frozen ?? false, ...(fromLock ? {chooseTargets} : {}), onProgress}),
+      )
       for (const r of result.results) io.log(renderInstalled(r))
       if (result.results.length === 0) io.log('loadout.json declares no plugins')
       for (const m of result.registered) io.log(`registered marketplace ${m.name} (${m.source}) from loadout.json`)
-      if (result.ignore.length > 0) io.log(`commit loadout.json and loadout.lock; add to .gitignore (machine-local copies):\n${result.ignore.map((l) => `  ${l}`).join('\n')}`)
+      if (result.ignore.length > 0)
+        io.log(`commit loadout.json and loadout.lock; add to .gitignore (machine-local copies):\n${result.ignore.map((l) => `  ${l}`).join('\n')}`)
       return result
     }
     const {installManyWithDependencies} = await import('../../core/ops/install/tree.js')

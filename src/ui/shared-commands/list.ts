@@ -10,7 +10,9 @@ import {sharedCommand} from './types.js'
 export interface InstalledList {
   /** a run that another process is in the middle of, when there is one */
   pending?: PendingRun
-  installs: Array<Pick<InstallRecord, 'plugin' | 'scope' | 'target' | 'version' | 'commit' | 'source' | 'enabled' | 'components' | 'skipped'> & {problems: number}>
+  installs: Array<
+    Pick<InstallRecord, 'plugin' | 'scope' | 'target' | 'version' | 'commit' | 'source' | 'enabled' | 'components' | 'skipped'> & {problems: number}
+  >
 }
 
 export const list = sharedCommand({flags: {scope: SCOPE_FLAG}}, async ({flags}, io): Promise<InstalledList> => {

@@ -12,7 +12,10 @@ const spec = {
 } as const
 
 export const search = sharedCommand(spec, async ({flags, argv}, io): Promise<SearchResult> => {
-  const result = searchPlugins(argv.join(' '), io.env, resolveScope(undefined, io.env), {...(flags.marketplace ? {marketplace: flags.marketplace} : {}), ...(flags.category ? {category: flags.category} : {})})
+  const result = searchPlugins(argv.join(' '), io.env, resolveScope(undefined, io.env), {
+    ...(flags.marketplace ? {marketplace: flags.marketplace} : {}),
+    ...(flags.category ? {category: flags.category} : {}),
+  })
   if (!io.json) io.log(renderSearch(result))
   return result
 })

@@ -1,7 +1,9 @@
 import type {CommandIo} from '../command-io.js'
 import type {CommandSpec} from '../command-spec.js'
 
-export type FlagValues<F extends CommandSpec['flags']> = {[K in keyof F]?: F[K] extends {type: 'boolean'} ? boolean : F[K] extends {multiple: true} ? string[] : string}
+export type FlagValues<F extends CommandSpec['flags']> = {
+  [K in keyof F]?: F[K] extends {type: 'boolean'} ? boolean : F[K] extends {multiple: true} ? string[] : string
+}
 
 export interface SharedInput<S extends CommandSpec> {
   flags: FlagValues<S['flags']>

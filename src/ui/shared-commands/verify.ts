@@ -14,15 +14,23 @@ export const verify = sharedCommand(spec, async ({flags, argv}, io): Promise<Ver
   const context = resolveScope(flags.scope, io.env)
   const {pending} = await settlePending(io)
   if (pending) {
-    throw new LoadoutError('run-pending', EXIT.locked, `cannot verify now: ${pending.label} is ${pending.running ? `in progress (pid ${pending.pid})` : 'pending'}`, {
-      details: {pending},
-      suggestions: ['run loadout verify again when it has finished'],
-    })
+    throw new LoadoutError(
+      'run-pending',
+      EXIT.locked,
+      `cannot verify now: ${pending.label} is ${pending.running ? `in progress (pid ${pending.pid})` : 'pending'}`,
+      {
+        details: {pending},
+        suggestions: ['run loadout verify again when it has finished'],
+      },
+    )
   }
   const result = await verifyInstalled(io.env, context.projectRoot, {plugins: argv, ...(flags.scope ? {scope: flags.scope as 'user' | 'project'} : {})})
   if (!result.ok) {
     if (!io.json) process.stderr.write(`${renderVerify(result)}\n`)
-    throw new LoadoutError('verify-failed', EXIT.integrity, 'some installed files or config entries are missing, changed or added', {details: result, suggestions: ['reinstall with: loadout install <plugin> --force']})
+    throw new LoadoutError('verify-failed', EXIT.integrity, 'some installed files or config entries are missing, changed or added', {
+      details: result,
+      suggestions: ['reinstall with: loadout install <plugin> --force'],
+    })
   }
   if (!io.json) io.log(renderVerify(result))
   return result

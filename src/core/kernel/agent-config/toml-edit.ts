@@ -302,8 +302,7 @@ interface TableSpan {
 
 const isHeader = (item: TomlItem): boolean => item.kind === 'header' || item.kind === 'array-header'
 const samePath = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((k, n) => k === b[n])
-const isUnder = (path: readonly string[], prefix: readonly string[]): boolean =>
-  path.length > prefix.length && prefix.every((k, n) => k === path[n])
+const isUnder = (path: readonly string[], prefix: readonly string[]): boolean => path.length > prefix.length && prefix.every((k, n) => k === path[n])
 
 const shapeError = (file: string, message: string) =>
   validationFailed('config-toml-shape', `${file}: ${message}, so loadout cannot edit it`, {
@@ -369,7 +368,11 @@ const parseEdited = (text: string, file: string, tablePath: readonly string[]): 
     throw validationFailed(
       'config-toml-conflict',
       `${file}: writing ${showTable(tablePath)} would clash with what the file already has (${(error as Error).message.replace(`${file}: `, '')})`,
-      {details: {file, path: [...tablePath]}, suggestions: [`look at how ${file} defines ${tablePath.slice(0, -1).map(tomlKey).join('.') || 'the table'}`], cause: error},
+      {
+        details: {file, path: [...tablePath]},
+        suggestions: [`look at how ${file} defines ${tablePath.slice(0, -1).map(tomlKey).join('.') || 'the table'}`],
+        cause: error,
+      },
     )
   }
 }

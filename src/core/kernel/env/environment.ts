@@ -27,8 +27,7 @@ const nonEmpty = (value: string | undefined): string | undefined => (value && va
 const xdg = (value: string | undefined): string | undefined => (nonEmpty(value) && value!.startsWith('/') ? value : undefined)
 
 /** Expands a leading `~` against the environment's home; leaves other paths alone. */
-export const expandHome = (path: string, env: Environment): string =>
-  path === '~' ? env.home : path.startsWith('~/') ? join(env.home, path.slice(2)) : path
+export const expandHome = (path: string, env: Environment): string => (path === '~' ? env.home : path.startsWith('~/') ? join(env.home, path.slice(2)) : path)
 
 export interface LoadoutPaths {
   /** loadout's own config and user-scope state */
@@ -42,12 +41,8 @@ export interface LoadoutPaths {
 export const loadoutPaths = (env: Environment): LoadoutPaths => {
   const v = env.vars
   const abs = (p: string) => resolve(env.cwd, expandHome(p, env))
-  const config = nonEmpty(v.LOADOUT_HOME)
-    ? abs(v.LOADOUT_HOME!)
-    : join(abs(xdg(v.XDG_CONFIG_HOME) ?? '~/.config'), 'loadout')
-  const cache = nonEmpty(v.LOADOUT_CACHE_DIR)
-    ? abs(v.LOADOUT_CACHE_DIR!)
-    : join(abs(xdg(v.XDG_CACHE_HOME) ?? '~/.cache'), 'loadout')
+  const config = nonEmpty(v.LOADOUT_HOME) ? abs(v.LOADOUT_HOME!) : join(abs(xdg(v.XDG_CONFIG_HOME) ?? '~/.config'), 'loadout')
+  const cache = nonEmpty(v.LOADOUT_CACHE_DIR) ? abs(v.LOADOUT_CACHE_DIR!) : join(abs(xdg(v.XDG_CACHE_HOME) ?? '~/.cache'), 'loadout')
   const data = nonEmpty(v.LOADOUT_DATA_DIR)
     ? abs(v.LOADOUT_DATA_DIR!)
     : nonEmpty(v.LOADOUT_HOME)

@@ -39,7 +39,11 @@ export const leaveCritical = (): void => {
 export const pendingSignal = (): 'SIGINT' | 'SIGTERM' | undefined => pending
 
 export const interruptedError = (signal: 'SIGINT' | 'SIGTERM', done = false): LoadoutError =>
-  new LoadoutError(signal === 'SIGINT' ? 'interrupted' : 'terminated', statusOf(signal), done ? `${signal}: stopped after the change was complete (it is kept)` : `${signal}: stopped; the change was rolled back`)
+  new LoadoutError(
+    signal === 'SIGINT' ? 'interrupted' : 'terminated',
+    statusOf(signal),
+    done ? `${signal}: stopped after the change was complete (it is kept)` : `${signal}: stopped; the change was rolled back`,
+  )
 
 /** A safe point: lets a signal be delivered, then throws if one came. */
 export const throwIfInterrupted = async (): Promise<void> => {

@@ -43,14 +43,14 @@ const copyHashed = (src: string, dest: string, umask: number): {sha256: string; 
       const buffer = (chunk ??= Buffer.allocUnsafe(CHUNK))
       // a file read in one go is kept for the rest of the install (see kept-reads)
       let whole: Buffer | undefined = stat.size === 0 && readingOnceNow() ? Buffer.alloc(0) : undefined
-      for (let total = 0; ; ) {
+      for (let total = 0; ;) {
         const n = readSync(input, buffer, 0, CHUNK, null)
         if (n === 0) break
         const bytes = buffer.subarray(0, n)
         total += n
         whole = total === n && n === stat.size && readingOnceNow() ? Buffer.from(bytes) : undefined
         hash.update(bytes)
-        for (let written = 0; written < n; ) written += writeSync(output, bytes, written, n - written)
+        for (let written = 0; written < n;) written += writeSync(output, bytes, written, n - written)
       }
       // the umask strips bits from a new file's mode: only then is it set again
       if ((mode & umask) !== 0) fchmodSync(output, mode)
@@ -74,7 +74,7 @@ const writeKept = (known: ReadOnceFile, dest: string, umask: number): {sha256: s
   const sha256 = known.sha256 ?? createHash('sha256').update(known.bytes).digest('hex')
   const output = openSync(dest, 'wx', mode)
   try {
-    for (let written = 0; written < known.bytes.length; ) written += writeSync(output, known.bytes, written, known.bytes.length - written)
+    for (let written = 0; written < known.bytes.length;) written += writeSync(output, known.bytes, written, known.bytes.length - written)
     if ((mode & umask) !== 0) fchmodSync(output, mode)
     rememberRead(dest, known.bytes, fstatSync(output), sha256)
   } finally {
@@ -105,7 +105,8 @@ export const copyTree = (from: string, to: string, boundary: string = from): Cop
         copied.push({path, ...copyHashed(s, d, umask)})
       } else if (entry.isSymbolicLink()) {
         const target = readlinkSync(s, {encoding: 'buffer'})
-        if (!isInside(boundary, resolve(dirname(s), target.toString('utf8')))) throw unsafePath(`refusing to copy ${s}: it links outside the plugin (to ${target.toString('utf8')})`)
+        if (!isInside(boundary, resolve(dirname(s), target.toString('utf8'))))
+          throw unsafePath(`refusing to copy ${s}: it links outside the plugin (to ${target.toString('utf8')})`)
         symlinkSync(target, d)
         copied.push({path, mode: 0o120000, sha256: createHash('sha256').update(target).digest('hex')})
       } else {

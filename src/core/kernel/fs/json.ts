@@ -7,7 +7,11 @@ export const stableStringify = (value: unknown): string => {
   const sort = (v: unknown): unknown => {
     if (Array.isArray(v)) return v.map(sort)
     if (v && typeof v === 'object') {
-      return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sort((v as Record<string, unknown>)[k])]))
+      return Object.fromEntries(
+        Object.keys(v)
+          .sort()
+          .map((k) => [k, sort((v as Record<string, unknown>)[k])]),
+      )
     }
     return v
   }

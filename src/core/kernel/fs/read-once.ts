@@ -54,7 +54,15 @@ export const rememberRead = (path: string, bytes: Buffer, stat: Stats, sha256?: 
     if (spent + bytes.length > BUDGET_BYTES) return
     spent += bytes.length
   }
-  kept.set(path, {bytes, mode: stat.mode, ino: stat.ino, size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs, ...(sha256 !== undefined ? {sha256} : {})})
+  kept.set(path, {
+    bytes,
+    mode: stat.mode,
+    ino: stat.ino,
+    size: stat.size,
+    mtimeMs: stat.mtimeMs,
+    ctimeMs: stat.ctimeMs,
+    ...(sha256 !== undefined ? {sha256} : {}),
+  })
 }
 
 /** The kept content of `path` while it is still the same regular file, else undefined. */

@@ -29,7 +29,7 @@ const sequenceAt = (bytes: Uint8Array, i: number): number => {
 }
 
 const firstInvalid = (bytes: Uint8Array): number => {
-  for (let i = 0; i < bytes.length; ) {
+  for (let i = 0; i < bytes.length;) {
     const length = sequenceAt(bytes, i)
     if (length === 0) return i
     i += length
@@ -43,7 +43,11 @@ export const textFault = (bytes: Uint8Array): TextFault | undefined => {
     STRICT.decode(bytes)
   } catch {
     const offset = firstInvalid(bytes)
-    return {code: 'file-not-utf8', offset, why: `is not valid UTF-8: byte ${offset} (0x${bytes[offset]!.toString(16).padStart(2, '0')}) starts no valid character`}
+    return {
+      code: 'file-not-utf8',
+      offset,
+      why: `is not valid UTF-8: byte ${offset} (0x${bytes[offset]!.toString(16).padStart(2, '0')}) starts no valid character`,
+    }
   }
   const nul = bytes.indexOf(0)
   return nul === -1 ? undefined : {code: 'file-has-nul', offset: nul, why: `holds a NUL byte at byte ${nul}`}

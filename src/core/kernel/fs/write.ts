@@ -110,9 +110,14 @@ export const assertWritableFile = (path: string): void => {
     return
   }
   if ((mode & 0o222) === 0) {
-    throw new LoadoutError('file-read-only', EXIT.io, `cannot change ${path}: it is read-only (mode ${(mode & 0o777).toString(8)}); loadout will not replace it`, {
-      suggestions: [`make it writable (chmod u+w ${path}) if loadout may change it, or choose another --agent`],
-    })
+    throw new LoadoutError(
+      'file-read-only',
+      EXIT.io,
+      `cannot change ${path}: it is read-only (mode ${(mode & 0o777).toString(8)}); loadout will not replace it`,
+      {
+        suggestions: [`make it writable (chmod u+w ${path}) if loadout may change it, or choose another --agent`],
+      },
+    )
   }
 }
 

@@ -155,7 +155,12 @@ const scoreEntry = (entry: IndexedPlugin, terms: readonly string[]): number => {
 }
 
 /** Every plugin across the known marketplaces matching all words of the query, best first. */
-export const searchPlugins = (query: string, env: Environment, context: ScopeContext, filters: {marketplace?: string; category?: string} = {}): SearchResult => {
+export const searchPlugins = (
+  query: string,
+  env: Environment,
+  context: ScopeContext,
+  filters: {marketplace?: string; category?: string} = {},
+): SearchResult => {
   const terms = query.toLowerCase().split(/\s+/).filter(Boolean)
   const markets = filters.marketplace ? [findMarketplace(filters.marketplace, env, context.projectRoot)] : knownMarketplaces(env, context.projectRoot)
   const hits: SearchHit[] = []

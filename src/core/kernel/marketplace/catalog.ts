@@ -64,11 +64,16 @@ export const readCatalog = (data: unknown, options: ReadCatalogOptions): Catalog
   }
   if (!('name' in data)) throw validationFailed('catalog-missing-name', `${file}: ${CATALOG_SHAPE}; "name" is missing`, {suggestions: [CATALOG_EXAMPLE]})
   if (typeof data.name !== 'string') {
-    throw validationFailed('catalog-missing-name', `${file}: ${CATALOG_SHAPE}; "name" is ${typeName(data.name)}, not a string`, {suggestions: [CATALOG_EXAMPLE]})
+    throw validationFailed('catalog-missing-name', `${file}: ${CATALOG_SHAPE}; "name" is ${typeName(data.name)}, not a string`, {
+      suggestions: [CATALOG_EXAMPLE],
+    })
   }
-  if (!('plugins' in data)) throw validationFailed('catalog-missing-plugins', `${file}: ${CATALOG_SHAPE}; "plugins" is missing`, {suggestions: [CATALOG_EXAMPLE]})
+  if (!('plugins' in data))
+    throw validationFailed('catalog-missing-plugins', `${file}: ${CATALOG_SHAPE}; "plugins" is missing`, {suggestions: [CATALOG_EXAMPLE]})
   if (!Array.isArray(data.plugins)) {
-    throw validationFailed('catalog-missing-plugins', `${file}: ${CATALOG_SHAPE}; "plugins" is ${typeName(data.plugins)}, not an array`, {suggestions: [CATALOG_EXAMPLE]})
+    throw validationFailed('catalog-missing-plugins', `${file}: ${CATALOG_SHAPE}; "plugins" is ${typeName(data.plugins)}, not an array`, {
+      suggestions: [CATALOG_EXAMPLE],
+    })
   }
   const nameRule = checkMarketplaceName(data.name)
   if (nameRule) {
@@ -248,7 +253,13 @@ class Reader {
       }
       const fromRule = checkPluginName(from)
       const toRule = checkPluginName(to)
-      const rule = fromRule ? `old name ${quoted(from)} ${fromRule}` : toRule ? `new name ${quoted(to)} ${toRule}` : from === to ? `renames ${quoted(from)} to itself` : undefined
+      const rule = fromRule
+        ? `old name ${quoted(from)} ${fromRule}`
+        : toRule
+          ? `new name ${quoted(to)} ${toRule}`
+          : from === to
+            ? `renames ${quoted(from)} to itself`
+            : undefined
       if (rule) {
         this.warn('rename-invalid', `${path}: ${rule}; the rename is ignored`, path)
         continue
@@ -269,7 +280,11 @@ class Reader {
       if (name !== undefined && onWalk.has(name)) {
         const cycle = walk.slice(walk.indexOf(name))
         for (const from of cycle) {
-          this.warn('rename-cycle', `renames${keyPath(from)}: ${[...cycle, name].map((n) => quoted(n)).join(' -> ')} is a cycle; the rename is ignored`, `renames${keyPath(from)}`)
+          this.warn(
+            'rename-cycle',
+            `renames${keyPath(from)}: ${[...cycle, name].map((n) => quoted(n)).join(' -> ')} is a cycle; the rename is ignored`,
+            `renames${keyPath(from)}`,
+          )
           delete renames[from]
         }
       }
@@ -321,7 +336,11 @@ class Reader {
     this.bySkeleton.set(look, name)
     this.firstAt.set(name, index)
     if (source.kind === 'unsupported') {
-      this.warn('source-unsupported', `unsupported source type ${SIMPLE_TYPE.test(source.type) ? source.type : quoted(source.type)}: plugin ${quoted(name)} is listed but cannot be installed`, `${at}.source`)
+      this.warn(
+        'source-unsupported',
+        `unsupported source type ${SIMPLE_TYPE.test(source.type) ? source.type : quoted(source.type)}: plugin ${quoted(name)} is listed but cannot be installed`,
+        `${at}.source`,
+      )
     }
 
     // Every optional field below is dropped alone when it has the wrong type: they describe the
@@ -361,7 +380,11 @@ class Reader {
     const type = value.source
     if (typeof type !== 'string') {
       return type === undefined
-        ? {code: 'source-missing-type', message: 'a source object needs a "source" field naming its type (github, url, git-subdir, local, archive, npm)', field: 'source'}
+        ? {
+            code: 'source-missing-type',
+            message: 'a source object needs a "source" field naming its type (github, url, git-subdir, local, archive, npm)',
+            field: 'source',
+          }
         : {code: 'source-wrong-type', message: `source.source must be a string naming the source type, not ${typeName(type)}`, field: 'source'}
     }
     switch (type) {
@@ -387,7 +410,12 @@ class Reader {
         const rule = pathRule(path)
         if (rule) return {code: rule.code, message: `path ${quoted(path)} ${rule.rule}`, field: 'path'}
         const inside = joinRelative(path).slice(2)
-        if (inside === '') return {code: 'source-path-root', message: `path ${quoted(path)} names the repository root; use {"source": "url"} for a whole repository`, field: 'path'}
+        if (inside === '')
+          return {
+            code: 'source-path-root',
+            message: `path ${quoted(path)} names the repository root; use {"source": "url"} for a whole repository`,
+            field: 'path',
+          }
         return this.pinned({kind: 'git-subdir', url, path: inside}, value)
       }
       case 'local': {
@@ -404,7 +432,7 @@ class Reader {
         if (typeof url !== 'string') return url
         const sha256 = value.sha256
         if (sha256 === undefined) return {kind: 'archive', url}
-        if (typeof sha256 !== 'string') return missingOrWrong('sha256', sha256, 'the archive\'s sha256 (64 hexadecimal characters)')
+        if (typeof sha256 !== 'string') return missingOrWrong('sha256', sha256, "the archive's sha256 (64 hexadecimal characters)")
         const rule = hexRule(sha256, 64, 'sha256 digest')
         if (rule) return {code: 'source-bad-sha256', message: `sha256 ${quoted(sha256)} ${rule}`, field: 'sha256'}
         return {kind: 'archive', url, sha256: sha256.toLowerCase()}
@@ -423,7 +451,10 @@ class Reader {
    */
   private pathSource(path: string, pluginRoot: string | undefined): PluginSource | Broken {
     if (SCHEME.test(path)) {
-      return {code: 'source-not-path', message: `a source string is a "./path" in the marketplace; write a remote source as {"source": "url", "url": ...} or {"source": "github", "repo": ...}`}
+      return {
+        code: 'source-not-path',
+        message: `a source string is a "./path" in the marketplace; write a remote source as {"source": "url", "url": ...} or {"source": "github", "repo": ...}`,
+      }
     }
     const rule = pathRule(path)
     if (rule) return {code: rule.code, message: `source path ${quoted(path)} ${rule.rule}`}
@@ -470,7 +501,10 @@ interface PathRule {
 }
 
 const ABSOLUTE: PathRule = {code: 'source-path-absolute', rule: 'is an absolute path; use a path relative to the marketplace, starting with "./"'}
-const ABSOLUTE_WINDOWS: PathRule = {code: 'source-path-absolute', rule: 'is an absolute Windows path; use a path relative to the marketplace, starting with "./"'}
+const ABSOLUTE_WINDOWS: PathRule = {
+  code: 'source-path-absolute',
+  rule: 'is an absolute Windows path; use a path relative to the marketplace, starting with "./"',
+}
 const DOTDOT: PathRule = {code: 'source-path-dotdot', rule: 'has a ".." segment; paths must stay inside the marketplace'}
 const EMPTY: PathRule = {code: 'source-path-invalid', rule: 'is empty'}
 const BACKSLASHED: PathRule = {code: 'source-path-invalid', rule: 'contains a backslash; separate folders with "/"'}
@@ -519,7 +553,8 @@ const npmEntrySource = (value: Record<string, unknown>): PluginSource | Broken =
   const pkg = value.package
   if (typeof pkg !== 'string') return missingOrWrong('package', pkg, 'an npm package name')
   for (const field of ['version', 'registry'] as const) {
-    if (value[field] !== undefined && typeof value[field] !== 'string') return missingOrWrong(field, value[field], field === 'version' ? 'a version range' : 'an https URL')
+    if (value[field] !== undefined && typeof value[field] !== 'string')
+      return missingOrWrong(field, value[field], field === 'version' ? 'a version range' : 'an https URL')
   }
   const version = value.version as string | undefined
   const registry = value.registry as string | undefined
@@ -547,7 +582,10 @@ const httpsUrlRule = (value: string): {code: string; message: string} | undefine
     return {code: 'source-bad-url', message: 'url is not a valid URL'}
   }
   if (url.username !== '' || url.password !== '') {
-    return {code: 'source-url-credentials', message: `url ${url.protocol}//***@${url.host}${url.pathname} carries a user name or password; remove it (tokens come from LOADOUT_TOKEN or git's credential helpers)`}
+    return {
+      code: 'source-url-credentials',
+      message: `url ${url.protocol}//***@${url.host}${url.pathname} carries a user name or password; remove it (tokens come from LOADOUT_TOKEN or git's credential helpers)`,
+    }
   }
   // new URL() quietly strips tabs and newlines and trims spaces; the text must already be clean.
   if (SPACE_OR_CONTROL.test(value)) return {code: 'source-bad-url', message: 'url contains whitespace or a control character'}
@@ -568,7 +606,15 @@ const refRule = (ref: string): string | undefined => {
   if (ref === '') return 'is empty'
   if (ref.startsWith('-')) return 'starts with "-"'
   if (REF_FORBIDDEN.test(ref)) return 'contains a character git does not allow in a ref (space, ~ ^ : ? * [ \\ or a control character)'
-  if (ref.includes('..') || ref.includes('@{') || ref.includes('//') || ref.startsWith('/') || ref.endsWith('/') || ref.endsWith('.') || ref.endsWith('.lock')) {
+  if (
+    ref.includes('..') ||
+    ref.includes('@{') ||
+    ref.includes('//') ||
+    ref.startsWith('/') ||
+    ref.endsWith('/') ||
+    ref.endsWith('.') ||
+    ref.endsWith('.lock')
+  ) {
     return 'is not a valid git ref name'
   }
   return undefined

@@ -53,11 +53,12 @@ export const sourceKey = (source: Source, env: Environment): string => {
   return createHash('sha256').update(id).digest('hex').slice(0, 24)
 }
 
-export const gitUrlOf = (source: Source, env: Environment): string =>
-  cloneUrl(source, env.vars.LOADOUT_GITHUB_URL || 'https://github.com') ?? ''
+export const gitUrlOf = (source: Source, env: Environment): string => cloneUrl(source, env.vars.LOADOUT_GITHUB_URL || 'https://github.com') ?? ''
 
 const offlineMiss = (what: string) =>
-  new LoadoutError('offline-not-cached', EXIT.network, `offline, and ${what} is not in the cache`, {suggestions: ['run once without --offline (and LOADOUT_OFFLINE unset) to fetch it']})
+  new LoadoutError('offline-not-cached', EXIT.network, `offline, and ${what} is not in the cache`, {
+    suggestions: ['run once without --offline (and LOADOUT_OFFLINE unset) to fetch it'],
+  })
 
 /** The catalog inside a checked-out or local folder: the Claude file, else the Codex one. */
 export const findCatalogFile = (root: string): string | undefined => catalogCandidates(root)[0]
@@ -107,11 +108,15 @@ const fetchGit = async (source: Extract<Source, {kind: 'git' | 'github'}>, optio
   const sparse = options.sparse && options.sparse.length > 0 ? [...CATALOG_PATHS.map((p) => dirname(p)), ...options.sparse] : undefined
   const tree = await cachedTree(context, base, commit, sparse)
   const root = source.path ? join(tree, source.path) : tree
-  if (source.path && !resolvesInside(tree, root)) throw notFound('path-not-found', `${source.path} is not a folder of ${redactUrl(url)} at ${commit.slice(0, 12)}`)
+  if (source.path && !resolvesInside(tree, root))
+    throw notFound('path-not-found', `${source.path} is not a folder of ${redactUrl(url)} at ${commit.slice(0, 12)}`)
   const candidates = catalogCandidates(root)
   if (candidates.length === 0) {
     throw notFound('catalog-not-found', `${redactUrl(url)} has no marketplace catalog (looked for ${CATALOG_PATHS.join(' and ')}, and in each folder)`, {
-      suggestions: ['is this a plugin rather than a marketplace? try: loadout install <source>', 'if the catalog is deeper, name its folder: owner/repo with --path <folder>'],
+      suggestions: [
+        'is this a plugin rather than a marketplace? try: loadout install <source>',
+        'if the catalog is deeper, name its folder: owner/repo with --path <folder>',
+      ],
     })
   }
   const found = catalogRootOf(candidates[0]!)
@@ -178,7 +183,12 @@ export const fetchCatalogSource = async (source: Source, options: FetchOptions):
         return fetchLocal(source)
       case 'archive':
       case 'npm':
-        throw new LoadoutError(`${source.kind}-not-marketplace`, EXIT.usage, `${source.kind === 'npm' ? 'an npm package' : 'an archive'} is a plugin source, not a marketplace`, {suggestions: ['add the marketplace that lists it, or install it directly']})
+        throw new LoadoutError(
+          `${source.kind}-not-marketplace`,
+          EXIT.usage,
+          `${source.kind === 'npm' ? 'an npm package' : 'an archive'} is a plugin source, not a marketplace`,
+          {suggestions: ['add the marketplace that lists it, or install it directly']},
+        )
       default: {
         const never: never = source
         return never
@@ -209,7 +219,12 @@ const withEntryFolders = (read: CatalogRead, root: string | undefined): CatalogR
   read.catalog.plugins.forEach((entry, index) => {
     const source = entry.source
     if ((source.kind !== 'relative' && source.kind !== 'local') || existsSync(join(root, source.path))) return
-    const found = problem('warning', 'entry-folder-missing', `plugin "${entry.name}" points at ${source.path}, which is not in the marketplace; it cannot be installed`, {path: `plugins[${index}].source`})
+    const found = problem(
+      'warning',
+      'entry-folder-missing',
+      `plugin "${entry.name}" points at ${source.path}, which is not in the marketplace; it cannot be installed`,
+      {path: `plugins[${index}].source`},
+    )
     entry.problems.push(found)
     read.problems.push(found)
   })
@@ -227,7 +242,9 @@ const readChosenCatalog = (fetched: FetchedCatalog): CatalogRead => {
     fetched.catalogFile = other
     const read = readCatalogFile(fetched)
     const shown = (file: string) => (fetched.root ? relative(fetched.root, file) : file)
-    read.problems.unshift(problem('warning', 'catalog-fallback', `${shown(first)} cannot be read (${error.message}); using ${shown(other)}`, {file: shown(first)}))
+    read.problems.unshift(
+      problem('warning', 'catalog-fallback', `${shown(first)} cannot be read (${error.message}); using ${shown(other)}`, {file: shown(first)}),
+    )
     return read
   }
 }

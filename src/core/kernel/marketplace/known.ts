@@ -37,7 +37,10 @@ export const findMarketplace = (name: string, env: Environment, projectRoot: str
   // A project-scope marketplace of this project wins over a user-scope one of the same name.
   const chosen = found.find((m) => m.scope === 'project') ?? found[0]
   if (!chosen) {
-    const near = closestNames(name, known.map((m) => m.name))
+    const near = closestNames(
+      name,
+      known.map((m) => m.name),
+    )
     throw notFound('marketplace-not-found', `no marketplace named "${name}" (${known.length} known)`, {
       suggestions: [...(near.length > 0 ? [`did you mean ${near.map((n) => `"${n}"`).join(' or ')}?`] : []), 'see them: loadout marketplace list'],
     })

@@ -75,10 +75,23 @@ const wellFormed = (p: unknown): p is IndexedPlugin => {
   if (typeof p !== 'object' || p === null) return false
   const e = p as Record<string, unknown>
   return (
-    isString(e.name) && isString(e.source) && typeof e.supported === 'boolean' &&
-    optionalString(e.description) && optionalString(e.version) && optionalString(e.category) &&
-    Array.isArray(e.keywords) && e.keywords.every(isString) &&
-    Array.isArray(e.problems) && e.problems.every((x) => typeof x === 'object' && x !== null && ((x as {severity?: unknown}).severity === 'error' || (x as {severity?: unknown}).severity === 'warning') && isString((x as {code?: unknown}).code) && isString((x as {message?: unknown}).message))
+    isString(e.name) &&
+    isString(e.source) &&
+    typeof e.supported === 'boolean' &&
+    optionalString(e.description) &&
+    optionalString(e.version) &&
+    optionalString(e.category) &&
+    Array.isArray(e.keywords) &&
+    e.keywords.every(isString) &&
+    Array.isArray(e.problems) &&
+    e.problems.every(
+      (x) =>
+        typeof x === 'object' &&
+        x !== null &&
+        ((x as {severity?: unknown}).severity === 'error' || (x as {severity?: unknown}).severity === 'warning') &&
+        isString((x as {code?: unknown}).code) &&
+        isString((x as {message?: unknown}).message),
+    )
   )
 }
 
@@ -97,8 +110,12 @@ const readAt = (fd: number, position: number, length: number): string => {
 }
 
 const wellFormedHeader = (h: Partial<IndexHeader> | null, key: string): h is IndexHeader =>
-  h?.key === key && Array.isArray(h.text) && Array.isArray(h.categories) && Array.isArray(h.offsets) &&
-  h.text.length === h.categories.length && h.text.length === h.offsets.length
+  h?.key === key &&
+  Array.isArray(h.text) &&
+  Array.isArray(h.categories) &&
+  Array.isArray(h.offsets) &&
+  h.text.length === h.categories.length &&
+  h.text.length === h.offsets.length
 
 /**
  * From this marketplace's index, when it is there and matches the catalog file: the plugins whose
@@ -127,7 +144,8 @@ export const searchIndex = (m: KnownMarketplace, env: Environment, terms: readon
       if (!terms.every((t) => text.includes(t))) continue
       const start = header.offsets[i]!
       const end = i + 1 < header.offsets.length ? header.offsets[i + 1]! : size - body
-      if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end) || start < 0 || end <= start || end - start > MAX_ENTRY_BYTES || body + end > size) return undefined
+      if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end) || start < 0 || end <= start || end - start > MAX_ENTRY_BYTES || body + end > size)
+        return undefined
       const entry = JSON.parse(readAt(fd, body + start, end - start)) as unknown
       // the entry must be what the text said, or the file was not written by writeSearchIndex
       if (!wellFormed(entry) || searchText(entry) !== text || (entry.category ?? '').toLowerCase() !== header.categories[i]) return undefined

@@ -52,7 +52,10 @@ const inputs = (value: unknown): Input[] => (Array.isArray(value) ? value.map(re
 
 /** An environment variable name for a value that has none (a header, a `{placeholder}`). */
 const envNameFor = (text: string): string => {
-  const name = text.toUpperCase().replace(/[^A-Z0-9_]+/g, '_').replace(/^_+|_+$/g, '')
+  const name = text
+    .toUpperCase()
+    .replace(/[^A-Z0-9_]+/g, '_')
+    .replace(/^_+|_+$/g, '')
   return /^[0-9]/.test(name) || name === '' ? `MCP_${name}` : name
 }
 
@@ -136,15 +139,18 @@ const packageConfig = (server: RegistryServer, pkg: Record<string, unknown>, fil
   const type = strings(pkg.registryType) ?? ''
   const identifier = strings(pkg.identifier) ?? ''
   const version = strings(pkg.version) ?? server.version
-  if (!IDENTIFIERS[type]!.test(identifier)) throw refuse(server.name, `its ${type} package identifier ${JSON.stringify(identifier)} is not a valid package name`)
+  if (!IDENTIFIERS[type]!.test(identifier))
+    throw refuse(server.name, `its ${type} package identifier ${JSON.stringify(identifier)} is not a valid package name`)
   const transport = isObject(pkg.transport) ? strings(pkg.transport.type) : undefined
-  if (transport !== undefined && transport !== 'stdio') throw refuse(server.name, `its package runs as a ${transport} server on this machine, which loadout does not start (only stdio)`)
+  if (transport !== undefined && transport !== 'stdio')
+    throw refuse(server.name, `its package runs as a ${transport} server on this machine, which loadout does not start (only stdio)`)
   const runtime = filler.args(inputs(pkg.runtimeArguments), 'runtime argument')
   const packageArgs = filler.args(inputs(pkg.packageArguments), 'package argument')
   const env = filler.env(inputs(pkg.environmentVariables))
   const withEnv = (config: McpServerConfig): McpServerConfig => (Object.keys(env).length > 0 ? {...config, env} : config)
   const pinned = (v: string) => {
-    if (!EXACT_VERSION.test(v)) throw refuse(server.name, `its ${type} package version ${JSON.stringify(v)} is not an exact version, and loadout installs only pinned packages`)
+    if (!EXACT_VERSION.test(v))
+      throw refuse(server.name, `its ${type} package version ${JSON.stringify(v)} is not an exact version, and loadout installs only pinned packages`)
     return v
   }
   switch (type) {
@@ -169,7 +175,10 @@ const packageConfig = (server: RegistryServer, pkg: Record<string, unknown>, fil
 const remoteConfig = (server: RegistryServer, remote: Record<string, unknown>, filler: Filler): McpServerConfig => {
   const type = strings(remote.type)
   if (type !== 'streamable-http' && type !== 'sse') throw refuse(server.name, `its remote has the unknown type ${JSON.stringify(type)}`)
-  const urlInput: Input = {value: strings(remote.url) ?? '', ...(isObject(remote.variables) ? {variables: readInput({variables: remote.variables})!.variables!} : {})}
+  const urlInput: Input = {
+    value: strings(remote.url) ?? '',
+    ...(isObject(remote.variables) ? {variables: readInput({variables: remote.variables})!.variables!} : {}),
+  }
   const url = filler.value(urlInput, 'MCP_URL', 'url')!
   if (referencedEnvNames(url).length > 0) throw refuse(server.name, `its URL ${url} needs values loadout cannot fill in safely`)
   checkServerUrl(url)
@@ -190,7 +199,10 @@ export interface FromServerJson {
 }
 
 export const defaultLocalName = (registryName: string): string =>
-  (registryName.split('/').pop() ?? registryName).replace(/[^A-Za-z0-9_-]+/g, '-').replace(/^[-_]+|-+$/g, '').slice(0, 64)
+  (registryName.split('/').pop() ?? registryName)
+    .replace(/[^A-Za-z0-9_-]+/g, '-')
+    .replace(/^[-_]+|-+$/g, '')
+    .slice(0, 64)
 
 /** A registry server as a server spec: its first package loadout can run, else its first remote. */
 export const specFromServerJson = (server: RegistryServer, registry: string, options: FromServerJson = {}): McpServerSpec => {
@@ -201,7 +213,10 @@ export const specFromServerJson = (server: RegistryServer, registry: string, opt
   let config: McpServerConfig
   if (packages.length > 0 && !options.remote) config = packageConfig(server, packages[0]!, filler)
   else if (remotes.length > 0) config = remoteConfig(server, remotes[0]!, filler)
-  else if (options.remote) throw usageError('no-remote', `MCP server "${server.name}" has no remote (URL) to connect to`, {suggestions: ['install its package instead: leave out --remote']})
+  else if (options.remote)
+    throw usageError('no-remote', `MCP server "${server.name}" has no remote (URL) to connect to`, {
+      suggestions: ['install its package instead: leave out --remote'],
+    })
   else throw refuse(server.name, `it has no npm, pypi or oci package and no remote (it lists ${(server.packages ?? []).length} package(s) of other kinds)`)
   return {
     name,

@@ -78,7 +78,8 @@ export const parseEnvPairs = (pairs: readonly string[]): {env: Record<string, st
   const env: Record<string, string> = {}
   for (const pair of pairs) {
     const [name, value] = splitPair(pair)
-    if (!isEnvName(name)) throw usageError('bad-env-name', `--env ${JSON.stringify(name)}: an environment variable name is letters, digits and "_", not starting with a digit`)
+    if (!isEnvName(name))
+      throw usageError('bad-env-name', `--env ${JSON.stringify(name)}: an environment variable name is letters, digits and "_", not starting with a digit`)
     if (value !== undefined && SECRET_NAME.test(name) && referencedEnvNames(value).length === 0) {
       throw usageError('secret-value', `--env ${name}=…: refusing to write the value of ${name} into the agent's config in the clear`, {
         suggestions: [`pass it as a reference the agent expands: --env ${name} (then set ${name} in the agent's environment)`],
@@ -132,7 +133,8 @@ export const localServerSpec = (input: LocalServerInput): McpServerSpec => {
     const config: McpServerConfig = {type: input.transport ?? 'http', url: checkServerUrl(input.url), ...(Object.keys(headers).length > 0 ? {headers} : {})}
     return {name, config, origin, requiredEnv: referencedEnvNames(config), notes: []}
   }
-  if ((input.headers ?? []).length > 0 || input.transport !== undefined) throw usageError('header-for-command', '--header and --transport are for a URL server (--url)')
+  if ((input.headers ?? []).length > 0 || input.transport !== undefined)
+    throw usageError('header-for-command', '--header and --transport are for a URL server (--url)')
   const [program, ...args] = command
   const {env} = parseEnvPairs(input.env ?? [])
   const config: McpServerConfig = {command: program!, ...(args.length > 0 ? {args} : {}), ...(Object.keys(env).length > 0 ? {env} : {})}

@@ -27,7 +27,9 @@ const validatorFor = (name: string): CompiledValidator => {
     try {
       validator = requireCjs(file) as CompiledValidator
     } catch (error) {
-      throw new Error(`the compiled schema ${name} is missing (run node bin/build.js): ${error instanceof Error ? error.message : String(error)}`, {cause: error})
+      throw new Error(`the compiled schema ${name} is missing (run node bin/build.js): ${error instanceof Error ? error.message : String(error)}`, {
+        cause: error,
+      })
     }
     validators.set(name, validator)
   }
@@ -73,10 +75,16 @@ const schemaProblems = (schema: string, data: unknown, file: string): Problem[] 
         break
       }
       case 'type':
-        at('characteroid-field-type', `${label} must be ${String(params.type) === 'object' ? 'an object' : String(params.type) === 'array' ? 'a list' : `a ${String(params.type)}`}, not ${typeName(value)}`)
+        at(
+          'characteroid-field-type',
+          `${label} must be ${String(params.type) === 'object' ? 'an object' : String(params.type) === 'array' ? 'a list' : `a ${String(params.type)}`}, not ${typeName(value)}`,
+        )
         break
       case 'enum':
-        at('characteroid-field-enum', `${label} is ${JSON.stringify(value)}; use one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`)
+        at(
+          'characteroid-field-enum',
+          `${label} is ${JSON.stringify(value)}; use one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`,
+        )
         break
       case 'minLength':
         at('characteroid-field-empty', `${label} is empty`)
@@ -135,7 +143,13 @@ export const readCharacteroidSkill = (text: string, file: string): CharacteroidS
   const name = typeof data.name === 'string' ? data.name : undefined
   if (name !== undefined) {
     // the name rule's own reasons, clearer than the schema's pattern
-    const broken = CHARACTOID_NAME.test(name) && name.length <= 64 ? undefined : (checkSkillName(name) ?? {code: 'name-invalid-characters', message: `name "${name}" may hold only lowercase letters, digits, "_" and "-", one between words`})
+    const broken =
+      CHARACTOID_NAME.test(name) && name.length <= 64
+        ? undefined
+        : (checkSkillName(name) ?? {
+            code: 'name-invalid-characters',
+            message: `name "${name}" may hold only lowercase letters, digits, "_" and "-", one between words`,
+          })
     const kept = problems.filter((p) => !(p.path === 'name' && NAME_SCHEMA_KEYWORDS.has(p.code)))
     if (!broken) {
       problems.length = 0
@@ -146,7 +160,10 @@ export const readCharacteroidSkill = (text: string, file: string): CharacteroidS
     }
   }
   for (const key of Object.keys(data)) {
-    if (!SKILL_FIELDS.has(key)) problems.push(problem('warning', 'characteroid-field-unknown', `unknown field "${key}"; CHARACTOID does not read it`, {file, path: jsonPathJoin('', key)}))
+    if (!SKILL_FIELDS.has(key))
+      problems.push(
+        problem('warning', 'characteroid-field-unknown', `unknown field "${key}"; CHARACTOID does not read it`, {file, path: jsonPathJoin('', key)}),
+      )
   }
   return {...(name === undefined ? {} : {name}), ...(typeof data.description === 'string' ? {description: data.description} : {}), problems}
 }
@@ -166,7 +183,8 @@ const urlProblem = (raw: string): string | undefined => {
   }
   if (url.username !== '' || url.password !== '') return 'has user info (user:password@) in it; pass credentials in "headers" instead'
   if (url.protocol === 'https:') return undefined
-  if (url.protocol === 'http:') return LOCAL_HOSTS.has(url.hostname) ? undefined : `uses http:// for ${url.hostname}; only 127.0.0.1 and localhost may use http, anything else needs https`
+  if (url.protocol === 'http:')
+    return LOCAL_HOSTS.has(url.hostname) ? undefined : `uses http:// for ${url.hostname}; only 127.0.0.1 and localhost may use http, anything else needs https`
   return `uses ${url.protocol}; use https (or http for 127.0.0.1 and localhost)`
 }
 
@@ -179,7 +197,9 @@ export const validateCharacteroidMcp = (text: string, file: string): Problem[] =
   } catch (error) {
     return [problem('error', 'json-invalid', `not valid JSON: ${error instanceof Error ? error.message : String(error)}`, {file})]
   }
-  const dup = parseYaml(text, file).problems.filter((p) => p.code === 'yaml-duplicate-key').map((p) => ({...p, code: 'json-duplicate-key'}))
+  const dup = parseYaml(text, file)
+    .problems.filter((p) => p.code === 'yaml-duplicate-key')
+    .map((p) => ({...p, code: 'json-duplicate-key'}))
   if (dup.length > 0) return dup
   const problems = schemaProblems('characteroid-mcp', data, file)
   if (!isRecord(data)) return problems
@@ -188,7 +208,10 @@ export const validateCharacteroidMcp = (text: string, file: string): Problem[] =
   const base = wrapped ? 'mcp_servers' : ''
   if (wrapped) {
     for (const key of Object.keys(data)) {
-      if (key !== 'mcp_servers') problems.push(problem('warning', 'characteroid-field-unknown', `unknown field "${key}"; CHARACTOID reads only "mcp_servers"`, {file, path: jsonPathJoin('', key)}))
+      if (key !== 'mcp_servers')
+        problems.push(
+          problem('warning', 'characteroid-field-unknown', `unknown field "${key}"; CHARACTOID reads only "mcp_servers"`, {file, path: jsonPathJoin('', key)}),
+        )
     }
   }
   if (!isRecord(servers)) return problems
@@ -202,9 +225,18 @@ export const validateCharacteroidMcp = (text: string, file: string): Problem[] =
     for (const key of Object.keys(entry)) {
       if (key === 'transport' || own.includes(key)) continue
       if (known && other.includes(key)) {
-        problems.push(problem('error', 'characteroid-mcp-wrong-transport-field', `"${key}" belongs to ${transport === 'stdio' ? 'the streamable_http and sse transports' : 'the stdio transport'}, not ${String(transport)}`, {file, path: jsonPathJoin(at, key)}))
+        problems.push(
+          problem(
+            'error',
+            'characteroid-mcp-wrong-transport-field',
+            `"${key}" belongs to ${transport === 'stdio' ? 'the streamable_http and sse transports' : 'the stdio transport'}, not ${String(transport)}`,
+            {file, path: jsonPathJoin(at, key)},
+          ),
+        )
       } else if (!other.includes(key)) {
-        problems.push(problem('warning', 'characteroid-field-unknown', `unknown field "${key}"; CHARACTOID does not read it`, {file, path: jsonPathJoin(at, key)}))
+        problems.push(
+          problem('warning', 'characteroid-field-unknown', `unknown field "${key}"; CHARACTOID does not read it`, {file, path: jsonPathJoin(at, key)}),
+        )
       }
     }
     if (transport !== 'stdio' && known && typeof entry.url === 'string') {

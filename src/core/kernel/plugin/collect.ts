@@ -102,7 +102,10 @@ export const skillDirsDeclared = (declared: DeclaredPath, declaration: number, c
     return [{path: dir, origin: {...origin, identity: safeRealpath(dir) ?? dir}}]
   }
   if (kind !== 'dir') {
-    ctx.report.error('skill-path-invalid', `path ${JSON.stringify(declared.raw)} is neither a skill folder nor a ${SKILL_FILE}`, {file: declared.file, path: declared.jsonPath})
+    ctx.report.error('skill-path-invalid', `path ${JSON.stringify(declared.raw)} is neither a skill folder nor a ${SKILL_FILE}`, {
+      file: declared.file,
+      path: declared.jsonPath,
+    })
     return []
   }
   if (holdsSkillFile(declared.path)) return [{path: declared.path, origin}]
@@ -146,7 +149,10 @@ export const markdownDeclared = (declared: DeclaredPath, declaration: number, wh
   if (kind === 'missing') return (missing(declared, ctx), [])
   if (kind === 'dir') return markdownIn(declared.path, origin, ctx)
   if (kind === 'file' && isMarkdown(declared.path)) return [{path: declared.path, origin}]
-  ctx.report.error(`${what}-path-invalid`, `path ${JSON.stringify(declared.raw)} is neither a .md file nor a folder of them`, {file: declared.file, path: declared.jsonPath})
+  ctx.report.error(`${what}-path-invalid`, `path ${JSON.stringify(declared.raw)} is neither a .md file nor a folder of them`, {
+    file: declared.file,
+    path: declared.jsonPath,
+  })
   return []
 }
 
@@ -158,7 +164,11 @@ export const markdownByConvention = (folder: string, ctx: CollectContext): Found
 }
 
 export const readSubagent = (found: FoundPath, ctx: CollectContext): SubagentComponent | undefined =>
-  readSubagentFile(found.path, ctx.root, {file: found.origin.file ?? found.path, report: ctx.report, ...(found.origin.jsonPath ? {jsonPath: found.origin.jsonPath} : {})})
+  readSubagentFile(found.path, ctx.root, {
+    file: found.origin.file ?? found.path,
+    report: ctx.report,
+    ...(found.origin.jsonPath ? {jsonPath: found.origin.jsonPath} : {}),
+  })
 
 export const commandOf = (found: FoundPath): CommandComponent => ({kind: 'command', name: basename(found.path, extname(found.path)), file: found.path})
 
@@ -235,10 +245,14 @@ export class ComponentSet<C extends {name: string}> {
     }
     if (taken.origin.identity === origin.identity && taken.origin.declaration !== origin.declaration) return
     const place = (at: string, from: Origin) => `${shown(this.ctx.root, at)} (${from.label})`
-    this.ctx.report.error(`${this.code}-duplicate`, `${this.noun} "${component.name}" is named twice: ${place(taken.path, taken.origin)} and ${place(path, origin)}`, {
-      file: origin.file ?? path,
-      ...(origin.jsonPath ? {path: origin.jsonPath} : {}),
-    })
+    this.ctx.report.error(
+      `${this.code}-duplicate`,
+      `${this.noun} "${component.name}" is named twice: ${place(taken.path, taken.origin)} and ${place(path, origin)}`,
+      {
+        file: origin.file ?? path,
+        ...(origin.jsonPath ? {path: origin.jsonPath} : {}),
+      },
+    )
   }
 
   list(): C[] {

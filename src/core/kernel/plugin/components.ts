@@ -38,10 +38,12 @@ export const mcpUrlRule = (url: string): [string, string] | undefined => {
   } catch {
     return ['mcp-url-invalid', `url ${JSON.stringify(url)} is not an absolute URL`]
   }
-  if (parsed.username || parsed.password) return ['mcp-url-credentials', 'url has a user name or password in it; pass credentials through headers or the environment']
+  if (parsed.username || parsed.password)
+    return ['mcp-url-credentials', 'url has a user name or password in it; pass credentials through headers or the environment']
   if (parsed.protocol === 'https:') return undefined
   if (parsed.protocol === 'http:' && LOOPBACK_HOSTS.has(parsed.hostname)) return undefined
-  if (parsed.protocol === 'http:') return ['mcp-url-insecure', `url ${JSON.stringify(url)} is plain http; use https (http is allowed only for 127.0.0.1 or localhost)`]
+  if (parsed.protocol === 'http:')
+    return ['mcp-url-insecure', `url ${JSON.stringify(url)} is plain http; use https (http is allowed only for 127.0.0.1 or localhost)`]
   return ['mcp-url-scheme', `url ${JSON.stringify(url)} must be https (or http on 127.0.0.1 or localhost), not ${parsed.protocol.replace(/:$/, '')}`]
 }
 
@@ -73,7 +75,8 @@ const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/
 
 /** Codex's own fields and Claude's `oauth`: kept when well formed, otherwise dropped with a warning. */
 const nativeFields = (raw: Json, at: string, options: McpParseOptions, config: McpServerConfig): void => {
-  const drop = (key: string, rule: string) => options.report.warn('mcp-field-dropped', `"${key}" ${rule}; the field is left out`, {file: options.file, path: jsonPathJoin(at, key)})
+  const drop = (key: string, rule: string) =>
+    options.report.warn('mcp-field-dropped', `"${key}" ${rule}; the field is left out`, {file: options.file, path: jsonPathJoin(at, key)})
   if ('bearer_token_env_var' in raw) {
     if (typeof raw.bearer_token_env_var === 'string' && ENV_NAME.test(raw.bearer_token_env_var)) config.bearerTokenEnvVar = raw.bearer_token_env_var
     else drop('bearer_token_env_var', 'must name an environment variable')
@@ -86,7 +89,10 @@ const nativeFields = (raw: Json, at: string, options: McpParseOptions, config: M
     if (isStringList(raw.env_vars) && raw.env_vars.every((v) => ENV_NAME.test(v))) config.envVars = raw.env_vars
     else drop('env_vars', 'must be a list of environment variable names')
   }
-  for (const [key, field] of [['tool_timeout_sec', 'toolTimeoutSec'], ['startup_timeout_sec', 'startupTimeoutSec']] as const) {
+  for (const [key, field] of [
+    ['tool_timeout_sec', 'toolTimeoutSec'],
+    ['startup_timeout_sec', 'startupTimeoutSec'],
+  ] as const) {
     if (!(key in raw)) continue
     const value = raw[key]
     if (typeof value === 'number' && Number.isFinite(value) && value > 0) config[field] = value
@@ -168,7 +174,10 @@ export const parseMcpServer = (name: string, raw: unknown, at: string, options: 
   const hasUrl = 'url' in raw
   const hasCommand = 'command' in raw
   if (hasUrl && options.stdioOnly) {
-    report.error('mcp-stdio-only', `MCP server "${name}" has a "url", but ${options.stdioOnly} runs MCP servers over stdio only (give "command" instead)`, {file, path: jsonPathJoin(at, 'url')})
+    report.error('mcp-stdio-only', `MCP server "${name}" has a "url", but ${options.stdioOnly} runs MCP servers over stdio only (give "command" instead)`, {
+      file,
+      path: jsonPathJoin(at, 'url'),
+    })
     return undefined
   }
   if (hasUrl && hasCommand) {
@@ -186,7 +195,10 @@ export const parseMcpServer = (name: string, raw: unknown, at: string, options: 
 /** `{"mcpServers": {...}}` or a bare map of servers, found at `at`. */
 export const parseMcpServers = (value: unknown, at: string, options: McpParseOptions): McpComponent[] => {
   if (!isRecord(value)) {
-    options.report.error('mcp-config-not-object', `MCP servers must be an object of named servers, not ${typeName(value)}`, {file: options.file, ...(at ? {path: at} : {})})
+    options.report.error('mcp-config-not-object', `MCP servers must be an object of named servers, not ${typeName(value)}`, {
+      file: options.file,
+      ...(at ? {path: at} : {}),
+    })
     return []
   }
   const wrapped = isRecord(value.mcpServers)
@@ -213,7 +225,10 @@ const hookCommand = (raw: unknown, at: string, ctx: ParseContext): HookCommand |
   }
   if (raw.type !== 'command') {
     if (typeof raw.type === 'string') {
-      report.warn('hook-type-unsupported', `hook type ${JSON.stringify(raw.type)} is not installed by loadout (only "command" and "prompt"); skipped`, {file, path: jsonPathJoin(at, 'type')})
+      report.warn('hook-type-unsupported', `hook type ${JSON.stringify(raw.type)} is not installed by loadout (only "command" and "prompt"); skipped`, {
+        file,
+        path: jsonPathJoin(at, 'type'),
+      })
     } else report.error('hook-type-missing', 'a hook needs "type": "command"', {file, path: jsonPathJoin(at, 'type')})
     return undefined
   }
@@ -325,7 +340,9 @@ const nameStandsIn = (name: string, fileName: string): boolean => {
 /** Reads one subagent .md: frontmatter (name defaults to the file name; description expected), body = prompt. */
 export const readSubagentFile = (abs: string, root: string, ctx: ParseContext & {jsonPath?: string}): SubagentComponent | undefined => {
   const {report} = ctx
-  const text = report.attempt(() => readContainedText(abs, {root, file: ctx.file, ...(ctx.jsonPath ? {jsonPath: ctx.jsonPath} : {}), maxBytes: MAX_MARKDOWN_BYTES}))
+  const text = report.attempt(() =>
+    readContainedText(abs, {root, file: ctx.file, ...(ctx.jsonPath ? {jsonPath: ctx.jsonPath} : {}), maxBytes: MAX_MARKDOWN_BYTES}),
+  )
   if (text === undefined) return undefined
   const {frontmatter, body} = frontmatterOf(text, abs, report)
   const fileName = basename(abs, extname(abs))
@@ -362,7 +379,10 @@ const toolCommand = (raw: Json, at: string, ctx: ParseContext): string | string[
   const command = raw.command
   if (typeof command === 'string' && command.trim() !== '') return command
   if (Array.isArray(command) && command.length > 0 && command.every((c) => typeof c === 'string') && command[0]!.trim() !== '') return command as string[]
-  ctx.report.error('tool-command-invalid', '"command" must be a non-empty string or a non-empty list of strings', {file: ctx.file, path: jsonPathJoin(at, 'command')})
+  ctx.report.error('tool-command-invalid', '"command" must be a non-empty string or a non-empty list of strings', {
+    file: ctx.file,
+    path: jsonPathJoin(at, 'command'),
+  })
   return undefined
 }
 
@@ -383,7 +403,10 @@ const toolTimeout = (raw: Json, at: string, ctx: ParseContext): number | undefin
 const toolPerm = (raw: Json, at: string, ctx: ParseContext): ToolComponent['perm'] | undefined => {
   if (raw.perm === undefined) return 'shell'
   if ((TOOL_PERMS as readonly unknown[]).includes(raw.perm)) return raw.perm as ToolComponent['perm']
-  ctx.report.error('tool-perm-invalid', `"perm" is ${JSON.stringify(raw.perm)}; use one of ${TOOL_PERMS.join(', ')}`, {file: ctx.file, path: jsonPathJoin(at, 'perm')})
+  ctx.report.error('tool-perm-invalid', `"perm" is ${JSON.stringify(raw.perm)}; use one of ${TOOL_PERMS.join(', ')}`, {
+    file: ctx.file,
+    path: jsonPathJoin(at, 'perm'),
+  })
   return undefined
 }
 
@@ -407,7 +430,8 @@ export const parseTool = (raw: unknown, at: string, ctx: ParseContext): ToolComp
     return undefined
   }
   const name = sanitizeToolName(raw.name)
-  if (name !== raw.name) report.warn('tool-name-sanitized', `tool name ${JSON.stringify(raw.name)} becomes "${name}" in cst-agent`, {file, path: jsonPathJoin(at, 'name')})
+  if (name !== raw.name)
+    report.warn('tool-name-sanitized', `tool name ${JSON.stringify(raw.name)} becomes "${name}" in cst-agent`, {file, path: jsonPathJoin(at, 'name')})
   if ('description' in raw && typeof raw.description !== 'string') {
     report.error('tool-description-invalid', '"description" must be a string', {file, path: jsonPathJoin(at, 'description')})
     return undefined

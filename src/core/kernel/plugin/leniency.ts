@@ -108,10 +108,14 @@ export const installView = (inspection: PluginInspection): PluginModel => {
   if (errors.length > 0) throw pluginRefused(view, errors)
   const tolerated = model.problems.some((p) => p.severity === 'error')
   if (tolerated && partCount(view) === 0) {
-    throw validationFailed('plugin-nothing-installable', `plugin "${model.name}" has nothing left to install: every part breaks a rule the agents enforce too`, {
-      suggestions: ['`loadout plugin validate <path>` lists every problem'],
-      details: {problems},
-    })
+    throw validationFailed(
+      'plugin-nothing-installable',
+      `plugin "${model.name}" has nothing left to install: every part breaks a rule the agents enforce too`,
+      {
+        suggestions: ['`loadout plugin validate <path>` lists every problem'],
+        details: {problems},
+      },
+    )
   }
   return view
 }

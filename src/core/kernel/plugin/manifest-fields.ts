@@ -59,10 +59,18 @@ export interface Declaration extends PluginMetadata {
 /** Parts some agents read inside a plugin but none from loose files loadout could write: said, not dropped silently. */
 export const warnUnwritable = (json: Json, file: string, report: PluginReport): void => {
   if (json.lspServers !== undefined) {
-    report.warn('lsp-servers-not-installed', '"lspServers" are not installed: agents read language servers only from inside an installed plugin, and no agent loadout writes to reads them from a loose file', {file, path: 'lspServers'})
+    report.warn(
+      'lsp-servers-not-installed',
+      '"lspServers" are not installed: agents read language servers only from inside an installed plugin, and no agent loadout writes to reads them from a loose file',
+      {file, path: 'lspServers'},
+    )
   }
   if (json.apps !== undefined) {
-    report.warn('app-connectors-not-installed', '"apps" (Codex app connectors, .app.json) are not installed: they are connected in the ChatGPT or Codex app, not from files', {file, path: 'apps'})
+    report.warn(
+      'app-connectors-not-installed',
+      '"apps" (Codex app connectors, .app.json) are not installed: they are connected in the ChatGPT or Codex app, not from files',
+      {file, path: 'apps'},
+    )
   }
 }
 

@@ -40,7 +40,11 @@ const readSharedManifest = (root: string, file: ClaimedFile, report: PluginRepor
     const problems = problemsOf(error)
     if (!problems) throw error
     const names = file.claims.map((c) => c.format.name).join(' or ')
-    report.warn(`${file.path.replace(/[^A-Za-z0-9]+/g, '-')}-unreadable`, `${file.path} was not read (${problems[0]!.message}); if it is meant as a ${names} manifest, fix it`, {file: join(root, file.path)})
+    report.warn(
+      `${file.path.replace(/[^A-Za-z0-9]+/g, '-')}-unreadable`,
+      `${file.path} was not read (${problems[0]!.message}); if it is meant as a ${names} manifest, fix it`,
+      {file: join(root, file.path)},
+    )
     return undefined
   }
 }
@@ -49,7 +53,9 @@ const readSharedManifest = (root: string, file: ClaimedFile, report: PluginRepor
 const warnIgnoredManifests = (root: string, entry: PluginEntry, report: PluginReport): void => {
   for (const {path: rel} of MANIFEST_FILES.filter((f) => !f.shared)) {
     if (entryKind(join(root, rel)) === 'missing') continue
-    report.warn('manifest-ignored', `${rel} is ignored: the marketplace entry "${entry.name}" has "strict": false, so it defines the plugin`, {file: join(root, rel)})
+    report.warn('manifest-ignored', `${rel} is ignored: the marketplace entry "${entry.name}" has "strict": false, so it defines the plugin`, {
+      file: join(root, rel),
+    })
   }
 }
 

@@ -96,7 +96,11 @@ export const checkResolvesInside = (abs: string, root: string, origin: PathOrigi
   if (!isInside(resolve(root), abs)) throw ruleBroken('path-outside-root', `path ${JSON.stringify(label)} is outside the plugin root`, origin)
   const target = outsideTarget(abs, realRoot)
   if (target !== undefined) {
-    throw ruleBroken('path-outside-root', `path ${JSON.stringify(label)} resolves through a symbolic link to ${target}, outside the plugin root; it is not read`, origin)
+    throw ruleBroken(
+      'path-outside-root',
+      `path ${JSON.stringify(label)} resolves through a symbolic link to ${target}, outside the plugin root; it is not read`,
+      origin,
+    )
   }
   return abs
 }
@@ -158,7 +162,9 @@ const linkProblem = (link: string, root: string, realRoot: string, home?: string
     if (isInside(realRoot, aimed)) return undefined
     target = `${displayPath(aimed, home)} (which does not exist)`
   }
-  return problem('error', 'link-outside-root', `symbolic link ${shownLink} points outside ${what}, to ${target}; it is refused and never followed`, {file: link})
+  return problem('error', 'link-outside-root', `symbolic link ${shownLink} points outside ${what}, to ${target}; it is refused and never followed`, {
+    file: link,
+  })
 }
 
 const specialFileProblem = (path: string, root: string): Problem =>
@@ -186,7 +192,9 @@ export const linksOutside = (dir: string, root: string, options: LinkWalkOptions
     try {
       entries = readdirSync(current, {withFileTypes: true})
     } catch (error) {
-      problems.push(problem('error', 'path-unreadable', `cannot read the folder ${relative(root, current) || '.'}: ${errnoCode(error) ?? String(error)}`, {file: current}))
+      problems.push(
+        problem('error', 'path-unreadable', `cannot read the folder ${relative(root, current) || '.'}: ${errnoCode(error) ?? String(error)}`, {file: current}),
+      )
       return true
     }
     for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
@@ -228,7 +236,12 @@ const hardLinkProblems = (linked: Map<string, {nlink: number; paths: string[]}>,
     .filter((l) => l.paths.length < l.nlink)
     .flatMap((l) =>
       l.paths.map((path) =>
-        problem('error', 'hard-link-outside', `${relative(root, path)} is a hard link (${l.nlink} names for one file) and ${l.nlink - l.paths.length} of its other names are outside ${what}; copy the file instead of linking it`, {file: path}),
+        problem(
+          'error',
+          'hard-link-outside',
+          `${relative(root, path)} is a hard link (${l.nlink} names for one file) and ${l.nlink - l.paths.length} of its other names are outside ${what}; copy the file instead of linking it`,
+          {file: path},
+        ),
       ),
     )
 

@@ -82,15 +82,22 @@ export const readJsonForChecks = (file: string, root: string, problems: Problem[
     return undefined
   }
   if (text.startsWith(BOM) || hasBom(file)) {
-    problems.push(problem('error', 'json-bom', 'the file starts with a byte-order mark (U+FEFF); JSON readers such as JSON.parse refuse it (--fix removes it)', {file}))
+    problems.push(
+      problem('error', 'json-bom', 'the file starts with a byte-order mark (U+FEFF); JSON readers such as JSON.parse refuse it (--fix removes it)', {file}),
+    )
   }
   for (const dup of duplicateKeys(text)) {
     const where = dup.path === '' ? 'the top-level object' : `"${dup.path}"`
     problems.push(
-      problem('error', 'json-duplicate-key', `key "${dup.key}" appears more than once in ${where}; JSON.parse keeps only the last one, so the first is silently lost`, {
-        file,
-        path: jsonPathJoin(dup.path, dup.key),
-      }),
+      problem(
+        'error',
+        'json-duplicate-key',
+        `key "${dup.key}" appears more than once in ${where}; JSON.parse keeps only the last one, so the first is silently lost`,
+        {
+          file,
+          path: jsonPathJoin(dup.path, dup.key),
+        },
+      ),
     )
   }
   return {file, text, json}
@@ -155,11 +162,16 @@ const schemaProblem = (error: AjvError, data: unknown, file: string, reader: str
       return at('manifest-field-unknown', `unknown field "${extra}"; ${reader} does not read it`, jsonPathJoin(path, extra), 'warning')
     }
     case 'type': {
-      const types = String(params.type).split(',').map((t) => (t === 'array' ? 'a list' : t === 'object' ? 'an object' : `a ${t}`))
+      const types = String(params.type)
+        .split(',')
+        .map((t) => (t === 'array' ? 'a list' : t === 'object' ? 'an object' : `a ${t}`))
       return at('manifest-field-type', `${name} must be ${types.join(' or ')}, not ${typeName(value)}`)
     }
     case 'enum':
-      return at('manifest-field-enum', `${name} is ${JSON.stringify(value)}; use one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`)
+      return at(
+        'manifest-field-enum',
+        `${name} is ${JSON.stringify(value)}; use one of ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`,
+      )
     case 'const':
       return at('manifest-field-value', `${name} must be ${JSON.stringify(params.allowedValue)}, not ${JSON.stringify(value)}`)
     case 'maxItems':
@@ -174,10 +186,16 @@ const schemaProblem = (error: AjvError, data: unknown, file: string, reader: str
       return at('manifest-field-pattern', `${name} is ${JSON.stringify(value)}, which does not have the required form (${String(params.pattern)})`)
     case 'maximum':
     case 'exclusiveMaximum':
-      return at('manifest-field-too-large', `${name} is ${String(value)}; it must be ${error.keyword === 'maximum' ? 'at most' : 'less than'} ${String(params.limit)}`)
+      return at(
+        'manifest-field-too-large',
+        `${name} is ${String(value)}; it must be ${error.keyword === 'maximum' ? 'at most' : 'less than'} ${String(params.limit)}`,
+      )
     case 'minimum':
     case 'exclusiveMinimum':
-      return at('manifest-field-too-small', `${name} is ${String(value)}; it must be ${error.keyword === 'minimum' ? 'at least' : 'more than'} ${String(params.limit)}`)
+      return at(
+        'manifest-field-too-small',
+        `${name} is ${String(value)}; it must be ${error.keyword === 'minimum' ? 'at least' : 'more than'} ${String(params.limit)}`,
+      )
     default:
       return at(`manifest-schema-${error.keyword}`, `${name} ${error.message ?? 'is invalid'}`)
   }
@@ -189,7 +207,9 @@ export const schemaProblems = async (schema: string, json: unknown, file: string
   try {
     validator = await loadValidator(schema)
   } catch (error) {
-    throw new Error(`the compiled schema ${schema} is missing (run node bin/build.js): ${error instanceof Error ? error.message : String(error)}`, {cause: error})
+    throw new Error(`the compiled schema ${schema} is missing (run node bin/build.js): ${error instanceof Error ? error.message : String(error)}`, {
+      cause: error,
+    })
   }
   if (validator(json)) return []
   return (validator.errors ?? []).map((e) => schemaProblem(e as AjvError, json, file, reader))

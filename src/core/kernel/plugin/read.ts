@@ -71,7 +71,8 @@ const checkRoot = (root: string): string => {
   const abs = resolve(root)
   const real = safeRealpath(abs)
   if (real === undefined) throw notFound('plugin-not-found', `${abs} does not exist`)
-  if (!statSync(real).isDirectory()) throw validationFailed('plugin-not-folder', `${abs} is not a folder`, {suggestions: ['give the folder that holds the plugin']})
+  if (!statSync(real).isDirectory())
+    throw validationFailed('plugin-not-folder', `${abs} is not a folder`, {suggestions: ['give the folder that holds the plugin']})
   return abs
 }
 
@@ -179,7 +180,10 @@ const collectHooks = (ctx: ReadContext): HooksComponent[] => {
     const before = seen.get(identity)
     if (before !== undefined && before !== declaration) continue
     if (before !== undefined) {
-      ctx.report.error('hooks-duplicate', `the hooks in ${shownFile(ctx.root, source.file)} are named twice (${source.origin.label})`, {file: source.origin.file ?? source.file, ...(source.origin.jsonPath ? {path: source.origin.jsonPath} : {})})
+      ctx.report.error('hooks-duplicate', `the hooks in ${shownFile(ctx.root, source.file)} are named twice (${source.origin.label})`, {
+        file: source.origin.file ?? source.file,
+        ...(source.origin.jsonPath ? {path: source.origin.jsonPath} : {}),
+      })
       continue
     }
     seen.set(identity, declaration)
@@ -238,7 +242,11 @@ const pluginName = (ctx: ReadContext, rootSkillName: string | undefined): string
   const broken = checkPluginName(name)
   if (broken) {
     const source = from ? `(from ${shownFile(ctx.root, from.file)})` : '(the folder name)'
-    ctx.report.error('plugin-name-invalid', `plugin name ${JSON.stringify(name)} ${source} ${broken}`, from ? {file: from.file, path: 'name'} : {file: ctx.root})
+    ctx.report.error(
+      'plugin-name-invalid',
+      `plugin name ${JSON.stringify(name)} ${source} ${broken}`,
+      from ? {file: from.file, path: 'name'} : {file: ctx.root},
+    )
   }
   return name
 }
@@ -302,7 +310,8 @@ const refuseConfusableNames = (model: PluginModel, report: PluginReport): void =
     const seen: string[] = []
     for (const {name} of parts) {
       const other = confusableWith(name, seen)
-      if (other !== undefined) report.error('name-confusable', `${kind} names ${JSON.stringify(other)} and ${JSON.stringify(name)} look alike; rename one`, {file: model.root})
+      if (other !== undefined)
+        report.error('name-confusable', `${kind} names ${JSON.stringify(other)} and ${JSON.stringify(name)} look alike; rename one`, {file: model.root})
       seen.push(name)
     }
   }

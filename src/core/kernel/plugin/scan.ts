@@ -68,7 +68,9 @@ const exists = (path: string): boolean => {
 
 /** The files of a plugin that agents read as instructions: every Markdown file of each skill, subagents, commands, manifests. */
 export const agentReadFiles = (model: PluginModel): string[] => {
-  const manifests = MANIFEST_FILES.filter((f) => !f.shared).map((f) => join(model.root, f.path)).filter(exists)
+  const manifests = MANIFEST_FILES.filter((f) => !f.shared)
+    .map((f) => join(model.root, f.path))
+    .filter(exists)
   return [
     ...new Set([
       ...model.skills.flatMap((s) => filesBelow(s.dir, isMarkdown)),
@@ -89,8 +91,15 @@ export const refuseHiddenText = (model: PluginModel, id: string): void => {
     .map((f) => ({...f, file: relative(model.root, f.file).split(sep).join('/')}))
   if (findings.length === 0) return
   const files = new Set(findings.map((f) => f.file)).size
-  throw validationFailed('hidden-text', `${id} hides characters from people in text its agents read (${findings.length} in ${files} file(s)): ${findings.slice(0, 5).map(formatFinding).join('; ')}`, {
-    suggestions: ['look at the file with a tool that shows invisible characters (cat -A, or an editor)', 'if you trust it, install anyway with --allow-hidden-text'],
-    details: {findings},
-  })
+  throw validationFailed(
+    'hidden-text',
+    `${id} hides characters from people in text its agents read (${findings.length} in ${files} file(s)): ${findings.slice(0, 5).map(formatFinding).join('; ')}`,
+    {
+      suggestions: [
+        'look at the file with a tool that shows invisible characters (cat -A, or an editor)',
+        'if you trust it, install anyway with --allow-hidden-text',
+      ],
+      details: {findings},
+    },
+  )
 }

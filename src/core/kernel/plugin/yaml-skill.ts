@@ -21,7 +21,8 @@ export const readYamlSkill = (file: string): {name?: string; description?: strin
   try {
     const info = fstatSync(fd)
     if (!info.isFile()) return failed('skill-file-not-regular', `${file} is not a regular file`)
-    if (info.size > MAX_SKILL_FILE_BYTES) return failed('skill-file-too-large', `${basename(file)} is ${(info.size / 1048576).toFixed(1)} MB; the limit is 10 MB`)
+    if (info.size > MAX_SKILL_FILE_BYTES)
+      return failed('skill-file-too-large', `${basename(file)} is ${(info.size / 1048576).toFixed(1)} MB; the limit is 10 MB`)
     const bytes = readOpenFile(fd, info.size)
     return readCharacteroidSkill(bytes.toString('utf8'), file)
   } catch (error) {

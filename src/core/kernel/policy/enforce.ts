@@ -16,16 +16,29 @@ export interface PolicyRefusal {
 
 export const policyRefused = (what: string, refusal: PolicyRefusal, why: string) =>
   new LoadoutError('policy-refused', EXIT.policy, `refused by policy: ${what}: ${why} (rule ${refusal.rule} in ${refusal.file})`, {
-    suggestions: ['see the effective policy and where each rule comes from: loadout policy show', 'a later policy file cannot loosen an earlier one: ask whoever manages that file'],
+    suggestions: [
+      'see the effective policy and where each rule comes from: loadout policy show',
+      'a later policy file cannot loosen an earlier one: ask whoever manages that file',
+    ],
     details: refusal,
   })
 
 /** The first rule of a chain of allow lists and blocks that refuses `subject`, if any. */
-const refusalBy = (allow: readonly AllowList[], block: readonly BlockPattern[], rule: string, subject: string, matches: (pattern: string) => boolean): {refusal: PolicyRefusal; why: string} | undefined => {
+const refusalBy = (
+  allow: readonly AllowList[],
+  block: readonly BlockPattern[],
+  rule: string,
+  subject: string,
+  matches: (pattern: string) => boolean,
+): {refusal: PolicyRefusal; why: string} | undefined => {
   const blocked = block.find((b) => matches(b.pattern))
   if (blocked) return {refusal: {rule: `${rule}.block`, file: blocked.from, subject}, why: `"${subject}" matches the blocked "${blocked.pattern}"`}
   const unlisted = allow.find((list) => !list.patterns.some(matches))
-  if (unlisted) return {refusal: {rule: `${rule}.allow`, file: unlisted.from, subject}, why: `"${subject}" is not in the allowed ${unlisted.patterns.map((p) => `"${p}"`).join(', ') || '(nothing)'}`}
+  if (unlisted)
+    return {
+      refusal: {rule: `${rule}.allow`, file: unlisted.from, subject},
+      why: `"${subject}" is not in the allowed ${unlisted.patterns.map((p) => `"${p}"`).join(', ') || '(nothing)'}`,
+    }
   return undefined
 }
 
@@ -79,10 +92,18 @@ const mcpSubjects = (config: McpServerConfig): string[] =>
 export const checkParts = (policy: Policy, model: PluginModel, id: string): void => {
   if (policy.hooks && model.hooks.length > 0) {
     const events = [...new Set(model.hooks.flatMap((h) => Object.keys(h.events)))]
-    throw policyRefused(id, {rule: 'hooks', file: policy.hooks.from, subject: id}, `it has hooks (${events.join(', ') || model.hooks.map((h) => h.name).join(', ')}) and hooks are not allowed`)
+    throw policyRefused(
+      id,
+      {rule: 'hooks', file: policy.hooks.from, subject: id},
+      `it has hooks (${events.join(', ') || model.hooks.map((h) => h.name).join(', ')}) and hooks are not allowed`,
+    )
   }
   if (policy.tools && model.tools.length > 0) {
-    throw policyRefused(id, {rule: 'tools', file: policy.tools.from, subject: id}, `it has exec tools (${model.tools.map((t) => t.name).join(', ')}) and tools are not allowed`)
+    throw policyRefused(
+      id,
+      {rule: 'tools', file: policy.tools.from, subject: id},
+      `it has exec tools (${model.tools.map((t) => t.name).join(', ')}) and tools are not allowed`,
+    )
   }
   for (const server of model.mcpServers) checkMcpServer(policy, server.name, server.config, id)
 }
@@ -90,11 +111,19 @@ export const checkParts = (policy: Policy, model: PluginModel, id: string): void
 /** One MCP server against `mcp.stdio` and `mcp.allow` (a plugin's, or one installed on its own). */
 export const checkMcpServer = (policy: Policy, name: string, config: McpServerConfig, id: string): void => {
   if (policy.mcp.stdio && isStdio(config)) {
-    throw policyRefused(id, {rule: 'mcp.stdio', file: policy.mcp.stdio.from, subject: name}, `MCP server "${name}" runs a local command (${config.command ?? ''}) and local MCP servers are not allowed`)
+    throw policyRefused(
+      id,
+      {rule: 'mcp.stdio', file: policy.mcp.stdio.from, subject: name},
+      `MCP server "${name}" runs a local command (${config.command ?? ''}) and local MCP servers are not allowed`,
+    )
   }
   const subjects = mcpSubjects(config)
   const unlisted = policy.mcp.allow.find((list) => !list.patterns.some((p) => subjects.some((s) => globMatches(p, s))))
   if (unlisted) {
-    throw policyRefused(id, {rule: 'mcp.allow', file: unlisted.from, subject: subjects.at(-1) ?? name}, `MCP server "${name}" (${subjects.at(-1) ?? 'no command or URL'}) is not in the allowed ${unlisted.patterns.map((p) => `"${p}"`).join(', ')}`)
+    throw policyRefused(
+      id,
+      {rule: 'mcp.allow', file: unlisted.from, subject: subjects.at(-1) ?? name},
+      `MCP server "${name}" (${subjects.at(-1) ?? 'no command or URL'}) is not in the allowed ${unlisted.patterns.map((p) => `"${p}"`).join(', ')}`,
+    )
   }
 }

@@ -28,9 +28,11 @@ export const showPolicy = (env: Environment, projectRoot: string): PolicyShown =
 const rulesOf = (policy: Policy): PolicyRuleView[] => {
   const level = (file: string) => policy.files.find((f) => f.path === file)?.level ?? 'system'
   const rules: PolicyRuleView[] = []
-  const lists = (rule: string, allow: Policy['sources']['allow']) => allow.forEach((l) => rules.push({rule, value: l.patterns, file: l.from, level: level(l.from)}))
+  const lists = (rule: string, allow: Policy['sources']['allow']) =>
+    allow.forEach((l) => rules.push({rule, value: l.patterns, file: l.from, level: level(l.from)}))
   const blocks = (rule: string, block: Policy['sources']['block']) => {
-    for (const file of [...new Set(block.map((b) => b.from))]) rules.push({rule, value: block.filter((b) => b.from === file).map((b) => b.pattern), file, level: level(file)})
+    for (const file of [...new Set(block.map((b) => b.from))])
+      rules.push({rule, value: block.filter((b) => b.from === file).map((b) => b.pattern), file, level: level(file)})
   }
   lists('sources.allow', policy.sources.allow)
   blocks('sources.block', policy.sources.block)
@@ -47,7 +49,8 @@ const rulesOf = (policy: Policy): PolicyRuleView[] => {
 
 const effectiveOf = (policy: Policy): PolicyFile => {
   const last = (chain: Policy['sources']['allow']) => chain.at(-1)?.patterns
-  const pick = <T extends object>(value: T): T | undefined => (Object.values(value).some((v) => v !== undefined) ? (JSON.parse(JSON.stringify(value)) as T) : undefined)
+  const pick = <T extends object>(value: T): T | undefined =>
+    Object.values(value).some((v) => v !== undefined) ? (JSON.parse(JSON.stringify(value)) as T) : undefined
   const patterns = (block: Policy['sources']['block']) => (block.length > 0 ? block.map((b) => b.pattern) : undefined)
   const sources = pick({allow: last(policy.sources.allow), block: patterns(policy.sources.block)})
   const marketplaces = pick({allow: last(policy.marketplaces.allow), block: patterns(policy.marketplaces.block)})

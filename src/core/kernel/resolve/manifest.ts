@@ -78,7 +78,8 @@ const parseDependency = (item: unknown, index: number, problems: string[]): Depe
     return undefined
   }
   const [plugin, marketplace, extra] = name.split('@')
-  const rule = extra !== undefined ? 'has more than one "@"' : checkPluginName(plugin!) ?? (marketplace !== undefined ? checkMarketplaceName(marketplace) : undefined)
+  const rule =
+    extra !== undefined ? 'has more than one "@"' : (checkPluginName(plugin!) ?? (marketplace !== undefined ? checkMarketplaceName(marketplace) : undefined))
   if (rule) {
     problems.push(`dependencies[${index}]: ${JSON.stringify(name)} ${rule}`)
     return undefined
@@ -118,18 +119,20 @@ export const readPluginExtras = (root: string, entry?: PluginEntry): PluginExtra
   const dependencies: Dependency[] = []
   if (json.dependencies !== undefined) {
     if (!Array.isArray(json.dependencies)) problems.push('dependencies must be an array')
-    else json.dependencies.forEach((item, i) => {
-      const dep = parseDependency(item, i, problems)
-      if (dep) dependencies.push(dep)
-    })
+    else
+      json.dependencies.forEach((item, i) => {
+        const dep = parseDependency(item, i, problems)
+        if (dep) dependencies.push(dep)
+      })
   }
   const userConfig: UserConfigOption[] = []
   if (json.userConfig !== undefined) {
     if (!isRecord(json.userConfig)) problems.push('userConfig must be an object of key -> option')
-    else for (const [key, value] of Object.entries(json.userConfig)) {
-      const option = parseOption(key, value, problems)
-      if (option) userConfig.push(option)
-    }
+    else
+      for (const [key, value] of Object.entries(json.userConfig)) {
+        const option = parseOption(key, value, problems)
+        if (option) userConfig.push(option)
+      }
   }
   return {dependencies, userConfig, problems}
 }

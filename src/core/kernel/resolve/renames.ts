@@ -1,6 +1,7 @@
 import type {Catalog} from '../../model/marketplace.js'
 
-export type RenameOutcome = {kind: 'listed'; name: string} | {kind: 'renamed'; from: string; to: string} | {kind: 'removed'; name: string} | {kind: 'unlisted'; name: string}
+export type RenameOutcome =
+  {kind: 'listed'; name: string} | {kind: 'renamed'; from: string; to: string} | {kind: 'removed'; name: string} | {kind: 'unlisted'; name: string}
 
 /**
  * What a catalog says became of a plugin name: still listed, renamed (following a chain of renames

@@ -14,7 +14,13 @@ import {followRename} from './renames.js'
 export type PluginFetchSpec =
   | {kind: 'folder'; path: string; label: string; commit?: string; git?: {url: string; path: string}}
   | {kind: 'git'; url: string; ref?: string; sha?: string; path?: string; label: string}
-  | {kind: 'archive'; url: string; sha256?: string; label: string; /** where LOADOUT_TOKEN may go: the archive's origin when the user named it, a catalog URL's when that listed it */ tokenOrigin?: string}
+  | {
+      kind: 'archive'
+      url: string
+      sha256?: string
+      label: string
+      /** where LOADOUT_TOKEN may go: the archive's origin when the user named it, a catalog URL's when that listed it */ tokenOrigin?: string
+    }
   | {kind: 'npm'; package: string; version?: string; registry?: string; integrity?: string; label: string}
 
 export interface ResolvedPlugin {
@@ -65,14 +71,22 @@ export const entrySpec = (entry: PluginEntry, market: KnownMarketplace, machineE
   switch (source.kind) {
     case 'relative':
     case 'local': {
-      if (!market.root) throw usageError('relative-without-root', `${label}: a relative source needs a marketplace checkout, and "${market.name}" was fetched as a bare catalog`)
+      if (!market.root)
+        throw usageError(
+          'relative-without-root',
+          `${label}: a relative source needs a marketplace checkout, and "${market.name}" was fetched as a bare catalog`,
+        )
       const path = resolve(market.root, source.path)
       if (!isInside(market.root, path)) throw usageError('source-outside', `${label}: ${source.path} points outside the marketplace`)
       const link = linkOnTheWay(market.root, path)
       if (link) {
-        throw validationFailed('source-through-link', `${label}: ${source.path} goes through the symbolic link ${relative(market.root, link)} (to ${safeRealpath(link) ?? 'a missing target'}); a plugin folder and every folder on its way must be real folders inside the marketplace`, {
-          suggestions: ['replace the link with the folder itself in the marketplace repository'],
-        })
+        throw validationFailed(
+          'source-through-link',
+          `${label}: ${source.path} goes through the symbolic link ${relative(market.root, link)} (to ${safeRealpath(link) ?? 'a missing target'}); a plugin folder and every folder on its way must be real folders inside the marketplace`,
+          {
+            suggestions: ['replace the link with the folder itself in the marketplace repository'],
+          },
+        )
       }
       // A folder of a git marketplace is at the commit the marketplace was read at: recorded, so a
       // lock can fetch that folder at that commit again.
@@ -82,17 +96,36 @@ export const entrySpec = (entry: PluginEntry, market: KnownMarketplace, machineE
       return {kind: 'folder', path, label: source.path, ...(url && market.commit ? {commit: market.commit, git: {url, path: inRepo}} : {})}
     }
     case 'github':
-      return {kind: 'git', url: cloneUrl({kind: 'github', owner: source.repo.split('/')[0]!, repo: source.repo.split('/')[1]!}, env.vars.LOADOUT_GITHUB_URL || undefined)!, ...(source.ref ? {ref: source.ref} : {}), ...(source.sha ? {sha: source.sha} : {}), label: `github:${source.repo}`}
+      return {
+        kind: 'git',
+        url: cloneUrl({kind: 'github', owner: source.repo.split('/')[0]!, repo: source.repo.split('/')[1]!}, env.vars.LOADOUT_GITHUB_URL || undefined)!,
+        ...(source.ref ? {ref: source.ref} : {}),
+        ...(source.sha ? {sha: source.sha} : {}),
+        label: `github:${source.repo}`,
+      }
     case 'url':
       return {kind: 'git', url: source.url, ...(source.ref ? {ref: source.ref} : {}), ...(source.sha ? {sha: source.sha} : {}), label: source.url}
     case 'git-subdir':
-      return {kind: 'git', url: source.url, path: source.path, ...(source.ref ? {ref: source.ref} : {}), ...(source.sha ? {sha: source.sha} : {}), label: `${source.url} (${source.path})`}
+      return {
+        kind: 'git',
+        url: source.url,
+        path: source.path,
+        ...(source.ref ? {ref: source.ref} : {}),
+        ...(source.sha ? {sha: source.sha} : {}),
+        label: `${source.url} (${source.path})`,
+      }
     case 'archive': {
       const tokenOrigin = market.source.kind === 'catalog-url' ? originOf(market.source.url) : undefined
       return {kind: 'archive', url: source.url, ...(source.sha256 ? {sha256: source.sha256} : {}), label: source.url, ...(tokenOrigin ? {tokenOrigin} : {})}
     }
     case 'npm':
-      return {kind: 'npm', package: source.package, ...(source.version ? {version: source.version} : {}), ...(source.registry ? {registry: source.registry} : {}), label: `npm:${source.package}${source.version ? `@${source.version}` : ''}`}
+      return {
+        kind: 'npm',
+        package: source.package,
+        ...(source.version ? {version: source.version} : {}),
+        ...(source.registry ? {registry: source.registry} : {}),
+        label: `npm:${source.package}${source.version ? `@${source.version}` : ''}`,
+      }
     case 'unsupported':
       throw usageError('unsupported-source', `${label} has an unsupported source type (${source.type}); loadout cannot install it`)
     default: {
@@ -115,11 +148,17 @@ const fromMarketplace = (name: string, market: KnownMarketplace, env: Environmen
   const {catalog, dropped} = readKnownCatalog(market)
   const outcome = followRename(catalog, name)
   const entry = catalog.plugins.find((p) => p.name === (outcome.kind === 'renamed' ? outcome.to : name))
-  if (outcome.kind === 'removed') throw notFound('plugin-removed', `plugin "${name}" was removed from marketplace "${market.name}"`, {suggestions: [`see what it lists: loadout marketplace info ${market.name}`]})
+  if (outcome.kind === 'removed')
+    throw notFound('plugin-removed', `plugin "${name}" was removed from marketplace "${market.name}"`, {
+      suggestions: [`see what it lists: loadout marketplace info ${market.name}`],
+    })
   if (!entry) {
     const why = droppedEntry(name, market, dropped ?? [])
     if (why) throw why
-    const near = closestNames(name, catalog.plugins.map((p) => p.name))
+    const near = closestNames(
+      name,
+      catalog.plugins.map((p) => p.name),
+    )
     throw notFound('plugin-not-found', `plugin "${name}" is not in marketplace "${market.name}" (${catalog.plugins.length} plugins)`, {
       suggestions: [...(near.length > 0 ? [`did you mean ${near.map((n) => `"${n}"`).join(' or ')}?`] : []), `try: loadout search ${name}`],
     })
@@ -150,15 +189,52 @@ export const resolvePluginSpec = (input: string, env: Environment, projectRoot: 
     switch (source.kind) {
       case 'local':
         // a folder inside the project is named relative to it, so loadout.json and the lock work in every clone
-        return {id: '', name: '', marketplace: DIRECT, fetch: {kind: 'folder', path: source.path, label: isInside(projectRoot, source.path) ? `./${relative(projectRoot, source.path).split(sep).join('/')}` : label}}
+        return {
+          id: '',
+          name: '',
+          marketplace: DIRECT,
+          fetch: {
+            kind: 'folder',
+            path: source.path,
+            label: isInside(projectRoot, source.path) ? `./${relative(projectRoot, source.path).split(sep).join('/')}` : label,
+          },
+        }
       case 'github':
       case 'git':
-        return {id: '', name: directName(source), marketplace: DIRECT, fetch: {kind: 'git', url: cloneUrl(source, env.vars.LOADOUT_GITHUB_URL || undefined)!, ...(source.ref ? {ref: source.ref} : {}), ...(source.sha ? {sha: source.sha} : {}), ...(source.path ? {path: source.path} : {}), label}}
+        return {
+          id: '',
+          name: directName(source),
+          marketplace: DIRECT,
+          fetch: {
+            kind: 'git',
+            url: cloneUrl(source, env.vars.LOADOUT_GITHUB_URL || undefined)!,
+            ...(source.ref ? {ref: source.ref} : {}),
+            ...(source.sha ? {sha: source.sha} : {}),
+            ...(source.path ? {path: source.path} : {}),
+            label,
+          },
+        }
       case 'archive':
-        return {id: '', name: directName(source), marketplace: DIRECT, fetch: {kind: 'archive', url: source.url, ...(source.sha256 ? {sha256: source.sha256} : {}), label, ...(originOf(source.url) ? {tokenOrigin: originOf(source.url)!} : {})}}
+        return {
+          id: '',
+          name: directName(source),
+          marketplace: DIRECT,
+          fetch: {
+            kind: 'archive',
+            url: source.url,
+            ...(source.sha256 ? {sha256: source.sha256} : {}),
+            label,
+            ...(originOf(source.url) ? {tokenOrigin: originOf(source.url)!} : {}),
+          },
+        }
       case 'npm': {
         const registry = env.vars.LOADOUT_NPM_REGISTRY || undefined
-        return {id: '', name: directName({kind: 'archive', url: source.package}), marketplace: DIRECT, fetch: {kind: 'npm', package: source.package, ...(source.version ? {version: source.version} : {}), ...(registry ? {registry} : {}), label}}
+        return {
+          id: '',
+          name: directName({kind: 'archive', url: source.package}),
+          marketplace: DIRECT,
+          fetch: {kind: 'npm', package: source.package, ...(source.version ? {version: source.version} : {}), ...(registry ? {registry} : {}), label},
+        }
       }
       case 'catalog-url':
         throw usageError('catalog-not-plugin', `${label} is a catalog, not a plugin`, {suggestions: [`add it first: loadout marketplace add ${label}`]})

@@ -11,17 +11,32 @@ export const RANGE_FORM = /^([^@/\\:]+)@([^@/\\:]+)@(.+)$/
  * `name@marketplace` at the version a range (or exact version) picks. Without a range, the catalog's
  * current entry. `chain` names the dependents that led here, for messages.
  */
-export const resolveInMarketplace = async (name: string, market: KnownMarketplace, range: string | undefined, env: Environment, projectRoot: string, chain: readonly string[] = []): Promise<ResolvedPlugin> => {
+export const resolveInMarketplace = async (
+  name: string,
+  market: KnownMarketplace,
+  range: string | undefined,
+  env: Environment,
+  projectRoot: string,
+  chain: readonly string[] = [],
+): Promise<ResolvedPlugin> => {
   if (range === undefined || range === '*' || range === '') return resolvePluginSpec(`${name}@${market.name}`, env, projectRoot)
   const choice = await chooseVersion(name, market, range, env)
   if (!choice.tagged && !choice.current) {
     const current = resolvePluginSpec(`${name}@${market.name}`, env, projectRoot)
     const via = chain.length > 0 ? ` (needed by ${[...chain, `${current.id}@${range}`].join(' -> ')})` : ''
     const listed = `${current.id} is at version ${current.version ?? '(none)'} in the catalog`
-    throw notFound('version-not-found', `no version of ${current.id} satisfies ${range}${via}: ${listed}, not ${range}${choice.available.length > (current.version ? 1 : 0) ? ', and no tag matches' : ''}`, {
-      suggestions: [choice.available.length > 0 ? `versions available: ${choice.available.join(', ')}` : `${market.name} tags no version of ${name} (tags are named ${name}--v<version>)`],
-      details: {plugin: current.id, range, chain: [...chain, current.id]},
-    })
+    throw notFound(
+      'version-not-found',
+      `no version of ${current.id} satisfies ${range}${via}: ${listed}, not ${range}${choice.available.length > (current.version ? 1 : 0) ? ', and no tag matches' : ''}`,
+      {
+        suggestions: [
+          choice.available.length > 0
+            ? `versions available: ${choice.available.join(', ')}`
+            : `${market.name} tags no version of ${name} (tags are named ${name}--v<version>)`,
+        ],
+        details: {plugin: current.id, range, chain: [...chain, current.id]},
+      },
+    )
   }
   return choice.tagged ? resolveTagged(name, market, choice.tagged, env) : resolvePluginSpec(`${name}@${market.name}`, env, projectRoot)
 }

@@ -43,7 +43,12 @@ export const taggedVersions = async (plugin: string, market: KnownMarketplace, e
   if (!repo) return []
   const semver = await semverOf()
   const context = gitContext(env, loadoutPaths(env).cache)
-  const out = await runGit(context, repo.mirror, ['for-each-ref', '--format=%(refname:strip=2)%09%(objectname)%09%(*objectname)', '--', `refs/tags/${plugin}--v*`], {GIT_DIR: repo.mirror}).catch(() => '')
+  const out = await runGit(
+    context,
+    repo.mirror,
+    ['for-each-ref', '--format=%(refname:strip=2)%09%(objectname)%09%(*objectname)', '--', `refs/tags/${plugin}--v*`],
+    {GIT_DIR: repo.mirror},
+  ).catch(() => '')
   const found: TaggedVersion[] = []
   for (const line of out.split('\n')) {
     const [tag, object, peeled] = line.split('\t')
@@ -61,7 +66,12 @@ const resolveAt = async (plugin: string, market: KnownMarketplace, tagged: Tagge
   const cache = loadoutPaths(env).cache
   const context = gitContext(env, cache)
   const under = market.source.kind === 'github' || market.source.kind === 'git' ? (market.source.path ?? '').replace(/^\.?\/+|\/+$/g, '') : ''
-  const tree = await cachedTree(context, repo.base, tagged.commit, CATALOG_PATHS.map((p) => [under, dirname(p)].filter(Boolean).join('/')))
+  const tree = await cachedTree(
+    context,
+    repo.base,
+    tagged.commit,
+    CATALOG_PATHS.map((p) => [under, dirname(p)].filter(Boolean).join('/')),
+  )
   const root = under ? join(tree, under) : tree
   const catalogFile = findCatalogFile(root)
   if (!catalogFile) throw notFound('catalog-not-found', `${market.name} has no catalog at tag ${tagged.tag}`)
@@ -70,7 +80,10 @@ const resolveAt = async (plugin: string, market: KnownMarketplace, tagged: Tagge
   if (!entry) throw notFound('plugin-not-found', `tag ${tagged.tag} of ${market.name} does not list ${plugin}`)
   const spec = entrySpec(entry, {...market, root, commit: tagged.commit}, env)
   // The folder is fetched from the repository at the tag's commit, not from the sparse catalog tree.
-  const fetch = spec.kind === 'folder' && spec.git ? {kind: 'git' as const, url: spec.git.url, sha: tagged.commit, ...(spec.git.path ? {path: spec.git.path} : {}), label: `${spec.label} (${tagged.tag})`} : spec
+  const fetch =
+    spec.kind === 'folder' && spec.git
+      ? {kind: 'git' as const, url: spec.git.url, sha: tagged.commit, ...(spec.git.path ? {path: spec.git.path} : {}), label: `${spec.label} (${tagged.tag})`}
+      : spec
   return {id: `${plugin}@${market.name}`, name: plugin, marketplace: market.name, entry: {...entry, version: tagged.version}, version: tagged.version, fetch}
 }
 
@@ -95,7 +108,10 @@ export interface VersionChoice {
  */
 export const chooseVersion = async (name: string, market: KnownMarketplace, range: string, env: Environment): Promise<VersionChoice> => {
   const semver = await semverOf()
-  if (semver.validRange(range) === null) throw usageError('bad-version-range', `"${range}" is not a version or a semver range`, {suggestions: ['write a version (1.2.3) or a range (^1.2, ~2.1.0, >=1 <3)']})
+  if (semver.validRange(range) === null)
+    throw usageError('bad-version-range', `"${range}" is not a version or a semver range`, {
+      suggestions: ['write a version (1.2.3) or a range (^1.2, ~2.1.0, >=1 <3)'],
+    })
   const tags = await taggedVersions(name, market, env)
   const current = currentEntry(name, market)?.version
   const available = [...new Set([...tags.map((t) => t.version), ...(current ? [current] : [])])]
@@ -106,4 +122,5 @@ export const chooseVersion = async (name: string, market: KnownMarketplace, rang
 }
 
 /** Resolves `name@market` at the tag a range chose. */
-export const resolveTagged = (name: string, market: KnownMarketplace, tagged: TaggedVersion, env: Environment): Promise<ResolvedPlugin> => resolveAt(name, market, tagged, env)
+export const resolveTagged = (name: string, market: KnownMarketplace, tagged: TaggedVersion, env: Environment): Promise<ResolvedPlugin> =>
+  resolveAt(name, market, tagged, env)

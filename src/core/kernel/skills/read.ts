@@ -45,7 +45,17 @@ export const readSkillDir = (dir: string, dialect: SkillDialect = 'spec', known:
     } catch (error) {
       const code = errnoCode(error)
       if (code === 'ENOENT') return failed(dir, file, problem('error', 'skill-file-missing', `${SKILL_FILE} is missing`, {file}))
-      if (code !== 'ELOOP') return failed(dir, file, problem('error', 'skill-unreadable', `cannot read ${file}: ${code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (code ?? String(error))}`, {file}))
+      if (code !== 'ELOOP')
+        return failed(
+          dir,
+          file,
+          problem(
+            'error',
+            'skill-unreadable',
+            `cannot read ${file}: ${code === 'EACCES' || code === 'EPERM' ? 'permission denied' : (code ?? String(error))}`,
+            {file},
+          ),
+        )
     }
     if (fd !== undefined) return readOpenSkill(fd, dir, file, folder, dialect, {})
   }
@@ -62,12 +72,18 @@ export const readSkillDir = (dir: string, dialect: SkillDialect = 'spec', known:
   } catch (error) {
     const code = errnoCode(error)
     if (code === 'ENOENT') return failed(dir, file, problem('error', 'skill-file-missing', `${SKILL_FILE} is missing`, {file}), extra)
-    if (code === 'EACCES' || code === 'EPERM') return failed(dir, file, problem('error', 'skill-unreadable', `cannot read ${file}: permission denied`, {file}), extra)
+    if (code === 'EACCES' || code === 'EPERM')
+      return failed(dir, file, problem('error', 'skill-unreadable', `cannot read ${file}: permission denied`, {file}), extra)
     return failed(dir, file, problem('error', 'skill-unreadable', `cannot read ${file}: ${code ?? String(error)}`, {file}), extra)
   }
   if (stat.isSymbolicLink() && !resolvesInside(dir, file)) {
     const target = safeRealpath(file) ?? readlinkSync(file)
-    return failed(dir, file, problem('error', 'skill-file-link-outside', `${SKILL_FILE} is a symbolic link out of its folder (to ${target}); not read`, {file}), extra)
+    return failed(
+      dir,
+      file,
+      problem('error', 'skill-file-link-outside', `${SKILL_FILE} is a symbolic link out of its folder (to ${target}); not read`, {file}),
+      extra,
+    )
   }
   let fd: number
   try {
@@ -86,11 +102,17 @@ const readOpenSkill = (fd: number, dir: string, file: string, folder: string, di
     const info = fstatSync(fd)
     if (!info.isFile()) return failed(dir, file, problem('error', 'skill-file-not-regular', `${file} is not a regular file`, {file}), extra)
     if (info.size > MAX_SKILL_FILE_BYTES) {
-      return failed(dir, file, problem('error', 'skill-file-too-large', `${SKILL_FILE} is ${(info.size / 1048576).toFixed(1)} MB; the limit is 10 MB`, {file}), {...extra, bytes: info.size})
+      return failed(
+        dir,
+        file,
+        problem('error', 'skill-file-too-large', `${SKILL_FILE} is ${(info.size / 1048576).toFixed(1)} MB; the limit is 10 MB`, {file}),
+        {...extra, bytes: info.size},
+      )
     }
     const bytes = readOpenFile(fd, info.size)
     const decoded = decodeAgentText(bytes)
-    if ('fault' in decoded) return failed(dir, file, problem('error', decoded.fault.code, `${file} ${decoded.fault.why}`, {file}), {...extra, bytes: bytes.length})
+    if ('fault' in decoded)
+      return failed(dir, file, problem('error', decoded.fault.code, `${file} ${decoded.fault.why}`, {file}), {...extra, bytes: bytes.length})
     const parsed = parseSkillText(decoded.text, folder, file, dialect)
     return {...parsed, dir, file, bytes: bytes.length, ...extra}
   } catch (error) {

@@ -381,7 +381,10 @@ export interface FetchedArchive {
 
 /** The lower-case hex of an expected sha256, accepting `sha256-` / `sha256:` prefixes. */
 export const normalizeSha256 = (value: string): string => {
-  const hex = value.trim().replace(/^sha256[-:]/i, '').toLowerCase()
+  const hex = value
+    .trim()
+    .replace(/^sha256[-:]/i, '')
+    .toLowerCase()
   if (!/^[0-9a-f]{64}$/.test(hex)) throw usageError('invalid-sha256', `${quote(value)} is not a sha256 (64 hexadecimal digits)`)
   return hex
 }
@@ -412,7 +415,9 @@ export const fetchArchive = async (url: string, options: FetchArchiveOptions): P
   if (expected !== undefined && actual !== expected) {
     throw new LoadoutError('integrity-mismatch', EXIT.integrity, `archive ${shown}: sha256 mismatch: expected ${expected}, got ${actual}`, {
       details: {url: shown, expected, actual},
-      suggestions: ['the archive changed since its sha256 was recorded: nothing was extracted; ask its publisher, or update the recorded sha256 if you trust the new one'],
+      suggestions: [
+        'the archive changed since its sha256 was recorded: nothing was extracted; ask its publisher, or update the recorded sha256 if you trust the new one',
+      ],
     })
   }
 

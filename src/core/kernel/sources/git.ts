@@ -36,10 +36,35 @@ const PROTOCOLS = (allowFile: boolean) => (allowFile ? ['https', 'ssh', 'file'] 
  * certificates, proxies, ssh agents and the user's own git config stay in.
  */
 const PASSED_TO_GIT = new Set([
-  'PATH', 'HOME', 'USER', 'LOGNAME', 'TMPDIR', 'TMP', 'TEMP', 'LANG', 'SystemRoot', 'APPDATA', 'USERPROFILE',
-  'XDG_CONFIG_HOME', 'SSH_AUTH_SOCK', 'SSL_CERT_FILE', 'SSL_CERT_DIR',
-  'HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy', 'ALL_PROXY', 'all_proxy', 'NO_PROXY', 'no_proxy',
-  'GIT_SSL_CAINFO', 'GIT_SSL_CAPATH', 'GIT_SSH', 'GIT_SSH_COMMAND', 'GIT_CONFIG_GLOBAL', 'GIT_CONFIG_NOSYSTEM',
+  'PATH',
+  'HOME',
+  'USER',
+  'LOGNAME',
+  'TMPDIR',
+  'TMP',
+  'TEMP',
+  'LANG',
+  'SystemRoot',
+  'APPDATA',
+  'USERPROFILE',
+  'XDG_CONFIG_HOME',
+  'SSH_AUTH_SOCK',
+  'SSL_CERT_FILE',
+  'SSL_CERT_DIR',
+  'HTTPS_PROXY',
+  'https_proxy',
+  'HTTP_PROXY',
+  'http_proxy',
+  'ALL_PROXY',
+  'all_proxy',
+  'NO_PROXY',
+  'no_proxy',
+  'GIT_SSL_CAINFO',
+  'GIT_SSL_CAPATH',
+  'GIT_SSH',
+  'GIT_SSH_COMMAND',
+  'GIT_CONFIG_GLOBAL',
+  'GIT_CONFIG_NOSYSTEM',
 ])
 
 const hardenedEnv = (context: GitContext): Record<string, string> => {
@@ -115,7 +140,14 @@ export const runGit = async (context: GitContext, cwd: string, args: string[], e
       if (finished) return
       finished = true
       clearTimeout(timer)
-      done({code, ...(signal ? {signal} : {}), stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), timedOut, ...(error ? {error} : {})})
+      done({
+        code,
+        ...(signal ? {signal} : {}),
+        stdout: Buffer.concat(out).toString('utf8'),
+        stderr: Buffer.concat(err).toString('utf8'),
+        timedOut,
+        ...(error ? {error} : {}),
+      })
     }
     // git missing from PATH: 'error' comes, and 'close' may never
     child.on('error', (error) => finish(null, null, error))
@@ -140,11 +172,16 @@ const GIT_FAILED_NEXT = [
 const gitFailure = (args: string[], error: unknown): LoadoutError => {
   const raw = error instanceof Error ? error.message : String(error)
   const text = redactUrl(raw).trim()
-  const lines = text.split('\n').map((l) => l.trim()).filter(Boolean)
+  const lines = text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)
   const fatal = lines.find((l) => l.startsWith('fatal:')) ?? lines.at(-1) ?? 'git failed'
   const what = `git ${args[0]}`
   if (/block timeout|timed out|Operation too slow|time(d)? ?out/i.test(text)) {
-    return new LoadoutError('git-timeout', EXIT.network, `${what} timed out (no progress for too long)`, {suggestions: ['check the URL and your network; LOADOUT_GIT_TIMEOUT sets the limit in seconds']})
+    return new LoadoutError('git-timeout', EXIT.network, `${what} timed out (no progress for too long)`, {
+      suggestions: ['check the URL and your network; LOADOUT_GIT_TIMEOUT sets the limit in seconds'],
+    })
   }
   if (/terminal prompts disabled|could not read Username|Authentication failed|could not read Password|Permission denied \(publickey/i.test(text)) {
     return new LoadoutError('git-auth', EXIT.network, `${what}: the server asks for credentials, and loadout never prompts`, {
@@ -155,12 +192,14 @@ const gitFailure = (args: string[], error: unknown): LoadoutError => {
     return notFound('git-not-found', `${what}: ${fatal.replace(/^fatal:\s*/, '')}`, {
       suggestions: [
         'check the repository URL and the ref (branch, tag or commit) the source names',
-        "a private repository can answer \"not found\" to a request without credentials: set up git's credential helper (or an ssh key) for this host",
+        'a private repository can answer "not found" to a request without credentials: set up git\'s credential helper (or an ssh key) for this host',
       ],
     })
   }
   if (/transport '.*' not allowed|protocol '.*' is not supported/i.test(text)) {
-    return new LoadoutError('git-protocol-refused', EXIT.usage, `${what}: ${fatal.replace(/^fatal:\s*/, '')}`, {suggestions: ['remote sources must use https or ssh']})
+    return new LoadoutError('git-protocol-refused', EXIT.usage, `${what}: ${fatal.replace(/^fatal:\s*/, '')}`, {
+      suggestions: ['remote sources must use https or ssh'],
+    })
   }
   return new LoadoutError('git-failed', EXIT.network, `${what} failed: ${fatal.replace(/^fatal:\s*/, '')}`, {suggestions: GIT_FAILED_NEXT})
 }
@@ -179,7 +218,9 @@ const isMirror = (dir: string): boolean => existsSync(join(dir, 'HEAD')) && exis
  */
 export const updateMirror = async (context: GitContext, url: string, mirrorDir: string, options: {partial?: boolean} = {}): Promise<'cloned' | 'fetched'> => {
   if (isMirror(mirrorDir)) {
-    await runGit(context, mirrorDir, ['fetch', '--prune', '--no-write-fetch-head', '--', 'origin', '+refs/heads/*:refs/heads/*', '+refs/tags/*:refs/tags/*'], {GIT_DIR: mirrorDir})
+    await runGit(context, mirrorDir, ['fetch', '--prune', '--no-write-fetch-head', '--', 'origin', '+refs/heads/*:refs/heads/*', '+refs/tags/*:refs/tags/*'], {
+      GIT_DIR: mirrorDir,
+    })
     return 'fetched'
   }
   removeEntries(dirname(mirrorDir), staleWithPrefix(`${basename(mirrorDir)}.stage-`))
@@ -264,7 +305,9 @@ export const resolveCommit = async (context: GitContext, mirrorDir: string, ref:
       // try the next form
     }
   }
-  throw notFound('ref-not-found', `ref "${wanted}" does not exist in ${redactUrl(url)}`, {suggestions: ['check the branch or tag name, or leave out --ref for the default branch']})
+  throw notFound('ref-not-found', `ref "${wanted}" does not exist in ${redactUrl(url)}`, {
+    suggestions: ['check the branch or tag name, or leave out --ref for the default branch'],
+  })
 }
 
 /**
@@ -299,8 +342,14 @@ export const checkoutTree = async (context: GitContext, mirrorDir: string, commi
 /** The commit a remote ref points at, asked of the remote itself (one round trip, nothing cloned). */
 export const lsRemote = async (context: GitContext, cwd: string, url: string, ref?: string): Promise<string | undefined> => {
   const out = await runGit(context, cwd, ['ls-remote', '--', url, ref ?? 'HEAD'])
-  const lines = out.split('\n').filter(Boolean).map((l) => l.split('\t') as [string, string])
-  const exact = lines.find(([, name]) => name === ref || name === `refs/heads/${ref}` || name === `refs/tags/${ref}^{}`) ?? lines.find(([, name]) => name === `refs/tags/${ref}`) ?? lines[0]
+  const lines = out
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => l.split('\t') as [string, string])
+  const exact =
+    lines.find(([, name]) => name === ref || name === `refs/heads/${ref}` || name === `refs/tags/${ref}^{}`) ??
+    lines.find(([, name]) => name === `refs/tags/${ref}`) ??
+    lines[0]
   return exact && FULL_SHA.test(exact[0]) ? exact[0] : undefined
 }
 
@@ -314,7 +363,22 @@ const prefetchBlobs = async (context: GitContext, mirrorDir: string, commit: str
   const listing = await runGit(context, mirrorDir, ['ls-tree', '-r', commit, '--', ...paths], {GIT_DIR: mirrorDir})
   const blobs = [...listing.matchAll(/^\d+ blob ([0-9a-f]{40})\t/gm)].map((m) => m[1]!)
   for (let i = 0; i < blobs.length; i += 500) {
-    await runGit(context, mirrorDir, ['-c', 'fetch.negotiationAlgorithm=noop', 'fetch', '--no-tags', '--no-write-fetch-head', '--filter=blob:none', '--', 'origin', ...blobs.slice(i, i + 500)], {GIT_DIR: mirrorDir}).catch(() => {
+    await runGit(
+      context,
+      mirrorDir,
+      [
+        '-c',
+        'fetch.negotiationAlgorithm=noop',
+        'fetch',
+        '--no-tags',
+        '--no-write-fetch-head',
+        '--filter=blob:none',
+        '--',
+        'origin',
+        ...blobs.slice(i, i + 500),
+      ],
+      {GIT_DIR: mirrorDir},
+    ).catch(() => {
       // the checkout below still fetches what is missing, one file at a time
     })
   }
@@ -322,7 +386,14 @@ const prefetchBlobs = async (context: GitContext, mirrorDir: string, commit: str
 
 /** The cache folder of a git URL, holding its mirror and the trees checked out of it. */
 export const gitCacheDir = (cacheDir: string, url: string): string =>
-  join(cacheDir, 'git', createHash('sha256').update(`git:${normalizeGitUrl(url)}`).digest('hex').slice(0, 24))
+  join(
+    cacheDir,
+    'git',
+    createHash('sha256')
+      .update(`git:${normalizeGitUrl(url)}`)
+      .digest('hex')
+      .slice(0, 24),
+  )
 
 const staleStaging = staleWithPrefix('.stage-')
 

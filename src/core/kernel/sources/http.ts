@@ -19,9 +19,7 @@ export interface HttpOptions {
   anonymous?: boolean
 }
 
-export type HttpResult =
-  | {status: 'ok'; body: Buffer; url: string; etag?: string; lastModified?: string}
-  | {status: 'not-modified'; url: string}
+export type HttpResult = {status: 'ok'; body: Buffer; url: string; etag?: string; lastModified?: string} | {status: 'not-modified'; url: string}
 
 const MAX_REDIRECTS = 5
 const GITHUB_HOSTS = ['github.com', 'api.github.com', 'raw.githubusercontent.com', 'codeload.github.com']
@@ -92,7 +90,10 @@ const once = async (start: URL, options: HttpOptions): Promise<HttpResult> => {
       response = await fetch(url, {headers, redirect: 'manual', signal})
     } catch (error) {
       const cause = (error as {cause?: {code?: string}}).cause
-      const why = (error as Error).name === 'TimeoutError' ? `timed out after ${(options.timeoutMs ?? httpTimeoutMs(options.env)) / 1000} s (LOADOUT_HTTP_TIMEOUT)` : (cause?.code ?? (error as Error).message)
+      const why =
+        (error as Error).name === 'TimeoutError'
+          ? `timed out after ${(options.timeoutMs ?? httpTimeoutMs(options.env)) / 1000} s (LOADOUT_HTTP_TIMEOUT)`
+          : (cause?.code ?? (error as Error).message)
       throw new Transient(`${redactUrl(url.href)}: ${why}`)
     }
     if ([301, 302, 303, 307, 308].includes(response.status)) {
@@ -113,7 +114,9 @@ const once = async (start: URL, options: HttpOptions): Promise<HttpResult> => {
     }
     if (response.status === 401 || response.status === 403) {
       await response.body?.cancel()
-      throw fetchFailed(`${redactUrl(url.href)} answered ${response.status}: it needs credentials`, ['set LOADOUT_TOKEN (or GITHUB_TOKEN for GitHub) to a token that can read it'])
+      throw fetchFailed(`${redactUrl(url.href)} answered ${response.status}: it needs credentials`, [
+        'set LOADOUT_TOKEN (or GITHUB_TOKEN for GitHub) to a token that can read it',
+      ])
     }
     if (response.status < 200 || response.status >= 300) {
       await response.body?.cancel()

@@ -105,7 +105,10 @@ const failure = (spec: NpmSpec, error: unknown): LoadoutError => {
       suggestions: ['check the package name, the version range and the registry'],
     })
   }
-  if (code === 'ENOTCACHED') return new LoadoutError('offline-not-cached', EXIT.network, `offline, and ${what} is not in the cache`, {suggestions: ['run once without --offline to fetch it']})
+  if (code === 'ENOTCACHED')
+    return new LoadoutError('offline-not-cached', EXIT.network, `offline, and ${what} is not in the cache`, {
+      suggestions: ['run once without --offline to fetch it'],
+    })
   return new LoadoutError('npm-fetch-failed', EXIT.network, `${what}: ${message}`)
 }
 
@@ -126,13 +129,22 @@ export const fetchNpm = async (spec: NpmSpec, options: {env: Environment; cacheD
   }
   const published = manifest._integrity
   if (!published) {
-    throw new LoadoutError('npm-no-integrity', EXIT.integrity, `npm package ${manifest.name}@${manifest.version} has no dist.integrity in the registry; loadout installs only what it can check`)
+    throw new LoadoutError(
+      'npm-no-integrity',
+      EXIT.integrity,
+      `npm package ${manifest.name}@${manifest.version} has no dist.integrity in the registry; loadout installs only what it can check`,
+    )
   }
   if (spec.integrity && spec.integrity !== published) {
-    throw new LoadoutError('integrity-mismatch', EXIT.integrity, `npm package ${manifest.name}@${manifest.version}: the registry now publishes integrity ${published.slice(0, 23)}…, not the ${spec.integrity.slice(0, 23)}… the lock pinned`, {
-      details: {expected: spec.integrity, actual: published},
-      suggestions: ['a published version never changes on a sound registry: check where it came from before trusting it'],
-    })
+    throw new LoadoutError(
+      'integrity-mismatch',
+      EXIT.integrity,
+      `npm package ${manifest.name}@${manifest.version}: the registry now publishes integrity ${published.slice(0, 23)}…, not the ${spec.integrity.slice(0, 23)}… the lock pinned`,
+      {
+        details: {expected: spec.integrity, actual: published},
+        suggestions: ['a published version never changes on a sound registry: check where it came from before trusting it'],
+      },
+    )
   }
   const key = createHash('sha256').update(`${manifest.name}@${manifest.version}\0${published}`).digest('hex').slice(0, 24)
   const treesDir = join(options.cacheDir, 'npm', 'trees')

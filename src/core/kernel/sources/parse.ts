@@ -121,8 +121,7 @@ const checkedRef = (ref: string): string => {
 
 type RepositorySource = Extract<Source, {kind: 'github' | 'git'}>
 
-const withRef = (source: RepositorySource, ref: string | undefined): RepositorySource =>
-  ref === undefined ? source : {...source, ref: checkedRef(ref)}
+const withRef = (source: RepositorySource, ref: string | undefined): RepositorySource => (ref === undefined ? source : {...source, ref: checkedRef(ref)})
 
 const localPath = (input: string, context: FormContext): string =>
   input === '~' || input.startsWith('~/') ? resolve(context.home, input.slice(2)) : resolve(context.cwd, input)
@@ -241,7 +240,7 @@ const matchArchive = (input: string): Source | undefined => {
   const sha256 = SHA256_FRAGMENT.exec(fragment)?.[1]
   if (sha256 === undefined) {
     throw usageError('invalid-archive-checksum', `the fragment of ${quote(input)} must be #sha256=<64 hex digits>`, {
-      suggestions: ['leave the fragment out, or give the archive\'s sha256 as #sha256=<64 hex digits>'],
+      suggestions: ["leave the fragment out, or give the archive's sha256 as #sha256=<64 hex digits>"],
     })
   }
   return {kind: 'archive', url: copy.href, sha256: sha256.toLowerCase()}
@@ -279,7 +278,9 @@ const matchNpm = (input: string): Source | undefined => {
   if (!input.startsWith('npm:')) return undefined
   const match = NPM_FORM.exec(input)
   const spec = match ? {package: match[1]!, ...(match[2] ? {version: match[2]} : {})} : undefined
-  const rule = spec ? npmSpecRule(spec) : 'is not npm:<package>[@<range>] (a package name is lowercase letters, digits, "-", ".", "_", "~", with an optional @scope/)'
+  const rule = spec
+    ? npmSpecRule(spec)
+    : 'is not npm:<package>[@<range>] (a package name is lowercase letters, digits, "-", ".", "_", "~", with an optional @scope/)'
   if (rule || !spec) throw usageError('bad-npm-source', `${quote(input)}: ${rule}`, {suggestions: ['write it as npm:@scope/name@^1.2 or npm:name']})
   return {kind: 'npm', ...spec}
 }
@@ -291,10 +292,28 @@ export const ACCEPTED_SOURCE_FORMS: readonly SourceForm[] = [
   {name: 'GitHub repository', pattern: 'owner/repo[@ref|#ref]', example: 'acme/agent-tools@v1.2.0', kind: 'github', match: matchGithub},
   {name: 'GitHub repository', pattern: 'github:owner/repo[@ref|#ref]', example: 'github:acme/agent-tools', kind: 'github', match: matchGithubPrefixed},
   {name: 'git over ssh (scp form)', pattern: 'user@host:path[#ref]', example: 'git@gitlab.com:group/tools.git', kind: 'git', match: matchScp},
-  {name: 'git over ssh', pattern: 'ssh://[user@]host[:port]/path[#ref]', example: 'ssh://git@git.example.com:2222/team/tools.git', kind: 'git', match: matchSsh},
-  {name: 'archive (.tar.gz or .tgz)', pattern: 'https://host/file.tar.gz[#sha256=<hex>]', example: 'https://example.com/tools-1.0.tgz', kind: 'archive', match: matchArchive},
+  {
+    name: 'git over ssh',
+    pattern: 'ssh://[user@]host[:port]/path[#ref]',
+    example: 'ssh://git@git.example.com:2222/team/tools.git',
+    kind: 'git',
+    match: matchSsh,
+  },
+  {
+    name: 'archive (.tar.gz or .tgz)',
+    pattern: 'https://host/file.tar.gz[#sha256=<hex>]',
+    example: 'https://example.com/tools-1.0.tgz',
+    kind: 'archive',
+    match: matchArchive,
+  },
   {name: 'git over https', pattern: 'https://host/path.git[#ref]', example: 'https://git.example.com/team/tools.git#v2', kind: 'git', match: matchGitHttps},
-  {name: 'repository on github.com, gitlab.com, bitbucket.org or codeberg.org', pattern: 'https://github.com/owner/repo', example: 'https://gitlab.com/group/sub/tools', kind: 'git', match: matchKnownHost},
+  {
+    name: 'repository on github.com, gitlab.com, bitbucket.org or codeberg.org',
+    pattern: 'https://github.com/owner/repo',
+    example: 'https://gitlab.com/group/sub/tools',
+    kind: 'git',
+    match: matchKnownHost,
+  },
   {name: 'catalog URL', pattern: 'https://host/any/other/path', example: 'https://example.com/marketplace.json', kind: 'catalog-url', match: matchCatalogUrl},
 ]
 
@@ -460,7 +479,11 @@ export const cloneUrl = (source: Source, githubUrl: string = DEFAULT_GITHUB_URL)
 
 const DEFAULT_PORTS: Record<string, string> = {https: '443', http: '80', ssh: '22'}
 
-const trimRepoPath = (path: string): string => path.replace(/\/+$/, '').replace(/\.git$/i, '').replace(/\/+$/, '')
+const trimRepoPath = (path: string): string =>
+  path
+    .replace(/\/+$/, '')
+    .replace(/\.git$/i, '')
+    .replace(/\/+$/, '')
 
 /** scp form as an ssh URL; a relative scp path is relative to the login's home (`/~/`). */
 const scpAsUrl = (user: string, host: string, path: string): string =>

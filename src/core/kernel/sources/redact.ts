@@ -15,8 +15,7 @@ const AUTHORITY_END = /[\s/?#]/
 const isSshScheme = (scheme: string): boolean => SSH_SCHEMES.has(scheme.toLowerCase())
 
 /** A user name alone is a secret except for ssh, where it is the login (`git`). */
-const userInfoIsSecret = (scheme: string, userInfo: string): boolean =>
-  userInfo.includes(':') || (userInfo !== '' && !isSshScheme(scheme))
+const userInfoIsSecret = (scheme: string, userInfo: string): boolean => userInfo.includes(':') || (userInfo !== '' && !isSshScheme(scheme))
 
 interface UserInfo {
   scheme: string
@@ -91,8 +90,7 @@ export const hasCredentials = (url: URL | string): boolean => {
   return parsed !== undefined && urlHasCredentials(parsed)
 }
 
-const urlHasCredentials = (url: URL): boolean =>
-  url.password !== '' || (url.username !== '' && !isSshScheme(url.protocol.slice(0, -1)))
+const urlHasCredentials = (url: URL): boolean => url.password !== '' || (url.username !== '' && !isSshScheme(url.protocol.slice(0, -1)))
 
 const parsedUrl = (text: string): URL | undefined => {
   try {

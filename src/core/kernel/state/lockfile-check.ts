@@ -22,7 +22,9 @@ const TARGET_ID = /^[a-z0-9]+(-[a-z0-9]+)*$/
 
 export const lockRefused = (path: string, why: string): LoadoutError =>
   new LoadoutError('lock-unsafe', EXIT.validation, `loadout.lock names ${JSON.stringify(path)}, ${why}; refusing to use it (nothing was changed)`, {
-    suggestions: ['loadout.lock came from whoever committed it: restore it from a commit you trust (git checkout loadout.lock), or delete it and run loadout install again'],
+    suggestions: [
+      'loadout.lock came from whoever committed it: restore it from a commit you trust (git checkout loadout.lock), or delete it and run loadout install again',
+    ],
   })
 
 interface TargetAreas {
@@ -85,7 +87,14 @@ const checkNoLinks = (projectRoot: string, absolute: string, shown: string, last
 
 const within = (path: string, area: string): boolean => path === area || path.startsWith(`${area}/`)
 
-const checkPath = (projectRoot: string, value: unknown, what: string, allowed: (rel: string) => boolean, lastMayLink = false, where = `a place its agent keeps ${what}s in`): void => {
+const checkPath = (
+  projectRoot: string,
+  value: unknown,
+  what: string,
+  allowed: (rel: string) => boolean,
+  lastMayLink = false,
+  where = `a place its agent keeps ${what}s in`,
+): void => {
   const absolute = checkRelative(projectRoot, value, what)
   const rel = relative(projectRoot, absolute).split(sep).join('/')
   if (!allowed(rel)) throw lockRefused(String(value), `which is not ${where}`)
@@ -97,7 +106,8 @@ const checkUndo = (edit: Record<string, unknown>, file: string): void => {
   const undo = edit.undo as {previous?: unknown} | undefined
   if (undo === undefined || undo.previous === undefined) return
   const shown = `${file} ${String(edit.key ?? '')}`.trim()
-  if (typeof undo.previous !== 'string' || edit.format !== 'json' || !edit.addedHooks) throw lockRefused(shown, 'whose recorded undo would write a value back into the file')
+  if (typeof undo.previous !== 'string' || edit.format !== 'json' || !edit.addedHooks)
+    throw lockRefused(shown, 'whose recorded undo would write a value back into the file')
   let previous: unknown
   try {
     previous = JSON.parse(undo.previous)
@@ -112,7 +122,8 @@ const checkUndo = (edit: Record<string, unknown>, file: string): void => {
 export const checkLockRecord = (projectRoot: string, record: Record<string, unknown>): void => {
   const plugin = record.plugin
   const [name, market, ...more] = typeof plugin === 'string' ? plugin.split('@') : []
-  if (!name || !market || more.length > 0 || !ID_PART.test(name) || !ID_PART.test(market)) throw lockRefused(String(plugin), 'which is not a plugin@marketplace id')
+  if (!name || !market || more.length > 0 || !ID_PART.test(name) || !ID_PART.test(market))
+    throw lockRefused(String(plugin), 'which is not a plugin@marketplace id')
   const areas = typeof record.target === 'string' ? targetAreas(record.target) : undefined
   if (!areas) throw lockRefused(String(record.target), `which is not an agent loadout knows (record of ${plugin})`)
   const inPlaces = (rel: string) => areas.places.some((a) => within(rel, a))
@@ -127,7 +138,8 @@ export const checkLockRecord = (projectRoot: string, record: Record<string, unkn
   }
   for (const tree of array(record.trees, 'trees')) checkPath(projectRoot, tree, 'folder', inPlaces)
   // A created folder may also be a parent of an agent's place (`.claude` above `.claude/skills`): only an empty one is ever removed.
-  for (const dir of array(record.dirs, 'dirs')) checkPath(projectRoot, dir, 'folder', (rel) => inPlaces(rel) || areas.places.some((a) => a.startsWith(`${rel}/`)))
+  for (const dir of array(record.dirs, 'dirs'))
+    checkPath(projectRoot, dir, 'folder', (rel) => inPlaces(rel) || areas.places.some((a) => a.startsWith(`${rel}/`)))
   for (const edit of array(record.config, 'config')) {
     const e = (edit ?? {}) as Record<string, unknown>
     checkPath(projectRoot, e.file, 'config file', (rel) => areas.configs.includes(rel))
@@ -138,7 +150,14 @@ export const checkLockRecord = (projectRoot: string, record: Record<string, unkn
   }
   if (record.pluginRoot !== undefined) {
     const own = `.loadout/plugins/${String(plugin)}`
-    checkPath(projectRoot, record.pluginRoot, 'plugin copy', (rel) => rel.startsWith(`${own}/`) && !rel.slice(own.length + 1).includes('/'), false, `the plugin copy's own folder (${own}/<revision>)`)
+    checkPath(
+      projectRoot,
+      record.pluginRoot,
+      'plugin copy',
+      (rel) => rel.startsWith(`${own}/`) && !rel.slice(own.length + 1).includes('/'),
+      false,
+      `the plugin copy's own folder (${own}/<revision>)`,
+    )
   }
 }
 
@@ -150,4 +169,3 @@ export const checkLockRecords = (projectRoot: string, records: readonly unknown[
     checkLockRecord(root, record as Record<string, unknown>)
   }
 }
-

@@ -8,7 +8,10 @@ import type {InstallRecord} from './records.js'
 export type DependencyMark = {kind: 'explicit'; range?: string} | {kind: 'dependency'; of: readonly string[]; range?: string}
 
 /** The dependency fields of the records an install writes, from the records it replaces and why it runs. */
-export const dependencyFields = (existing: readonly InstallRecord[], mark: DependencyMark | undefined): Pick<InstallRecord, 'dependencyOf' | 'autoInstalled' | 'range'> => {
+export const dependencyFields = (
+  existing: readonly InstallRecord[],
+  mark: DependencyMark | undefined,
+): Pick<InstallRecord, 'dependencyOf' | 'autoInstalled' | 'range'> => {
   const previous = existing[0]
   const of = new Set(previous?.dependencyOf ?? [])
   if (mark?.kind === 'dependency') for (const id of mark.of) of.add(id)

@@ -80,7 +80,8 @@ export interface InstallState {
 export const userStateFile = (env: Environment): string => join(loadoutPaths(env).config, 'state.json')
 export const projectLockFile = (projectRoot: string): string => join(projectRoot, 'loadout.lock')
 
-const toRelative = (base: string, path: string) => (isAbsolute(path) && (path === base || path.startsWith(base + sep)) ? relative(base, path).split(sep).join('/') || '.' : path)
+const toRelative = (base: string, path: string) =>
+  isAbsolute(path) && (path === base || path.startsWith(base + sep)) ? relative(base, path).split(sep).join('/') || '.' : path
 const toAbsolute = (base: string, path: string) => (isAbsolute(path) ? path : resolve(base, path))
 
 /** Rewrites every path of a record: made relative to the project root for the lock, back on reading. */
@@ -107,7 +108,19 @@ const readState = (file: string): InstallState => {
     throw validationFailed('state-not-json', `${file} is not valid JSON (${(error as Error).message}); fix or remove it`)
   }
   const installs = Array.isArray(data.installs) ? data.installs : []
-  return {installs: installs.map((r): InstallRecord => ({enabled: true, components: [], skipped: [], dirs: [], config: [], files: [], integrity: '', source: '', ...r}))}
+  return {
+    installs: installs.map((r): InstallRecord => ({
+      enabled: true,
+      components: [],
+      skipped: [],
+      dirs: [],
+      config: [],
+      files: [],
+      integrity: '',
+      source: '',
+      ...r,
+    })),
+  }
 }
 
 /** Every install record of the user state and of the project's lock, paths absolute. */
@@ -172,7 +185,7 @@ export const ownershipFrom = (records: readonly InstallRecord[]): Ownership => {
   const index = (): Map<string, string> => {
     below = new Map()
     for (const [path, plugin] of owners) {
-      for (let p = path; ; ) {
+      for (let p = path; ;) {
         if (!below.has(p)) below.set(p, plugin)
         const up = dirname(p)
         if (up === p || dirname(up) === up) break

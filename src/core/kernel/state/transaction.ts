@@ -37,7 +37,20 @@
  * The lock waits `LOADOUT_LOCK_WAIT` seconds (default 30), then fails with exit 9.
  */
 import {randomBytes} from 'node:crypto'
-import {appendFileSync, copyFileSync, existsSync, linkSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync} from 'node:fs'
+import {
+  appendFileSync,
+  copyFileSync,
+  existsSync,
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmdirSync,
+  rmSync,
+  statSync,
+} from 'node:fs'
 import {dirname, isAbsolute, join, normalize} from 'node:path'
 import {loadoutPaths, type Environment} from '../env/environment.js'
 import {journalFile} from './journal-file.js'
@@ -112,7 +125,8 @@ const validEntry = (e: Record<string, unknown>, kept: string): Entry | undefined
       return {t: 'backup', file: e.file, ...(e.copy === undefined ? {} : {copy: e.copy as string})}
     case 'aside':
       // an aside is always a sibling named after its path
-      if (!cleanPath(e.path) || !cleanPath(e.aside) || dirname(e.aside) !== dirname(e.path) || !TEMP_NAME.test(e.aside.slice(dirname(e.aside).length + 1))) return undefined
+      if (!cleanPath(e.path) || !cleanPath(e.aside) || dirname(e.aside) !== dirname(e.path) || !TEMP_NAME.test(e.aside.slice(dirname(e.aside).length + 1)))
+        return undefined
       return {t: 'aside', path: e.path, aside: e.aside}
     case 'prune':
       return cleanPath(e.path) && dirname(e.path) !== e.path && (e.kind === 'dir' || e.kind === 'tree') ? {t: 'prune', path: e.path, kind: e.kind} : undefined

@@ -7,7 +7,8 @@ import {checkSkillName, type NameRuleBroken} from '../skills/name.js'
  * dot or look-alike letters can never reach a path).
  */
 export const checkSubagentName = (name: string): NameRuleBroken | undefined =>
-  checkSkillName(name) ?? (name === name.normalize('NFKC') ? undefined : {code: 'name-not-normalized', message: `name "${name}" is not in Unicode normal form NFKC`})
+  checkSkillName(name) ??
+  (name === name.normalize('NFKC') ? undefined : {code: 'name-not-normalized', message: `name "${name}" is not in Unicode normal form NFKC`})
 
 /** Throws a usage error (exit 2) naming the broken rule. */
 export const assertSubagentName = (name: string): void => {

@@ -59,13 +59,21 @@ const readText = (file: string, boundary: string | undefined): TextRead => {
   try {
     fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK)
   } catch (error) {
-    return {ok: false, problem: errnoCode(error) === 'ENOENT' ? problem('error', 'subagent-file-missing', `${file} is a link to a missing file`, {file}) : unreadable(file, error)}
+    return {
+      ok: false,
+      problem:
+        errnoCode(error) === 'ENOENT' ? problem('error', 'subagent-file-missing', `${file} is a link to a missing file`, {file}) : unreadable(file, error),
+    }
   }
   try {
     const info = fstatSync(fd)
     if (!info.isFile()) return {ok: false, problem: problem('error', 'subagent-file-not-regular', `${file} is not a regular file`, {file})}
     if (info.size > MAX_SUBAGENT_FILE_BYTES) {
-      return {ok: false, bytes: info.size, problem: problem('error', 'subagent-file-too-large', `${file} is ${(info.size / 1048576).toFixed(1)} MB; the limit is 1 MB`, {file})}
+      return {
+        ok: false,
+        bytes: info.size,
+        problem: problem('error', 'subagent-file-too-large', `${file} is ${(info.size / 1048576).toFixed(1)} MB; the limit is 1 MB`, {file}),
+      }
     }
     const bytes = readOpenFile(fd, info.size)
     const decoded = decodeAgentText(bytes)
@@ -90,7 +98,12 @@ const parseMarkdown = (text: string, file: string): Parsed => {
     case 'missing':
       return {body: text, problems: [problem('error', 'frontmatter-missing', 'has no YAML frontmatter (a "---" block on the first line)', {file})]}
     case 'not-at-start':
-      return {body: text, problems: [problem('error', 'frontmatter-not-at-start', 'the frontmatter must open on the very first line (no BOM or blank lines before "---")', {file})]}
+      return {
+        body: text,
+        problems: [
+          problem('error', 'frontmatter-not-at-start', 'the frontmatter must open on the very first line (no BOM or blank lines before "---")', {file}),
+        ],
+      }
     case 'unclosed':
       return {body: '', problems: [problem('error', 'frontmatter-unclosed', 'the frontmatter is never closed by a "---" line', {file})]}
     case 'ok': {
@@ -127,15 +140,23 @@ const checkFields = (fields: Record<string, unknown>, name: string, format: Suba
   const bad = (path: string, message: string) => problems.push(problem('error', 'subagent-field-invalid', message, {file, path}))
   const declared = fields.name
   if (declared === undefined) {
-    if (format === 'claude-agent-md') problems.push(problem('error', 'subagent-name-missing', 'frontmatter "name" is missing (Claude Code requires it)', {file, path: 'name'}))
+    if (format === 'claude-agent-md')
+      problems.push(problem('error', 'subagent-name-missing', 'frontmatter "name" is missing (Claude Code requires it)', {file, path: 'name'}))
   } else if (typeof declared !== 'string') {
     bad('name', '"name" must be text')
   } else if (declared !== name) {
-    problems.push(problem('warning', 'subagent-name-mismatch', `"name" is "${declared}" but the ${layoutOf(format).kind} is named "${name}"`, {file, path: 'name'}))
+    problems.push(
+      problem('warning', 'subagent-name-mismatch', `"name" is "${declared}" but the ${layoutOf(format).kind} is named "${name}"`, {file, path: 'name'}),
+    )
   }
   const description = fields.description
   if (description === undefined || (typeof description === 'string' && description.trim() === '')) {
-    problems.push(problem('error', 'subagent-description-missing', '"description" is missing or empty: an agent decides when to delegate from it', {file, path: 'description'}))
+    problems.push(
+      problem('error', 'subagent-description-missing', '"description" is missing or empty: an agent decides when to delegate from it', {
+        file,
+        path: 'description',
+      }),
+    )
   } else if (typeof description !== 'string') {
     bad('description', '"description" must be text')
   }
@@ -151,7 +172,8 @@ const checkFields = (fields: Record<string, unknown>, name: string, format: Suba
   if (format === 'cst-agent-md') {
     if (fields.readonly !== undefined && typeof fields.readonly !== 'boolean') bad('readonly', '"readonly" must be true or false')
     const steps = fields.max_steps
-    if (steps !== undefined && !(typeof steps === 'number' && Number.isInteger(steps) && steps > 0)) bad('max_steps', '"max_steps" must be a positive whole number')
+    if (steps !== undefined && !(typeof steps === 'number' && Number.isInteger(steps) && steps > 0))
+      bad('max_steps', '"max_steps" must be a positive whole number')
   }
   return problems
 }

@@ -34,12 +34,7 @@ export interface TargetsResult {
   targets: TargetDescription[]
 }
 
-export const describeTargets = (
-  targets: readonly AgentTarget[],
-  env: Environment,
-  context: ScopeContext,
-  scopes: readonly Scope[],
-): TargetDescription[] =>
+export const describeTargets = (targets: readonly AgentTarget[], env: Environment, context: ScopeContext, scopes: readonly Scope[]): TargetDescription[] =>
   targets.map((target) => {
     const detectedAt = detectTarget(target, env)
     const paths: TargetPath[] = []
@@ -57,7 +52,7 @@ export const describeTargets = (
           ...(locationKey ? {key: locationKey} : {}),
           confidence: location.confidence ?? data.confidence ?? target.confidence,
           ...(location.requiresTrust ? {requiresTrust: true} : {}),
-          ...(location.note ?? data.note ? {note: location.note ?? data.note} : {}),
+          ...((location.note ?? data.note) ? {note: location.note ?? data.note} : {}),
         })
       }
     }

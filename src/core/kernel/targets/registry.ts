@@ -86,4 +86,7 @@ export const pickTargets = (ids: readonly string[], all: readonly AgentTarget[])
 }
 
 export const splitList = (value: string | undefined): string[] =>
-  (value ?? '').split(',').map((s) => s.trim()).filter(Boolean)
+  (value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)

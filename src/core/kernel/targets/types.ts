@@ -40,13 +40,7 @@ export interface SkillsSection extends Section<SkillFormat> {
 }
 
 export type SubagentFormat =
-  | 'claude-agent-md'
-  | 'codex-agent-toml'
-  | 'copilot-agent-md'
-  | 'cst-agent-md'
-  | 'cursor-agent-md'
-  | 'deepagents-agents-md'
-  | 'opencode-agent-md'
+  'claude-agent-md' | 'codex-agent-toml' | 'copilot-agent-md' | 'cst-agent-md' | 'cursor-agent-md' | 'deepagents-agents-md' | 'opencode-agent-md'
 
 /** How a slash command is written: the Markdown copied, Gemini CLI's TOML, or a Copilot prompt file. */
 export type CommandFormat = 'markdown' | 'gemini-toml' | 'copilot-prompt'

@@ -3,11 +3,7 @@ import {yaml} from './yaml-lazy.js'
 // most frontmatter is flat `key: text` lines read by readFlatMapping: the parser loads on first need
 const parseDocument: typeof import('yaml').parseDocument = (...args) => yaml().parseDocument(...args)
 
-export type FrontmatterSplit =
-  | {kind: 'ok'; yaml: string; body: string; bodyStart: number}
-  | {kind: 'missing'}
-  | {kind: 'not-at-start'}
-  | {kind: 'unclosed'}
+export type FrontmatterSplit = {kind: 'ok'; yaml: string; body: string; bodyStart: number} | {kind: 'missing'} | {kind: 'not-at-start'} | {kind: 'unclosed'}
 
 const OPEN = /^---[ \t]*\r?\n/
 const CLOSE = /^---[ \t]*$/m

@@ -27,12 +27,19 @@ export const ensureUserConfig = async (
     const missing = declared.filter((o) => state.missing.includes(o.key))
     if (!options.ask) {
       throw needsConsent('user-config-missing', `${id} needs a value for ${state.missing.join(', ')} before it can be installed`, {
-        suggestions: [`set ${state.missing.length === 1 ? 'it' : 'them'} first: loadout configure ${id} ${state.missing.map((k) => `--set ${k}=...`).join(' ')}`, 'or install on a terminal, which asks'],
+        suggestions: [
+          `set ${state.missing.length === 1 ? 'it' : 'them'} first: loadout configure ${id} ${state.missing.map((k) => `--set ${k}=...`).join(' ')}`,
+          'or install on a terminal, which asks',
+        ],
         details: {missing: state.missing},
       })
     }
     const answers = await options.ask(id, missing)
-    storeValues(env, id, missing.filter((o) => answers[o.key] !== undefined).map((o) => ({key: o.key, value: answers[o.key]!, sensitive: o.sensitive})))
+    storeValues(
+      env,
+      id,
+      missing.filter((o) => answers[o.key] !== undefined).map((o) => ({key: o.key, value: answers[o.key]!, sensitive: o.sensitive})),
+    )
     state = configState(env, id, declared)
   }
   return {plugin: id, values: state.values, sensitive: new Set(declared.filter((o) => o.sensitive).map((o) => o.key))}

@@ -23,14 +23,18 @@ export interface UserConfigVars {
 
 /** The environment variable that carries a sensitive value for agents that expand one. */
 export const secretEnvName = (plugin: string, key: string): string =>
-  `LOADOUT_${plugin.split('@')[0]!.replace(/[^A-Za-z0-9]+/g, '_').toUpperCase()}_${key.toUpperCase()}`
+  `LOADOUT_${plugin
+    .split('@')[0]!
+    .replace(/[^A-Za-z0-9]+/g, '_')
+    .toUpperCase()}_${key.toUpperCase()}`
 
 const walk = (value: unknown, fn: (text: string) => string): unknown => {
   if (typeof value === 'string') return fn(value)
   if (Array.isArray(value)) return value.map((item) => walk(item, fn))
   if (value !== null && typeof value === 'object') {
     const out: Record<string, unknown> = {}
-    for (const [key, item] of Object.entries(value)) Object.defineProperty(out, key, {value: walk(item, fn), enumerable: true, writable: true, configurable: true})
+    for (const [key, item] of Object.entries(value))
+      Object.defineProperty(out, key, {value: walk(item, fn), enumerable: true, writable: true, configurable: true})
     return out
   }
   return value

@@ -34,7 +34,8 @@ export const parseValue = (option: UserConfigOption, text: string, env: Environm
   switch (option.type) {
     case 'number': {
       const n = Number(text)
-      if (text.trim() === '' || !Number.isFinite(n)) throw usageError('user-config-bad-value', `${option.key} must be a number, not ${JSON.stringify(option.sensitive ? '***' : text)}`)
+      if (text.trim() === '' || !Number.isFinite(n))
+        throw usageError('user-config-bad-value', `${option.key} must be a number, not ${JSON.stringify(option.sensitive ? '***' : text)}`)
       return n
     }
     case 'boolean':

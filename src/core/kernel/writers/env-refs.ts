@@ -35,7 +35,8 @@ const spell = (text: string, form: string): string => text.replace(REFERENCE, (_
 const spellRecord = (record: Record<string, string> | undefined, form: string): Record<string, string> | undefined => {
   if (!record) return undefined
   const out: Record<string, string> = {}
-  for (const [key, value] of Object.entries(record)) Object.defineProperty(out, key, {value: spell(value, form), enumerable: true, writable: true, configurable: true})
+  for (const [key, value] of Object.entries(record))
+    Object.defineProperty(out, key, {value: spell(value, form), enumerable: true, writable: true, configurable: true})
   return out
 }
 

@@ -82,11 +82,9 @@ const GEMINI_TOOLS: Record<string, string> = {
 
 const GEMINI_TOOL_EVENTS = new Set(['PreToolUse', 'PostToolUse'])
 
-const geminiMatcher = (matcher: string): string =>
-  matcher.replace(/[A-Za-z_]+/g, (word) => (Object.hasOwn(GEMINI_TOOLS, word) ? GEMINI_TOOLS[word]! : word))
+const geminiMatcher = (matcher: string): string => matcher.replace(/[A-Za-z_]+/g, (word) => (Object.hasOwn(GEMINI_TOOLS, word) ? GEMINI_TOOLS[word]! : word))
 
-const unsupportedEvents = (events: HookEvents, known: (event: string) => boolean): string[] =>
-  Object.keys(events).filter((event) => !known(event))
+const unsupportedEvents = (events: HookEvents, known: (event: string) => boolean): string[] => Object.keys(events).filter((event) => !known(event))
 
 /**
  * Converts a Claude-style hook set (`{Event: [{matcher?, hooks: [{type, command, timeout?}]}]}`) into
@@ -154,7 +152,10 @@ const renderPortableHooks = (events: HookEvents, shape: Exclude<HooksShape, 'cla
         for (const {matcher} of matchers) {
           const names = (matcher ?? '').match(/[A-Za-z_]+/g) ?? []
           const claudeOnly = names.filter((name) => !['Bash', 'apply_patch', 'Edit', 'Write'].includes(name) && !name.startsWith('mcp__'))
-          if (claudeOnly.length > 0) notes.push(`${event} matcher "${matcher}" names ${claudeOnly.join(', ')}, which Codex may not call that way (its tools are Bash, apply_patch and MCP tools)`)
+          if (claudeOnly.length > 0)
+            notes.push(
+              `${event} matcher "${matcher}" names ${claudeOnly.join(', ')}, which Codex may not call that way (its tools are Bash, apply_patch and MCP tools)`,
+            )
         }
       }
       return {value: clone(events), notes}
@@ -162,7 +163,9 @@ const renderPortableHooks = (events: HookEvents, shape: Exclude<HooksShape, 'cla
     case 'gemini': {
       const unknown = unsupportedEvents(events, (event) => Object.hasOwn(GEMINI_EVENTS, event))
       if (unknown.length > 0) {
-        return {unsupported: `Gemini CLI has no hook event matching ${unknown.map((e) => `"${e}"`).join(', ')} (it maps ${Object.keys(GEMINI_EVENTS).join(', ')})`}
+        return {
+          unsupported: `Gemini CLI has no hook event matching ${unknown.map((e) => `"${e}"`).join(', ')} (it maps ${Object.keys(GEMINI_EVENTS).join(', ')})`,
+        }
       }
       const value: HookEvents = {}
       const notes: string[] = []
@@ -177,7 +180,9 @@ const renderPortableHooks = (events: HookEvents, shape: Exclude<HooksShape, 'cla
             if (out.matcher !== undefined && GEMINI_TOOL_EVENTS.has(event)) out.matcher = geminiMatcher(out.matcher)
             out.hooks = out.hooks.map((hook) => ({
               ...hook,
-              ...(typeof hook.command === 'string' ? {command: hook.command.replace(/\$(\{?)CLAUDE_PROJECT_DIR(?![A-Za-z0-9_])/g, '$$$1GEMINI_PROJECT_DIR')} : {}),
+              ...(typeof hook.command === 'string'
+                ? {command: hook.command.replace(/\$(\{?)CLAUDE_PROJECT_DIR(?![A-Za-z0-9_])/g, '$$$1GEMINI_PROJECT_DIR')}
+                : {}),
               ...(typeof hook.timeout === 'number' ? {timeout: hook.timeout * 1000} : {}),
             }))
             return out
@@ -212,9 +217,13 @@ const listAt = (events: Record<string, unknown>, event: string): unknown[] | und
   if (!Object.hasOwn(events, event)) return undefined
   const list = events[event]
   if (!Array.isArray(list)) {
-    throw validationFailed('hooks-event-not-a-list', `the hooks config holds "${event}" as ${list === null ? 'null' : typeof list}, not a list; refusing to edit it`, {
-      suggestions: [`fix or remove "${event}" in the agent's hooks config, then try again`],
-    })
+    throw validationFailed(
+      'hooks-event-not-a-list',
+      `the hooks config holds "${event}" as ${list === null ? 'null' : typeof list}, not a list; refusing to edit it`,
+      {
+        suggestions: [`fix or remove "${event}" in the agent's hooks config, then try again`],
+      },
+    )
   }
   return list
 }
@@ -237,7 +246,11 @@ export const mergeHookEvents = (existing: HookEvents | undefined, added: HookEve
     if (groups.length === 0) continue
     const list = listAt(events, event)
     if (list === undefined) {
-      setOwn(events, event, groups.map((group) => clone(group)))
+      setOwn(
+        events,
+        event,
+        groups.map((group) => clone(group)),
+      )
       createdEvents.push(event)
     } else {
       list.push(...groups.map((group) => clone(group)))
@@ -299,14 +312,12 @@ export interface HookConsent {
 export const hookCommandsForConsent = (events: HookEvents): HookConsent[] =>
   Object.entries(events).flatMap(([event, groups]) =>
     groups.flatMap((group) =>
-      group.hooks.map(
-        (hook): HookConsent => ({
-          event,
-          ...(group.matcher === undefined ? {} : {matcher: group.matcher}),
-          type: hook.type,
-          ...(typeof hook.command === 'string' ? {command: hook.command} : {}),
-          ...(typeof hook.timeout === 'number' ? {timeout: hook.timeout} : {}),
-        }),
-      ),
+      group.hooks.map((hook): HookConsent => ({
+        event,
+        ...(group.matcher === undefined ? {} : {matcher: group.matcher}),
+        type: hook.type,
+        ...(typeof hook.command === 'string' ? {command: hook.command} : {}),
+        ...(typeof hook.timeout === 'number' ? {timeout: hook.timeout} : {}),
+      })),
     ),
   )

@@ -88,6 +88,7 @@ export const codexFieldsAsVars = (config: McpServerConfig, notes: string[]): {en
   for (const [name, variable] of Object.entries(config.envHttpHeaders ?? {})) {
     Object.defineProperty(headers, name, {value: `\${${variable}}`, enumerable: true, writable: true, configurable: true})
   }
-  if (config.toolTimeoutSec !== undefined || config.startupTimeoutSec !== undefined) notes.push('"tool_timeout_sec" and "startup_timeout_sec" dropped: only Codex reads them')
+  if (config.toolTimeoutSec !== undefined || config.startupTimeoutSec !== undefined)
+    notes.push('"tool_timeout_sec" and "startup_timeout_sec" dropped: only Codex reads them')
   return {...(Object.keys(env).length > 0 ? {env} : {}), ...(Object.keys(headers).length > 0 ? {headers} : {})}
 }

@@ -108,7 +108,14 @@ export const renderMcpEntry = (config: McpServerConfig, shape: McpShape): McpEnt
     if (config.autoApprove !== undefined) notes.push(dropNote('autoApprove', shape))
   }
   if (shape !== 'codex' && shape !== 'mcp-servers') {
-    const native = {bearer_token_env_var: config.bearerTokenEnvVar, env_http_headers: config.envHttpHeaders, env_vars: config.envVars, tool_timeout_sec: config.toolTimeoutSec, startup_timeout_sec: config.startupTimeoutSec, oauth: config.oauth}
+    const native = {
+      bearer_token_env_var: config.bearerTokenEnvVar,
+      env_http_headers: config.envHttpHeaders,
+      env_vars: config.envVars,
+      tool_timeout_sec: config.toolTimeoutSec,
+      startup_timeout_sec: config.startupTimeoutSec,
+      oauth: config.oauth,
+    }
     for (const [field, value] of Object.entries(native)) if (value !== undefined) notes.push(dropNote(field, shape))
   }
   const dropCwd = (): void => {
@@ -185,7 +192,10 @@ export const mcpServerKey = (plugin: string, server: string): string => {
   let key = ''
   for (const char of raw) key += /^[A-Za-z0-9_-]$/.test(char) ? char : '_'
   if (key.length <= MAX_MCP_KEY) return key
-  const hash = createHash('sha256').update(`${plugin.normalize('NFC')}\0${server.normalize('NFC')}`).digest('hex').slice(0, HASH_LENGTH)
+  const hash = createHash('sha256')
+    .update(`${plugin.normalize('NFC')}\0${server.normalize('NFC')}`)
+    .digest('hex')
+    .slice(0, HASH_LENGTH)
   return `${key.slice(0, MAX_MCP_KEY - HASH_LENGTH - 1)}-${hash}`
 }
 

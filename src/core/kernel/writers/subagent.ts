@@ -39,7 +39,8 @@ export const SUBAGENT_FORMATS: readonly SubagentFormat[] = [
 const RISKY_FIELDS = new Set(['hooks', 'mcpServers', 'permissionMode'])
 
 /** The risky fields a subagent's frontmatter sets: each is stripped, and the install says so. */
-export const riskyFieldsOf = (frontmatter: Record<string, unknown>): string[] => Object.keys(frontmatter).filter((k) => RISKY_FIELDS.has(k) && frontmatter[k] !== undefined && frontmatter[k] !== null)
+export const riskyFieldsOf = (frontmatter: Record<string, unknown>): string[] =>
+  Object.keys(frontmatter).filter((k) => RISKY_FIELDS.has(k) && frontmatter[k] !== undefined && frontmatter[k] !== null)
 
 /** Claude's model aliases: names only Claude Code resolves. */
 const CLAUDE_MODEL_ALIASES = new Set(['inherit', 'sonnet', 'opus', 'haiku', 'opusplan'])
@@ -173,8 +174,7 @@ const readModel = (value: unknown, format: SubagentFormat, notes: string[]): str
   return undefined
 }
 
-const positiveInteger = (value: unknown): number | undefined =>
-  typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : undefined
+const positiveInteger = (value: unknown): number | undefined => (typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : undefined)
 
 // ---------------------------------------------------------------------------------------------
 // Names
@@ -212,8 +212,7 @@ const TOML_ESCAPES: Record<string, string> = {'\b': '\\b', '\t': '\\t', '\n': '\
 const tomlEscape = (char: string): string => TOML_ESCAPES[char] ?? hex4(char)
 
 /** A TOML basic string: `"…"` with every quote, backslash and control character escaped. */
-export const tomlString = (text: string): string =>
-  `"${text.replace(/["\\\u0000-\u001f]/g, tomlEscape).replace(INVISIBLE, hex4)}"`
+export const tomlString = (text: string): string => `"${text.replace(/["\\\u0000-\u001f]/g, tomlEscape).replace(INVISIBLE, hex4)}"`
 
 /**
  * A TOML multi-line basic string that reads back as exactly `text`: the newline after the opening
@@ -221,8 +220,7 @@ export const tomlString = (text: string): string =>
  * (no run of `"""` and no line-ending backslash can occur), `\r` is escaped so CRLF survives parsers
  * that normalise line endings, and tabs and line feeds stay as they are.
  */
-export const tomlMultilineString = (text: string): string =>
-  `"""\n${text.replace(/["\\\u0000-\u0008\u000b-\u001f]/g, tomlEscape).replace(INVISIBLE, hex4)}"""`
+export const tomlMultilineString = (text: string): string => `"""\n${text.replace(/["\\\u0000-\u0008\u000b-\u001f]/g, tomlEscape).replace(INVISIBLE, hex4)}"""`
 
 // ---------------------------------------------------------------------------------------------
 // The formats
@@ -249,7 +247,8 @@ const cstAgentTools = (tools: string[], notes: string[]): string[] => {
     const written = name ?? tool
     if (!mapped.includes(written)) mapped.push(written)
   }
-  if (unknown.length > 0) notes.push(`tools with no known cst-agent counterpart, kept as written: ${unknown.join(', ')} (the known ones are ${[...CST_AGENT_NATIVE].join(', ')})`)
+  if (unknown.length > 0)
+    notes.push(`tools with no known cst-agent counterpart, kept as written: ${unknown.join(', ')} (the known ones are ${[...CST_AGENT_NATIVE].join(', ')})`)
   return mapped
 }
 
@@ -338,7 +337,10 @@ export const renderSubagent = (agent: SubagentComponent, format: SubagentFormat,
       break
     }
     case 'deepagents-agents-md': {
-      if (tools !== undefined) notes.push(`"tools" restriction (${tools.join(', ')}) dropped: Deep Agents Code file subagents cannot narrow tools and inherit all of the main agent's tools`)
+      if (tools !== undefined)
+        notes.push(
+          `"tools" restriction (${tools.join(', ')}) dropped: Deep Agents Code file subagents cannot narrow tools and inherit all of the main agent's tools`,
+        )
       path = `${name}/AGENTS.md`
       content = markdown(defined({name, description, model}), agent.body)
       break
@@ -384,7 +386,12 @@ export const renderSubagent = (agent: SubagentComponent, format: SubagentFormat,
       toolsDropped()
       notes.push('Codex subagent files (.codex/agents/<name>.toml with name, description, developer_instructions) are an unconfirmed format')
       path = `${name}.toml`
-      content = [`name = ${tomlString(name)}`, `description = ${tomlString(description)}`, `developer_instructions = ${tomlMultilineString(agent.body)}`, ''].join('\n')
+      content = [
+        `name = ${tomlString(name)}`,
+        `description = ${tomlString(description)}`,
+        `developer_instructions = ${tomlMultilineString(agent.body)}`,
+        '',
+      ].join('\n')
       break
     }
     default: {

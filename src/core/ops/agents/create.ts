@@ -65,7 +65,11 @@ interface Planned extends SubagentDestination {
   content: string
 }
 
-const title = (name: string) => name.split('-').map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(' ')
+const title = (name: string) =>
+  name
+    .split('-')
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+    .join(' ')
 
 const defaultDescription = (name: string) => `Describe what the ${name} subagent does and when an agent should hand it a task.`
 
@@ -94,7 +98,9 @@ const checkInput = (input: CreateSubagentInput): string => {
   const length = [...description].length
   if (length > MAX_DESCRIPTION) throw usageError('description-too-long', `the description is ${length} characters; the limit is ${MAX_DESCRIPTION}`)
   if (input.tools !== undefined && splitList(input.tools).length === 0) {
-    throw usageError('tools-empty', '--tools names no tool', {suggestions: ['give a comma list such as --tools Read,Grep, or leave --tools out for the agent\'s defaults']})
+    throw usageError('tools-empty', '--tools names no tool', {
+      suggestions: ["give a comma list such as --tools Read,Grep, or leave --tools out for the agent's defaults"],
+    })
   }
   if (input.model !== undefined && input.model.trim() === '') throw usageError('model-empty', '--model is empty')
   return description
@@ -172,10 +178,14 @@ export const createSubagent = (input: CreateSubagentInput): CreatedSubagent => {
       throw conflict('subagent-owned', `${dest.path} was installed by plugin ${owner}`, {suggestions: [`remove it with: loadout uninstall ${owner}`]})
     }
     if (!input.force) {
-      throw conflict('subagent-exists', `a subagent named "${name}" already exists at ${dest.path}`, {suggestions: ['pass --force to replace it, or choose another name']})
+      throw conflict('subagent-exists', `a subagent named "${name}" already exists at ${dest.path}`, {
+        suggestions: ['pass --force to replace it, or choose another name'],
+      })
     }
     if (layoutOf(dest.format).kind === 'file' && stat.isDirectory()) {
-      throw conflict('subagent-exists', `${dest.path} is a folder, not a subagent file; loadout will not replace it`, {suggestions: ['move it away yourself, or choose another name']})
+      throw conflict('subagent-exists', `${dest.path} is a folder, not a subagent file; loadout will not replace it`, {
+        suggestions: ['move it away yourself, or choose another name'],
+      })
     }
     dest.replaced = true
   }

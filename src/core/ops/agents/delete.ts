@@ -59,14 +59,19 @@ const checkRemovable = (removal: SubagentRemoval, ownership: Ownership): void =>
   }
   assertNoLinksBelow(removal.root, removal.path)
   if (removal.kind === 'file' ? !stat?.isFile() : !stat?.isDirectory()) {
-    throw unsafePath(`refusing to delete ${removal.path}: it is not ${removal.kind === 'file' ? 'a regular file' : 'a folder'}, so not ${what}`, 'remove it yourself if you meant to')
+    throw unsafePath(
+      `refusing to delete ${removal.path}: it is not ${removal.kind === 'file' ? 'a regular file' : 'a folder'}, so not ${what}`,
+      'remove it yourself if you meant to',
+    )
   }
   if (!resolvesInside(removal.folder, removal.path)) {
     throw unsafePath(`refusing to delete ${removal.path}: it resolves outside the subagents folder ${removal.folder}`)
   }
   const owner = ownership.ownerOf(removal.path)
   if (owner) {
-    throw conflict('subagent-owned', `subagent at ${removal.path} was installed by plugin ${owner}`, {suggestions: [`remove it with: loadout uninstall ${owner}`]})
+    throw conflict('subagent-owned', `subagent at ${removal.path} was installed by plugin ${owner}`, {
+      suggestions: [`remove it with: loadout uninstall ${owner}`],
+    })
   }
 }
 

@@ -26,7 +26,10 @@ export interface SubagentInfo {
 export const subagentInfo = (name: string, inventory: SubagentsInventory): SubagentInfo => {
   const locations = inventory.subagents.filter((s) => s.name === name)
   if (locations.length === 0) {
-    const near = closestNames(name, inventory.subagents.map((s) => s.name))
+    const near = closestNames(
+      name,
+      inventory.subagents.map((s) => s.name),
+    )
     throw notFound('subagent-not-found', `no subagent named "${name}" in the selected agents' folders`, {
       suggestions: [...(near.length > 0 ? [`did you mean ${near.map((n) => `"${n}"`).join(' or ')}?`] : []), 'see what is there: loadout agents list'],
     })

@@ -27,7 +27,13 @@ export const auditInstalled = async (env: Environment, context: ScopeContext, sc
   const scopes: Scope[] = scope ? [scope] : ['user', 'project']
   const records = readInstallRecords(env, context.projectRoot).filter((r) => scopes.includes(r.scope))
   const targets = await loadTargets()
-  const folders = [...new Set(targets.flatMap((t) => (['skills', 'subagents'] as const).flatMap((section) => sectionLocations(t, section, env, context, scopes).map((l) => l.absolute))))].sort()
+  const folders = [
+    ...new Set(
+      targets.flatMap((t) =>
+        (['skills', 'subagents'] as const).flatMap((section) => sectionLocations(t, section, env, context, scopes).map((l) => l.absolute)),
+      ),
+    ),
+  ].sort()
   const files = new Set<string>(records.flatMap((r) => r.files.map((f) => f.path)).filter((p) => isAgentText(p)))
   for (const folder of folders) for (const file of filesBelow(folder, isAgentText)) files.add(file)
   const sorted = [...files].sort()

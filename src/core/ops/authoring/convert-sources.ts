@@ -14,7 +14,14 @@ import {readDeclarations} from '../../kernel/plugin/manifests.js'
 import {entryKind, followedKind, readContainedText} from '../../kernel/plugin/paths.js'
 import {PluginReport} from '../../kernel/plugin/report.js'
 import type {McpServerConfig, PluginModel} from '../../model/plugin.js'
-import {HOOKS_CONVENTION, MCP_CONVENTION, type HookSource, type McpOrigin, type PluginSources, type RawManifest} from '../../kernel/plugin/manifest-formats/convert-plan.js'
+import {
+  HOOKS_CONVENTION,
+  MCP_CONVENTION,
+  type HookSource,
+  type McpOrigin,
+  type PluginSources,
+  type RawManifest,
+} from '../../kernel/plugin/manifest-formats/convert-plan.js'
 
 const readJson = (file: string, root: string): unknown => {
   try {

@@ -24,7 +24,15 @@ import {inspectPlugin, pluginRefused} from '../../kernel/plugin/read.js'
 import type {ComponentKind, ManifestKind, PluginModel} from '../../model/plugin.js'
 import type {Problem} from '../../model/problems.js'
 import {MANIFEST_FORMATS, type ManifestFormat} from '../../kernel/plugin/manifest-formats/index.js'
-import {mcpIdentity, relPath, type CarriedParts, type ConversionPlan, type ConvertFormat, type NotCarried, type TargetManifest} from '../../kernel/plugin/manifest-formats/convert-plan.js'
+import {
+  mcpIdentity,
+  relPath,
+  type CarriedParts,
+  type ConversionPlan,
+  type ConvertFormat,
+  type NotCarried,
+  type TargetManifest,
+} from '../../kernel/plugin/manifest-formats/convert-plan.js'
 import {pluginSources} from './convert-sources.js'
 import {validatePlugin} from './plugin-validate.js'
 
@@ -89,7 +97,10 @@ export interface PluginConversion {
 // Checks made before anything is read into a copy
 
 const parseFormat = (to: string | undefined): ManifestFormat => {
-  if (to === undefined) throw usageError('to-missing', `missing --to: the format to write, one of ${CONVERT_FORMATS.join(', ')}`, {suggestions: ['e.g. loadout plugin convert ./my-plugin --to codex']})
+  if (to === undefined)
+    throw usageError('to-missing', `missing --to: the format to write, one of ${CONVERT_FORMATS.join(', ')}`, {
+      suggestions: ['e.g. loadout plugin convert ./my-plugin --to codex'],
+    })
   const format = CONVERT_FORMATS.includes(to) ? MANIFEST_FORMATS.find((f) => f.id === to) : undefined
   if (format) return format
   throw usageError('bad-format', `unknown --to format "${to}"`, {suggestions: [`choose one of ${CONVERT_FORMATS.join(', ')}`]})
@@ -102,18 +113,28 @@ const readExisting = (root: string, rel: string): Json | undefined => {
   try {
     value = JSON.parse(readContainedText(file, {root, file, maxBytes: MAX_MANIFEST_BYTES}).replace(/^\uFEFF/, ''))
   } catch (error) {
-    throw conflict('manifest-unreadable', `${file} cannot be read as JSON (${error instanceof Error ? error.message.split('\n')[0] : String(error)}); loadout will not write over it`, {
-      suggestions: ['fix or remove it, then convert again; `loadout plugin validate` shows what is wrong'],
-    })
+    throw conflict(
+      'manifest-unreadable',
+      `${file} cannot be read as JSON (${error instanceof Error ? error.message.split('\n')[0] : String(error)}); loadout will not write over it`,
+      {
+        suggestions: ['fix or remove it, then convert again; `loadout plugin validate` shows what is wrong'],
+      },
+    )
   }
-  if (!isRecord(value)) throw conflict('manifest-unreadable', `${file} does not hold a JSON object; loadout will not write over it`, {suggestions: ['fix or remove it, then convert again']})
+  if (!isRecord(value))
+    throw conflict('manifest-unreadable', `${file} does not hold a JSON object; loadout will not write over it`, {
+      suggestions: ['fix or remove it, then convert again'],
+    })
   return value
 }
 
 const refuseReplace = (root: string, target: TargetManifest, format: ManifestFormat, force: boolean): void => {
   if (target.mode !== 'replace' || force) return
   throw conflict('manifest-exists', `the plugin already has a ${format.name} manifest: ${join(root, target.rel)}`, {
-    suggestions: ['pass --force to replace it (its fields loadout does not manage are kept)', 'or pass --out <dir> --force to write the converted plugin elsewhere'],
+    suggestions: [
+      'pass --force to replace it (its fields loadout does not manage are kept)',
+      'or pass --out <dir> --force to write the converted plugin elsewhere',
+    ],
   })
 }
 
@@ -134,14 +155,22 @@ const checkOut = (out: string, root: string, env: Environment, force: boolean): 
   const path = resolve(env.cwd, expandHome(out, env))
   const kind = entryKind(path)
   if (kind === 'link') {
-    throw usageError('out-is-link', `--out ${path} is a symbolic link (to ${safeRealpath(path) ?? 'a missing target'}); loadout does not write a plugin through a link`, {
-      suggestions: ['give the real folder with --out, or another path'],
-    })
+    throw usageError(
+      'out-is-link',
+      `--out ${path} is a symbolic link (to ${safeRealpath(path) ?? 'a missing target'}); loadout does not write a plugin through a link`,
+      {
+        suggestions: ['give the real folder with --out, or another path'],
+      },
+    )
   }
   const realRoot = safeRealpath(root) ?? root
   const realOut = realish(path)
-  if (isInside(realRoot, realOut)) throw usageError('out-inside-plugin', `--out ${path} is inside the plugin folder ${root}`, {suggestions: ['choose a folder outside the plugin']})
-  if (isInside(realOut, realRoot)) throw usageError('out-holds-plugin', `--out ${path} holds the plugin folder ${root}; replacing it would remove the plugin`, {suggestions: ['choose another folder']})
+  if (isInside(realRoot, realOut))
+    throw usageError('out-inside-plugin', `--out ${path} is inside the plugin folder ${root}`, {suggestions: ['choose a folder outside the plugin']})
+  if (isInside(realOut, realRoot))
+    throw usageError('out-holds-plugin', `--out ${path} holds the plugin folder ${root}; replacing it would remove the plugin`, {
+      suggestions: ['choose another folder'],
+    })
   if (isInside(env.cwd, path)) assertNoLinksBelow(env.cwd, path)
   if (kind === 'missing') return {path, exists: false}
   if (kind !== 'dir') throw conflict('out-not-folder', `--out ${path} exists and is not a folder`, {suggestions: ['choose another --out']})
@@ -171,7 +200,13 @@ const writeInto = (root: string, files: ReadonlyArray<{path: string; text: strin
 }
 
 const NOUN: Record<ComponentKind, string> = {skill: 'skills', subagent: 'subagents', mcp: 'MCP servers', hooks: 'hooks', command: 'commands', tool: 'tools'}
-const CONVENTION: Partial<Record<ComponentKind, string>> = {skill: 'skills/', subagent: 'agents/', mcp: '.mcp.json', hooks: 'hooks/hooks.json', command: 'commands/'}
+const CONVENTION: Partial<Record<ComponentKind, string>> = {
+  skill: 'skills/',
+  subagent: 'agents/',
+  mcp: '.mcp.json',
+  hooks: 'hooks/hooks.json',
+  command: 'commands/',
+}
 
 /** What loadout reads differently after the conversion: parts lost, and parts now defined elsewhere. */
 const effectsOf = (before: PluginModel, after: PluginModel, manifest: string): ConversionEffect[] => {
@@ -197,13 +232,23 @@ const effectsOf = (before: PluginModel, after: PluginModel, manifest: string): C
   for (const server of before.mcpServers) {
     const now = after.mcpServers.find((s) => s.name === server.name)
     if (now && mcpIdentity(now.config) !== mcpIdentity(server.config)) {
-      effects.push({kind: 'mcp', name: server.name, change: 'changed', detail: `loadout now reads it as ${manifest} defines it (without what that format cannot hold)`})
+      effects.push({
+        kind: 'mcp',
+        name: server.name,
+        change: 'changed',
+        detail: `loadout now reads it as ${manifest} defines it (without what that format cannot hold)`,
+      })
     }
   }
   for (const agent of before.subagents) {
     const now = after.subagents.find((s) => s.name === agent.name)
     if (now && relPath(after.root, now.file) !== relPath(before.root, agent.file)) {
-      effects.push({kind: 'subagent', name: agent.name, change: 'changed', detail: `loadout now reads it from ${relPath(after.root, now.file)} instead of ${relPath(before.root, agent.file)}`})
+      effects.push({
+        kind: 'subagent',
+        name: agent.name,
+        change: 'changed',
+        detail: `loadout now reads it from ${relPath(after.root, now.file)} instead of ${relPath(before.root, agent.file)}`,
+      })
     }
   }
   return effects
@@ -241,19 +286,25 @@ export const convertPlugin = async (input: ConvertPluginInput): Promise<PluginCo
     const had = new Set(before.problems.filter((p) => p.severity === 'error').map(errorKey))
     const added = after.problems.filter((p) => p.severity === 'error' && !had.has(errorKey(p)))
     if (added.length > 0) {
-      throw validationFailed('convert-invalid', `the plugin converted to ${format.name} would not validate (nothing was written):\n  ${added.map((p) => `${p.file ?? ''}${p.path ? ` ${p.path}` : ''}: ${p.message}`).join('\n  ')}`, {
-        suggestions: [`${format.name} reads the plugin by stricter rules than its format does now: fix what is listed, then convert again`],
-        details: {problems: added},
-      })
+      throw validationFailed(
+        'convert-invalid',
+        `the plugin converted to ${format.name} would not validate (nothing was written):\n  ${added.map((p) => `${p.file ?? ''}${p.path ? ` ${p.path}` : ''}: ${p.message}`).join('\n  ')}`,
+        {
+          suggestions: [`${format.name} reads the plugin by stricter rules than its format does now: fix what is listed, then convert again`],
+          details: {problems: added},
+        },
+      )
     }
     const effects = effectsOf(model, inspectPlugin(copy, {home: env.home}).model, target.rel)
     const notes = [...plan.notes]
-    if (before.errors > 0) notes.push(`the plugin had ${before.errors} error(s) before the conversion, and still has them: \`loadout plugin validate\` lists them`)
+    if (before.errors > 0)
+      notes.push(`the plugin had ${before.errors} error(s) before the conversion, and still has them: \`loadout plugin validate\` lists them`)
 
     if (!input.dryRun) {
       if (out) {
         // the destination may have changed while we worked: never rename onto a link
-        if (lstatSync(out.path, {throwIfNoEntry: false})?.isSymbolicLink()) throw usageError('out-is-link', `${out.path} became a symbolic link; nothing was written`)
+        if (lstatSync(out.path, {throwIfNoEntry: false})?.isSymbolicLink())
+          throw usageError('out-is-link', `${out.path} became a symbolic link; nothing was written`)
         swapDirectoryIn(copy, out.path, out.exists)
       } else writeInto(root, [...files.slice(1), files[0]!]) // the manifest last: until it is there, nothing reads the new files
     }

@@ -64,16 +64,21 @@ const openCatalogs = (root: string, shownRoot: string): OpenCatalog[] => {
     } catch {
       continue
     }
-    if (stat.isSymbolicLink()) throw unsafePath(`refusing to edit ${rel}: it is a symbolic link (to ${safeRealpath(abs) ?? 'a missing file'})`, 'replace the link with the file itself')
+    if (stat.isSymbolicLink())
+      throw unsafePath(`refusing to edit ${rel}: it is a symbolic link (to ${safeRealpath(abs) ?? 'a missing file'})`, 'replace the link with the file itself')
     const read = readAuthoringJson(abs, {root, file: rel, maxBytes: MAX_AUTHORING_CATALOG_BYTES})
     const broken = read.problems.find((p) => p.code !== 'json-bom')
     if (!read.json || broken) {
       const p = broken ?? read.problems[0]!
-      throw validationFailed(p.code, `${p.path ? `${p.path}: ` : ''}${p.message}`, {suggestions: [`fix it first; see: loadout marketplace validate ${shownRoot}`]})
+      throw validationFailed(p.code, `${p.path ? `${p.path}: ` : ''}${p.message}`, {
+        suggestions: [`fix it first; see: loadout marketplace validate ${shownRoot}`],
+      })
     }
     const {data} = read.json
     if (!isObject(data) || !Array.isArray(data.plugins)) {
-      throw validationFailed('catalog-no-plugins', `${rel} must be a JSON object with a "plugins" list`, {suggestions: [`see: loadout marketplace validate ${shownRoot}`]})
+      throw validationFailed('catalog-no-plugins', `${rel} must be a JSON object with a "plugins" list`, {
+        suggestions: [`see: loadout marketplace validate ${shownRoot}`],
+      })
     }
     open.push({abs, rel, format, text: read.json.text, bom: read.json.bom, mode: stat.mode & 0o777, data, plugins: data.plugins})
   }
@@ -119,13 +124,18 @@ export const addPluginToMarketplace = (input: AddPluginInput): PluginAddedToMark
     if (errnoCode(error) === 'ENOENT') throw notFound('plugin-missing', `${input.plugin} does not exist`)
     throw error
   }
-  if (!pluginIsDir) throw usageError('plugin-not-folder', `${input.plugin} is not a folder; a plugin is a folder with a .claude-plugin/plugin.json or skills/, agents/, ...`)
+  if (!pluginIsDir)
+    throw usageError('plugin-not-folder', `${input.plugin} is not a folder; a plugin is a folder with a .claude-plugin/plugin.json or skills/, agents/, ...`)
   const realPlugin = safeRealpath(pluginAbs)!
   if (!isInside(realRoot, realPlugin)) {
     const via = isInside(root, pluginAbs) ? ` (it leads through a symbolic link to ${realPlugin})` : ''
-    throw usageError('plugin-outside-marketplace', `${input.plugin} is outside the marketplace folder ${shownRoot}${via}; a marketplace lists its own plugins by "./" path`, {
-      suggestions: [`move or copy the plugin into ${join(shownRoot, 'plugins', basename(pluginAbs))}, then run this again`],
-    })
+    throw usageError(
+      'plugin-outside-marketplace',
+      `${input.plugin} is outside the marketplace folder ${shownRoot}${via}; a marketplace lists its own plugins by "./" path`,
+      {
+        suggestions: [`move or copy the plugin into ${join(shownRoot, 'plugins', basename(pluginAbs))}, then run this again`],
+      },
+    )
   }
   const rel = toSlash(relative(realRoot, realPlugin))
   const source = rel === '' ? './' : `./${rel}`
@@ -135,16 +145,22 @@ export const addPluginToMarketplace = (input: AddPluginInput): PluginAddedToMark
   const named = manifests.filter((m) => typeof m.name === 'string')
   const names = [...new Set(named.map((m) => m.name as string))]
   if (names.length > 1) {
-    throw validationFailed('plugin-names-disagree', `the plugin's manifests disagree on its name: ${named.map((m) => `${m.file} says ${JSON.stringify(m.name)}`).join(', ')}`, {
-      suggestions: ['give every manifest the same name'],
-    })
+    throw validationFailed(
+      'plugin-names-disagree',
+      `the plugin's manifests disagree on its name: ${named.map((m) => `${m.file} says ${JSON.stringify(m.name)}`).join(', ')}`,
+      {
+        suggestions: ['give every manifest the same name'],
+      },
+    )
   }
   const manifest = named[0]
   const name = manifest ? (manifest.name as string) : basename(realPlugin)
   const rule = checkPluginName(name)
   if (rule) {
     const whence = manifest ? `${manifest.file} names the plugin` : `the plugin has no manifest, so its folder names it`
-    throw validationFailed('invalid-name', `${whence} ${JSON.stringify(name)}, which ${rule}`, {suggestions: ['a plugin name is kebab-case: lowercase letters and digits in words joined by "-"']})
+    throw validationFailed('invalid-name', `${whence} ${JSON.stringify(name)}, which ${rule}`, {
+      suggestions: ['a plugin name is kebab-case: lowercase letters and digits in words joined by "-"'],
+    })
   }
   const pick = (key: 'description' | 'version' | 'category'): string | undefined => {
     for (const m of manifests) if (typeof m[key] === 'string' && m[key] !== '') return m[key]

@@ -56,15 +56,25 @@ export interface CreatedMarketplace {
 const MAX_DESCRIPTION = 1024
 const OWNER_FORM = /^\s*([^<>]*?)\s*(?:<([^<>\s]+)>)?\s*$/
 
-const title = (name: string) => name.split('-').map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(' ')
+const title = (name: string) =>
+  name
+    .split('-')
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+    .join(' ')
 
 /** `{"name": "A", "email": "b"}` on one line, as a person would write it. */
-const inlineJson = (value: Record<string, string>): string => `{${Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}: ${JSON.stringify(v)}`).join(', ')}}`
+const inlineJson = (value: Record<string, string>): string =>
+  `{${Object.entries(value)
+    .map(([k, v]) => `${JSON.stringify(k)}: ${JSON.stringify(v)}`)
+    .join(', ')}}`
 
 export const parseOwner = (text: string): PluginAuthor => {
   const match = OWNER_FORM.exec(text)
   const name = match?.[1]?.trim()
-  if (!match || !name) throw usageError('bad-owner', `--owner ${JSON.stringify(text)} is not "Name" or "Name <email>"`, {suggestions: ['for example: --owner "Acme Tools <tools@acme.dev>"']})
+  if (!match || !name)
+    throw usageError('bad-owner', `--owner ${JSON.stringify(text)} is not "Name" or "Name <email>"`, {
+      suggestions: ['for example: --owner "Acme Tools <tools@acme.dev>"'],
+    })
   return match[2] ? {name, email: match[2]} : {name}
 }
 
@@ -142,7 +152,10 @@ const inspectDestination = (path: string, shown: string, force: boolean): Destin
     throw error
   }
   if (stat.isSymbolicLink()) {
-    throw unsafePath(`refusing to create the marketplace through the symbolic link ${shown} (it points to ${safeRealpath(path) ?? 'a missing target'})`, 'give the real folder as --dir, or remove the link')
+    throw unsafePath(
+      `refusing to create the marketplace through the symbolic link ${shown} (it points to ${safeRealpath(path) ?? 'a missing target'})`,
+      'give the real folder as --dir, or remove the link',
+    )
   }
   if (!stat.isDirectory()) throw conflict('dir-not-folder', `${shown} exists and is not a folder`, {suggestions: ['choose another --dir']})
   const empty = readdirSync(path).length === 0
@@ -159,7 +172,8 @@ export const createMarketplace = async (input: CreateMarketplaceInput): Promise<
   refuseName('marketplace', name, checkPluginName(name))
   const description = input.description ?? `Plugins for AI agents, published as the ${name} marketplace.`
   if (description.trim() === '') throw usageError('description-empty', 'the description is empty')
-  if ([...description].length > MAX_DESCRIPTION) throw usageError('description-too-long', `the description is ${[...description].length} characters; the limit is ${MAX_DESCRIPTION}`)
+  if ([...description].length > MAX_DESCRIPTION)
+    throw usageError('description-too-long', `the description is ${[...description].length} characters; the limit is ${MAX_DESCRIPTION}`)
   if (!(MARKETPLACE_FORMATS as readonly string[]).includes(input.format)) {
     throw usageError('bad-format', `unknown --format ${JSON.stringify(input.format)}`, {suggestions: [`choose from ${MARKETPLACE_FORMATS.join(', ')}`]})
   }
@@ -183,7 +197,8 @@ export const createMarketplace = async (input: CreateMarketplaceInput): Promise<
       } catch {
         continue
       }
-      if (!stat.isFile()) throw conflict('file-in-the-way', `${join(shown, rel)} exists and is not a file`, {suggestions: ['move it away, or choose another --dir']})
+      if (!stat.isFile())
+        throw conflict('file-in-the-way', `${join(shown, rel)} exists and is not a file`, {suggestions: ['move it away, or choose another --dir']})
       replaced.push(rel)
     }
   }
@@ -198,11 +213,7 @@ export const createMarketplace = async (input: CreateMarketplaceInput): Promise<
     ownerFrom: from,
     dryRun: input.dryRun,
     git: {status: !input.git ? 'skipped' : hasGit ? 'already-a-repository' : input.dryRun ? 'would-initialize' : 'initialized'},
-    next: [
-      ...(input.dir === '.' ? [] : [`cd ${shown}`]),
-      'loadout marketplace add-plugin ./plugins/<plugin>',
-      'loadout marketplace validate .',
-    ],
+    next: [...(input.dir === '.' ? [] : [`cd ${shown}`]), 'loadout marketplace add-plugin ./plugins/<plugin>', 'loadout marketplace validate .'],
   }
   if (input.dryRun) return result
 
@@ -216,7 +227,10 @@ export const createMarketplace = async (input: CreateMarketplaceInput): Promise<
     try {
       await runGit(gitContext(env, loadoutPaths(env).cache), path, ['init', '--quiet'])
     } catch (error) {
-      result.git = {status: 'failed', message: `git init failed (${error instanceof Error ? error.message : String(error)}); the marketplace was created without a repository`}
+      result.git = {
+        status: 'failed',
+        message: `git init failed (${error instanceof Error ? error.message : String(error)}); the marketplace was created without a repository`,
+      }
     }
   }
   return result

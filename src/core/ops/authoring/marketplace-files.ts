@@ -48,7 +48,8 @@ export const locateCatalogs = (input: string, cwd: string): MarketplaceLocation 
   try {
     isFile = statSync(abs).isFile()
   } catch (error) {
-    if (errnoCode(error) === 'ENOENT') throw notFound('path-missing', `${input} does not exist`, {suggestions: ['give the marketplace folder, or its .claude-plugin/marketplace.json']})
+    if (errnoCode(error) === 'ENOENT')
+      throw notFound('path-missing', `${input} does not exist`, {suggestions: ['give the marketplace folder, or its .claude-plugin/marketplace.json']})
     throw error
   }
   if (isFile) {
@@ -112,5 +113,8 @@ export const readPluginManifests = (pluginDir: string, root: string): {manifests
 
 /** Refuses a name that breaks `rule` before anything is written. */
 export const refuseName = (what: string, name: string, rule: string | undefined): void => {
-  if (rule) throw usageError('invalid-name', `invalid ${what} name ${JSON.stringify(name)}: it ${rule}`, {suggestions: ['use kebab-case: lowercase letters and digits in words joined by "-", e.g. team-tools']})
+  if (rule)
+    throw usageError('invalid-name', `invalid ${what} name ${JSON.stringify(name)}: it ${rule}`, {
+      suggestions: ['use kebab-case: lowercase letters and digits in words joined by "-", e.g. team-tools'],
+    })
 }

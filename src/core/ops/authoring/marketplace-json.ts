@@ -119,7 +119,7 @@ export const appendToArray = (text: string, layout: JsonLayout, path: string, va
     if (!span || span.start >= array.end) break
     items.push(span)
   }
-  const arrayIndent = indentBefore(text, array.start) ?? (lineIndentOf(text, array.start))
+  const arrayIndent = indentBefore(text, array.start) ?? lineIndentOf(text, array.start)
   const detected = text.slice(array.start, array.end).match(/\n([ \t]+)\S/)?.[1]
   const step = detected && detected.length > arrayIndent.length ? detected.slice(arrayIndent.length) : '  '
   const last = items.at(-1)
@@ -141,8 +141,7 @@ const lineIndentOf = (text: string, at: number): string => {
 }
 
 /** JSON of `value` with `step` per level, its continuation lines starting at `indent`. */
-const indentJson = (value: unknown, indent: string, step: string): string =>
-  JSON.stringify(value, null, step).split('\n').join(`\n${indent}`)
+const indentJson = (value: unknown, indent: string, step: string): string => JSON.stringify(value, null, step).split('\n').join(`\n${indent}`)
 
 /** A JSON file read for checking: the value and its layout, or what kept it from being read. */
 export interface AuthoringJson {
@@ -226,14 +225,21 @@ export const readAuthoringJson = (abs: string, options: ReadAuthoringJsonOptions
   const layout = jsonLayout(text)
   const problems: Problem[] = []
   if (bom) {
-    problems.push(problem('error', 'json-bom', `${file} starts with a byte-order mark, which JSON forbids and many readers reject; save it as UTF-8 without a BOM`, {file}))
+    problems.push(
+      problem('error', 'json-bom', `${file} starts with a byte-order mark, which JSON forbids and many readers reject; save it as UTF-8 without a BOM`, {file}),
+    )
   }
   for (const d of layout.duplicates) {
     problems.push(
-      problem('error', 'json-duplicate-key', `the key ${JSON.stringify(d.key)} appears twice in one object (lines ${d.firstLine} and ${d.line}); readers disagree on which one counts, so keep only one`, {
-        file,
-        path: d.path,
-      }),
+      problem(
+        'error',
+        'json-duplicate-key',
+        `the key ${JSON.stringify(d.key)} appears twice in one object (lines ${d.firstLine} and ${d.line}); readers disagree on which one counts, so keep only one`,
+        {
+          file,
+          path: d.path,
+        },
+      ),
     )
   }
   return {json: {text, bom, data, layout}, problems}

@@ -107,7 +107,19 @@ interface Checked {
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
 
 const typeName = (value: unknown): string =>
-  value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'object' ? 'an object' : typeof value === 'string' ? 'a string' : typeof value === 'number' ? 'a number' : typeof value === 'boolean' ? 'a boolean' : typeof value
+  value === null
+    ? 'null'
+    : Array.isArray(value)
+      ? 'an array'
+      : typeof value === 'object'
+        ? 'an object'
+        : typeof value === 'string'
+          ? 'a string'
+          : typeof value === 'number'
+            ? 'a number'
+            : typeof value === 'boolean'
+              ? 'a boolean'
+              : typeof value
 
 const quoted = (value: string): string => JSON.stringify(value.length > 80 ? `${value.slice(0, 77)}...` : value)
 
@@ -127,7 +139,10 @@ export const checkCatalogFile = (file: CatalogFile, root: string, validator: Com
   const data = json.data
   if (!isObject(data)) {
     const what = file.format === 'codex' ? 'name and plugins' : 'name, owner and plugins'
-    result.problems = [...readProblems, {severity: 'error', code: 'catalog-not-object', message: `${file.rel} must hold a JSON object with ${what}, not ${typeName(data)}`, file: file.rel}]
+    result.problems = [
+      ...readProblems,
+      {severity: 'error', code: 'catalog-not-object', message: `${file.rel} must hold a JSON object with ${what}, not ${typeName(data)}`, file: file.rel},
+    ]
     return {result, json, fixes, folders}
   }
   if (typeof data.name === 'string') result.name = data.name
@@ -158,7 +173,12 @@ const shapeProblems = (data: Record<string, unknown>, file: CatalogFile, validat
         const key = String(params.additionalProperty)
         const path = jsonPath(at, key)
         if (file.format === 'codex' && codexKnows(at, key)) continue
-        found = {severity: 'warning', code: 'unknown-field', message: `${path} is not a field ${where(at)}; ${file.format === 'codex' ? 'Codex' : 'Claude Code'} ignores it (a typo?)`, path}
+        found = {
+          severity: 'warning',
+          code: 'unknown-field',
+          message: `${path} is not a field ${where(at)}; ${file.format === 'codex' ? 'Codex' : 'Claude Code'} ignores it (a typo?)`,
+          path,
+        }
         break
       }
       case 'required': {
@@ -170,7 +190,12 @@ const shapeProblems = (data: Record<string, unknown>, file: CatalogFile, validat
       }
       case 'type': {
         const wanted = String(params.type).split(',').map(article).join(' or ')
-        found = {severity: 'error', code: 'field-wrong-type', message: `${at || 'the catalog'} must be ${wanted}${at === 'owner' || at.endsWith('.author') ? ' ({"name": ..., "email": ...})' : ''}, not ${typeName(valueAt(data, error.instancePath))}`, path: at}
+        found = {
+          severity: 'error',
+          code: 'field-wrong-type',
+          message: `${at || 'the catalog'} must be ${wanted}${at === 'owner' || at.endsWith('.author') ? ' ({"name": ..., "email": ...})' : ''}, not ${typeName(valueAt(data, error.instancePath))}`,
+          path: at,
+        }
         break
       }
       case 'pattern':
@@ -194,7 +219,8 @@ const shapeProblems = (data: Record<string, unknown>, file: CatalogFile, validat
 }
 
 /** Fields a Codex catalog has that a Claude one does not. */
-const codexKnows = (at: string, key: string): boolean => (at === '' && key === 'interface') || (/^plugins\[\d+\]$/.test(at) && (key === 'policy' || key === 'interface'))
+const codexKnows = (at: string, key: string): boolean =>
+  (at === '' && key === 'interface') || (/^plugins\[\d+\]$/.test(at) && (key === 'policy' || key === 'interface'))
 
 const where = (at: string): string => {
   if (at === '') return 'of a marketplace catalog'
@@ -203,7 +229,9 @@ const where = (at: string): string => {
   return `of ${at}`
 }
 
-const article = (type: string): string => ({object: 'an object', array: 'an array', string: 'a string', boolean: 'true or false', number: 'a number', integer: 'an integer', null: 'null'})[type] ?? type
+const article = (type: string): string =>
+  ({object: 'an object', array: 'an array', string: 'a string', boolean: 'true or false', number: 'a number', integer: 'an integer', null: 'null'})[type] ??
+  type
 
 const REQUIRED_HINTS: Record<string, string> = {
   name: 'the id users type after "@", in kebab-case',
@@ -318,7 +346,10 @@ class Rules {
       if (!isObject(raw)) return
       const skippedForName = read.problems.some((p) => NAME_SKIPS.has(p.code) && p.path === `plugins[${index}].name`)
       if (!skippedForName) return
-      const again = readCatalog({name: PLACEHOLDER, metadata, plugins: [{...raw, name: PLACEHOLDER}]}, {file: this.rel, origin: 'local', format: this.file.format})
+      const again = readCatalog(
+        {name: PLACEHOLDER, metadata, plugins: [{...raw, name: PLACEHOLDER}]},
+        {file: this.rel, origin: 'local', format: this.file.format},
+      )
       const prefix = `plugins[${index}]`
       for (const p of again.problems) {
         if (!p.path?.startsWith('plugins[0]')) continue
@@ -353,7 +384,12 @@ class Rules {
       return false
     }
     if (checkPluginName(name) !== undefined) {
-      this.add('warning', 'name-not-kebab-case', `marketplace name ${quoted(name)} is not kebab-case; Claude Code expects lowercase words joined by "-"`, 'name')
+      this.add(
+        'warning',
+        'name-not-kebab-case',
+        `marketplace name ${quoted(name)} is not kebab-case; Claude Code expects lowercase words joined by "-"`,
+        'name',
+      )
     }
     return true
   }
@@ -374,7 +410,12 @@ class Rules {
     if (typeof source === 'string') this.pathForm(source, `${at}.source`, pluginRoot !== undefined, codes)
     else if (isObject(source) && source.source === 'local' && typeof source.path === 'string') this.pathForm(source.path, `${at}.source.path`, false, codes)
     if (this.file.format === 'claude' && isObject(source) && source.source === 'local') {
-      this.add('warning', 'source-codex-only', `${at}.source: Claude Code has no "local" source type; write the path as a string, "${typeof source.path === 'string' ? source.path : './path'}"`, `${at}.source.source`)
+      this.add(
+        'warning',
+        'source-codex-only',
+        `${at}.source: Claude Code has no "local" source type; write the path as a string, "${typeof source.path === 'string' ? source.path : './path'}"`,
+        `${at}.source.source`,
+      )
     }
     if (this.file.format === 'codex') this.codexEntry(raw, at)
   }
@@ -427,7 +468,12 @@ class Rules {
       return
     }
     if (!resolvesInside(this.root, abs)) {
-      this.add('error', 'plugin-path-outside', `${label} points at ${shown}, which leads through a symbolic link to ${safeRealpath(abs) ?? 'a missing target'}, outside the marketplace`, pathAt)
+      this.add(
+        'error',
+        'plugin-path-outside',
+        `${label} points at ${shown}, which leads through a symbolic link to ${safeRealpath(abs) ?? 'a missing target'}, outside the marketplace`,
+        pathAt,
+      )
       return
     }
     if (!isDir) {
@@ -439,7 +485,12 @@ class Rules {
     this.problems.push(...problems)
     for (const manifest of manifests) {
       if (typeof manifest.name !== 'string' || typeof name !== 'string' || manifest.name === name) continue
-      this.add('error', 'plugin-name-mismatch', `${label} points at ${shown}, whose ${manifest.file} names it ${quoted(manifest.name)}; the two names must be equal`, `${at}.name`)
+      this.add(
+        'error',
+        'plugin-name-mismatch',
+        `${label} points at ${shown}, whose ${manifest.file} names it ${quoted(manifest.name)}; the two names must be equal`,
+        `${at}.name`,
+      )
     }
   }
 
@@ -459,7 +510,12 @@ class Rules {
   private codexEntry(raw: Record<string, unknown>, at: string): void {
     const policy = raw.policy
     if (policy === undefined) {
-      this.add('warning', 'codex-policy-missing', `${at} has no policy; Codex expects {"installation": "AVAILABLE", "authentication": "ON_INSTALL"}`, `${at}.policy`)
+      this.add(
+        'warning',
+        'codex-policy-missing',
+        `${at} has no policy; Codex expects {"installation": "AVAILABLE", "authentication": "ON_INSTALL"}`,
+        `${at}.policy`,
+      )
     } else if (!isObject(policy)) {
       this.add('error', 'field-wrong-type', `${at}.policy must be an object, not ${typeName(policy)}`, `${at}.policy`)
     } else {
@@ -467,13 +523,19 @@ class Rules {
         const value = policy[key]
         if (value === undefined) return
         if (typeof value !== 'string' || !allowed.includes(value)) {
-          this.add('warning', 'codex-policy-value', `${at}.policy.${key} is ${typeof value === 'string' ? quoted(value) : typeName(value)}; Codex knows ${allowed.join(', ')}`, `${at}.policy.${key}`)
+          this.add(
+            'warning',
+            'codex-policy-value',
+            `${at}.policy.${key} is ${typeof value === 'string' ? quoted(value) : typeName(value)}; Codex knows ${allowed.join(', ')}`,
+            `${at}.policy.${key}`,
+          )
         }
       }
       check('installation', CODEX_INSTALLATION)
       check('authentication', CODEX_AUTHENTICATION)
     }
-    if (raw.category === undefined) this.add('warning', 'codex-category-missing', `${at} has no category; Codex groups plugins by it (e.g. "Productivity")`, `${at}.category`)
+    if (raw.category === undefined)
+      this.add('warning', 'codex-category-missing', `${at} has no category; Codex groups plugins by it (e.g. "Productivity")`, `${at}.category`)
     if (raw.interface !== undefined && !isObject(raw.interface)) {
       this.add('error', 'field-wrong-type', `${at}.interface must be an object, not ${typeName(raw.interface)}`, `${at}.interface`)
     }

@@ -103,9 +103,11 @@ const checkDescription = (description: string): void => {
 /** `Jane Doe <jane@example.com>` or `Jane Doe`. */
 export const parseAuthor = (text: string): PluginAuthor => {
   const match = /^\s*([^<>]*?)\s*(?:<([^<>\s]+)>)?\s*$/.exec(text)
-   
+
   if (!match || !match[1] || /[\u0000-\u001f]/.test(text)) {
-    throw usageError('author-invalid', `--author ${JSON.stringify(text)} is not a name, or a name and <email>`, {suggestions: ['e.g. --author "Jane Doe <jane@example.com>"']})
+    throw usageError('author-invalid', `--author ${JSON.stringify(text)} is not a name, or a name and <email>`, {
+      suggestions: ['e.g. --author "Jane Doe <jane@example.com>"'],
+    })
   }
   return {name: match[1], ...(match[2] ? {email: match[2]} : {})}
 }
@@ -162,9 +164,13 @@ const checkTarget = (input: CreatePluginInput): Target => {
   const path = resolve(env.cwd, input.dir === undefined ? input.name : expandHome(input.dir, env))
   const kind = entryKind(path)
   if (kind === 'link') {
-    throw usageError('dir-is-link', `${path} is a symbolic link (to ${safeRealpath(path) ?? 'a missing target'}); loadout does not create a plugin through a link`, {
-      suggestions: ['give the real folder with --dir, or another path'],
-    })
+    throw usageError(
+      'dir-is-link',
+      `${path} is a symbolic link (to ${safeRealpath(path) ?? 'a missing target'}); loadout does not create a plugin through a link`,
+      {
+        suggestions: ['give the real folder with --dir, or another path'],
+      },
+    )
   }
   if (isInside(env.cwd, path)) assertNoLinksBelow(env.cwd, path)
   if (kind === 'missing') return {path, exists: false}
@@ -173,7 +179,9 @@ const checkTarget = (input: CreatePluginInput): Target => {
     throw conflict('plugin-dir-exists', `${path} already exists`, {suggestions: ['pass --force to replace it, or choose another name or --dir']})
   }
   if (isInside(path, env.cwd) || resolve(path) === resolve(env.home)) {
-    throw usageError('plugin-dir-unsafe', `refusing to replace ${path}: it holds the current folder or is your home folder`, {suggestions: ['choose another --dir']})
+    throw usageError('plugin-dir-unsafe', `refusing to replace ${path}: it holds the current folder or is your home folder`, {
+      suggestions: ['choose another --dir'],
+    })
   }
   return {path, exists: true}
 }
@@ -192,9 +200,13 @@ const checkOwnParts = async (parts: readonly PluginPart[], formats: readonly Plu
     const owned = Object.keys((await format.scaffold!()).ownParts ?? {}) as PluginPart[]
     const part = owned.find((p) => parts.includes(p))
     if (part === undefined || formats.includes(format.id)) continue
-    throw usageError(`${part}-need-${format.id}`, `${PART_NOUN[part] ?? part} are a ${format.name} feature: --with ${part} needs --format ${format.id} (or all)`, {
-      suggestions: [`add ${format.id}: --format ${[...formats, format.id].join(',')}`],
-    })
+    throw usageError(
+      `${part}-need-${format.id}`,
+      `${PART_NOUN[part] ?? part} are a ${format.name} feature: --with ${part} needs --format ${format.id} (or all)`,
+      {
+        suggestions: [`add ${format.id}: --format ${[...formats, format.id].join(',')}`],
+      },
+    )
   }
 }
 
@@ -240,7 +252,8 @@ export const createPlugin = async (input: CreatePluginInput): Promise<CreatedPlu
     }
     if (input.git) result.git = await initGit(staging, parent, env)
     // the destination may have changed while we worked: never rename onto a link
-    if (lstatSync(target.path, {throwIfNoEntry: false})?.isSymbolicLink()) throw usageError('dir-is-link', `${target.path} became a symbolic link; nothing was created`)
+    if (lstatSync(target.path, {throwIfNoEntry: false})?.isSymbolicLink())
+      throw usageError('dir-is-link', `${target.path} became a symbolic link; nothing was created`)
     swapDirectoryIn(staging, target.path, target.exists)
     staging = undefined
   } catch (error) {

@@ -52,7 +52,16 @@ const isUrl = (raw: string): boolean => /^[a-z][a-z0-9+.-]*:\/\//i.test(raw)
 
 /** The repaired form of a manifest path, or undefined when it needs none (or more than a mechanical one). */
 export const repairPath = (raw: string, root: string, requireDotSlash: boolean): {text: string; rule: string} | undefined => {
-  if (raw === '' || isUrl(raw) || raw.startsWith('/') || raw.startsWith('\\') || raw.startsWith('~') || /^[A-Za-z]:/.test(raw) || raw.split(/[\\/]/).includes('..')) return undefined
+  if (
+    raw === '' ||
+    isUrl(raw) ||
+    raw.startsWith('/') ||
+    raw.startsWith('\\') ||
+    raw.startsWith('~') ||
+    /^[A-Za-z]:/.test(raw) ||
+    raw.split(/[\\/]/).includes('..')
+  )
+    return undefined
   let text = raw
   let rule: string | undefined
   if (requireDotSlash && !text.startsWith('./')) {
@@ -103,7 +112,12 @@ const applyValues = (edit: ManifestEdit): void => {
 const fixPaths = (edit: ManifestEdit, holder: Json, base: string, key: string, root: string, requireDotSlash: boolean): void => {
   const value = holder[key]
   const at = jsonPathJoin(base, key)
-  const items = typeof value === 'string' ? [{raw: value, path: at}] : Array.isArray(value) ? value.flatMap((raw, i) => (typeof raw === 'string' ? [{raw, path: jsonPathJoin(at, i)}] : [])) : []
+  const items =
+    typeof value === 'string'
+      ? [{raw: value, path: at}]
+      : Array.isArray(value)
+        ? value.flatMap((raw, i) => (typeof raw === 'string' ? [{raw, path: jsonPathJoin(at, i)}] : []))
+        : []
   for (const {raw, path} of items) {
     const repaired = repairPath(raw, root, requireDotSlash)
     if (repaired) replace(edit, path, repaired.text, repaired.rule, raw)

@@ -43,7 +43,11 @@ const packageFiles = (root: string, format: ManifestFormat): string[] => {
       const stat = lstatSync(full)
       if (stat.isDirectory()) walk(full)
       else if (stat.isFile()) files.push(relative(root, full).split(sep).join('/'))
-      else throw validationFailed('pack-not-regular', `${relative(root, full)} is ${stat.isSymbolicLink() ? 'a symbolic link' : 'not a regular file'}; a ${format.name} package holds regular files only`)
+      else
+        throw validationFailed(
+          'pack-not-regular',
+          `${relative(root, full)} is ${stat.isSymbolicLink() ? 'a symbolic link' : 'not a regular file'}; a ${format.name} package holds regular files only`,
+        )
     }
   }
   walk(root)
@@ -56,7 +60,9 @@ export const packPlugin = async (path: string, options: PackOptions): Promise<Pa
   if (!format) throw usageError('bad-format', `unknown --format "${options.format}"`, {suggestions: [`choose one of ${PACK_FORMATS.join(', ')}`]})
   const validation = await validatePlugin(root, options.home ? {home: options.home} : {})
   if (!validation.formats.includes(format.id)) {
-    throw usageError(`pack-not-${format.id}`, `${root} has no ${format.name} manifest (${format.packs!.manifest})`, {suggestions: [`make one: loadout plugin convert ${path} --to ${format.id}`]})
+    throw usageError(`pack-not-${format.id}`, `${root} has no ${format.name} manifest (${format.packs!.manifest})`, {
+      suggestions: [`make one: loadout plugin convert ${path} --to ${format.id}`],
+    })
   }
   const errors = validation.problems.filter((p) => p.severity === 'error')
   if (errors.length > 0) {

@@ -44,7 +44,7 @@ const contentLine = (part: PluginPart, name: string, scaffolds: readonly FormatS
 const scaffoldNotes = (input: ScaffoldInput, scaffolds: readonly FormatScaffold[]): string[] => {
   const notes = scaffolds.flatMap((s) => s.notes?.(input) ?? [])
   if (has(input, 'hooks') || has(input, 'mcp') || has(input, 'tools')) {
-    notes.push('hooks, MCP servers and exec tools run commands on the user\'s machine: `loadout install` asks before installing them')
+    notes.push("hooks, MCP servers and exec tools run commands on the user's machine: `loadout install` asks before installing them")
   }
   return notes
 }
@@ -78,18 +78,15 @@ export const scaffoldPlugin = (input: ScaffoldInput, scaffolds: readonly FormatS
   for (const scaffold of scaffolds) files.set(scaffold.file, json(scaffold.manifest(input, agentPrompt)))
   const notes = scaffoldNotes(input, scaffolds)
   const readme = readTemplate('plugin').find((f) => f.path === 'README.md')!
-  files.set(
-    'README.md',
-    {
-      text: renderTemplate(readme.text, {
-        ...values,
-        description: input.description,
-        contents: input.parts.map((p) => contentLine(p, name, scaffolds, inline)).join('\n'),
-        formats: scaffolds.map((s) => s.line).join('\n'),
-        notes: notes.length === 0 ? '' : `\n## Notes\n\n${notes.map((n) => `- ${n}.`).join('\n')}\n`,
-      }),
-      mode: 0o644,
-    },
-  )
+  files.set('README.md', {
+    text: renderTemplate(readme.text, {
+      ...values,
+      description: input.description,
+      contents: input.parts.map((p) => contentLine(p, name, scaffolds, inline)).join('\n'),
+      formats: scaffolds.map((s) => s.line).join('\n'),
+      notes: notes.length === 0 ? '' : `\n## Notes\n\n${notes.map((n) => `- ${n}.`).join('\n')}\n`,
+    }),
+    mode: 0o644,
+  })
   return {files: new Map([...files].sort(([a], [b]) => a.localeCompare(b))), notes}
 }

@@ -23,7 +23,8 @@ export interface TagResult {
 export const tagPlugin = async (path: string, options: {env: Environment; dryRun: boolean}): Promise<TagResult> => {
   if (!existsSync(path) || !statSync(path).isDirectory()) throw notFound('plugin-folder-missing', `${path} is not a folder`)
   const model = readPlugin(path, {home: options.env.home})
-  if (!model.version) throw validationFailed('plugin-no-version', `plugin "${model.name}" has no version in its manifest; set "version" in .claude-plugin/plugin.json`)
+  if (!model.version)
+    throw validationFailed('plugin-no-version', `plugin "${model.name}" has no version in its manifest; set "version" in .claude-plugin/plugin.json`)
   const semver = (await import('semver')).default
   const version = semver.valid(model.version)
   if (!version) throw validationFailed('plugin-bad-version', `plugin "${model.name}" has version "${model.version}", which is not a semver version (1.2.3)`)
@@ -46,7 +47,10 @@ export const tagPlugin = async (path: string, options: {env: Environment; dryRun
     (out) => out.trim() !== '',
     () => false,
   )
-  if (exists) throw conflict('tag-exists', `tag ${tag} already exists: a released version is never moved`, {suggestions: [`bump "version" in ${model.name}'s manifest, commit, and tag again`]})
+  if (exists)
+    throw conflict('tag-exists', `tag ${tag} already exists: a released version is never moved`, {
+      suggestions: [`bump "version" in ${model.name}'s manifest, commit, and tag again`],
+    })
   const commit = (await runGit(context, top, ['rev-parse', '--verify', 'HEAD^{commit}'])).trim()
   if (!options.dryRun) await runGit(context, top, ['tag', '--', tag, commit])
   return {plugin: model.name, version, tag, commit, repository: relative(options.env.cwd, top) || '.', dryRun: options.dryRun}

@@ -161,11 +161,21 @@ export const validatePlugin = async (path: string, options: ValidatePluginOption
   checkDataFiles(model.root, found)
   checkParts(model, new Set(found.manifests.map((m) => m.file)), found)
   if (found.manifests.length === 0) {
-    found.code.push({severity: 'warning', code: 'manifest-missing', message: 'the plugin has no manifest: agents name it after its folder and find its parts by convention; `loadout plugin create` shows one', file: model.root})
+    found.code.push({
+      severity: 'warning',
+      code: 'manifest-missing',
+      message: 'the plugin has no manifest: agents name it after its folder and find its parts by convention; `loadout plugin create` shows one',
+      file: model.root,
+    })
   }
   const parts = [model.skills, model.subagents, model.mcpServers, model.hooks, model.commands, model.tools]
   if (parts.every((list) => list.length === 0)) {
-    found.code.push({severity: 'warning', code: 'plugin-empty', message: 'the plugin holds no skill, subagent, command, hook, MCP server or tool', file: model.root})
+    found.code.push({
+      severity: 'warning',
+      code: 'plugin-empty',
+      message: 'the plugin holds no skill, subagent, command, hook, MCP server or tool',
+      file: model.root,
+    })
   }
   // the reader only warns about a subagent without a description; validate says it is an error
   const reader = model.problems.filter((p) => p.code !== 'subagent-description-missing')

@@ -92,7 +92,8 @@ export const configurePlugin = async (input: string, options: ConfigureOptions):
   }
   if (options.sets.length === 0 && options.ask && declared.length > 0) {
     const answers = await options.ask(id, declared)
-    for (const option of declared) if (answers[option.key] !== undefined) updates.push({key: option.key, value: answers[option.key]!, sensitive: option.sensitive})
+    for (const option of declared)
+      if (answers[option.key] !== undefined) updates.push({key: option.key, value: answers[option.key]!, sensitive: option.sensitive})
   }
   const before = configState(env, id, declared).values
   const changed = updates.filter((u) => before[u.key] !== u.value).map((u) => u.key)
@@ -103,11 +104,28 @@ export const configurePlugin = async (input: string, options: ConfigureOptions):
     const mine = installed
     const first = mine[0]!
     const [, marketplace] = id.split('@') as [string, string]
-    const resolved = {id, name: id.split('@')[0]!, marketplace, ...(first.version ? {version: first.version} : {}), fetch: {kind: 'folder' as const, path: first.pluginRoot!, label: first.source}}
-    const fetched = {root: first.pluginRoot!, ...(first.commit ? {commit: first.commit} : {}), ...(first.artifact ? {artifact: first.artifact} : {}), integrity: first.integrity}
+    const resolved = {
+      id,
+      name: id.split('@')[0]!,
+      marketplace,
+      ...(first.version ? {version: first.version} : {}),
+      fetch: {kind: 'folder' as const, path: first.pluginRoot!, label: first.source},
+    }
+    const fetched = {
+      root: first.pluginRoot!,
+      ...(first.commit ? {commit: first.commit} : {}),
+      ...(first.artifact ? {artifact: first.artifact} : {}),
+      integrity: first.integrity,
+    }
     const prepared = await prepareFetched(resolved, fetched, {env, context})
-    const targets = pickTargets(mine.map((r) => r.target), await loadTargets())
-    await installPrepared({...prepared, id: marketplace === DIRECT ? id : prepared.id}, {env, context, targets, dryRun: false, force: true, prefix: false, offline: true, yes: false})
+    const targets = pickTargets(
+      mine.map((r) => r.target),
+      await loadTargets(),
+    )
+    await installPrepared(
+      {...prepared, id: marketplace === DIRECT ? id : prepared.id},
+      {env, context, targets, dryRun: false, force: true, prefix: false, offline: true, yes: false},
+    )
     reapplied = true
   }
 
@@ -124,7 +142,9 @@ export const configurePlugin = async (input: string, options: ConfigureOptions):
     ...(o.sensitive ? {env: secretEnvName(id, o.key)} : {}),
   }))
   const exports = options.export
-    ? declared.filter((o) => o.sensitive && state.values[o.key] !== undefined).map((o) => `export ${secretEnvName(id, o.key)}=${shellQuote(String(state.values[o.key]))}`)
+    ? declared
+        .filter((o) => o.sensitive && state.values[o.key] !== undefined)
+        .map((o) => `export ${secretEnvName(id, o.key)}=${shellQuote(String(state.values[o.key]))}`)
     : undefined
   return {plugin: id, scope: context.scope, options: shown, changed, missing: state.missing, reapplied, ...(exports ? {exports} : {})}
 }

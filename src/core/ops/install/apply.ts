@@ -129,7 +129,18 @@ export const applyOperation = (op: Operation, guard: Guard): Applied => {
         const merge = mergeHookEvents(existing, op.hooks)
         const edit = editJsonMember(text, op.path, op.key, merge.events, op.file)
         done.dirs.push(...writeConfig(guard, op.file, op.root, edit.text, createdFile))
-        done.config.push({component: op.component, file: op.file, format: 'json', path: op.path, key: op.key, value: merge.events, addedHooks: op.hooks, createdEvents: merge.createdEvents, undo: edit.undo, createdFile})
+        done.config.push({
+          component: op.component,
+          file: op.file,
+          format: 'json',
+          path: op.path,
+          key: op.key,
+          value: merge.events,
+          addedHooks: op.hooks,
+          createdEvents: merge.createdEvents,
+          undo: edit.undo,
+          createdFile,
+        })
         return done
       }
       const edit = editJsonMember(text, op.path, op.key, op.value, op.file)
@@ -174,7 +185,10 @@ export const revertConfigEdit = (edit: RecordedConfigEdit, report: RemovalReport
       const undo = edit.undo as JsonEditUndo
       // the key was loadout's and nothing is left in it: it goes, rather than staying as `{}`
       const emptied = Object.values(removal.events).every((groups) => Array.isArray(groups) && groups.length === 0)
-      next = emptied && undo.previous === undefined ? removeJsonMember(text, edit.path, edit.key, edit.file, undo) : editJsonMember(text, edit.path, edit.key, removal.events, edit.file).text
+      next =
+        emptied && undo.previous === undefined
+          ? removeJsonMember(text, edit.path, edit.key, edit.file, undo)
+          : editJsonMember(text, edit.path, edit.key, removal.events, edit.file).text
     }
   } else {
     const current = getJsonMember(text, edit.path, edit.key, edit.file)

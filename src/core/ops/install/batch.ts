@@ -5,7 +5,16 @@
  */
 import {readInstallRecords, type InstallRecord} from '../../kernel/state/records.js'
 import {markRecords} from '../../kernel/state/mark.js'
-import {applyInTransaction, commitRecords, preflightInstall, refusePackOnly, type InstallOptions, type InstallResult, type PendingInstall, type Prepared} from './install.js'
+import {
+  applyInTransaction,
+  commitRecords,
+  preflightInstall,
+  refusePackOnly,
+  type InstallOptions,
+  type InstallResult,
+  type PendingInstall,
+  type Prepared,
+} from './install.js'
 import {transaction} from '../../kernel/state/transaction.js'
 
 export interface BatchItem {
@@ -14,7 +23,10 @@ export interface BatchItem {
   options: InstallOptions
 }
 
-export const installBatch = async (items: readonly BatchItem[], options: Pick<InstallOptions, 'env' | 'context' | 'dryRun' | 'frozen'>): Promise<InstallResult[]> => {
+export const installBatch = async (
+  items: readonly BatchItem[],
+  options: Pick<InstallOptions, 'env' | 'context' | 'dryRun' | 'frozen'>,
+): Promise<InstallResult[]> => {
   for (const item of items) refusePackOnly(item.options.targets)
   // read without the lock, for the answers before any question; judged again under the lock
   const all = readInstallRecords(options.env, options.context.projectRoot)

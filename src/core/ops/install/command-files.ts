@@ -31,7 +31,8 @@ const commandWords = (edit: RecordedConfigEdit): string[] => {
     else if (Array.isArray(value)) for (const v of value) if (typeof v === 'string') words.push(v)
   }
   if (edit.addedHooks) {
-    for (const groups of Object.values(edit.addedHooks)) for (const group of groups) for (const hook of (group as {hooks?: Array<{command?: unknown}>}).hooks ?? []) add(hook.command)
+    for (const groups of Object.values(edit.addedHooks))
+      for (const group of groups) for (const hook of (group as {hooks?: Array<{command?: unknown}>}).hooks ?? []) add(hook.command)
   } else if (edit.value && typeof edit.value === 'object') {
     const v = edit.value as {command?: unknown; args?: unknown}
     add(v.command)

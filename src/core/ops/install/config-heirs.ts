@@ -75,7 +75,9 @@ const olderThan = (old: RecordedConfigEdit, heir: RecordedConfigEdit): boolean =
   }
   if (!old.addedHooks) return jsonEqual(before, old.value)
   const events = (before ?? {}) as Record<string, unknown[]>
-  return Object.entries(old.addedHooks).every(([event, groups]) => groups.every((g) => Array.isArray(events[event]) && events[event]!.some((c) => jsonEqual(c, g))))
+  return Object.entries(old.addedHooks).every(([event, groups]) =>
+    groups.every((g) => Array.isArray(events[event]) && events[event]!.some((c) => jsonEqual(c, g))),
+  )
 }
 
 const currentValue = (edit: RecordedConfigEdit): unknown => {

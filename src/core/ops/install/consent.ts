@@ -50,8 +50,14 @@ export const consentSummary = (id: string, model: PluginModel, tree: PluginFiles
     ...model.mcpServers.map((m): ConsentItem => ({kind: 'mcp', component: `${id}/mcp/${m.name}`, server: describeMcpForConsent(m.config)})),
     ...model.tools.map((t): ConsentItem => ({kind: 'tool', component: `${id}/tool/${t.name}`, tool: {command: t.command, perm: t.perm, timeout: t.timeout}})),
   ]
-  const files: ConsentFiles = {count: tree.entries.length, integrity: tree.integrity, executables: tree.entries.filter((e) => e.mode === MODE_EXECUTABLE).map((e) => e.path)}
-  const fingerprint = `sha256-${createHash('sha256').update(stableStringify({items, files: files.integrity})).digest('hex')}`
+  const files: ConsentFiles = {
+    count: tree.entries.length,
+    integrity: tree.integrity,
+    executables: tree.entries.filter((e) => e.mode === MODE_EXECUTABLE).map((e) => e.path),
+  }
+  const fingerprint = `sha256-${createHash('sha256')
+    .update(stableStringify({items, files: files.integrity}))
+    .digest('hex')}`
   return {items, files, fingerprint}
 }
 

@@ -12,24 +12,53 @@ import {pluginFiles} from './plugin-copy.js'
  * Re-applies a disabled plugin from its installed copy, to the agents it was installed for. A skill
  * name taken meanwhile is written as <plugin>-<name>, as `install --prefix` would.
  */
-export const enablePlugin = async (id: string, options: {env: Environment; context: ScopeContext; yes: boolean; dryRun: boolean; agents?: readonly string[]}): Promise<InstallResult> => {
+export const enablePlugin = async (
+  id: string,
+  options: {env: Environment; context: ScopeContext; yes: boolean; dryRun: boolean; agents?: readonly string[]},
+): Promise<InstallResult> => {
   const {mine} = recordsFor(id, options.env, options.context, options.agents)
   const disabled = mine.filter((r) => !r.enabled)
   const first = disabled[0]
-  if (!first) return {status: 'already-installed', plugin: mine[0]!.plugin, source: mine[0]!.source, integrity: mine[0]!.integrity, scope: options.context.scope, dryRun: options.dryRun, plans: [], consent: {items: [], fingerprint: '', approvedBy: 'not-needed'}, problems: []}
-  if (!first.pluginRoot || !existsSync(first.pluginRoot)) throw notFound('plugin-copy-missing', `the installed copy of ${first.plugin} is gone; reinstall it: loadout install ${first.plugin} --force`)
+  if (!first)
+    return {
+      status: 'already-installed',
+      plugin: mine[0]!.plugin,
+      source: mine[0]!.source,
+      integrity: mine[0]!.integrity,
+      scope: options.context.scope,
+      dryRun: options.dryRun,
+      plans: [],
+      consent: {items: [], fingerprint: '', approvedBy: 'not-needed'},
+      problems: [],
+    }
+  if (!first.pluginRoot || !existsSync(first.pluginRoot))
+    throw notFound('plugin-copy-missing', `the installed copy of ${first.plugin} is gone; reinstall it: loadout install ${first.plugin} --force`)
   // the copy must still be what was approved (a record from before copies were hashed names the fetched tree)
   const files = await pluginFiles(first.pluginRoot)
   if (files.integrity !== (first.pluginRootIntegrity ?? first.integrity)) {
-    throw new LoadoutError('plugin-copy-changed', EXIT.integrity, `the installed copy of ${first.plugin} (${first.pluginRoot}) changed since it was installed; not enabled`, {
-      suggestions: [`see what changed: loadout verify ${first.plugin}`, `reinstall it: loadout install ${first.plugin} --force`],
-    })
+    throw new LoadoutError(
+      'plugin-copy-changed',
+      EXIT.integrity,
+      `the installed copy of ${first.plugin} (${first.pluginRoot}) changed since it was installed; not enabled`,
+      {
+        suggestions: [`see what changed: loadout verify ${first.plugin}`, `reinstall it: loadout install ${first.plugin} --force`],
+      },
+    )
   }
   const model = readInstalledCopy(first.plugin, first.pluginRoot, options.env.home)
-  const targets = pickTargets(disabled.map((r) => r.target), await loadTargets())
+  const targets = pickTargets(
+    disabled.map((r) => r.target),
+    await loadTargets(),
+  )
   return installPrepared(
     {
-      resolved: {id: first.plugin, name: model.name, marketplace: first.plugin.split('@')[1]!, ...(first.version ? {version: first.version} : {}), fetch: {kind: 'folder', path: first.pluginRoot, label: first.source}},
+      resolved: {
+        id: first.plugin,
+        name: model.name,
+        marketplace: first.plugin.split('@')[1]!,
+        ...(first.version ? {version: first.version} : {}),
+        fetch: {kind: 'folder', path: first.pluginRoot, label: first.source},
+      },
       fetched: {root: first.pluginRoot, integrity: first.integrity, ...(first.commit ? {commit: first.commit} : {})},
       model,
       id: first.plugin,

@@ -39,7 +39,8 @@ const fetchGitPlugin = async (spec: Extract<PluginFetchSpec, {kind: 'git'}>, env
   const commit = await resolveCommit(context, mirror, spec.sha ?? spec.ref, spec.url)
   const tree = await cachedTree(context, base, commit, spec.path ? [spec.path] : undefined)
   const root = spec.path ? join(tree, spec.path) : tree
-  if (!existsSync(root) || !resolvesInside(tree, root)) throw notFound('path-not-found', `${spec.path} is not a folder of ${redactUrl(spec.url)} at ${commit.slice(0, 12)}`)
+  if (!existsSync(root) || !resolvesInside(tree, root))
+    throw notFound('path-not-found', `${spec.path} is not a folder of ${redactUrl(spec.url)} at ${commit.slice(0, 12)}`)
   const files = await pluginFiles(root)
   return {root, commit, integrity: files.integrity, files}
 }
@@ -64,7 +65,12 @@ export const fetchPlugin = async (spec: PluginFetchSpec, env: Environment, offli
     case 'archive': {
       if (offline) throw offlineMiss(redactUrl(spec.url))
       const {fetchArchive} = await import('../../kernel/sources/archive.js')
-      const fetched = await fetchArchive(spec.url, {env, cacheDir: loadoutPaths(env).cache, ...(spec.sha256 ? {sha256: spec.sha256} : {}), ...(spec.tokenOrigin ? {tokenOrigin: spec.tokenOrigin} : {})})
+      const fetched = await fetchArchive(spec.url, {
+        env,
+        cacheDir: loadoutPaths(env).cache,
+        ...(spec.sha256 ? {sha256: spec.sha256} : {}),
+        ...(spec.tokenOrigin ? {tokenOrigin: spec.tokenOrigin} : {}),
+      })
       return {root: fetched.dir, archiveSha256: fetched.sha256, integrity: fetched.integrity}
     }
     case 'npm': {

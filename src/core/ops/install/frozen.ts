@@ -26,7 +26,8 @@ const portableView = (r: InstallRecord): Record<string, unknown> => ({
 })
 
 /** True when two records say the same in every field that must be the same on every machine. */
-export const portablyEqual = (a: InstallRecord, b: InstallRecord): boolean => a.plugin === b.plugin && a.target === b.target && stableStringify(portableView(a)) === stableStringify(portableView(b))
+export const portablyEqual = (a: InstallRecord, b: InstallRecord): boolean =>
+  a.plugin === b.plugin && a.target === b.target && stableStringify(portableView(a)) === stableStringify(portableView(b))
 
 /**
  * The records to write for an install that replaced `locked`: where a new record says what the lock

@@ -66,7 +66,12 @@ export interface InstallResult {
   scope: string
   dryRun: boolean
   plans: TargetPlan[]
-  consent: {items: ConsentSummary['items']; files?: ConsentSummary['files']; fingerprint: string; approvedBy: 'not-needed' | 'stored' | 'yes' | 'prompt' | 'pending'}
+  consent: {
+    items: ConsentSummary['items']
+    files?: ConsentSummary['files']
+    fingerprint: string
+    approvedBy: 'not-needed' | 'stored' | 'yes' | 'prompt' | 'pending'
+  }
   problems: Problem[]
   recovered?: Recovery
 }
@@ -102,7 +107,10 @@ export const readFetched = (resolved: ResolvedPlugin, fetched: FetchedPlugin, en
 }
 
 /** Resolve, fetch and read: everything up to the plan, nothing written to any agent. */
-export const preparePlugin = async (spec: string, options: Pick<InstallOptions, 'env' | 'context' | 'offline' | 'skills' | 'allowHiddenText' | 'onProgress'>): Promise<Prepared> => {
+export const preparePlugin = async (
+  spec: string,
+  options: Pick<InstallOptions, 'env' | 'context' | 'offline' | 'skills' | 'allowHiddenText' | 'onProgress'>,
+): Promise<Prepared> => {
   const resolved = await resolveSpec(spec, options.env, options.context.projectRoot)
   admitPluginSource(resolved, options.env, options.context.projectRoot)
   options.onProgress?.(`fetching ${resolved.fetch.label}`)
@@ -111,7 +119,11 @@ export const preparePlugin = async (spec: string, options: Pick<InstallOptions, 
 }
 
 /** Reads and checks a fetched plugin (only the skills asked for, when some are). */
-export const prepareFetched = async (resolved: ResolvedPlugin, fetched: FetchedPlugin, options: Pick<InstallOptions, 'env' | 'context' | 'skills' | 'allowHiddenText'>): Promise<Prepared> => {
+export const prepareFetched = async (
+  resolved: ResolvedPlugin,
+  fetched: FetchedPlugin,
+  options: Pick<InstallOptions, 'env' | 'context' | 'skills' | 'allowHiddenText'>,
+): Promise<Prepared> => {
   let model = readFetched(resolved, fetched, options.env)
   if (options.skills && options.skills.length > 0) model = pickSkills(model, options.skills)
   const id = resolved.marketplace === DIRECT ? `${model.name}@${DIRECT}` : resolved.id
@@ -122,8 +134,14 @@ export const prepareFetched = async (resolved: ResolvedPlugin, fetched: FetchedP
 }
 
 /** The records of `id` in the scope for the chosen targets: what an install replaces. */
-export const existingRecords = (all: readonly InstallRecord[], id: string, options: Pick<InstallOptions, 'context' | 'targets' | 'renamedFrom'>): InstallRecord[] =>
-  all.filter((r) => (r.plugin === id || r.plugin === options.renamedFrom) && r.scope === options.context.scope && options.targets.some((t) => t.id === r.target))
+export const existingRecords = (
+  all: readonly InstallRecord[],
+  id: string,
+  options: Pick<InstallOptions, 'context' | 'targets' | 'renamedFrom'>,
+): InstallRecord[] =>
+  all.filter(
+    (r) => (r.plugin === id || r.plugin === options.renamedFrom) && r.scope === options.context.scope && options.targets.some((t) => t.id === r.target),
+  )
 
 /**
  * Whether this content is installed, enabled and whole in every chosen target. A lock committed to a
@@ -139,7 +157,10 @@ export const refusePackOnly = (targets: readonly AgentTarget[]): void => {
   const packOnly = targets.filter((t) => t.installs === false)
   if (packOnly.length === 0) return
   throw usageError('agent-installs-packages', `${packOnly.map((t) => t.name).join(', ')} installs packages itself: loadout writes no folder for it`, {
-    suggestions: [`write the package archive instead: loadout plugin pack <plugin folder> --format ${packOnly[0]!.id}`, 'then install the archive with the host\'s own installer'],
+    suggestions: [
+      `write the package archive instead: loadout plugin pack <plugin folder> --format ${packOnly[0]!.id}`,
+      "then install the archive with the host's own installer",
+    ],
   })
 }
 
@@ -180,23 +201,38 @@ export const preflightInstall = async (prepared: Prepared, options: InstallOptio
   // What runs counts as installed only once this machine's user approved it: files a clone brings along never do.
   const approvedHere = summary.items.length === 0 || isApproved(env, id, summary.fingerprint)
   if (isCurrent(existing, options.targets, fetched.integrity) && !options.force && approvedHere && !options.renamedFrom) {
-    return {done: {...base, status: 'already-installed', plans: [], consent: {items: summary.items, files: summary.files, fingerprint: summary.fingerprint, approvedBy: 'not-needed'}}}
+    return {
+      done: {
+        ...base,
+        status: 'already-installed',
+        plans: [],
+        consent: {items: summary.items, files: summary.files, fingerprint: summary.fingerprint, approvedBy: 'not-needed'},
+      },
+    }
   }
   const dirs = installedDirs(env, context, id, fetched)
-  const userConfig = await ensureUserConfig(env, id, fetched.root, resolved.entry, {dryRun: options.dryRun, ...(options.askUserConfig ? {ask: options.askUserConfig} : {})})
+  const userConfig = await ensureUserConfig(env, id, fetched.root, resolved.entry, {
+    dryRun: options.dryRun,
+    ...(options.askUserConfig ? {ask: options.askUserConfig} : {}),
+  })
   let approvedBy: InstallResult['consent']['approvedBy'] = 'not-needed'
   if (summary.items.length > 0) {
     if (isApproved(env, id, summary.fingerprint)) approvedBy = 'stored'
     else if (options.dryRun) approvedBy = 'pending'
     else if (options.yes) approvedBy = 'yes'
     else if (options.confirm) {
-      if (!(await options.confirm(summary, id))) throw new LoadoutError('consent-refused', EXIT.needsConsent, `not installed: the executable parts of ${id} were not approved`)
+      if (!(await options.confirm(summary, id)))
+        throw new LoadoutError('consent-refused', EXIT.needsConsent, `not installed: the executable parts of ${id} were not approved`)
       approvedBy = 'prompt'
     } else {
-      throw needsConsent('consent-needed', `${id} runs code on this machine (${summary.items.length} hook(s), MCP server(s) or tool(s)) and needs your approval`, {
-        suggestions: ['run it on a terminal to review and approve, or pass --yes to approve', `see what it runs: loadout install ${id} --dry-run`],
-        details: {items: summary.items},
-      })
+      throw needsConsent(
+        'consent-needed',
+        `${id} runs code on this machine (${summary.items.length} hook(s), MCP server(s) or tool(s)) and needs your approval`,
+        {
+          suggestions: ['run it on a terminal to review and approve, or pass --yes to approve', `see what it runs: loadout install ${id} --dry-run`],
+          details: {items: summary.items},
+        },
+      )
     }
   }
   const consent = {items: summary.items, files: summary.files, fingerprint: summary.fingerprint, approvedBy}
@@ -229,7 +265,11 @@ const planFor = (p: PendingInstall, all: readonly InstallRecord[]) => {
  * transaction has them so far), and returns its answer and the records after it. Writes no state
  * file: the caller writes the records once, after every plugin of the batch.
  */
-export const applyInTransaction = async (tx: Transaction, p: PendingInstall, current: readonly InstallRecord[]): Promise<{result: InstallResult; records: InstallRecord[]; changed: boolean}> => {
+export const applyInTransaction = async (
+  tx: Transaction,
+  p: PendingInstall,
+  current: readonly InstallRecord[],
+): Promise<{result: InstallResult; records: InstallRecord[]; changed: boolean}> => {
   const {options, prepared, base, summary, consent, dirs} = p
   const {env, context} = options
   const {resolved, fetched, model, id} = prepared
@@ -267,7 +307,10 @@ export const applyInTransaction = async (tx: Transaction, p: PendingInstall, cur
     pluginRootIntegrity: prepared.files.integrity,
     ...(summary.items.length > 0 ? {consent: summary.fingerprint} : {}),
   }
-  const records = unchangedFromLockfile(existing, (await applyPlans(plans, recordBase, tx)).map((r) => inheritDirs(r, existing)))
+  const records = unchangedFromLockfile(
+    existing,
+    (await applyPlans(plans, recordBase, tx)).map((r) => inheritDirs(r, existing)),
+  )
   if (context.scope === 'project' && !(options.frozen ?? false)) {
     tx.touch(projectManifestFile(context.projectRoot))
     declarePlugin(context.projectRoot, id, base.version, resolved.fetch.label, resolved.marketplace === DIRECT)
@@ -344,4 +387,3 @@ const applyPlans = async (plans: readonly TargetPlan[], recordBase: RecordBase, 
   await tx.checkpoint()
   return records
 }
-

@@ -36,9 +36,17 @@ const sameEntry = (current: unknown, recorded: unknown, plugin: string): boolean
 
 const notOwned = (edit: RecordedConfigEdit): LoadoutError => {
   const entry = [...edit.path, edit.key].filter(Boolean).join('.')
-  return new LoadoutError('config-not-owned', EXIT.conflict, `${edit.file}: the entry ${entry} is not what loadout recorded writing for ${edit.component}; refusing to remove it (nothing was changed)`, {
-    suggestions: ['if it is yours, keep it: remove the record of it from loadout.lock (or restore the lock from a commit you trust)', 'if loadout wrote it and you edited it, put it back as it was or remove it by hand, then run again'],
-  })
+  return new LoadoutError(
+    'config-not-owned',
+    EXIT.conflict,
+    `${edit.file}: the entry ${entry} is not what loadout recorded writing for ${edit.component}; refusing to remove it (nothing was changed)`,
+    {
+      suggestions: [
+        'if it is yours, keep it: remove the record of it from loadout.lock (or restore the lock from a commit you trust)',
+        'if loadout wrote it and you edited it, put it back as it was or remove it by hand, then run again',
+      ],
+    },
+  )
 }
 
 const pluginOf = (edit: RecordedConfigEdit) => edit.component.split('/')[0] ?? ''
@@ -48,7 +56,10 @@ const hooksOnDisk = (current: HookEvents, added: HookEvents, plugin: string): Ho
   Object.fromEntries(
     Object.entries(added).map(([event, groups]) => [
       event,
-      groups.map((g) => (current[event] ?? []).find((c: HookMatcher) => jsonEqual(c, g)) ?? (current[event] ?? []).find((c: HookMatcher) => sameEntry(c, g, plugin)) ?? g),
+      groups.map(
+        (g) =>
+          (current[event] ?? []).find((c: HookMatcher) => jsonEqual(c, g)) ?? (current[event] ?? []).find((c: HookMatcher) => sameEntry(c, g, plugin)) ?? g,
+      ),
     ]),
   )
 

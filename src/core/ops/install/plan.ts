@@ -66,7 +66,14 @@ const firstLocation = (target: AgentTarget, section: SectionName, input: PlanInp
 }
 
 /** The first folder or file of a section for the scope; when the target has none, the part is reported as skipped. */
-const locationOrSkip = (input: PlanInput, target: AgentTarget, section: 'subagents' | 'commands' | 'mcp' | 'hooks', what: string, plan: TargetPlan, component: string): ResolvedLocation | undefined => {
+const locationOrSkip = (
+  input: PlanInput,
+  target: AgentTarget,
+  section: 'subagents' | 'commands' | 'mcp' | 'hooks',
+  what: string,
+  plan: TargetPlan,
+  component: string,
+): ResolvedLocation | undefined => {
   const location = target[section] ? firstLocation(target, section, input) : undefined
   if (!location) plan.skipped.push({component, reason: `${target.name} has no ${input.context.scope}-scope ${what}`})
   else noteTrust(plan, target, location, component)
@@ -144,7 +151,10 @@ const planYamlSkills = (input: PlanInput, target: AgentTarget, plan: TargetPlan)
     const instructions = (substitutePluginVars(read.body, varsOf(input, target)) as string).trim()
     const content = yaml().stringify({name: skill.name, description: read.description ?? skill.name, instructions: `${instructions}\n`}, {lineWidth: 0})
     if (listSkillFiles(skill.dir, 2).files.length > 1) {
-      plan.notes.push({component, note: `${target.name}: only the text of SKILL.md is written; the files beside it are not (a CHARACTOID skill is one YAML file)`})
+      plan.notes.push({
+        component,
+        note: `${target.name}: only the text of SKILL.md is written; the files beside it are not (a CHARACTOID skill is one YAML file)`,
+      })
     }
     assertNoLinksBelow(location.root, dest)
     plan.operations.push({kind: 'write-file', component, dest, root: location.root, content})
@@ -174,11 +184,19 @@ const planSkills = (input: PlanInput, target: AgentTarget, plan: TargetPlan) => 
   for (const skill of model.skills) {
     const component = componentId(id, 'skill', skill.name)
     if (whole) {
-      plan.skipped.push({component, reason: `${target.name} loads it from the plugin's own folder (${join(whole.absolute, model.name)}); a copy in its skills folder would load it twice`})
+      plan.skipped.push({
+        component,
+        reason: `${target.name} loads it from the plugin's own folder (${join(whole.absolute, model.name)}); a copy in its skills folder would load it twice`,
+      })
       continue
     }
     if (!location) {
-      plan.skipped.push({component, reason: target.skills ? `${target.name} keeps skills as ${target.skills.format}, which loadout does not write yet` : `${target.name} has no ${input.context.scope}-scope skills folder`})
+      plan.skipped.push({
+        component,
+        reason: target.skills
+          ? `${target.name} keeps skills as ${target.skills.format}, which loadout does not write yet`
+          : `${target.name} has no ${input.context.scope}-scope skills folder`,
+      })
       continue
     }
     let name = skill.name
@@ -196,7 +214,15 @@ const planSkills = (input: PlanInput, target: AgentTarget, plan: TargetPlan) => 
     assertNoLinksBelow(location.root, dest)
     refuseConfusable('skill', name, location.absolute, target)
     // no agent expands ${CLAUDE_PLUGIN_ROOT} in a skill outside a plugin: the installed copy's path is written
-    plan.operations.push({kind: 'copy-dir', component, from: skill.dir, dest, root: location.root, pluginVars: varsOf(input, target), ...(name === skill.name ? {} : {renameSkillTo: name})})
+    plan.operations.push({
+      kind: 'copy-dir',
+      component,
+      from: skill.dir,
+      dest,
+      root: location.root,
+      pluginVars: varsOf(input, target),
+      ...(name === skill.name ? {} : {renameSkillTo: name}),
+    })
   }
 }
 
@@ -210,7 +236,10 @@ const planSubagents = (input: PlanInput, target: AgentTarget, plan: TargetPlan) 
     const rendered = renderSubagent({...agent, ...text}, target.subagents.format)
     // hooks (and the like) in a subagent's frontmatter would run unasked: stripped, and said so
     for (const field of riskyFieldsOf(agent.frontmatter)) {
-      plan.skipped.push({component: `${component}/${field}`, reason: `"${field}" in its frontmatter was stripped: it would run code or widen permissions without the consent loadout asks for`})
+      plan.skipped.push({
+        component: `${component}/${field}`,
+        reason: `"${field}" in its frontmatter was stripped: it would run code or widen permissions without the consent loadout asks for`,
+      })
     }
     for (const note of rendered.notes) plan.notes.push({component, note: `${target.name}: ${note}`})
     const dest = join(location.absolute, rendered.path)
@@ -219,7 +248,14 @@ const planSubagents = (input: PlanInput, target: AgentTarget, plan: TargetPlan) 
     assertNoLinksBelow(location.root, dest)
     refuseConfusable('subagent', agent.name, location.absolute, target)
     const parts = rendered.path.split('/')
-    plan.operations.push({kind: 'write-file', component, dest, root: location.root, content: rendered.content, ...(parts.length > 1 ? {dir: join(location.absolute, parts[0]!)} : {})})
+    plan.operations.push({
+      kind: 'write-file',
+      component,
+      dest,
+      root: location.root,
+      content: rendered.content,
+      ...(parts.length > 1 ? {dir: join(location.absolute, parts[0]!)} : {}),
+    })
   }
 }
 
@@ -262,19 +298,31 @@ const planMcp = (input: PlanInput, target: AgentTarget, plan: TargetPlan) => {
       refuseConfusableKey(key, getTomlTable(text, [section.key], file), file, target)
       const table = [section.key, key]
       if (getTomlTable(text, table, file) !== undefined && !configKeyOwned(input, file, table, '')) {
-        throw conflict('mcp-key-taken', `${file} already has [${table.join('.')}], which loadout did not install`, {suggestions: ['rename or remove that entry, then try again']})
+        throw conflict('mcp-key-taken', `${file} already has [${table.join('.')}], which loadout did not install`, {
+          suggestions: ['rename or remove that entry, then try again'],
+        })
       }
       plan.operations.push({kind: 'toml-table', component, file, root: location.root, table, entries: rendered.value as TomlEntries})
     } else {
       const parsed = parseJsonText(text.trim() === '' ? '{}' : text, file)
       const path = [location.key ?? section.key]
-      refuseConfusableKey(key, path.reduce<unknown>((v, k) => (typeof v === 'object' && v !== null ? (v as Record<string, unknown>)[k] : undefined), parsed), file, target)
+      refuseConfusableKey(
+        key,
+        path.reduce<unknown>((v, k) => (typeof v === 'object' && v !== null ? (v as Record<string, unknown>)[k] : undefined), parsed),
+        file,
+        target,
+      )
       if (text.trim() !== '' && getJsonMember(text, path, key, file) !== undefined && !configKeyOwned(input, file, path, key)) {
-        throw conflict('mcp-key-taken', `${file} already has an MCP server "${key}", which loadout did not install`, {suggestions: ['rename or remove that entry, then try again']})
+        throw conflict('mcp-key-taken', `${file} already has an MCP server "${key}", which loadout did not install`, {
+          suggestions: ['rename or remove that entry, then try again'],
+        })
       }
       plan.operations.push({kind: 'json-member', component, file, root: location.root, path, key, value: rendered.value})
       for (const other of shadowingFiles(input, target, file, key)) {
-        plan.notes.push({component, note: `${target.name}: ${other} already has a server "${key}"; ${target.name} merges its MCP files by server name, so one definition replaces the other (${target.mcp?.note ?? 'see its load order'})`})
+        plan.notes.push({
+          component,
+          note: `${target.name}: ${other} already has a server "${key}"; ${target.name} merges its MCP files by server name, so one definition replaces the other (${target.mcp?.note ?? 'see its load order'})`,
+        })
       }
     }
   }
@@ -317,7 +365,16 @@ const planHooks = (input: PlanInput, target: AgentTarget, plan: TargetPlan) => {
     assertNoLinksBelow(location.root, location.absolute)
     const text = readConfigText(location.absolute)
     parseJsonText(text.trim() === '' ? '{}' : text, location.absolute)
-    plan.operations.push({kind: 'json-member', component, file: location.absolute, root: location.root, path: [], key: section.key, value: undefined, hooks: rendered.value})
+    plan.operations.push({
+      kind: 'json-member',
+      component,
+      file: location.absolute,
+      root: location.root,
+      path: [],
+      key: section.key,
+      value: undefined,
+      hooks: rendered.value,
+    })
   }
 }
 
@@ -346,7 +403,8 @@ const planCommandsAndTools = (input: PlanInput, target: AgentTarget, plan: Targe
   // Exec tools go in whole: the plugin is copied into the agent's plugins folder.
   const location = target.plugins ? firstLocation(target, 'plugins', input) : undefined
   if (!location) {
-    for (const tool of input.model.tools) plan.skipped.push({component: componentId(input.id, 'tool', tool.name), reason: `${target.name} cannot run exec tools`})
+    for (const tool of input.model.tools)
+      plan.skipped.push({component: componentId(input.id, 'tool', tool.name), reason: `${target.name} cannot run exec tools`})
   } else {
     const dest = join(location.absolute, input.model.name)
     const holder = holderOf(input, dest)
@@ -367,7 +425,10 @@ export const planInstall = (input: PlanInput): TargetPlan[] =>
     planHooks(input, target, plan)
     planCommandsAndTools(input, target, plan)
     if (plan.operations.length === 0 && plan.skipped.length === 0) {
-      plan.skipped.push({component: input.id, reason: `nothing written for ${target.name}: the plugin holds no skill, subagent, command, MCP server or hook (see the warnings for parts no agent reads from files)`})
+      plan.skipped.push({
+        component: input.id,
+        reason: `nothing written for ${target.name}: the plugin holds no skill, subagent, command, MCP server or hook (see the warnings for parts no agent reads from files)`,
+      })
     }
     return plan
   })

@@ -44,7 +44,9 @@ const writeList = (root: string, files: PluginFiles): void => {
 
 /** The tree entries of a copy as it was written, in the order `integrityOf` wants (UTF-8 bytes of the paths). */
 export const entriesOf = (copied: readonly CopiedFile[]): TreeEntry[] =>
-  sortEntries(copied.map((c): TreeEntry => ({path: c.path, mode: c.mode === 0o120000 ? MODE_SYMLINK : c.mode & 0o100 ? MODE_EXECUTABLE : MODE_FILE, hash: c.sha256})))
+  sortEntries(
+    copied.map((c): TreeEntry => ({path: c.path, mode: c.mode === 0o120000 ? MODE_SYMLINK : c.mode & 0o100 ? MODE_EXECUTABLE : MODE_FILE, hash: c.sha256})),
+  )
 
 const integrityAt = async (root: string): Promise<string | undefined> => {
   try {
@@ -89,9 +91,14 @@ export const materializeCopy = async (from: string, to: string, expected: Plugin
     // the bytes written are the bytes hashed: the copy's integrity needs no second read of it
     const copied = integrityOf(entriesOf(copyTree(from, staging)))
     if (copied !== expected.integrity) {
-      throw new LoadoutError('plugin-changed', EXIT.integrity, `${from} changed after it was read and shown (its files no longer hash to ${expected.integrity}); nothing was installed`, {
-        suggestions: ['run the install again'],
-      })
+      throw new LoadoutError(
+        'plugin-changed',
+        EXIT.integrity,
+        `${from} changed after it was read and shown (its files no longer hash to ${expected.integrity}); nothing was installed`,
+        {
+          suggestions: ['run the install again'],
+        },
+      )
     }
     const aside = `${to}.old-${process.pid}`
     if (existsSync(to)) renameSync(to, aside)
@@ -130,7 +137,8 @@ export const checkCopy = async (root: string, recorded: string): Promise<CopyChe
   } catch {
     list = undefined
   }
-  if (!list || !Array.isArray(list.entries) || integrityOf(list.entries) !== recorded) return {...result, changed: [`${root} (its files no longer hash to ${recorded})`]}
+  if (!list || !Array.isArray(list.entries) || integrityOf(list.entries) !== recorded)
+    return {...result, changed: [`${root} (its files no longer hash to ${recorded})`]}
   const now = new Map(entries.map((e) => [e.path, e]))
   const then = new Map(list.entries.map((e) => [e.path, e]))
   for (const [path, old] of then) {

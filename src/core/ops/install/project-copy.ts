@@ -32,7 +32,12 @@ export const placeProjectCopy = async (projectRoot: string, from: string, to: st
  * everything once it is uninstalled), so `.loadout/` holds only what the lock uses. Through the
  * run's guard: a rollback puts them back.
  */
-export const pruneProjectCopies = (projectRoot: string, id: string, records: readonly {plugin: string; scope: string; pluginRoot?: string}[], guard: Pick<Guard, 'remove' | 'pruneLater'>): void => {
+export const pruneProjectCopies = (
+  projectRoot: string,
+  id: string,
+  records: readonly {plugin: string; scope: string; pluginRoot?: string}[],
+  guard: Pick<Guard, 'remove' | 'pruneLater'>,
+): void => {
   const folder = projectCopiesOf(projectRoot, id)
   if (!existsSync(folder)) return
   assertNoLinksBelow(projectRoot, folder)

@@ -60,7 +60,8 @@ const SAFE_SEGMENT = /^(mcp:)?[A-Za-z0-9][A-Za-z0-9._-]*(@[A-Za-z0-9][A-Za-z0-9.
 
 export const projectPluginDirs = (projectRoot: string, id: string, revision: string): PluginDirs => {
   // the id and revision become folder names: nothing in them may climb out
-  for (const part of [id, revision]) if (!SAFE_SEGMENT.test(part) || part.includes('..')) throw unsafePath(`"${part}" cannot name a folder under ${PROJECT_PLUGINS}`)
+  for (const part of [id, revision])
+    if (!SAFE_SEGMENT.test(part) || part.includes('..')) throw unsafePath(`"${part}" cannot name a folder under ${PROJECT_PLUGINS}`)
   return {root: join(projectRoot, PROJECT_DIR, 'plugins', id, revision), data: join(projectRoot, PROJECT_DIR, 'data', id)}
 }
 
@@ -69,7 +70,9 @@ export const projectCopiesOf = (projectRoot: string, id: string): string => dirn
 
 /** The installed copy and data folder of a plugin at a revision, for the scope. */
 export const installedDirs = (env: Environment, context: ScopeContext, id: string, fetched: {commit?: string; integrity: string}): PluginDirs =>
-  context.scope === 'project' ? projectPluginDirs(context.projectRoot, id, revisionOf(fetched)) : pluginDataDirs(loadoutPaths(env).data, id, revisionOf(fetched))
+  context.scope === 'project'
+    ? projectPluginDirs(context.projectRoot, id, revisionOf(fetched))
+    : pluginDataDirs(loadoutPaths(env).data, id, revisionOf(fetched))
 
 const portable = (projectRoot: string, path: string): string => relative(projectRoot, path).split(sep).join('/')
 

@@ -45,7 +45,11 @@ export interface PruneResult {
 }
 
 /** Removes the given dependencies (or every unneeded one), each exactly as recorded. */
-export const removeDependencies = async (env: Environment, context: ScopeContext, options: {ids?: readonly string[]; dryRun: boolean; force: boolean}): Promise<PruneResult> => {
+export const removeDependencies = async (
+  env: Environment,
+  context: ScopeContext,
+  options: {ids?: readonly string[]; dryRun: boolean; force: boolean},
+): Promise<PruneResult> => {
   const ids = options.ids ?? unneededDependencies(readInstallRecords(env, context.projectRoot), context.scope)
   const results: RemovalResult[] = []
   for (const id of ids) results.push(await removeInstalled(id, env, context, {force: options.force, dryRun: options.dryRun}))

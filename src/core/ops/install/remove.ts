@@ -25,10 +25,15 @@ export const recordsFor = (id: string, env: Environment, context: ScopeContext, 
   const mine = all.filter((r) => matching(r) && r.scope === context.scope && (!agents || agents.includes(r.target)))
   if (mine.length === 0) {
     const elsewhere = all.filter(matching)
-    const near = closestNames(id, all.map((r) => r.plugin))
+    const near = closestNames(
+      id,
+      all.map((r) => r.plugin),
+    )
     throw notFound('not-installed', `${id} is not installed in the ${context.scope} scope${agents ? ` for ${agents.join(', ')}` : ''}`, {
       suggestions: [
-        ...(elsewhere.length > 0 ? [`it is installed in the ${elsewhere[0]!.scope} scope for ${elsewhere.map((r) => r.target).join(', ')}: add --scope ${elsewhere[0]!.scope}`] : []),
+        ...(elsewhere.length > 0
+          ? [`it is installed in the ${elsewhere[0]!.scope} scope for ${elsewhere.map((r) => r.target).join(', ')}: add --scope ${elsewhere[0]!.scope}`]
+          : []),
         ...(near.length > 0 && elsewhere.length === 0 ? [`did you mean ${near.join(' or ')}?`] : []),
         'see what is installed: loadout list',
       ],
@@ -37,7 +42,13 @@ export const recordsFor = (id: string, env: Environment, context: ScopeContext, 
   return {mine, all}
 }
 
-const summarize = (record: InstallRecord) => ({target: record.target, files: record.files.length, configEntries: record.config.length, kept: [] as string[], drifted: [] as string[]})
+const summarize = (record: InstallRecord) => ({
+  target: record.target,
+  files: record.files.length,
+  configEntries: record.config.length,
+  kept: [] as string[],
+  drifted: [] as string[],
+})
 
 /**
  * Removes exactly what was recorded: a file the user changed since is kept (and named) unless

@@ -39,15 +39,27 @@ export type TreeInstallResult = InstallResult & {dependencies: Array<InstallResu
 
 const versionOf = (prepared: Prepared): string | undefined => prepared.resolved.version ?? prepared.fetched.artifact?.version ?? prepared.model.version
 
-const prepare = async (resolved: ResolvedPlugin, options: Pick<InstallOptions, 'env' | 'context' | 'offline' | 'allowHiddenText' | 'onProgress'>, skills?: readonly string[]): Promise<Prepared> => {
+const prepare = async (
+  resolved: ResolvedPlugin,
+  options: Pick<InstallOptions, 'env' | 'context' | 'offline' | 'allowHiddenText' | 'onProgress'>,
+  skills?: readonly string[],
+): Promise<Prepared> => {
   admitPluginSource(resolved, options.env, options.context.projectRoot)
   options.onProgress?.(`fetching ${resolved.fetch.label}`)
   const fetched = await fetchPlugin(resolved.fetch, options.env, options.offline)
-  return prepareFetched(resolved, fetched, {env: options.env, context: options.context, ...(options.allowHiddenText ? {allowHiddenText: true} : {}), ...(skills ? {skills} : {})})
+  return prepareFetched(resolved, fetched, {
+    env: options.env,
+    context: options.context,
+    ...(options.allowHiddenText ? {allowHiddenText: true} : {}),
+    ...(skills ? {skills} : {}),
+  })
 }
 
 /** Resolves, fetches and reads the plugin and its whole dependency tree; writes nothing. */
-export const planTree = async (spec: string, options: Pick<InstallOptions, 'env' | 'context' | 'offline' | 'skills' | 'allowHiddenText' | 'onProgress'>): Promise<TreePlan> => {
+export const planTree = async (
+  spec: string,
+  options: Pick<InstallOptions, 'env' | 'context' | 'offline' | 'skills' | 'allowHiddenText' | 'onProgress'>,
+): Promise<TreePlan> => {
   const {env, context} = options
   const rootPrepared = await prepare(await resolveSpec(spec, env, context.projectRoot), options, options.skills)
   const asked = rangeOf(spec)
@@ -61,23 +73,34 @@ export const planTree = async (spec: string, options: Pick<InstallOptions, 'env'
     for (const dep of extras.dependencies) {
       const marketName = dep.marketplace ?? (prepared.resolved.marketplace === DIRECT ? undefined : prepared.resolved.marketplace)
       if (!marketName) {
-        throw usageError('dependency-needs-marketplace', `${prepared.id} depends on "${dep.written}", which names no marketplace, and ${prepared.id} comes from none`, {
-          suggestions: ['write the dependency as name@marketplace in plugin.json'],
-        })
+        throw usageError(
+          'dependency-needs-marketplace',
+          `${prepared.id} depends on "${dep.written}", which names no marketplace, and ${prepared.id} comes from none`,
+          {
+            suggestions: ['write the dependency as name@marketplace in plugin.json'],
+          },
+        )
       }
       const id = `${dep.name}@${marketName}`
       const path = [...node.chain, id]
       if (node.chain.includes(id)) {
-        throw conflict('dependency-cycle', `dependency cycle: ${path.join(' -> ')}`, {details: {chain: path}, suggestions: ['remove one of these dependencies from its plugin.json']})
+        throw conflict('dependency-cycle', `dependency cycle: ${path.join(' -> ')}`, {
+          details: {chain: path},
+          suggestions: ['remove one of these dependencies from its plugin.json'],
+        })
       }
       const seen = nodes.get(id)
       if (seen) {
         const version = versionOf(seen.prepared)
         // semver is loaded only by a tree that has a range to check (most installs have no dependencies)
         if (dep.range && !(version && (await import('semver')).default.satisfies(version, dep.range))) {
-          throw conflict('dependency-conflict', `${path.join(' -> ')} needs ${dep.range}, but ${seen.chain.join(' -> ')} resolved ${id} to ${version ?? 'an unversioned copy'}`, {
-            details: {chain: path, other: seen.chain, range: dep.range, version},
-          })
+          throw conflict(
+            'dependency-conflict',
+            `${path.join(' -> ')} needs ${dep.range}, but ${seen.chain.join(' -> ')} resolved ${id} to ${version ?? 'an unversioned copy'}`,
+            {
+              details: {chain: path, other: seen.chain, range: dep.range, version},
+            },
+          )
         }
         if (!seen.dependents.includes(prepared.id)) seen.dependents.push(prepared.id)
         if (dep.range && !seen.ranges.includes(dep.range)) seen.ranges.push(dep.range)
@@ -107,10 +130,14 @@ const checkConsentUpFront = (nodes: readonly PlannedPlugin[], options: InstallOp
       return summary.items.length > 0 && !isApproved(options.env, p.id, summary.fingerprint)
     })
   if (unapproved.length > 0) {
-    throw needsConsent('consent-needed', `${unapproved.map((p) => p.id).join(', ')} ${unapproved.length === 1 ? 'runs' : 'run'} code on this machine (hooks, MCP servers or tools) and ${unapproved.length === 1 ? 'needs' : 'need'} your approval; nothing was installed`, {
-      suggestions: ['run it on a terminal to review and approve, or pass --yes to approve'],
-      details: {items: unapproved.flatMap((p) => consentSummary(p.id, p.model, p.files).items)},
-    })
+    throw needsConsent(
+      'consent-needed',
+      `${unapproved.map((p) => p.id).join(', ')} ${unapproved.length === 1 ? 'runs' : 'run'} code on this machine (hooks, MCP servers or tools) and ${unapproved.length === 1 ? 'needs' : 'need'} your approval; nothing was installed`,
+      {
+        suggestions: ['run it on a terminal to review and approve, or pass --yes to approve'],
+        details: {items: unapproved.flatMap((p) => consentSummary(p.id, p.model, p.files).items)},
+      },
+    )
   }
 }
 
@@ -125,9 +152,15 @@ const checkUserConfigUpFront = (nodes: readonly PlannedPlugin[], options: Instal
   }
   if (missing.size === 0) return
   const [[id, keys]] = [...missing] as [[string, string[]]]
-  const what = missing.size === 1 ? `${id} needs a value for ${keys.join(', ')}` : `these plugins need values: ${[...missing].map(([p, k]) => `${p} (${k.join(', ')})`).join('; ')}`
+  const what =
+    missing.size === 1
+      ? `${id} needs a value for ${keys.join(', ')}`
+      : `these plugins need values: ${[...missing].map(([p, k]) => `${p} (${k.join(', ')})`).join('; ')}`
   throw needsConsent('user-config-missing', `${what} before anything can be installed`, {
-    suggestions: [`set them first: ${[...missing].map(([p, k]) => `loadout configure ${p} ${k.map((key) => `--set ${key}=...`).join(' ')}`).join(' && ')}`, 'or install on a terminal, which asks'],
+    suggestions: [
+      `set them first: ${[...missing].map(([p, k]) => `loadout configure ${p} ${k.map((key) => `--set ${key}=...`).join(' ')}`).join(' && ')}`,
+      'or install on a terminal, which asks',
+    ],
     details: {missing: missing.size === 1 ? keys : Object.fromEntries(missing)},
   })
 }
@@ -140,14 +173,18 @@ export const installTrees = async (plans: readonly TreePlan[], options: InstallO
   // one plugin reached twice (two roots, or a root another needs) is installed once, asked-for wins
   const order = new Map<string, {node: PlannedPlugin; mark: DependencyMark}>()
   for (const plan of plans) {
-    for (const node of plan.dependencies) if (!order.has(node.prepared.id)) order.set(node.prepared.id, {node, mark: {kind: 'dependency', of: node.dependents, ...rangeField(node)}})
+    for (const node of plan.dependencies)
+      if (!order.has(node.prepared.id)) order.set(node.prepared.id, {node, mark: {kind: 'dependency', of: node.dependents, ...rangeField(node)}})
     order.set(plan.root.prepared.id, {node: plan.root, mark: {kind: 'explicit', ...rangeField(plan.root)}})
   }
   const nodes = [...order.values()].map((o) => o.node)
   checkConsentUpFront(nodes, options)
   checkUserConfigUpFront(nodes, options)
   const roots = new Set(plans.map((p) => p.root))
-  const items = [...order.values()].map(({node, mark}) => ({prepared: node.prepared, options: {...options, dependency: mark, ...(roots.has(node) ? {} : {skills: undefined})}}))
+  const items = [...order.values()].map(({node, mark}) => ({
+    prepared: node.prepared,
+    options: {...options, dependency: mark, ...(roots.has(node) ? {} : {skills: undefined})},
+  }))
   const results = await installBatch(items, options)
   const byId = new Map(results.map((r) => [r.plugin, r]))
   return plans.map((plan) => ({

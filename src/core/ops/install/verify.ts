@@ -81,16 +81,32 @@ export const checkRecord = (record: InstallRecord): RecordCheck => {
   }
   missing.push(...missingCommandFiles(record))
   const added = extraFiles(record)
-  return {plugin: record.plugin, target: record.target, scope: record.scope, enabled: record.enabled, missing, changed, added, ok: missing.length + changed.length + added.length === 0}
+  return {
+    plugin: record.plugin,
+    target: record.target,
+    scope: record.scope,
+    enabled: record.enabled,
+    missing,
+    changed,
+    added,
+    ok: missing.length + changed.length + added.length === 0,
+  }
 }
 
 /**
  * Recomputes the hash of every recorded file and config entry, and of every file of the installed
  * plugin copy that hooks and MCP servers execute; reports missing, changed and added.
  */
-export const verifyInstalled = async (env: Environment, projectRoot: string, filter: {plugins?: readonly string[]; scope?: Scope} = {}): Promise<VerifyResult> => {
+export const verifyInstalled = async (
+  env: Environment,
+  projectRoot: string,
+  filter: {plugins?: readonly string[]; scope?: Scope} = {},
+): Promise<VerifyResult> => {
   const records = readInstallRecords(env, projectRoot).filter(
-    (r) => r.enabled && (!filter.scope || r.scope === filter.scope) && (!filter.plugins || filter.plugins.length === 0 || filter.plugins.includes(r.plugin) || filter.plugins.includes(r.plugin.split('@')[0]!)),
+    (r) =>
+      r.enabled &&
+      (!filter.scope || r.scope === filter.scope) &&
+      (!filter.plugins || filter.plugins.length === 0 || filter.plugins.includes(r.plugin) || filter.plugins.includes(r.plugin.split('@')[0]!)),
   )
   const copies = new Map<string, Promise<CopyCheck>>()
   const checks: RecordCheck[] = []

@@ -68,9 +68,19 @@ const checkGit = async (env: Environment): Promise<DoctorCheck> => {
     const version = stdout.trim()
     return atLeast(version, MIN_GIT)
       ? {id: 'git', status: 'ok', message: `${version} (loadout needs ${MIN_GIT} or newer)`}
-      : {id: 'git', status: 'error', message: `${version} is older than ${MIN_GIT}, which loadout needs for git sources`, suggestion: `install git ${MIN_GIT} or newer`}
+      : {
+          id: 'git',
+          status: 'error',
+          message: `${version} is older than ${MIN_GIT}, which loadout needs for git sources`,
+          suggestion: `install git ${MIN_GIT} or newer`,
+        }
   } catch {
-    return {id: 'git', status: 'error', message: 'git was not found on PATH; git sources and marketplaces need it', suggestion: `install git ${MIN_GIT} or newer`}
+    return {
+      id: 'git',
+      status: 'error',
+      message: 'git was not found on PATH; git sources and marketplaces need it',
+      suggestion: `install git ${MIN_GIT} or newer`,
+    }
   }
 }
 
@@ -96,10 +106,24 @@ const checkPath = (id: string, path: string, format: string): DoctorCheck | unde
   try {
     stat = lstatSync(path)
   } catch {
-    return writable(path) ? undefined : {id, status: 'error', message: `${path} does not exist and cannot be created here`, path, suggestion: `check the permissions of ${nearestExisting(path)}`}
+    return writable(path)
+      ? undefined
+      : {
+          id,
+          status: 'error',
+          message: `${path} does not exist and cannot be created here`,
+          path,
+          suggestion: `check the permissions of ${nearestExisting(path)}`,
+        }
   }
   if (stat.isSymbolicLink()) {
-    return {id, status: 'warn', message: `${path} is a link to ${readlinkSync(path)}; loadout refuses to write through links`, path, suggestion: 'replace the link by the file or folder itself if loadout should write there'}
+    return {
+      id,
+      status: 'warn',
+      message: `${path} is a link to ${readlinkSync(path)}; loadout refuses to write through links`,
+      path,
+      suggestion: 'replace the link by the file or folder itself if loadout should write there',
+    }
   }
   try {
     accessSync(path, constants.W_OK)
@@ -121,18 +145,20 @@ const checkPath = (id: string, path: string, format: string): DoctorCheck | unde
 const checkAgents = async (env: Environment, context: ScopeContext): Promise<DoctorCheck[]> => {
   const described = describeTargets(await loadTargets(), env, context, SCOPES).filter((t) => t.detected)
   if (described.length === 0) return [{id: 'agents', status: 'warn', message: 'no agent was detected on this machine', suggestion: 'see: loadout targets'}]
-  return described.map((target) => {
-    const id = `agent:${target.id}`
-    const seen = new Set<string>()
-    const found: DoctorCheck[] = []
-    for (const p of target.paths) {
-      if (seen.has(p.path)) continue
-      seen.add(p.path)
-      const problem = checkPath(id, p.path, p.format)
-      if (problem) found.push(problem)
-    }
-    return found.length > 0 ? found : [{id, status: 'ok' as const, message: `${target.name}: ${seen.size} folders and config files look right`}]
-  }).flat()
+  return described
+    .map((target) => {
+      const id = `agent:${target.id}`
+      const seen = new Set<string>()
+      const found: DoctorCheck[] = []
+      for (const p of target.paths) {
+        if (seen.has(p.path)) continue
+        seen.add(p.path)
+        const problem = checkPath(id, p.path, p.format)
+        if (problem) found.push(problem)
+      }
+      return found.length > 0 ? found : [{id, status: 'ok' as const, message: `${target.name}: ${seen.size} folders and config files look right`}]
+    })
+    .flat()
 }
 
 const checkJournal = async (env: Environment, fix: boolean): Promise<DoctorCheck> => {
@@ -153,7 +179,12 @@ const checkJournal = async (env: Environment, fix: boolean): Promise<DoctorCheck
   // Without waiting for the lock: a live holder may be writing this very journal.
   const {recovered} = await recoverIfFree(env)
   if (!recovered) return {...check, message: `${check.message}; another loadout process holds the lock, so it was left alone`}
-  return {...check, status: 'ok', fixed: true, message: `${recovered.label}, interrupted, was ${recovered.action === 'completed' ? 'completed' : 'rolled back'} (${recovered.steps} steps)`}
+  return {
+    ...check,
+    status: 'ok',
+    fixed: true,
+    message: `${recovered.label}, interrupted, was ${recovered.action === 'completed' ? 'completed' : 'rolled back'} (${recovered.steps} steps)`,
+  }
 }
 
 const checkRecords = (env: Environment, context: ScopeContext): DoctorCheck[] => {
@@ -162,7 +193,10 @@ const checkRecords = (env: Environment, context: ScopeContext): DoctorCheck[] =>
     const gone = record.files.filter((f) => !existsSync(f.path)).map((f) => f.path)
     const rootGone = record.pluginRoot !== undefined && !existsSync(record.pluginRoot)
     if (gone.length === 0 && !rootGone) continue
-    const what = [gone.length > 0 ? `${gone.length} of its ${record.files.length} files are gone (${gone.slice(0, 3).join(', ')}${gone.length > 3 ? ', ...' : ''})` : '', rootGone ? `its plugin copy ${record.pluginRoot} is gone` : '']
+    const what = [
+      gone.length > 0 ? `${gone.length} of its ${record.files.length} files are gone (${gone.slice(0, 3).join(', ')}${gone.length > 3 ? ', ...' : ''})` : '',
+      rootGone ? `its plugin copy ${record.pluginRoot} is gone` : '',
+    ]
       .filter(Boolean)
       .join('; ')
     checks.push({
@@ -191,9 +225,15 @@ const checkCache = async (env: Environment, context: ScopeContext, fix: boolean)
   if (!fix) return check
   try {
     const cleaned = await cleanCache(env, context, {dryRun: false})
-    return {...check, status: 'ok', fixed: true, message: `removed ${cleaned.removed.length} unused cache entries and plugin copies (${mb(cleaned.freedBytes)})`}
+    return {
+      ...check,
+      status: 'ok',
+      fixed: true,
+      message: `removed ${cleaned.removed.length} unused cache entries and plugin copies (${mb(cleaned.freedBytes)})`,
+    }
   } catch (error) {
-    if (isLoadoutError(error) && error.code === 'locked') return {...check, message: `${check.message}; another loadout process holds the lock, so they were left alone`}
+    if (isLoadoutError(error) && error.code === 'locked')
+      return {...check, message: `${check.message}; another loadout process holds the lock, so they were left alone`}
     throw error
   }
 }

@@ -11,7 +11,14 @@ import {relative, sep} from 'node:path'
 import {commitDownload, discardDownload, fetchCatalogSource, readFetchedCatalog, sourceKey} from '../../kernel/marketplace/fetch.js'
 import {BUILTIN_NAME} from '../../kernel/marketplace/known.js'
 import {checkMarketplaceName} from '../../kernel/text/names.js'
-import {readMarketplaces, readProjectManifest, visibleMarketplaces, writeMarketplaces, writeProjectManifest, type MarketplaceRecord} from '../../kernel/state/marketplaces.js'
+import {
+  readMarketplaces,
+  readProjectManifest,
+  visibleMarketplaces,
+  writeMarketplaces,
+  writeProjectManifest,
+  type MarketplaceRecord,
+} from '../../kernel/state/marketplaces.js'
 
 export interface AddMarketplaceInput {
   input: string
@@ -48,7 +55,9 @@ const portableInput = (source: Source, label: string, project: string): string =
 }
 
 const nameConflict = (name: string, taken: string) =>
-  conflict('marketplace-name-taken', `the name "${name}" is already used by ${taken}`, {suggestions: ['pick another with --name <name>', 'or remove the other one: loadout marketplace remove ' + name]})
+  conflict('marketplace-name-taken', `the name "${name}" is already used by ${taken}`, {
+    suggestions: ['pick another with --name <name>', 'or remove the other one: loadout marketplace remove ' + name],
+  })
 
 /** A repository whose catalog was found in a folder is recorded with that folder, so updates read it there. */
 const withCatalogFolder = (source: Source, subdir: string | undefined): Source => {
@@ -59,7 +68,12 @@ const withCatalogFolder = (source: Source, subdir: string | undefined): Source =
 /** Fetches a catalog, checks it, and registers it under its name (or `--name`). */
 export const addMarketplace = async (input: AddMarketplaceInput): Promise<MarketplaceAdded> => {
   const {env, context} = input
-  const source = parseSource(input.input, {cwd: env.cwd, home: env.home, ...(input.ref ? {ref: input.ref} : {}), ...(env.vars.LOADOUT_GITHUB_URL ? {githubUrl: env.vars.LOADOUT_GITHUB_URL} : {})})
+  const source = parseSource(input.input, {
+    cwd: env.cwd,
+    home: env.home,
+    ...(input.ref ? {ref: input.ref} : {}),
+    ...(env.vars.LOADOUT_GITHUB_URL ? {githubUrl: env.vars.LOADOUT_GITHUB_URL} : {}),
+  })
   if (input.name !== undefined) {
     const broken = checkMarketplaceName(input.name)
     if (broken) throw usageError('bad-marketplace-name', `invalid marketplace name "${input.name}": ${broken}`)
@@ -72,13 +86,29 @@ export const addMarketplace = async (input: AddMarketplaceInput): Promise<Market
     const visible = visibleMarketplaces(records, context.projectRoot)
     const same = visible.find((r) => r.scope === context.scope && sourceKey(r.source, env) === key && (r.ref ?? '') === (input.ref ?? ''))
     if (same && (input.name === undefined || input.name === same.name)) {
-      return {status: 'already-added', name: same.name, scope: same.scope, source: same.input, kind: same.source.kind, ...(same.commit ? {commit: same.commit} : {}), pluginCount: same.pluginCount, warnings: []}
+      return {
+        status: 'already-added',
+        name: same.name,
+        scope: same.scope,
+        source: same.input,
+        kind: same.source.kind,
+        ...(same.commit ? {commit: same.commit} : {}),
+        pluginCount: same.pluginCount,
+        warnings: [],
+      }
     }
-    const nameTaken = (name: string) => (name === BUILTIN_NAME ? 'the built-in marketplace' : visible.find((r) => r.name === name && r.scope === context.scope)?.input)
+    const nameTaken = (name: string) =>
+      name === BUILTIN_NAME ? 'the built-in marketplace' : visible.find((r) => r.name === name && r.scope === context.scope)?.input
     // a name given up front is checked before anything is cloned or downloaded
     const takenEarly = input.name === undefined ? undefined : nameTaken(input.name)
     if (takenEarly) throw nameConflict(input.name!, takenEarly)
-    const fetched = await fetchCatalogSource(source, {env, offline: input.offline, ...(input.ref ? {ref: input.ref} : {}), ...(input.sparse ? {sparse: input.sparse} : {}), ...(input.onProgress ? {onProgress: input.onProgress} : {})})
+    const fetched = await fetchCatalogSource(source, {
+      env,
+      offline: input.offline,
+      ...(input.ref ? {ref: input.ref} : {}),
+      ...(input.sparse ? {sparse: input.sparse} : {}),
+      ...(input.onProgress ? {onProgress: input.onProgress} : {}),
+    })
     const read = readFetchedCatalog(fetched)
     const name = input.name ?? read.catalog.name
     if (input.name === undefined) {
@@ -97,7 +127,16 @@ export const addMarketplace = async (input: AddMarketplaceInput): Promise<Market
     const recorded = withCatalogFolder(source, fetched.subdir)
     if (input.dryRun) {
       discardDownload(fetched)
-      return {status: 'would-add', name, scope: context.scope, source: sourceLabel(source), kind: source.kind, ...(fetched.commit ? {commit: fetched.commit} : {}), pluginCount: read.catalog.plugins.length, warnings: read.problems}
+      return {
+        status: 'would-add',
+        name,
+        scope: context.scope,
+        source: sourceLabel(source),
+        kind: source.kind,
+        ...(fetched.commit ? {commit: fetched.commit} : {}),
+        pluginCount: read.catalog.plugins.length,
+        warnings: read.problems,
+      }
     }
     const final = commitDownload(fetched)
     const now = (input.now ?? (() => new Date()))().toISOString()
@@ -123,9 +162,25 @@ export const addMarketplace = async (input: AddMarketplaceInput): Promise<Market
     writeMarketplaces(env, [...records, record])
     if (project && input.declare !== false) {
       const manifest = readProjectManifest(project)
-      manifest.marketplaces = {...manifest.marketplaces, [name]: {source: portableInput(source, record.input, project), ...(record.ref ? {ref: record.ref} : {}), ...(record.sparse ? {sparse: record.sparse} : {})}}
+      manifest.marketplaces = {
+        ...manifest.marketplaces,
+        [name]: {
+          source: portableInput(source, record.input, project),
+          ...(record.ref ? {ref: record.ref} : {}),
+          ...(record.sparse ? {sparse: record.sparse} : {}),
+        },
+      }
       writeProjectManifest(project, manifest)
     }
-    return {status: 'added', name, scope: context.scope, source: record.input, kind: source.kind, ...(record.commit ? {commit: record.commit} : {}), pluginCount: record.pluginCount, warnings: read.problems}
+    return {
+      status: 'added',
+      name,
+      scope: context.scope,
+      source: record.input,
+      kind: source.kind,
+      ...(record.commit ? {commit: record.commit} : {}),
+      pluginCount: record.pluginCount,
+      warnings: read.problems,
+    }
   })
 }

@@ -57,7 +57,15 @@ const readOld = (record: MarketplaceRecord): Catalog | undefined => {
   }
 }
 
-const updateOne = async (record: MarketplaceRecord, machineEnv: Environment, offline: boolean, now: string, onProgress?: (m: string) => void, dryRun = false, projectRoot = machineEnv.cwd): Promise<{result: MarketplaceUpdate; record: MarketplaceRecord}> => {
+const updateOne = async (
+  record: MarketplaceRecord,
+  machineEnv: Environment,
+  offline: boolean,
+  now: string,
+  onProgress?: (m: string) => void,
+  dryRun = false,
+  projectRoot = machineEnv.cwd,
+): Promise<{result: MarketplaceUpdate; record: MarketplaceRecord}> => {
   const before = readOld(record)
   const env = marketEnv(record, machineEnv)
   try {
@@ -70,7 +78,10 @@ const updateOne = async (record: MarketplaceRecord, machineEnv: Environment, off
       ...(onProgress ? {onProgress} : {}),
     })
     if (fetched.action === 'not-modified') {
-      return {result: {name: record.name, status: 'unchanged', pluginCount: record.pluginCount, changes: {added: [], removed: [], versions: []}}, record: {...record, updatedAt: now}}
+      return {
+        result: {name: record.name, status: 'unchanged', pluginCount: record.pluginCount, changes: {added: [], removed: [], versions: []}},
+        record: {...record, updatedAt: now},
+      }
     }
     const read = readFetchedCatalog(fetched)
     const final = dryRun ? fetched : commitDownload(fetched)
@@ -89,10 +100,30 @@ const updateOne = async (record: MarketplaceRecord, machineEnv: Environment, off
       ...(final.root ? {root: final.root} : {}),
     }
     const dropped = read.dropped.length > 0 ? {dropped: read.dropped} : {}
-    if (dryRun) return {result: {name: record.name, status: changed ? 'updated' : 'unchanged', ...(final.commit ? {commit: final.commit} : {}), ...(record.commit ? {previousCommit: record.commit} : {}), pluginCount: next.pluginCount, changes, ...dropped}, record}
+    if (dryRun)
+      return {
+        result: {
+          name: record.name,
+          status: changed ? 'updated' : 'unchanged',
+          ...(final.commit ? {commit: final.commit} : {}),
+          ...(record.commit ? {previousCommit: record.commit} : {}),
+          pluginCount: next.pluginCount,
+          changes,
+          ...dropped,
+        },
+        record,
+      }
     pruneTrees(record.source, env, final.root)
     return {
-      result: {name: record.name, status: changed ? 'updated' : 'unchanged', ...(final.commit ? {commit: final.commit} : {}), ...(record.commit ? {previousCommit: record.commit} : {}), pluginCount: next.pluginCount, changes, ...dropped},
+      result: {
+        name: record.name,
+        status: changed ? 'updated' : 'unchanged',
+        ...(final.commit ? {commit: final.commit} : {}),
+        ...(record.commit ? {previousCommit: record.commit} : {}),
+        pluginCount: next.pluginCount,
+        changes,
+        ...dropped,
+      },
       record: next,
     }
   } catch (error) {
@@ -110,7 +141,12 @@ const updateOne = async (record: MarketplaceRecord, machineEnv: Environment, off
 }
 
 /** Refreshes the named marketplaces (all when none named); a failure keeps the last good copy. */
-export const updateMarketplaces = async (names: readonly string[], env: Environment, context: ScopeContext, options: {offline: boolean; dryRun?: boolean; now?: () => Date; onProgress?: (m: string) => void}): Promise<MarketplacesUpdated> => {
+export const updateMarketplaces = async (
+  names: readonly string[],
+  env: Environment,
+  context: ScopeContext,
+  options: {offline: boolean; dryRun?: boolean; now?: () => Date; onProgress?: (m: string) => void},
+): Promise<MarketplacesUpdated> => {
   const targets = names.length > 0 ? names.map((n) => findMarketplace(n, env, context.projectRoot)) : knownMarketplaces(env, context.projectRoot)
   const now = (options.now ?? (() => new Date()))().toISOString()
   return withStateLock(env, async () => {

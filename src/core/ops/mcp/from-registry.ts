@@ -19,7 +19,9 @@ export const parseServerRef = (input: string): {name: string; version?: string} 
   const name = at > 0 ? input.slice(0, at) : input
   const version = at > 0 ? input.slice(at + 1) : undefined
   if (!/^[A-Za-z0-9.-]+\/[A-Za-z0-9._-]+$/.test(name) || version === '') {
-    throw usageError('bad-server-ref', `"${input}" is not a registry server name such as io.github.owner/server[@version]`, {suggestions: ['find one: loadout mcp search <words>']})
+    throw usageError('bad-server-ref', `"${input}" is not a registry server name such as io.github.owner/server[@version]`, {
+      suggestions: ['find one: loadout mcp search <words>'],
+    })
   }
   return {name, ...(version ? {version} : {})}
 }
@@ -80,7 +82,12 @@ export const prepareServerUpdate = async (record: InstallRecord, env: Environmen
  * A server declared in loadout.json: a registry one at the version loadout.lock records (its source
  * URL names registry, server and version), a command-line one from the entry declared with it.
  */
-export const prepareDeclaredServer = async (id: string, declared: {source?: string; server?: unknown}, env: Environment, projectRoot: string): Promise<Prepared> => {
+export const prepareDeclaredServer = async (
+  id: string,
+  declared: {source?: string; server?: unknown},
+  env: Environment,
+  projectRoot: string,
+): Promise<Prepared> => {
   const local = mcpNameOf(id)
   if (declared.source === 'local') return prepareServer(env, declaredLocalSpec(local, declared.server), projectRoot)
   const remote = declared.source?.endsWith(REMOTE_MARK) ?? false

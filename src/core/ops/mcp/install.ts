@@ -20,7 +20,6 @@ import {readInstallRecords} from '../../kernel/state/records.js'
 import {serverModel, SPEC_FILE} from '../../kernel/mcp/model.js'
 import {isMcpId, mcpId, mcpNameOf, type McpServerSpec} from '../../kernel/mcp/spec.js'
 
-
 export interface McpInstallResult extends InstallResult {
   server: string
   /** variables the user must set in each agent's environment before the server can start */
@@ -82,11 +81,15 @@ const declareLocalServer = (projectRoot: string, id: string, spec: McpServerSpec
   writeProjectManifest(projectRoot, manifest)
 }
 
-
 /** Another standalone server of the same name (added where one was installed, or the other way round) is a conflict. */
 const checkNameFree = (id: string, spec: McpServerSpec, options: InstallOptions): void => {
   const other = readInstallRecords(options.env, options.context.projectRoot).find(
-    (r) => isMcpId(r.plugin) && r.plugin !== id && mcpNameOf(r.plugin) === spec.name && r.scope === options.context.scope && options.targets.some((t) => t.id === r.target),
+    (r) =>
+      isMcpId(r.plugin) &&
+      r.plugin !== id &&
+      mcpNameOf(r.plugin) === spec.name &&
+      r.scope === options.context.scope &&
+      options.targets.some((t) => t.id === r.target),
   )
   if (other) {
     throw conflict('mcp-name-taken', `MCP server "${spec.name}" is already installed as ${other.plugin} for ${other.target} (${other.scope} scope)`, {
@@ -100,17 +103,24 @@ export const installServer = async (spec: McpServerSpec, options: InstallOptions
   checkNameFree(prepared.id, spec, options)
   try {
     const result = await installPrepared(prepared, options)
-    if (result.status === 'installed' && options.context.scope === 'project' && spec.origin.kind === 'local') declareLocalServer(options.context.projectRoot, prepared.id, spec)
+    if (result.status === 'installed' && options.context.scope === 'project' && spec.origin.kind === 'local')
+      declareLocalServer(options.context.projectRoot, prepared.id, spec)
     return {...result, server: spec.name, requiredEnv: spec.requiredEnv, notes: spec.notes}
   } catch (error) {
     if (error instanceof LoadoutError && error.code === 'mcp-key-taken') {
-      throw conflict('mcp-key-taken', error.message, {suggestions: [`install it under another name: --name ${spec.name}-2`, 'or remove the other entry first (loadout mcp list shows whose it is)']})
+      throw conflict('mcp-key-taken', error.message, {
+        suggestions: [`install it under another name: --name ${spec.name}-2`, 'or remove the other entry first (loadout mcp list shows whose it is)'],
+      })
     }
     if (error instanceof LoadoutError && error.code === 'consent-needed') {
-      throw needsConsent('consent-needed', `MCP server "${spec.name}" ${spec.config.url ? `connects to ${redactUrl(spec.config.url)}` : 'runs a command on this machine'} and needs your approval`, {
-        suggestions: ['run it on a terminal to review and approve, or pass --yes to approve', 'see what it runs: add --dry-run'],
-        details: error.details,
-      })
+      throw needsConsent(
+        'consent-needed',
+        `MCP server "${spec.name}" ${spec.config.url ? `connects to ${redactUrl(spec.config.url)}` : 'runs a command on this machine'} and needs your approval`,
+        {
+          suggestions: ['run it on a terminal to review and approve, or pass --yes to approve', 'see what it runs: add --dry-run'],
+          details: error.details,
+        },
+      )
     }
     throw error
   }

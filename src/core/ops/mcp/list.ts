@@ -34,13 +34,21 @@ export interface McpListing {
 
 const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value)
 const names = (value: unknown): string[] => (isObject(value) ? Object.keys(value).sort() : [])
-const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : typeof value === 'string' ? [value] : [])
+const strings = (value: unknown): string[] =>
+  Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : typeof value === 'string' ? [value] : []
 
 /** The transport and what runs, from whichever shape the entry is in. */
 const describeEntry = (entry: Record<string, unknown>): Pick<ListedServer, 'transport' | 'runs' | 'envNames' | 'headerNames'> => {
   const url = [entry.url, entry.httpUrl, entry.serverUrl].find((u): u is string => typeof u === 'string')
   const envNames = [...new Set([...names(entry.env), ...names(entry.environment), ...strings(entry.env_vars)])].sort()
-  const headerNames = [...new Set([...names(entry.headers), ...names(entry.http_headers), ...names(entry.env_http_headers), ...(entry.bearer_token_env_var ? ['Authorization'] : [])])].sort()
+  const headerNames = [
+    ...new Set([
+      ...names(entry.headers),
+      ...names(entry.http_headers),
+      ...names(entry.env_http_headers),
+      ...(entry.bearer_token_env_var ? ['Authorization'] : []),
+    ]),
+  ].sort()
   if (url !== undefined) {
     const sse = entry.type === 'sse' || entry.transport === 'sse'
     return {transport: sse ? 'sse' : 'http', runs: url, envNames, headerNames}
@@ -55,7 +63,12 @@ const ownerOf = (records: readonly InstallRecord[], file: string, path: readonly
   return record?.plugin ?? 'user'
 }
 
-const readServers = (target: AgentTarget, file: string, key: string, records: readonly InstallRecord[]): Array<Omit<ListedServer, 'agent' | 'scope' | 'file'>> => {
+const readServers = (
+  target: AgentTarget,
+  file: string,
+  key: string,
+  records: readonly InstallRecord[],
+): Array<Omit<ListedServer, 'agent' | 'scope' | 'file'>> => {
   const text = readFileSync(file, 'utf8')
   if (text.trim() === '') return []
   if (target.mcp!.format === 'codex-toml') {

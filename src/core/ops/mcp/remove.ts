@@ -20,20 +20,26 @@ export const installedServerId = async (name: string, env: Environment, context:
   if (ids.length > 1) throw conflict('mcp-ambiguous', `"${name}" names ${ids.join(' and ')}`, {suggestions: [`name one: loadout mcp remove ${ids[0]}`]})
   const elsewhere = records.find((r) => r.scope !== context.scope)
   if (elsewhere) {
-    throw notFound('not-installed', `MCP server "${name}" is not installed in the ${context.scope} scope`, {suggestions: [`it is installed in the ${elsewhere.scope} scope: add --scope ${elsewhere.scope}`]})
+    throw notFound('not-installed', `MCP server "${name}" is not installed in the ${context.scope} scope`, {
+      suggestions: [`it is installed in the ${elsewhere.scope} scope: add --scope ${elsewhere.scope}`],
+    })
   }
   // Say who does hold it, so the person knows where to go instead.
   const held = listServers(env, context, await loadTargets(), [context.scope]).servers.filter((s) => s.name === name)
   const plugin = held.find((s) => s.owner !== 'user')
   if (plugin) {
-    throw conflict('mcp-owned-by-plugin', `MCP server "${name}" in ${plugin.file} belongs to the plugin ${plugin.owner}`, {suggestions: [`remove the plugin: loadout uninstall ${plugin.owner}`]})
+    throw conflict('mcp-owned-by-plugin', `MCP server "${name}" in ${plugin.file} belongs to the plugin ${plugin.owner}`, {
+      suggestions: [`remove the plugin: loadout uninstall ${plugin.owner}`],
+    })
   }
   if (held.length > 0) {
     throw notFound('mcp-not-loadouts', `MCP server "${name}" in ${held.map((s) => s.file).join(', ')} was not written by loadout, so loadout leaves it alone`, {
       suggestions: ['edit that file yourself to remove it', 'see every server and its owner: loadout mcp list'],
     })
   }
-  throw notFound('not-installed', `no MCP server named "${name}" is installed in the ${context.scope} scope`, {suggestions: ['see every server: loadout mcp list']})
+  throw notFound('not-installed', `no MCP server named "${name}" is installed in the ${context.scope} scope`, {
+    suggestions: ['see every server: loadout mcp list'],
+  })
 }
 
 export const removeServer = async (

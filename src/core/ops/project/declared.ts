@@ -45,7 +45,10 @@ export const installDeclared = async (options: DeclaredOptions): Promise<Declare
   const locked = readInstallRecords(env, context.projectRoot).filter((r) => r.scope === 'project')
   // ...and every config entry it claims is, on this machine, absent or as loadout recorded writing it.
   for (const record of locked) ownedEdits(record.config)
-  const registered = await registerDeclaredMarketplaces(env, context, {offline: options.offline, ...(options.onProgress ? {onProgress: options.onProgress} : {})})
+  const registered = await registerDeclaredMarketplaces(env, context, {
+    offline: options.offline,
+    ...(options.onProgress ? {onProgress: options.onProgress} : {}),
+  })
   const declared = declaredPlugins(context.projectRoot)
   const ids = Object.keys(declared).sort((a, b) => a.localeCompare(b))
   if (options.frozen) assertDeclarationsLocked(declared, locked)
@@ -56,7 +59,9 @@ export const installDeclared = async (options: DeclaredOptions): Promise<Declare
   for (const id of ids) {
     const lock = locked.find((r) => r.plugin === id)
     // a declared folder is relative to the project root, wherever loadout runs from
-    let prepared = isMcpId(id) ? await prepareDeclaredServer(id, declared[id]!, env, context.projectRoot) : await preparePlugin(declared[id]!.source ?? id, {...options, env: {...env, cwd: context.projectRoot}})
+    let prepared = isMcpId(id)
+      ? await prepareDeclaredServer(id, declared[id]!, env, context.projectRoot)
+      : await preparePlugin(declared[id]!.source ?? id, {...options, env: {...env, cwd: context.projectRoot}})
     if (lock?.commit && prepared.fetched.commit !== lock.commit) prepared = await preparePluginAt(prepared, lock.commit, options)
     if (lock?.artifact && prepared.resolved.fetch.kind === 'npm' && prepared.fetched.artifact?.integrity !== lock.artifact.integrity) {
       const fetch = {...prepared.resolved.fetch, version: lock.artifact.version, integrity: lock.artifact.integrity}
@@ -64,9 +69,14 @@ export const installDeclared = async (options: DeclaredOptions): Promise<Declare
     }
     // The lock is the contract: other content at the locked commit (or a folder that changed) is refused; `update` moves the lock.
     if (lock && lock.integrity !== prepared.fetched.integrity) {
-      throw new LoadoutError('integrity-mismatch', EXIT.integrity, `${id} resolves to different content than loadout.lock records (${lock.integrity.slice(0, 19)}… vs ${prepared.fetched.integrity.slice(0, 19)}…); nothing was installed`, {
-        suggestions: [`to take the new content and rewrite the lock: loadout update ${id}`, 'or restore the source the lock was made from'],
-      })
+      throw new LoadoutError(
+        'integrity-mismatch',
+        EXIT.integrity,
+        `${id} resolves to different content than loadout.lock records (${lock.integrity.slice(0, 19)}… vs ${prepared.fetched.integrity.slice(0, 19)}…); nothing was installed`,
+        {
+          suggestions: [`to take the new content and rewrite the lock: loadout update ${id}`, 'or restore the source the lock was made from'],
+        },
+      )
     }
     let targets = options.targets
     if (options.chooseTargets) {
@@ -84,14 +94,24 @@ export const installDeclared = async (options: DeclaredOptions): Promise<Declare
       })
     if (unapproved.length > 0) {
       const names = unapproved.map((p) => p.id).join(', ')
-      throw needsConsent('consent-needed', `${names} ${unapproved.length === 1 ? 'runs' : 'run'} code on this machine (hooks, MCP servers or tools) and needs your approval; nothing was installed`, {
-        suggestions: ['run it on a terminal to review and approve, or pass --yes to approve', 'a project cannot approve its own plugins: each person approves them once'],
-        details: {items: unapproved.flatMap((p) => consentSummary(p.id, p.model, p.files).items)},
-      })
+      throw needsConsent(
+        'consent-needed',
+        `${names} ${unapproved.length === 1 ? 'runs' : 'run'} code on this machine (hooks, MCP servers or tools) and needs your approval; nothing was installed`,
+        {
+          suggestions: [
+            'run it on a terminal to review and approve, or pass --yes to approve',
+            'a project cannot approve its own plugins: each person approves them once',
+          ],
+          details: {items: unapproved.flatMap((p) => consentSummary(p.id, p.model, p.files).items)},
+        },
+      )
     }
   }
   // every declared plugin in one transaction: a failure of one leaves none of them
-  const results: InstallResult[] = await installBatch(ready.map(({prepared, targets}) => ({prepared, options: {...options, targets}})), options)
+  const results: InstallResult[] = await installBatch(
+    ready.map(({prepared, targets}) => ({prepared, options: {...options, targets}})),
+    options,
+  )
   return {frozen: options.frozen, registered, results, ignore: missingIgnoreLines(context.projectRoot)}
 }
 
@@ -101,7 +121,8 @@ const assertDeclarationsLocked = (declared: Record<string, DeclaredPlugin>, lock
   for (const [id, entry] of Object.entries(declared)) {
     const lock = locked.find((r) => r.plugin === id)
     if (!lock) differences.push(`${id} is declared in loadout.json but not in loadout.lock`)
-    else if (entry.version !== undefined && lock.version !== undefined && entry.version !== lock.version) differences.push(`${id} is declared at ${entry.version} but locked at ${lock.version}`)
+    else if (entry.version !== undefined && lock.version !== undefined && entry.version !== lock.version)
+      differences.push(`${id} is declared at ${entry.version} but locked at ${lock.version}`)
   }
   for (const id of new Set(locked.map((r) => r.plugin))) if (!(id in declared)) differences.push(`${id} is in loadout.lock but not declared in loadout.json`)
   if (differences.length > 0) throw lockDiffers('--frozen: loadout.json and loadout.lock disagree', differences)
@@ -112,7 +133,8 @@ const preparePluginAt = async (prepared: Prepared, commit: string, options: Inst
   const current = prepared.resolved.fetch
   let fetch: PluginFetchSpec
   if (current.kind === 'git') fetch = {...current, sha: commit}
-  else if (current.kind === 'folder' && current.git) fetch = {kind: 'git', url: current.git.url, sha: commit, ...(current.git.path ? {path: current.git.path} : {}), label: current.label}
+  else if (current.kind === 'folder' && current.git)
+    fetch = {kind: 'git', url: current.git.url, sha: commit, ...(current.git.path ? {path: current.git.path} : {}), label: current.label}
   else return prepared
   const resolved = {...prepared.resolved, fetch}
   return prepareFetched(resolved, await fetchPlugin(fetch, options.env, options.offline), options)

@@ -73,7 +73,14 @@ export const installedInventory = (env: Environment, projectRoot: string, scope?
       files: [],
     }
     entry.targets.push(r.target)
-    entry.files.push(...r.files.map((f) => ({path: portable(f.path, r.scope, env, projectRoot), sha256: f.sha256, target: r.target, ...(f.component ? {component: f.component} : {})})))
+    entry.files.push(
+      ...r.files.map((f) => ({
+        path: portable(f.path, r.scope, env, projectRoot),
+        sha256: f.sha256,
+        target: r.target,
+        ...(f.component ? {component: f.component} : {}),
+      })),
+    )
     byKey.set(key, entry)
   }
   const plugins = [...byKey.values()]

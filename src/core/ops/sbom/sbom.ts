@@ -34,7 +34,10 @@ export const buildSbom = (env: Environment, projectRoot: string, options: {forma
   const inventory = installedInventory(env, projectRoot, options.scope)
   const document = options.format === 'cyclonedx' ? cycloneDxBom(inventory, options.now) : spdxDocument(inventory, options.now)
   const out = options.out === undefined ? undefined : resolve(env.cwd, options.out)
-  if (out && !isDirectory(dirname(out))) throw usageError('out-folder-missing', `cannot write ${out}: ${dirname(out)} is not a folder`, {suggestions: ['create the folder first, or leave out --out to print to stdout']})
+  if (out && !isDirectory(dirname(out)))
+    throw usageError('out-folder-missing', `cannot write ${out}: ${dirname(out)} is not a folder`, {
+      suggestions: ['create the folder first, or leave out --out to print to stdout'],
+    })
   if (out) writeFileAtomic(out, `${JSON.stringify(document, null, 2)}\n`)
   return {
     format: options.format,

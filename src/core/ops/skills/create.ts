@@ -44,10 +44,13 @@ export interface CreatedSkill {
   skipped: Array<{agent: string; reason: string}>
 }
 
-const title = (name: string) => name.split('-').map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(' ')
+const title = (name: string) =>
+  name
+    .split('-')
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+    .join(' ')
 
-const defaultDescription = (name: string) =>
-  `Describe what the ${name} skill does and when an agent should use it.`
+const defaultDescription = (name: string) => `Describe what the ${name} skill does and when an agent should use it.`
 
 /** The files of a new skill, rendered from templates/skill. */
 export const renderSkill = (name: string, description: string, extras: readonly SkillExtra[]): Map<string, string> => {
@@ -80,8 +83,13 @@ const checkExtras = (extras: readonly string[]): SkillExtra[] => {
  */
 export const createSkill = (input: CreateSkillInput): CreatedSkill => {
   const {name, env, context} = input
-  const broken = checkSkillName(name) ?? (name === name.normalize('NFKC') ? undefined : {code: 'name-not-normalized', message: `name "${name}" is not in Unicode normal form NFKC`})
-  if (broken) throw usageError(broken.code, `invalid skill name: ${broken.message}`, {suggestions: ['use 1-64 lowercase letters, digits and single hyphens, e.g. pdf-tools']})
+  const broken =
+    checkSkillName(name) ??
+    (name === name.normalize('NFKC') ? undefined : {code: 'name-not-normalized', message: `name "${name}" is not in Unicode normal form NFKC`})
+  if (broken)
+    throw usageError(broken.code, `invalid skill name: ${broken.message}`, {
+      suggestions: ['use 1-64 lowercase letters, digits and single hyphens, e.g. pdf-tools'],
+    })
   const description = input.description ?? defaultDescription(name)
   if (description.trim().length === 0) throw usageError('description-empty', 'the description is empty')
   const length = [...description].length
@@ -123,7 +131,9 @@ export const createSkill = (input: CreateSkillInput): CreatedSkill => {
       throw conflict('skill-owned', `${dest.path} was installed by plugin ${owner}`, {suggestions: [`remove it with: loadout uninstall ${owner}`]})
     }
     if (!input.force) {
-      throw conflict('skill-exists', `a skill named "${name}" already exists at ${dest.path}`, {suggestions: ['pass --force to replace it, or choose another name']})
+      throw conflict('skill-exists', `a skill named "${name}" already exists at ${dest.path}`, {
+        suggestions: ['pass --force to replace it, or choose another name'],
+      })
     }
     dest.replaced = true
   }

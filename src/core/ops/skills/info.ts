@@ -24,7 +24,10 @@ export const estimateTokens = (text: string): number => Math.ceil(text.length / 
 export const skillInfo = (name: string, inventory: SkillsInventory): SkillInfo => {
   const locations = inventory.skills.filter((s) => s.name === name)
   if (locations.length === 0) {
-    const near = closestNames(name, inventory.skills.map((s) => s.name))
+    const near = closestNames(
+      name,
+      inventory.skills.map((s) => s.name),
+    )
     throw notFound('skill-not-found', `no skill named "${name}" in the selected agents' folders`, {
       suggestions: [...(near.length > 0 ? [`did you mean ${near.map((n) => `"${n}"`).join(' or ')}?`] : []), 'see what is there: loadout skills list'],
     })

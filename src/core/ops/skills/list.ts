@@ -61,7 +61,15 @@ const scanYamlFolder = (path: string, readYaml: typeof readYamlSkill): FolderSca
     .map((e): SkillOnDisk => {
       const file = join(path, e.name)
       const read = readYaml(file)
-      return {dir: file, file, body: '', fallback: false, problems: read.problems, ...(read.name ? {name: read.name} : {}), ...(read.description ? {description: read.description} : {})}
+      return {
+        dir: file,
+        file,
+        body: '',
+        fallback: false,
+        problems: read.problems,
+        ...(read.name ? {name: read.name} : {}),
+        ...(read.description ? {description: read.description} : {}),
+      }
     })
   return {...folder, skills}
 }
@@ -119,13 +127,23 @@ export const inventorySkills = async ({targets, env, context, scopes, ownership}
     const placement = placeByPrecedence({
       locations: sectionLocations(target, 'skills', env, context, ['user', 'project']),
       scopes,
-      scan: (location) => cachedScan(scans, `${yaml ? 'yaml' : dialect}:${location.absolute}`, () => (yaml ? scanYamlFolder(location.absolute, readYaml!) : scanFolder(location.absolute, dialect))),
+      scan: (location) =>
+        cachedScan(scans, `${yaml ? 'yaml' : dialect}:${location.absolute}`, () =>
+          yaml ? scanYamlFolder(location.absolute, readYaml!) : scanFolder(location.absolute, dialect),
+        ),
       itemsOf: (scan) => scan.skills,
       nameOf: (skill, location) => (yaml ? (skill.name ?? basename(skill.dir, extname(skill.dir))) : skill.dir.slice(location.absolute.length + 1)),
       pathOf: (skill) => skill.dir,
     })
     for (const {location, scan} of placement.folders) {
-      folders.push({agent: target.id, scope: location.scope, path: location.absolute, exists: scan.exists, ...(scan.linkTarget ? {linkTarget: scan.linkTarget} : {}), problems: scan.problems})
+      folders.push({
+        agent: target.id,
+        scope: location.scope,
+        path: location.absolute,
+        exists: scan.exists,
+        ...(scan.linkTarget ? {linkTarget: scan.linkTarget} : {}),
+        problems: scan.problems,
+      })
     }
     for (const {item: skill, name, location, shadowedBy} of placement.items) {
       details.set(skill.dir, skill)

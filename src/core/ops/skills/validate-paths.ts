@@ -33,7 +33,6 @@ const mayHoldSkillFile = (dir: string): boolean => {
   }
 }
 
-
 /** A path names one skill (its folder, its SKILL.md or a CHARACTOID skill YAML) or a folder of skills. */
 const skillDirsAt = (path: string): {dirs: string[]; yamlFiles?: string[]; problem?: Problem} => {
   let stat
@@ -95,7 +94,10 @@ export const validateSkillPaths = (paths: readonly string[], cwd: string, dialec
       const name = skill.name ?? basename(dir)
       const skillProblems = [...skill.problems]
       const first = seen.get(name)
-      if (first) skillProblems.push(problem('warning', 'duplicate-name', `another skill named "${name}" is at ${first}; an agent loads only one of them`, {file: skill.file}))
+      if (first)
+        skillProblems.push(
+          problem('warning', 'duplicate-name', `another skill named "${name}" is at ${first}; an agent loads only one of them`, {file: skill.file}),
+        )
       else seen.set(name, dir)
       skills.push({path: dir, ...(skill.name === undefined ? {} : {name: skill.name}), valid: !hasErrors(skillProblems, strict), problems: skillProblems})
     }
@@ -106,7 +108,8 @@ export const validateSkillPaths = (paths: readonly string[], cwd: string, dialec
       const name = skill.name ?? basename(file, extname(file))
       const skillProblems = [...skill.problems]
       const first = seen.get(name)
-      if (first) skillProblems.push(problem('warning', 'duplicate-name', `another skill named "${name}" is at ${first}; an agent loads only one of them`, {file}))
+      if (first)
+        skillProblems.push(problem('warning', 'duplicate-name', `another skill named "${name}" is at ${first}; an agent loads only one of them`, {file}))
       else seen.set(name, file)
       skills.push({path: file, ...(skill.name === undefined ? {} : {name: skill.name}), valid: !hasErrors(skillProblems, strict), problems: skillProblems})
     }

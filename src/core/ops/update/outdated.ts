@@ -48,7 +48,8 @@ const withinRange = async (row: OutdatedRow, first: InstallRecord, market: Known
   if (!choice) return
   row.range = first.range!
   row.wanted = choice.tagged ? {version: choice.tagged.version, commit: choice.tagged.commit} : row.latest
-  row.outdated = Boolean(row.wanted.version && row.wanted.version !== first.version) || Boolean(row.wanted.commit && first.commit && row.wanted.commit !== first.commit)
+  row.outdated =
+    Boolean(row.wanted.version && row.wanted.version !== first.version) || Boolean(row.wanted.commit && first.commit && row.wanted.commit !== first.commit)
   if (row.outdated) row.reason = `new version within ${first.range}`
   else delete row.reason
 }
@@ -69,7 +70,9 @@ const groups = (records: readonly InstallRecord[]): InstallRecord[][] => {
  * asked once with ls-remote; no install record or marketplace registration changes.
  */
 export const findOutdated = async (env: Environment, context: ScopeContext, only: readonly string[] = []): Promise<OutdatedResult> => {
-  const records = readInstallRecords(env, context.projectRoot).filter((r) => only.length === 0 || only.includes(r.plugin) || only.includes(r.plugin.split('@')[0]!))
+  const records = readInstallRecords(env, context.projectRoot).filter(
+    (r) => only.length === 0 || only.includes(r.plugin) || only.includes(r.plugin.split('@')[0]!),
+  )
   const catalogs = new Map<string, {catalog?: Catalog; root?: string; error?: string}>()
   const remotes = new Map<string, Promise<string | undefined>>()
   const cache = loadoutPaths(env).cache
@@ -84,7 +87,12 @@ export const findOutdated = async (env: Environment, context: ScopeContext, only
         try {
           if (!market.builtin) admitMarketplace(market.source, market.name, env, context.projectRoot, market.input)
           if (!market.builtin && market.source.kind !== 'local') asked++
-          const fetched = await fetchCatalogSource(market.source, {env, offline: false, ...(market.ref ? {ref: market.ref} : {}), ...(market.sparse ? {sparse: market.sparse} : {})})
+          const fetched = await fetchCatalogSource(market.source, {
+            env,
+            offline: false,
+            ...(market.ref ? {ref: market.ref} : {}),
+            ...(market.sparse ? {sparse: market.sparse} : {}),
+          })
           const file = fetched.action === 'not-modified' ? {...fetched, catalogFile: market.catalogFile} : fetched
           const {catalog} = readCatalogFile(file)
           discardDownload(fetched)
@@ -101,7 +109,13 @@ export const findOutdated = async (env: Environment, context: ScopeContext, only
     if (!remotes.has(key)) {
       asked++
       // a remote the policy refuses is not asked: it has no known head
-      remotes.set(key, Promise.resolve().then(() => admitRemote(url, env, context.projectRoot)).then(() => lsRemote(context0, cache, url, ref)).catch(() => undefined))
+      remotes.set(
+        key,
+        Promise.resolve()
+          .then(() => admitRemote(url, env, context.projectRoot))
+          .then(() => lsRemote(context0, cache, url, ref))
+          .catch(() => undefined),
+      )
     }
     return remotes.get(key)!
   }
@@ -186,7 +200,14 @@ export const findOutdated = async (env: Environment, context: ScopeContext, only
       row.outdated = true
       row.reason = `renamed to ${row.renamedTo}`
     }
-    if (first.range && !row.renamedTo) await withinRange(row, first, markets.find((m) => m.name === marketplace), name, env)
+    if (first.range && !row.renamedTo)
+      await withinRange(
+        row,
+        first,
+        markets.find((m) => m.name === marketplace),
+        name,
+        env,
+      )
   }
   return {rows, remotesAsked: asked}
 }

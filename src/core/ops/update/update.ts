@@ -40,7 +40,14 @@ export const updatePlugins = async (ids: readonly string[], options: Omit<Instal
   const records = readInstallRecords(env, context.projectRoot).filter(
     (r) => r.scope === context.scope && r.enabled && (ids.length === 0 || ids.includes(r.plugin) || ids.includes(r.plugin.split('@')[0]!)),
   )
-  const markets = [...new Set(records.filter((r) => !isMcpId(r.plugin)).map((r) => r.plugin.split('@')[1]!).filter((m) => m !== DIRECT))]
+  const markets = [
+    ...new Set(
+      records
+        .filter((r) => !isMcpId(r.plugin))
+        .map((r) => r.plugin.split('@')[1]!)
+        .filter((m) => m !== DIRECT),
+    ),
+  ]
   if (markets.length > 0 && !options.offline && !options.dryRun) await updateMarketplaces(markets, env, context, {offline: false})
   const byPlugin = new Map<string, InstallRecord[]>()
   for (const r of records) byPlugin.set(r.plugin, [...(byPlugin.get(r.plugin) ?? []), r])
@@ -53,15 +60,31 @@ export const updatePlugins = async (ids: readonly string[], options: Omit<Instal
       // a plugin installed for a range (asked for, or its dependents') is updated within it
       const spec = plugin.endsWith(`@${DIRECT}`) ? first.source : first.range ? `${plugin}@${first.range}` : plugin
       const prepared = isMcpId(plugin) ? await prepareServerUpdate(first, env, context.projectRoot) : await preparePlugin(spec, options)
-      const to = {...(prepared.model.version ?? prepared.resolved.version ? {version: prepared.resolved.version ?? prepared.model.version} : {}), ...(prepared.fetched.commit ? {commit: prepared.fetched.commit} : {}), integrity: prepared.fetched.integrity}
+      const to = {
+        ...((prepared.model.version ?? prepared.resolved.version) ? {version: prepared.resolved.version ?? prepared.model.version} : {}),
+        ...(prepared.fetched.commit ? {commit: prepared.fetched.commit} : {}),
+        integrity: prepared.fetched.integrity,
+      }
       const renamedFrom = prepared.id !== plugin && !plugin.endsWith(`@${DIRECT}`) ? plugin : undefined
       if (to.integrity === from.integrity && !renamedFrom) {
         updates.push({plugin, scope: first.scope, status: 'current', from})
         continue
       }
-      const targets = pickTargets(group.map((r) => r.target), all)
+      const targets = pickTargets(
+        group.map((r) => r.target),
+        all,
+      )
       const result = await installPrepared(prepared, {...options, targets, force: true, ...(renamedFrom ? {renamedFrom} : {})})
-      updates.push({plugin, scope: first.scope, status: 'updated', from, to, ...(renamedFrom ? {renamedTo: prepared.id} : {}), consentChanged: Boolean(first.consent && first.consent !== result.consent.fingerprint), result})
+      updates.push({
+        plugin,
+        scope: first.scope,
+        status: 'updated',
+        from,
+        to,
+        ...(renamedFrom ? {renamedTo: prepared.id} : {}),
+        consentChanged: Boolean(first.consent && first.consent !== result.consent.fingerprint),
+        result,
+      })
     } catch (error) {
       // one plugin failing leaves the others to be updated; the command's status reports it
       updates.push({plugin, scope: first.scope, status: 'failed', from, message: (error as Error).message, ...toExitStatus(error)})

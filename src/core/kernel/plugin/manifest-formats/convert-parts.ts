@@ -37,7 +37,9 @@ export const usesClaudeRoot = (value: unknown): boolean => JSON.stringify(value 
 export const claudeRootNote = (names: readonly string[], format: string): string[] =>
   names.length === 0
     ? []
-    : [`${names.join(', ')} ${names.length === 1 ? 'uses' : 'use'} \${CLAUDE_PLUGIN_ROOT}, which only Claude Code expands; \`loadout install\` writes the installed path in its place for ${format}`]
+    : [
+        `${names.join(', ')} ${names.length === 1 ? 'uses' : 'use'} \${CLAUDE_PLUGIN_ROOT}, which only Claude Code expands; \`loadout install\` writes the installed path in its place for ${format}`,
+      ]
 
 // ---------------------------------------------------------------------------------------------
 // MCP servers shared by Claude and Codex
@@ -56,7 +58,12 @@ export const fileBacked = (server: McpComponent, ctx: BuildContext): boolean => 
  * Servers in files are carried by naming the files; the rest inline, in the reader's own form.
  * `allInline` writes every server inline instead (Codex takes one file or one object).
  */
-export const carryMcp = (ctx: BuildContext, keep: (s: McpComponent) => string | undefined, allInline: boolean, ignored: ReadonlyArray<keyof McpServerConfig> = []): McpCarry => {
+export const carryMcp = (
+  ctx: BuildContext,
+  keep: (s: McpComponent) => string | undefined,
+  allInline: boolean,
+  ignored: ReadonlyArray<keyof McpServerConfig> = [],
+): McpCarry => {
   const out: McpCarry = {files: allInline ? [] : [...ctx.sources.mcpFiles], inline: {}, carried: [], notCarried: []}
   for (const server of ctx.model.mcpServers) {
     const refused = keep(server)
@@ -74,7 +81,12 @@ export const carryMcp = (ctx: BuildContext, keep: (s: McpComponent) => string | 
     }
     out.carried.push(server.name)
     for (const field of ignored.filter((k) => server.config[k] !== undefined)) {
-      out.notCarried.push({kind: 'mcp', name: server.name, part: field, reason: `${ctx.formatName} has no such setting and ignores it; it stays in the entry so the plugin defines the server once`})
+      out.notCarried.push({
+        kind: 'mcp',
+        name: server.name,
+        part: field,
+        reason: `${ctx.formatName} has no such setting and ignores it; it stays in the entry so the plugin defines the server once`,
+      })
     }
   }
   return out

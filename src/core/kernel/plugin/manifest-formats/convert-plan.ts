@@ -17,8 +17,7 @@ export type ConvertFormat = string
 
 /** Where one MCP server is defined: in a JSON file (named by a manifest, or found by convention), or inline in a manifest. */
 export type McpOrigin =
-  | {kind: 'file'; file: string; by: DeclarationKind | 'convention'; config: McpServerConfig}
-  | {kind: 'inline'; by: DeclarationKind; config: McpServerConfig}
+  {kind: 'file'; file: string; by: DeclarationKind | 'convention'; config: McpServerConfig} | {kind: 'inline'; by: DeclarationKind; config: McpServerConfig}
 
 /** A hook set's source: a file, or an object inline in a manifest. */
 export type HookSource = {kind: 'file'; file: string; by: DeclarationKind | 'convention'} | {kind: 'inline'; value: unknown; by: DeclarationKind}
@@ -193,7 +192,8 @@ export const authorString = (author: AuthorObject): string => authorText(author)
 // MCP servers
 
 /** The transport of a server as the reader normalised it. */
-export const transportOf = (config: McpServerConfig): 'stdio' | 'http' | 'sse' => (config.command !== undefined ? 'stdio' : config.type === 'sse' ? 'sse' : 'http')
+export const transportOf = (config: McpServerConfig): 'stdio' | 'http' | 'sse' =>
+  config.command !== undefined ? 'stdio' : config.type === 'sse' ? 'sse' : 'http'
 
 /** A server written inline: the fields the reader keeps, so it reads back as the same definition. */
 export const inlineServer = (config: McpServerConfig): Json => {
@@ -216,7 +216,6 @@ export const clashesWithOrigin = (name: string, config: McpServerConfig, ctx: Bu
   if (!other) return undefined
   return other.kind === 'file' ? relPath(ctx.model.root, other.file) : `the ${other.by} manifest`
 }
-
 
 // ---------------------------------------------------------------------------------------------
 // Writing the manifest over what is there

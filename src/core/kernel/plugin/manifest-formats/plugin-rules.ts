@@ -30,7 +30,13 @@ export const checkIdentity = (json: Json, ctx: RuleContext): void => {
     if (broken) add(ctx, 'error', 'manifest-name-invalid', `plugin name ${JSON.stringify(json.name)} ${broken}`, 'name')
   }
   if (typeof json.version === 'string' && json.version !== '' && !SEMVER.test(json.version)) {
-    add(ctx, 'warning', 'manifest-version-not-semver', `"version" is ${JSON.stringify(json.version)}, not a semantic version such as "1.0.0"; updates compare versions`, 'version')
+    add(
+      ctx,
+      'warning',
+      'manifest-version-not-semver',
+      `"version" is ${JSON.stringify(json.version)}, not a semantic version such as "1.0.0"; updates compare versions`,
+      'version',
+    )
   }
 }
 
@@ -71,7 +77,8 @@ export const checkTrailingSlash = (raw: string, at: string, ctx: RuleContext): v
   } catch {
     return
   }
-  if (followedKind(abs) === 'file') add(ctx, 'warning', 'path-trailing-slash', `path ${JSON.stringify(raw)} ends with "/" but names a file (--fix removes it)`, at)
+  if (followedKind(abs) === 'file')
+    add(ctx, 'warning', 'path-trailing-slash', `path ${JSON.stringify(raw)} ends with "/" but names a file (--fix removes it)`, at)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -87,13 +94,17 @@ export const subagentRules = (subagent: SubagentComponent, problems: Problem[]):
   const file = subagent.file
   const fail = (code: string, message: string) => problems.push(problem('error', code, message, {file}))
   if (typeof fm.description !== 'string' || fm.description.trim() === '') {
-    fail('subagent-description-missing', `subagent "${subagent.name}" needs a "description" in its frontmatter; agents use it to decide when to call the subagent`)
+    fail(
+      'subagent-description-missing',
+      `subagent "${subagent.name}" needs a "description" in its frontmatter; agents use it to decide when to call the subagent`,
+    )
   }
   if ('tools' in fm && fm.tools !== null) {
     const ok = typeof fm.tools === 'string' || (Array.isArray(fm.tools) && fm.tools.every((t) => typeof t === 'string'))
     if (!ok) fail('subagent-tools-invalid', `"tools" must be a comma-separated string or a list of tool names, not ${typeName(fm.tools)}`)
   }
-  if ('model' in fm && fm.model !== null && typeof fm.model !== 'string') fail('subagent-model-invalid', `"model" must be a model name (a string), not ${typeName(fm.model)}`)
+  if ('model' in fm && fm.model !== null && typeof fm.model !== 'string')
+    fail('subagent-model-invalid', `"model" must be a model name (a string), not ${typeName(fm.model)}`)
   if ('readonly' in fm && typeof fm.readonly !== 'boolean') fail('subagent-readonly-invalid', `"readonly" must be true or false, not ${typeName(fm.readonly)}`)
   if ('max_steps' in fm && !(Number.isInteger(fm.max_steps) && (fm.max_steps as number) > 0)) {
     fail('subagent-max-steps-invalid', `"max_steps" must be a positive whole number, not ${JSON.stringify(fm.max_steps)}`)
@@ -115,7 +126,14 @@ export const commandRules = (command: CommandComponent, root: string, problems: 
   const file = command.file
   if (split.kind === 'missing') return
   if (split.kind !== 'ok') {
-    problems.push(problem('error', `frontmatter-${split.kind}`, split.kind === 'unclosed' ? 'the frontmatter opens with --- but never closes' : 'the frontmatter must open with --- on the very first line', {file}))
+    problems.push(
+      problem(
+        'error',
+        `frontmatter-${split.kind}`,
+        split.kind === 'unclosed' ? 'the frontmatter opens with --- but never closes' : 'the frontmatter must open with --- on the very first line',
+        {file},
+      ),
+    )
     return
   }
   const parsed = parseYamlMapping(split.yaml)
@@ -166,10 +184,15 @@ export const hookEventRules = (value: unknown, file: string, problems: Problem[]
     if (!wrapped && event === 'description') continue
     const near = [...HOOK_EVENTS].find((known) => known.toLowerCase() === event.toLowerCase())
     problems.push(
-      problem('warning', 'hook-event-unknown', `"${event}" is not a hook event any agent fires, so its hooks never run${near ? `; did you mean "${near}"?` : ''}`, {
-        file,
-        path: jsonPathJoin(wrapped ? 'hooks' : '', event),
-      }),
+      problem(
+        'warning',
+        'hook-event-unknown',
+        `"${event}" is not a hook event any agent fires, so its hooks never run${near ? `; did you mean "${near}"?` : ''}`,
+        {
+          file,
+          path: jsonPathJoin(wrapped ? 'hooks' : '', event),
+        },
+      ),
     )
   }
 }

@@ -6,7 +6,20 @@
  */
 import {join} from 'node:path'
 import {carryMcp, isFileAgent, METADATA_KEYS, metadataJson, oneOrList, skillPaths} from '../convert-parts.js'
-import {dotSlash, emptyCarried, HOOKS_CONVENTION, MCP_CONVENTION, metadataOf, noneCarried, overExisting, relPath, sameSet, type BuildContext, type ConversionPlan, type NotCarried} from '../convert-plan.js'
+import {
+  dotSlash,
+  emptyCarried,
+  HOOKS_CONVENTION,
+  MCP_CONVENTION,
+  metadataOf,
+  noneCarried,
+  overExisting,
+  relPath,
+  sameSet,
+  type BuildContext,
+  type ConversionPlan,
+  type NotCarried,
+} from '../convert-plan.js'
 import {lexoraSubagentsAsClaude} from '../lexora/to-claude.js'
 
 const CLAUDE_MANAGED = new Set([...METADATA_KEYS, 'skills', 'agents', 'commands', 'hooks', 'mcpServers'])
@@ -57,12 +70,21 @@ export const buildClaude = (ctx: BuildContext): ConversionPlan => {
 
   const mcp = carryMcp(ctx, () => undefined, false, ['cwd', 'disabled', 'autoApprove'])
   const onlyConventional = mcp.files.length === 1 && mcp.files[0] === join(model.root, MCP_CONVENTION) && Object.keys(mcp.inline).length === 0
-  const mcpParts: unknown[] = [...(onlyConventional ? [] : mcp.files.map((f) => dotSlash(relPath(model.root, f)))), ...(Object.keys(mcp.inline).length > 0 ? [mcp.inline] : [])]
+  const mcpParts: unknown[] = [
+    ...(onlyConventional ? [] : mcp.files.map((f) => dotSlash(relPath(model.root, f)))),
+    ...(Object.keys(mcp.inline).length > 0 ? [mcp.inline] : []),
+  ]
   if (mcpParts.length > 0) json.mcpServers = oneOrList(mcpParts)
   carried.mcpServers = mcp.carried
   notCarried.push(...mcp.notCarried, ...fromLexora.connectorNotes)
 
-  notCarried.push(...noneCarried('tool', model.tools.map((t) => t.name), 'an exec tool is a cst-agent feature; Claude Code plugins have no exec tools (wrap the program in an MCP server or a skill script)'))
+  notCarried.push(
+    ...noneCarried(
+      'tool',
+      model.tools.map((t) => t.name),
+      'an exec tool is a cst-agent feature; Claude Code plugins have no exec tools (wrap the program in an MCP server or a skill script)',
+    ),
+  )
 
   return {
     format: 'claude',

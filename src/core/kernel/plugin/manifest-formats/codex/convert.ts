@@ -3,7 +3,18 @@
  * hooks file, and the `interface` its plugin browser shows.
  */
 import {carryMcp, claudeRootNote, fileBacked, METADATA_KEYS, metadataJson, oneOrList, skillPaths, usesClaudeRoot} from '../convert-parts.js'
-import {dotSlash, emptyCarried, metadataOf, noneCarried, overExisting, relPath, transportOf, type BuildContext, type ConversionPlan, type NotCarried} from '../convert-plan.js'
+import {
+  dotSlash,
+  emptyCarried,
+  metadataOf,
+  noneCarried,
+  overExisting,
+  relPath,
+  transportOf,
+  type BuildContext,
+  type ConversionPlan,
+  type NotCarried,
+} from '../convert-plan.js'
 import {shortDescription, title} from '../scaffold-kit.js'
 import {CODEX_EVENTS} from '../../../writers/hooks.js'
 import type {McpComponent} from '../../../../model/plugin.js'
@@ -21,7 +32,13 @@ const codexHooks = (ctx: BuildContext, notCarried: NotCarried[]): unknown => {
   }
   for (const set of ctx.model.hooks.slice(0, 1)) {
     for (const event of Object.keys(set.events)) {
-      if (!CODEX_EVENTS.has(event)) notCarried.push({kind: 'hooks', name: set.name, part: event, reason: `Codex fires no "${event}" event (it fires ${[...CODEX_EVENTS].join(', ')}); those hooks never run there`})
+      if (!CODEX_EVENTS.has(event))
+        notCarried.push({
+          kind: 'hooks',
+          name: set.name,
+          part: event,
+          reason: `Codex fires no "${event}" event (it fires ${[...CODEX_EVENTS].join(', ')}); those hooks never run there`,
+        })
     }
   }
   if (!first) return undefined
@@ -49,7 +66,12 @@ export const buildCodex = (ctx: BuildContext): ConversionPlan => {
   } else if (ctx.sources.mcpFiles.length === 1) {
     const file = relPath(model.root, ctx.sources.mcpFiles[0]!)
     json.mcpServers = dotSlash(file)
-    const mcp = carryMcp(ctx, (s) => (sse(s) ? `Codex connects to remote MCP servers over streamable HTTP only; it stays in ${file}, but Codex will not use it` : undefined), false, IGNORED)
+    const mcp = carryMcp(
+      ctx,
+      (s) => (sse(s) ? `Codex connects to remote MCP servers over streamable HTTP only; it stays in ${file}, but Codex will not use it` : undefined),
+      false,
+      IGNORED,
+    )
     carried.mcpServers = mcp.carried
     notCarried.push(...mcp.notCarried)
   }
@@ -66,9 +88,21 @@ export const buildCodex = (ctx: BuildContext): ConversionPlan => {
   if (ctx.target.existing && 'interface' in ctx.target.existing) json.interface = ctx.target.existing.interface
 
   notCarried.push(
-    ...noneCarried('subagent', model.subagents.map((s) => s.name), 'Codex plugins carry no subagents'),
-    ...noneCarried('command', model.commands.map((c) => c.name), 'Codex plugins carry no slash commands'),
-    ...noneCarried('tool', model.tools.map((t) => t.name), 'an exec tool is a cst-agent feature; Codex plugins have no exec tools'),
+    ...noneCarried(
+      'subagent',
+      model.subagents.map((s) => s.name),
+      'Codex plugins carry no subagents',
+    ),
+    ...noneCarried(
+      'command',
+      model.commands.map((c) => c.name),
+      'Codex plugins carry no slash commands',
+    ),
+    ...noneCarried(
+      'tool',
+      model.tools.map((t) => t.name),
+      'an exec tool is a cst-agent feature; Codex plugins have no exec tools',
+    ),
   )
   const rooted = [...model.mcpServers.filter((s) => carried.mcpServers.includes(s.name) && usesClaudeRoot(s.config)).map((s) => `MCP server "${s.name}"`)]
   return {

@@ -18,7 +18,9 @@ export const codex: ManifestFormat = {
       dataFiles: (json) => ({hooks: pathsAt(json, 'hooks').map((p) => p.raw), mcp: pathsAt(json, 'mcpServers').map((p) => p.raw)}),
       fixablePaths: (json) => [
         ...['skills', 'hooks', 'mcpServers', 'apps'].map((key) => ({holder: json, base: '', key})),
-        ...(isRecord(json.interface) ? [...CODEX_ASSET_FIELDS, 'screenshots'].map((key) => ({holder: json.interface as typeof json, base: 'interface', key})) : []),
+        ...(isRecord(json.interface)
+          ? [...CODEX_ASSET_FIELDS, 'screenshots'].map((key) => ({holder: json.interface as typeof json, base: 'interface', key}))
+          : []),
       ],
     }
   },

@@ -42,7 +42,8 @@ export const codexRules = (json: Json, ctx: RuleContext): void => {
       add(ctx, 'error', 'codex-interface-url', `"${key}" is ${JSON.stringify(value)}, not an http(s) URL`, jsonPathJoin('interface', key))
     }
   }
-  if (typeof ui.defaultPrompt === 'string' && ui.defaultPrompt.trim() === '') add(ctx, 'error', 'manifest-field-empty', '"defaultPrompt" is empty', 'interface.defaultPrompt')
+  if (typeof ui.defaultPrompt === 'string' && ui.defaultPrompt.trim() === '')
+    add(ctx, 'error', 'manifest-field-empty', '"defaultPrompt" is empty', 'interface.defaultPrompt')
 }
 
 /** A Codex marketplace beside the plugin, found by walking up at most this many folders. */
@@ -61,7 +62,9 @@ const codexEntries = (file: string, root: string): Array<{name: string; path: st
     if (cached?.stamp === stamp) return cached.entries
     const text = readContainedText(file, {root, file, maxBytes: 10 * 1024 * 1024})
     const {catalog} = readCatalog(parseJsonBounded(text, file), {file, origin: 'local', format: 'codex'})
-    entries = catalog.plugins.flatMap((e) => (e.source.kind === 'relative' || e.source.kind === 'local' ? [{name: e.name, path: resolve(root, e.source.path)}] : []))
+    entries = catalog.plugins.flatMap((e) =>
+      e.source.kind === 'relative' || e.source.kind === 'local' ? [{name: e.name, path: resolve(root, e.source.path)}] : [],
+    )
   } catch {
     // a broken catalog is `marketplace validate`'s to report; here it names no plugin
   }
@@ -81,7 +84,13 @@ export const codexMarketplaceRule = (json: Json, ctx: RuleContext): void => {
     if (followedKind(file) === 'file') {
       const entry = codexEntries(file, dir).find((e) => e.path === ctx.root)
       if (entry && entry.name !== json.name) {
-        add(ctx, 'error', 'codex-name-mismatch', `name ${JSON.stringify(json.name)} differs from the plugin's entry ${JSON.stringify(entry.name)} in ${relative(ctx.root, file)}; Codex knows the plugin by its entry's name, so the two must be equal`, 'name')
+        add(
+          ctx,
+          'error',
+          'codex-name-mismatch',
+          `name ${JSON.stringify(json.name)} differs from the plugin's entry ${JSON.stringify(entry.name)} in ${relative(ctx.root, file)}; Codex knows the plugin by its entry's name, so the two must be equal`,
+          'name',
+        )
       }
       return
     }

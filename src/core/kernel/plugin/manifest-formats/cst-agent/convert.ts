@@ -4,7 +4,20 @@
  */
 import {join} from 'node:path'
 import {claudeRootNote, METADATA_KEYS, metadataJson, oneOrList, skillPaths, usesClaudeRoot} from '../convert-parts.js'
-import {clashesWithOrigin, emptyCarried, inlineServer, metadataOf, noneCarried, overExisting, targetAt, transportOf, type BuildContext, type ConversionPlan, type NotCarried, type TargetManifest} from '../convert-plan.js'
+import {
+  clashesWithOrigin,
+  emptyCarried,
+  inlineServer,
+  metadataOf,
+  noneCarried,
+  overExisting,
+  targetAt,
+  transportOf,
+  type BuildContext,
+  type ConversionPlan,
+  type NotCarried,
+  type TargetManifest,
+} from '../convert-plan.js'
 import {conflict} from '../../../../model/errors.js'
 import type {Json} from '../../components.js'
 import type {PluginModel} from '../../../../model/plugin.js'
@@ -61,9 +74,21 @@ export const buildCstAgent = (ctx: BuildContext): ConversionPlan => {
   if (Object.keys(servers).length > 0) json.mcpServers = servers
 
   notCarried.push(
-    ...noneCarried('subagent', model.subagents.map((s) => s.name), 'a cst-agent plugin carries no subagents (cst-agent reads them from its agents folder)'),
-    ...noneCarried('hooks', model.hooks.map((h) => h.name), 'cst-agent runs no hooks'),
-    ...noneCarried('command', model.commands.map((c) => c.name), 'cst-agent has no slash commands'),
+    ...noneCarried(
+      'subagent',
+      model.subagents.map((s) => s.name),
+      'a cst-agent plugin carries no subagents (cst-agent reads them from its agents folder)',
+    ),
+    ...noneCarried(
+      'hooks',
+      model.hooks.map((h) => h.name),
+      'cst-agent runs no hooks',
+    ),
+    ...noneCarried(
+      'command',
+      model.commands.map((c) => c.name),
+      'cst-agent has no slash commands',
+    ),
   )
   const rooted = model.mcpServers.filter((s) => carried.mcpServers.includes(s.name) && usesClaudeRoot(s.config)).map((s) => `MCP server "${s.name}"`)
   return {

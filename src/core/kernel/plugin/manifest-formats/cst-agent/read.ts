@@ -47,7 +47,10 @@ export const readCstAgentManifest = (json: Json, file: string, root: string, rep
   if (json.mcpServers !== undefined) {
     if (isRecord(json.mcpServers)) declaration.mcpComponents = parseMcpServers(json.mcpServers, 'mcpServers', {file, report, stdioOnly: 'cst-agent'})
     else {
-      report.error('manifest-field-invalid', `"mcpServers" must be an object of named stdio servers, not ${typeName(json.mcpServers)}`, {file, path: 'mcpServers'})
+      report.error('manifest-field-invalid', `"mcpServers" must be an object of named stdio servers, not ${typeName(json.mcpServers)}`, {
+        file,
+        path: 'mcpServers',
+      })
       declaration.mcpComponents = []
     }
   }

@@ -46,7 +46,11 @@ const compileSchema = async (schema: Json): Promise<string | undefined> => {
 }
 
 const checkToolFiles = (tool: Json, at: string, ctx: RuleContext): void => {
-  const words = Array.isArray(tool.command) ? tool.command.filter((w): w is string => typeof w === 'string') : typeof tool.command === 'string' ? tool.command.trim().split(/\s+/) : []
+  const words = Array.isArray(tool.command)
+    ? tool.command.filter((w): w is string => typeof w === 'string')
+    : typeof tool.command === 'string'
+      ? tool.command.trim().split(/\s+/)
+      : []
   words.forEach((word, i) => {
     if (!PLUGIN_FILE.test(word) || word.split('/').includes('..')) return
     const where = Array.isArray(tool.command) ? jsonPathJoin(jsonPathJoin(at, 'command'), i) : jsonPathJoin(at, 'command')
@@ -65,7 +69,13 @@ export const cstAgentRules = async (json: Json, ctx: RuleContext): Promise<void>
     if (typeof tool.name === 'string') {
       const bytes = Buffer.byteLength(tool.name, 'utf8')
       if (bytes > MAX_TOOL_NAME_BYTES) {
-        add(ctx, 'error', 'tool-name-too-long', `tool name is ${bytes} bytes; cst-agent allows at most ${MAX_TOOL_NAME_BYTES} (a longer one is cut, and two cut names can collide)`, jsonPathJoin(at, 'name'))
+        add(
+          ctx,
+          'error',
+          'tool-name-too-long',
+          `tool name is ${bytes} bytes; cst-agent allows at most ${MAX_TOOL_NAME_BYTES} (a longer one is cut, and two cut names can collide)`,
+          jsonPathJoin(at, 'name'),
+        )
       }
     }
     if ('parameters' in tool && 'inputSchema' in tool) {
@@ -77,7 +87,13 @@ export const cstAgentRules = async (json: Json, ctx: RuleContext): Promise<void>
       const broken = await compileSchema(schema)
       if (broken) add(ctx, 'error', 'tool-parameters-not-schema', `"${key}" is not a valid JSON Schema: ${broken}`, jsonPathJoin(at, key))
       else if (schema.type !== undefined && schema.type !== 'object') {
-        add(ctx, 'warning', 'tool-parameters-not-object', `"${key}" describes ${JSON.stringify(schema.type)}, but a tool's arguments are a JSON object ("type": "object")`, jsonPathJoin(jsonPathJoin(at, key), 'type'))
+        add(
+          ctx,
+          'warning',
+          'tool-parameters-not-object',
+          `"${key}" describes ${JSON.stringify(schema.type)}, but a tool's arguments are a JSON object ("type": "object")`,
+          jsonPathJoin(jsonPathJoin(at, key), 'type'),
+        )
       }
     }
     checkToolFiles(tool, at, ctx)

@@ -25,7 +25,10 @@ const asLoadoutServer = (name: string, raw: unknown, ctx: ManifestContext): unkn
   const {httpUrl, ...rest} = raw
   if (httpUrl !== undefined) {
     if ('url' in rest || 'command' in rest) {
-      ctx.report.error('mcp-server-ambiguous', `MCP server "${name}" has "httpUrl" and also ${'url' in rest ? '"url"' : '"command"'}; give one`, {file: ctx.file, path: jsonPathJoin('mcpServers', name)})
+      ctx.report.error('mcp-server-ambiguous', `MCP server "${name}" has "httpUrl" and also ${'url' in rest ? '"url"' : '"command"'}; give one`, {
+        file: ctx.file,
+        path: jsonPathJoin('mcpServers', name),
+      })
       return undefined
     }
     return withLoadoutVars({...rest, type: rest.type ?? 'http', url: httpUrl})
@@ -37,7 +40,10 @@ const asLoadoutServer = (name: string, raw: unknown, ctx: ManifestContext): unkn
 const readServers = (json: Json, ctx: ManifestContext): Declaration['mcpComponents'] => {
   if (json.mcpServers === undefined) return undefined
   if (!isRecord(json.mcpServers)) {
-    ctx.report.error('manifest-field-invalid', `"mcpServers" must be an object of named servers, not ${typeName(json.mcpServers)}`, {file: ctx.file, path: 'mcpServers'})
+    ctx.report.error('manifest-field-invalid', `"mcpServers" must be an object of named servers, not ${typeName(json.mcpServers)}`, {
+      file: ctx.file,
+      path: 'mcpServers',
+    })
     return []
   }
   const servers: Json = {}
@@ -54,14 +60,21 @@ const readContextFiles = (json: Json, ctx: ManifestContext): void => {
   if (value === undefined) return
   const names = typeof value === 'string' ? [value] : Array.isArray(value) ? value : undefined
   if (!names) {
-    ctx.report.error('manifest-field-invalid', `"contextFileName" must be a file name or a list of them, not ${typeName(value)}`, {file: ctx.file, path: 'contextFileName'})
+    ctx.report.error('manifest-field-invalid', `"contextFileName" must be a file name or a list of them, not ${typeName(value)}`, {
+      file: ctx.file,
+      path: 'contextFileName',
+    })
     return
   }
   names.forEach((raw, i) => {
     const jsonPath = typeof value === 'string' ? 'contextFileName' : jsonPathJoin('contextFileName', i)
     ctx.report.attempt(() => checkManifestPath(raw, {root: ctx.root, file: ctx.file, jsonPath, requireDotSlash: false}))
   })
-  ctx.report.warn('context-files-not-installed', '"contextFileName" is not installed: Gemini CLI loads an extension\'s context files only from inside an installed extension, and no agent loadout writes to reads them from a loose file', {file: ctx.file, path: 'contextFileName'})
+  ctx.report.warn(
+    'context-files-not-installed',
+    '"contextFileName" is not installed: Gemini CLI loads an extension\'s context files only from inside an installed extension, and no agent loadout writes to reads them from a loose file',
+    {file: ctx.file, path: 'contextFileName'},
+  )
 }
 
 export const readGeminiExtension = (json: Json, file: string, root: string, report: PluginReport): Declaration => {
@@ -71,7 +84,11 @@ export const readGeminiExtension = (json: Json, file: string, root: string, repo
   if (servers) declaration.mcpComponents = servers
   readContextFiles(json, ctx)
   if (json.excludeTools !== undefined) {
-    report.warn('exclude-tools-not-installed', '"excludeTools" is not installed: it limits Gemini CLI\'s own tools while the extension is active, and loadout writes no such setting', {file, path: 'excludeTools'})
+    report.warn(
+      'exclude-tools-not-installed',
+      '"excludeTools" is not installed: it limits Gemini CLI\'s own tools while the extension is active, and loadout writes no such setting',
+      {file, path: 'excludeTools'},
+    )
   }
   return declaration
 }

@@ -90,10 +90,14 @@ const lexoraSkills = (ctx: BuildContext, pluginId: string): {entries: Json[]; ca
     const rel = relPath(root, skill.dir)
     const folder = posix.basename(rel)
     if (rel === '.') skip(skill, 'a Lexora skill sits in a folder of its own (skills/<name>/SKILL.md), not at the package root; move it into one')
-    else if (folder !== skill.name) skip(skill, `Lexora names a skill after its folder: the folder is "${folder}" but the skill is "${skill.name}"; rename one to match`)
-    else if (!LEXORA_SKILL_NAME.test(folder) || folder.length > 64) skip(skill, 'a Lexora skill name is 1-64 lowercase letters and digits in words joined by single hyphens')
-    else if (folders.some((outer) => rel.startsWith(`${outer}/`))) skip(skill, `its folder is inside the skill folder "${folders.find((outer) => rel.startsWith(`${outer}/`))}"; Lexora skill folders may not nest`)
-    else if (entries.some((e) => e.id === `${pluginId}.${folder}`)) skip(skill, `another skill folder is also named "${folder}"; Lexora ids (${pluginId}.<folder>) must be unique`)
+    else if (folder !== skill.name)
+      skip(skill, `Lexora names a skill after its folder: the folder is "${folder}" but the skill is "${skill.name}"; rename one to match`)
+    else if (!LEXORA_SKILL_NAME.test(folder) || folder.length > 64)
+      skip(skill, 'a Lexora skill name is 1-64 lowercase letters and digits in words joined by single hyphens')
+    else if (folders.some((outer) => rel.startsWith(`${outer}/`)))
+      skip(skill, `its folder is inside the skill folder "${folders.find((outer) => rel.startsWith(`${outer}/`))}"; Lexora skill folders may not nest`)
+    else if (entries.some((e) => e.id === `${pluginId}.${folder}`))
+      skip(skill, `another skill folder is also named "${folder}"; Lexora ids (${pluginId}.<folder>) must be unique`)
     else if (entries.length >= MAX_LEXORA_SKILLS) skip(skill, `Lexora takes at most ${MAX_LEXORA_SKILLS} skills`)
     else {
       entries.push({id: `${pluginId}.${folder}`, path: `${rel}/SKILL.md`})
@@ -109,7 +113,8 @@ const connectorRefusal = (server: McpComponent): string | undefined => {
   const transport = transportOf(server.config)
   if (transport === 'stdio') return 'Lexora has no local (stdio) MCP servers: only remote streamable-HTTP connectors'
   if (transport === 'sse') return 'Lexora connectors use streamable HTTP, not SSE'
-  if (!LEXORA_ID.test(server.name)) return 'a Lexora connector id is 1-64 lowercase letters, digits, "-" or "_", starting with a letter or digit; rename the server to carry it'
+  if (!LEXORA_ID.test(server.name))
+    return 'a Lexora connector id is 1-64 lowercase letters, digits, "-" or "_", starting with a letter or digit; rename the server to carry it'
   let url: URL
   try {
     url = new URL(server.config.url ?? '')
@@ -144,7 +149,11 @@ const lexoraConnectors = (ctx: BuildContext): {entries: Json[]; carried: string[
     const clash = clashesWithOrigin(server.name, {type: 'http', url: server.config.url!}, ctx)
     if (clash) {
       const what = server.config.headers ? 'its headers' : 'its cst-agent settings'
-      notCarried.push({kind: 'mcp', name: server.name, reason: `its Lexora form leaves out ${what}, and ${clash} keeps the original: two definitions under one name would clash`})
+      notCarried.push({
+        kind: 'mcp',
+        name: server.name,
+        reason: `its Lexora form leaves out ${what}, and ${clash} keeps the original: two definitions under one name would clash`,
+      })
       continue
     }
     if (entries.length >= MAX_LEXORA_CONNECTORS) {
@@ -164,8 +173,16 @@ const lexoraConnectors = (ctx: BuildContext): {entries: Json[]; carried: string[
     carried.push(server.name)
     const headers = Object.keys(server.config.headers ?? {})
     if (headers.length > 0) {
-      const how = authentication === 'bearer' ? '"authentication": "bearer" (the host asks the user for the token)' : '"authentication": "none"; set "bearer" or "oauth" if it needs signing in'
-      notCarried.push({kind: 'mcp', name: server.name, part: `headers ${headers.join(', ')}`, reason: `Lexora connectors carry no headers; written with ${how}`})
+      const how =
+        authentication === 'bearer'
+          ? '"authentication": "bearer" (the host asks the user for the token)'
+          : '"authentication": "none"; set "bearer" or "oauth" if it needs signing in'
+      notCarried.push({
+        kind: 'mcp',
+        name: server.name,
+        part: `headers ${headers.join(', ')}`,
+        reason: `Lexora connectors carry no headers; written with ${how}`,
+      })
     }
     for (const field of ['disabled', 'autoApprove'] as const) {
       if (server.config[field] !== undefined) notCarried.push({kind: 'mcp', name: server.name, part: field, reason: 'a cst-agent setting with no Lexora form'})
@@ -187,7 +204,8 @@ const lexoraSubagentFromFile = (agent: SubagentComponent, skillIds: ReadonlyMap<
       if (!lexoraTools.includes(mapped)) lexoraTools.push(mapped)
     } else dropped.push(tool)
   }
-  if (dropped.length > 0) part(`tools ${dropped.join(', ')}`, `a Lexora subagent is granted only the built-in tools ${LEXORA_BUILTIN_TOOLS.join(', ')} and this package's connectors`)
+  if (dropped.length > 0)
+    part(`tools ${dropped.join(', ')}`, `a Lexora subagent is granted only the built-in tools ${LEXORA_BUILTIN_TOOLS.join(', ')} and this package's connectors`)
   // read-only: no tool that writes files or runs commands (a reviewer with Read, Grep, Glob, WebFetch is one)
   const readOnly = fm.readonly === true || (tools !== undefined && !tools.some((t) => WRITING_TOOLS.has(t.replace(/\(.*$/s, '').trim().toLowerCase())))
   let model: string | undefined
@@ -213,7 +231,10 @@ const lexoraSubagentFromFile = (agent: SubagentComponent, skillIds: ReadonlyMap<
   }
 }
 
-const lexoraSubagents = (ctx: BuildContext, skillIds: ReadonlyMap<string, string>): {entries: Json[]; carried: string[]; notCarried: NotCarried[]; notes: string[]} => {
+const lexoraSubagents = (
+  ctx: BuildContext,
+  skillIds: ReadonlyMap<string, string>,
+): {entries: Json[]; carried: string[]; notCarried: NotCarried[]; notes: string[]} => {
   const {model} = ctx
   const entries: Json[] = []
   const carried: string[] = []
@@ -221,7 +242,16 @@ const lexoraSubagents = (ctx: BuildContext, skillIds: ReadonlyMap<string, string
   const listers = ctx.sources.agentListers.filter((k) => k !== 'lexora')
   if (model.subagents.length > 0 && listers.length > 0) {
     const reason = `the ${listers[0]} manifest lists its agent files in "agents", and loadout reads a plugin's subagents from one place: a second definition in the Lexora manifest would clash. Drop "agents" from it (Claude Code reads agents/ by default) and convert again`
-    return {entries, carried, notCarried: noneCarried('subagent', model.subagents.map((s) => s.name), reason), notes: []}
+    return {
+      entries,
+      carried,
+      notCarried: noneCarried(
+        'subagent',
+        model.subagents.map((s) => s.name),
+        reason,
+      ),
+      notes: [],
+    }
   }
   const raw = new Map(rawContributions(ctx, 'subagents').map((entry) => [entry.id, entry]))
   for (const agent of model.subagents) {
@@ -233,7 +263,8 @@ const lexoraSubagents = (ctx: BuildContext, skillIds: ReadonlyMap<string, string
       continue
     }
     if (!LEXORA_ID.test(agent.name)) skip('a Lexora subagent id is 1-64 lowercase letters, digits, "-" or "_", starting with a letter or digit')
-    else if ((LEXORA_BUILTIN_SUBAGENTS as readonly string[]).includes(agent.name)) skip(`"${agent.name}" is a Lexora built-in subagent id; rename the agent to carry it`)
+    else if ((LEXORA_BUILTIN_SUBAGENTS as readonly string[]).includes(agent.name))
+      skip(`"${agent.name}" is a Lexora built-in subagent id; rename the agent to carry it`)
     else if (agent.body.trim() === '') skip('it has no prompt (the Markdown body), which Lexora needs as "instructions"')
     else if (entries.length >= MAX_LEXORA_SUBAGENTS) skip(`Lexora takes at most ${MAX_LEXORA_SUBAGENTS} subagents`)
     else {
@@ -257,7 +288,21 @@ export const lexoraIdFor = (ctx: BuildContext): string => {
   return (existing ? lexoraPluginId(existing) : undefined) ?? ctx.model.name
 }
 
-const LEXORA_MANAGED = new Set(['name', 'version', 'description', 'author', 'keywords', 'homepage', 'repository', 'license', 'private', 'id', 'apiVersion', 'engines', 'contributes'])
+const LEXORA_MANAGED = new Set([
+  'name',
+  'version',
+  'description',
+  'author',
+  'keywords',
+  'homepage',
+  'repository',
+  'license',
+  'private',
+  'id',
+  'apiVersion',
+  'engines',
+  'contributes',
+])
 /** An existing package.json keeps its own metadata; only the Lexora fields are the converter's. */
 const LEXORA_KEEP = new Set(['name', 'version', 'description', 'author', 'keywords', 'homepage', 'repository', 'license', 'private', 'id'])
 
@@ -284,7 +329,8 @@ export const buildLexora = (ctx: BuildContext): ConversionPlan => {
 
   const meta = metadataOf(ctx)
   const existing = ctx.target.existing
-  const oldRange = isRecord(existing?.engines) && typeof existing.engines.lexora === 'string' && isSemverRange(existing.engines.lexora) ? existing.engines.lexora : undefined
+  const oldRange =
+    isRecord(existing?.engines) && typeof existing.engines.lexora === 'string' && isSemverRange(existing.engines.lexora) ? existing.engines.lexora : undefined
   const contributes: Json = {
     ...(skills.entries.length > 0 ? {skills: skills.entries} : {}),
     ...(connectors.entries.length > 0 ? {mcpConnectors: connectors.entries} : {}),
@@ -308,12 +354,25 @@ export const buildLexora = (ctx: BuildContext): ConversionPlan => {
     ...skills.notCarried,
     ...connectors.notCarried,
     ...subagents.notCarried,
-    ...noneCarried('hooks', model.hooks.map((h) => h.name), 'Lexora packages run no hooks'),
-    ...noneCarried('command', model.commands.map((c) => c.name), 'Lexora packages have no slash commands'),
-    ...noneCarried('tool', model.tools.map((t) => t.name), 'an exec tool is a cst-agent feature; Lexora packages run no local programs'),
+    ...noneCarried(
+      'hooks',
+      model.hooks.map((h) => h.name),
+      'Lexora packages run no hooks',
+    ),
+    ...noneCarried(
+      'command',
+      model.commands.map((c) => c.name),
+      'Lexora packages have no slash commands',
+    ),
+    ...noneCarried(
+      'tool',
+      model.tools.map((t) => t.name),
+      'an exec tool is a cst-agent feature; Lexora packages run no local programs',
+    ),
   ]
   const notes = [...subagents.notes]
-  if (ctx.target.mode === 'merge') notes.push(`package.json is an npm manifest: the Lexora fields (id, engines, contributes) were added to it and its other fields kept`)
+  if (ctx.target.mode === 'merge')
+    notes.push(`package.json is an npm manifest: the Lexora fields (id, engines, contributes) were added to it and its other fields kept`)
   return {
     format: 'lexora',
     target: ctx.target,

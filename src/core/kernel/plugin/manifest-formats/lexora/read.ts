@@ -36,7 +36,10 @@ const contributionId = (raw: unknown, at: string, what: string, ctx: ManifestCon
     return undefined
   }
   if (typeof raw.id !== 'string' || !LEXORA_ID.test(raw.id)) {
-    ctx.report.error(`lexora-${what}-id-invalid`, `"id" must be 1-64 lowercase letters, digits, "-" or "_", starting with a letter or digit`, {file: ctx.file, path: jsonPathJoin(at, 'id')})
+    ctx.report.error(`lexora-${what}-id-invalid`, `"id" must be 1-64 lowercase letters, digits, "-" or "_", starting with a letter or digit`, {
+      file: ctx.file,
+      path: jsonPathJoin(at, 'id'),
+    })
     return undefined
   }
   return {entry: raw, id: raw.id}
@@ -46,7 +49,10 @@ const readSkillPaths = (list: unknown[], ctx: ManifestContext): DeclaredPath[] =
   list.flatMap((raw, i) => {
     const at = jsonPathJoin('contributes.skills', i)
     if (!isRecord(raw)) {
-      ctx.report.error('manifest-field-invalid', `a skill contribution must be an object with "id" and "path", not ${typeName(raw)}`, {file: ctx.file, path: at})
+      ctx.report.error('manifest-field-invalid', `a skill contribution must be an object with "id" and "path", not ${typeName(raw)}`, {
+        file: ctx.file,
+        path: at,
+      })
       return []
     }
     const paths = declaredPaths(raw, 'path', ctx, jsonPathJoin(at, 'path'))
@@ -60,7 +66,11 @@ const readConnector = (raw: unknown, at: string, ctx: ManifestContext): McpCompo
   const {entry, id} = found
   const where = (key: string) => ({file: ctx.file, path: jsonPathJoin(at, key)})
   if (entry.transport !== undefined && entry.transport !== 'streamable-http') {
-    ctx.report.error('lexora-connector-transport', `"transport" is ${JSON.stringify(entry.transport)}; Lexora connectors use "streamable-http"`, where('transport'))
+    ctx.report.error(
+      'lexora-connector-transport',
+      `"transport" is ${JSON.stringify(entry.transport)}; Lexora connectors use "streamable-http"`,
+      where('transport'),
+    )
     return undefined
   }
   if (typeof entry.url !== 'string') {
@@ -80,7 +90,10 @@ const readSubagent = (raw: unknown, at: string, ctx: ManifestContext): SubagentC
   if (!found) return undefined
   const {instructions, ...frontmatter} = found.entry
   if (typeof instructions !== 'string' || instructions.trim() === '') {
-    ctx.report.error('lexora-subagent-instructions', `subagent "${found.id}" needs "instructions" (its prompt)`, {file: ctx.file, path: jsonPathJoin(at, 'instructions')})
+    ctx.report.error('lexora-subagent-instructions', `subagent "${found.id}" needs "instructions" (its prompt)`, {
+      file: ctx.file,
+      path: jsonPathJoin(at, 'instructions'),
+    })
     return undefined
   }
   return {kind: 'subagent', name: found.id, file: ctx.file, frontmatter, body: instructions}
@@ -88,7 +101,14 @@ const readSubagent = (raw: unknown, at: string, ctx: ManifestContext): SubagentC
 
 export const readLexoraManifest = (json: Json, file: string, root: string, report: PluginReport): Declaration => {
   const ctx: ManifestContext = {root, file, report, requireDotSlash: false}
-  const declaration: Declaration = {kind: 'lexora', file, ...readMetadata(json, ctx), skillDialect: 'spec', mcpComponentsAt: 'contributes.mcpConnectors', subagentsAt: 'contributes.subagents'}
+  const declaration: Declaration = {
+    kind: 'lexora',
+    file,
+    ...readMetadata(json, ctx),
+    skillDialect: 'spec',
+    mcpComponentsAt: 'contributes.mcpConnectors',
+    subagentsAt: 'contributes.subagents',
+  }
   const id = lexoraPluginId(json)
   if (declaration.name === undefined && id !== undefined) declaration.name = id.split('.').pop()!
   const contributes = json.contributes

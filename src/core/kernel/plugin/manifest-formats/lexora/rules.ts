@@ -87,7 +87,11 @@ const duplicates = (ctx: LexoraContext, list: Array<{id: unknown; at: string}>, 
 }
 
 /** `./skills/x/SKILL.md`, `skills\x\SKILL.md/` -> `skills/x/SKILL.md`. */
-const normalized = (raw: string): string => posix.normalize(raw.replace(/\\/g, '/')).replace(/^\.\/+/, '').replace(/\/+$/, '')
+const normalized = (raw: string): string =>
+  posix
+    .normalize(raw.replace(/\\/g, '/'))
+    .replace(/^\.\/+/, '')
+    .replace(/\/+$/, '')
 
 const checkSkills = (contributes: Json, pluginId: string | undefined, ctx: LexoraContext): {ids: string[]; folders: string[]} => {
   const ids: Array<{id: unknown; at: string}> = []
@@ -98,22 +102,42 @@ const checkSkills = (contributes: Json, pluginId: string | undefined, ctx: Lexor
     if (typeof entry.path !== 'string' || entry.path === '') continue
     const rel = normalized(entry.path)
     if (posix.basename(rel) !== 'SKILL.md') {
-      err(ctx, 'lexora-skill-path', `"path" must name a SKILL.md file in the skill's folder (for example "skills/pdf-tools/SKILL.md"), not ${JSON.stringify(entry.path)}`, jsonPathJoin(at, 'path'))
+      err(
+        ctx,
+        'lexora-skill-path',
+        `"path" must name a SKILL.md file in the skill's folder (for example "skills/pdf-tools/SKILL.md"), not ${JSON.stringify(entry.path)}`,
+        jsonPathJoin(at, 'path'),
+      )
       continue
     }
     const folder = posix.dirname(rel)
     if (folder === '.' || folder === '') {
-      err(ctx, 'lexora-skill-folder', 'the SKILL.md must sit in a folder of its own (skills/<name>/SKILL.md), not at the package root', jsonPathJoin(at, 'path'))
+      err(
+        ctx,
+        'lexora-skill-folder',
+        'the SKILL.md must sit in a folder of its own (skills/<name>/SKILL.md), not at the package root',
+        jsonPathJoin(at, 'path'),
+      )
       continue
     }
     folders.push({folder, at: jsonPathJoin(at, 'path')})
     const skill = posix.basename(folder)
     if (/[.:]/.test(skill)) {
-      err(ctx, 'lexora-skill-namespace', `skill folder "${skill}" carries a namespace; name it without one (Lexora adds the plugin id to the skill id)`, jsonPathJoin(at, 'path'))
+      err(
+        ctx,
+        'lexora-skill-namespace',
+        `skill folder "${skill}" carries a namespace; name it without one (Lexora adds the plugin id to the skill id)`,
+        jsonPathJoin(at, 'path'),
+      )
       continue
     }
     if (pluginId !== undefined && typeof entry.id === 'string' && entry.id !== `${pluginId}.${skill}`) {
-      err(ctx, 'lexora-skill-id', `"id" is ${JSON.stringify(entry.id)}; it must be the plugin id, a dot and the skill name: "${pluginId}.${skill}"`, jsonPathJoin(at, 'id'))
+      err(
+        ctx,
+        'lexora-skill-id',
+        `"id" is ${JSON.stringify(entry.id)}; it must be the plugin id, a dot and the skill name: "${pluginId}.${skill}"`,
+        jsonPathJoin(at, 'id'),
+      )
     }
   }
   duplicates(ctx, ids, 'lexora-skill-id-duplicate', 'skill')
@@ -145,7 +169,8 @@ const checkInsideSkills = (contributes: Json, folders: readonly string[], ctx: L
       if (text === '' || /^[A-Za-z][A-Za-z0-9+.-]*:/.test(text) || text.startsWith('/')) continue
       const rel = normalized(text)
       const folder = folders.find((f) => rel === f || rel.startsWith(`${f}/`))
-      if (folder) err(ctx, 'lexora-inside-skill', `${at} is "${text}", inside skill folder "${folder}"; a skill folder holds only its skill: move the file out of it`, at)
+      if (folder)
+        err(ctx, 'lexora-inside-skill', `${at} is "${text}", inside skill folder "${folder}"; a skill folder holds only its skill: move the file out of it`, at)
     }
   }
 }
@@ -159,10 +184,16 @@ const checkConnectorUrl = (raw: string, at: string, id: string, ctx: LexoraConte
     return
   }
   if (url.protocol !== 'https:') err(ctx, 'lexora-connector-url', `connector "${id}": url must be https, not ${url.protocol.replace(/:$/, '')}`, at)
-  else if (url.username || url.password) err(ctx, 'lexora-connector-url', `connector "${id}": url has a user name or password in it; connectors authenticate through "authentication"`, at)
+  else if (url.username || url.password)
+    err(ctx, 'lexora-connector-url', `connector "${id}": url has a user name or password in it; connectors authenticate through "authentication"`, at)
   const secret = [...url.searchParams.keys()].find((key) => SECRET_PARAM.test(key))
   if (secret) {
-    err(ctx, 'lexora-connector-url-secret', `connector "${id}": url carries "${secret}" in its query, which looks like a credential; never put a token in the URL (use "authentication": "bearer" or "oauth")`, at)
+    err(
+      ctx,
+      'lexora-connector-url-secret',
+      `connector "${id}": url carries "${secret}" in its query, which looks like a credential; never put a token in the URL (use "authentication": "bearer" or "oauth")`,
+      at,
+    )
   }
 }
 
@@ -175,7 +206,12 @@ const checkConnectors = (contributes: Json, ctx: LexoraContext): string[] => {
     if (typeof entry.url === 'string') checkConnectorUrl(entry.url, jsonPathJoin(at, 'url'), id, ctx)
     for (const key of ['headers', 'secrets']) {
       if (key in entry) {
-        err(ctx, 'lexora-connector-secrets', `connector "${id}" has "${key}"; Lexora connectors carry no headers or secrets: set "authentication" and the host asks the user for credentials`, jsonPathJoin(at, key))
+        err(
+          ctx,
+          'lexora-connector-secrets',
+          `connector "${id}" has "${key}"; Lexora connectors carry no headers or secrets: set "authentication" and the host asks the user for credentials`,
+          jsonPathJoin(at, key),
+        )
       }
     }
   }
@@ -190,24 +226,44 @@ const checkSubagentTools = (entry: Json, at: string, id: string, connectors: rea
     const toolAt = jsonPathJoin(jsonPathJoin(at, 'tools'), i)
     if (isRecord(tool) && tool.source === 'builtin') {
       if (builtinToolName(tool) === undefined) {
-        err(ctx, 'lexora-subagent-tool', `subagent "${id}": built-in tool ${JSON.stringify(tool.name)} is not one of Lexora's (${LEXORA_BUILTIN_TOOLS.join(', ')})`, toolAt)
+        err(
+          ctx,
+          'lexora-subagent-tool',
+          `subagent "${id}": built-in tool ${JSON.stringify(tool.name)} is not one of Lexora's (${LEXORA_BUILTIN_TOOLS.join(', ')})`,
+          toolAt,
+        )
       }
       return
     }
     if (typeof tool === 'string') {
       if (!(LEXORA_BUILTIN_TOOLS as readonly string[]).includes(tool)) {
-        err(ctx, 'lexora-subagent-tool', `subagent "${id}": tool "${tool}" is not a Lexora built-in tool; use {"source": "builtin", "name": ${LEXORA_BUILTIN_TOOLS.map((t) => `"${t}"`).join(' | ')}}, or {"source": "mcp", "connector", "name"}`, toolAt)
+        err(
+          ctx,
+          'lexora-subagent-tool',
+          `subagent "${id}": tool "${tool}" is not a Lexora built-in tool; use {"source": "builtin", "name": ${LEXORA_BUILTIN_TOOLS.map((t) => `"${t}"`).join(' | ')}}, or {"source": "mcp", "connector", "name"}`,
+          toolAt,
+        )
       }
       return
     }
     if (!isRecord(tool) || tool.source !== 'mcp' || typeof tool.name !== 'string' || tool.name === '') {
-      err(ctx, 'lexora-subagent-tool', `subagent "${id}": a tool is {"source": "builtin", "name": ${LEXORA_BUILTIN_TOOLS.map((t) => `"${t}"`).join(' | ')}} or {"source": "mcp", "connector": <connector id>, "name": <tool name>}`, toolAt)
+      err(
+        ctx,
+        'lexora-subagent-tool',
+        `subagent "${id}": a tool is {"source": "builtin", "name": ${LEXORA_BUILTIN_TOOLS.map((t) => `"${t}"`).join(' | ')}} or {"source": "mcp", "connector": <connector id>, "name": <tool name>}`,
+        toolAt,
+      )
       return
     }
     usesMcp = true
     if (typeof tool.connector !== 'string' || !connectors.includes(tool.connector)) {
       const known = connectors.length > 0 ? `it has ${connectors.map((c) => `"${c}"`).join(', ')}` : 'it has none'
-      err(ctx, 'lexora-subagent-connector', `subagent "${id}": tool "${tool.name}" names connector ${JSON.stringify(tool.connector)}, which this package does not contribute (${known})`, jsonPathJoin(toolAt, 'connector'))
+      err(
+        ctx,
+        'lexora-subagent-connector',
+        `subagent "${id}": tool "${tool.name}" names connector ${JSON.stringify(tool.connector)}, which this package does not contribute (${known})`,
+        jsonPathJoin(toolAt, 'connector'),
+      )
     }
   })
   return usesMcp
@@ -224,18 +280,33 @@ const checkSubagents = (contributes: Json, skills: readonly string[], connectors
     }
     const usesMcp = checkSubagentTools(entry, at, id, connectors, ctx)
     if (usesMcp && entry.fileAccess === 'read_only') {
-      err(ctx, 'lexora-subagent-file-access', `subagent "${id}" uses MCP tools, which need "fileAccess": "inherit" (it is ${JSON.stringify(entry.fileAccess)})`, jsonPathJoin(at, 'fileAccess'))
+      err(
+        ctx,
+        'lexora-subagent-file-access',
+        `subagent "${id}" uses MCP tools, which need "fileAccess": "inherit" (it is ${JSON.stringify(entry.fileAccess)})`,
+        jsonPathJoin(at, 'fileAccess'),
+      )
     }
     const own = Array.isArray(entry.skills) ? entry.skills.filter((s): s is string => typeof s === 'string') : []
     own.forEach((skill, i) => {
       if (!skills.includes(skill)) {
-        err(ctx, 'lexora-subagent-skill', `subagent "${id}": skill "${skill}" is not a skill contribution id of this package${skills.length > 0 ? ` (it has ${skills.map((s) => `"${s}"`).join(', ')})` : ' (it has none)'}`, jsonPathJoin(jsonPathJoin(at, 'skills'), i))
+        err(
+          ctx,
+          'lexora-subagent-skill',
+          `subagent "${id}": skill "${skill}" is not a skill contribution id of this package${skills.length > 0 ? ` (it has ${skills.map((s) => `"${s}"`).join(', ')})` : ' (it has none)'}`,
+          jsonPathJoin(jsonPathJoin(at, 'skills'), i),
+        )
       }
     })
     if (Array.isArray(entry.requiredSkills)) {
       entry.requiredSkills.forEach((skill, i) => {
         if (typeof skill === 'string' && !own.includes(skill)) {
-          err(ctx, 'lexora-subagent-required-skill', `subagent "${id}": required skill "${skill}" is not in its "skills"; requiredSkills must be a subset of skills`, jsonPathJoin(jsonPathJoin(at, 'requiredSkills'), i))
+          err(
+            ctx,
+            'lexora-subagent-required-skill',
+            `subagent "${id}": required skill "${skill}" is not in its "skills"; requiredSkills must be a subset of skills`,
+            jsonPathJoin(jsonPathJoin(at, 'requiredSkills'), i),
+          )
         }
       })
     }
@@ -249,7 +320,12 @@ export const lexoraRules = (json: Json, file: string): Problem[] => {
   const pluginId = lexoraPluginId(json)
   if (pluginId === undefined) err(ctx, 'lexora-id-missing', 'the package has no plugin id: give "id", or "publisher" and "name"', 'id')
   else if (!PLUGIN_ID.test(pluginId)) {
-    err(ctx, 'lexora-id-invalid', `plugin id "${pluginId}" must be dot-separated words of lowercase letters, digits and single hyphens (for example "acme.pdf-tools")`, typeof json.id === 'string' ? 'id' : 'publisher')
+    err(
+      ctx,
+      'lexora-id-invalid',
+      `plugin id "${pluginId}" must be dot-separated words of lowercase letters, digits and single hyphens (for example "acme.pdf-tools")`,
+      typeof json.id === 'string' ? 'id' : 'publisher',
+    )
   }
   for (const {path, why} of FORBIDDEN) {
     let at: unknown = json
@@ -258,7 +334,12 @@ export const lexoraRules = (json: Json, file: string): Problem[] => {
   }
   const engines = json.engines
   if (isRecord(engines) && typeof engines.lexora === 'string' && !isSemverRange(engines.lexora)) {
-    err(ctx, 'lexora-engine-range', `"engines.lexora" is ${JSON.stringify(engines.lexora)}, which is not a semver range (for example "^${LEXORA_API_VERSION}.0.0")`, 'engines.lexora')
+    err(
+      ctx,
+      'lexora-engine-range',
+      `"engines.lexora" is ${JSON.stringify(engines.lexora)}, which is not a semver range (for example "^${LEXORA_API_VERSION}.0.0")`,
+      'engines.lexora',
+    )
   }
   if (!isRecord(json.contributes)) return ctx.problems
   const validId = pluginId !== undefined && PLUGIN_ID.test(pluginId) ? pluginId : undefined

@@ -39,10 +39,17 @@ const lexoraManifest = (input: ScaffoldInput, agentPrompt: string) => {
 const lexoraNotes = (input: ScaffoldInput): string[] => {
   const notes: string[] = []
   const absent = (['hooks', 'mcp', 'commands', 'tools'] as const).filter((p) => has(input, p))
-  const words: Record<string, string> = {hooks: 'hooks', mcp: 'stdio MCP servers (only streamable-http connectors)', commands: 'slash commands', tools: 'exec tools'}
+  const words: Record<string, string> = {
+    hooks: 'hooks',
+    mcp: 'stdio MCP servers (only streamable-http connectors)',
+    commands: 'slash commands',
+    tools: 'exec tools',
+  }
   if (absent.length > 0) notes.push(`Lexora packages carry no ${absent.map((p) => words[p]).join(', ')}; those files serve the other agents`)
   if (has(input, 'agents') && !alone(input, 'lexora')) {
-    notes.push(`package.json does not list the subagent under contributes.subagents: loadout reads a plugin's subagents from one place, and agents/${input.name}.md serves the other formats; add it by hand for a Lexora-only package`)
+    notes.push(
+      `package.json does not list the subagent under contributes.subagents: loadout reads a plugin's subagents from one place, and agents/${input.name}.md serves the other formats; add it by hand for a Lexora-only package`,
+    )
   }
   return notes
 }

@@ -40,12 +40,20 @@ const claudeAgentFile = (agent: SubagentComponent, pluginId: string | undefined,
   }
   // read_only with no tool list: the read tools keep it from changing files
   if (fm.fileAccess === 'read_only' && !Array.isArray(fm.tools)) tools.push('Read', 'Grep', 'Glob')
-  if (Array.isArray(fm.requiredSkills) && fm.requiredSkills.length > 0) part('requiredSkills', 'Claude Code has no required skills; they are listed under "skills", which it preloads')
+  if (Array.isArray(fm.requiredSkills) && fm.requiredSkills.length > 0)
+    part('requiredSkills', 'Claude Code has no required skills; they are listed under "skills", which it preloads')
   const prefix = pluginId ? `${pluginId}.` : ''
-  const skills = Array.isArray(fm.skills) ? fm.skills.filter((s): s is string => typeof s === 'string').map((s) => (s.startsWith(prefix) ? s.slice(prefix.length) : s)) : []
+  const skills = Array.isArray(fm.skills)
+    ? fm.skills.filter((s): s is string => typeof s === 'string').map((s) => (s.startsWith(prefix) ? s.slice(prefix.length) : s))
+    : []
   const fields: Record<string, unknown> = {
     name: agent.name,
-    description: typeof fm.description === 'string' && fm.description.trim() !== '' ? fm.description : typeof fm.name === 'string' ? fm.name : `The ${agent.name} subagent`,
+    description:
+      typeof fm.description === 'string' && fm.description.trim() !== ''
+        ? fm.description
+        : typeof fm.name === 'string'
+          ? fm.name
+          : `The ${agent.name} subagent`,
     ...(tools.length > 0 || Array.isArray(fm.tools) ? {tools: tools.join(', ')} : {}),
     ...(typeof fm.model === 'string' && fm.model !== '' ? {model: fm.model} : {}),
     ...(skills.length > 0 ? {skills} : {}),
@@ -74,7 +82,10 @@ export const lexoraSubagentsAsClaude = (ctx: BuildContext): LexoraForClaude => {
   }
   for (const connector of rawContributions(ctx, 'mcpConnectors')) {
     if (connector.authentication === 'bearer' || connector.authentication === 'oauth') {
-      const how = connector.authentication === 'bearer' ? 'add "headers": {"Authorization": "Bearer ${YOUR_TOKEN}"} to the entry' : 'Claude Code signs in to remote servers with OAuth itself'
+      const how =
+        connector.authentication === 'bearer'
+          ? 'add "headers": {"Authorization": "Bearer ${YOUR_TOKEN}"} to the entry'
+          : 'Claude Code signs in to remote servers with OAuth itself'
       out.connectorNotes.push({kind: 'mcp', name: String(connector.id), part: 'authentication', reason: `Claude Code has no "authentication" field: ${how}`})
     }
   }
