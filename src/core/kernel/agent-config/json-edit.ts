@@ -28,7 +28,7 @@
  * never removes a parent.
  */
 import {validationFailed} from '../../model/errors.js'
-import {findMember, findMemberIndex, getJsonMember, isBlank, objectAt, parseJsonText, scanJson, type MemberSpan, type ObjectSpan} from '../json/json-read.js'
+import {findMember, findMemberIndex, getJsonMember, isBlank, objectAt, parseJsonText, scanMembers, type MemberSpan, type ObjectSpan} from '../json/json-read.js'
 
 export {getJsonMember, parseJsonText} from '../json/json-read.js'
 
@@ -323,7 +323,7 @@ export const editJsonMember = (text: string, path: readonly string[], key: strin
     if (JSON.stringify(getJsonMember(out, path, key, file)) !== JSON.stringify(value)) throw new Error('internal error: a new JSON document did not read back')
     return {text: out, undo: {path: undoPath, key, createdParents: path.length, emptyDocument: text}}
   }
-  const scan = scanJson(text, file, path)
+  const scan = scanMembers(text, file, path)
   const at = objectAt(scan, path, path.length)
   if (at.notObject) {
     const {depth, kind} = at.notObject
@@ -385,7 +385,7 @@ const EMPTY_DOCUMENT = /^\uFEFF?[ \t\r\n]*\{[ \t\r\n]*\}[ \t\r\n]*$/
  */
 export const removeJsonMember = (text: string, path: readonly string[], key: string, file: string, undo?: JsonEditUndo): string => {
   if (isBlank(text)) return text
-  const scan = scanJson(text, file, path)
+  const scan = scanMembers(text, file, path)
   let obj = objectAt(scan, path, path.length).found
   if (!obj || findMemberIndex(obj, key) < 0) return text
   const created = Math.max(0, Math.min(undo?.createdParents ?? 0, path.length))
@@ -417,7 +417,7 @@ export const removeJsonMember = (text: string, path: readonly string[], key: str
  */
 export const undoJsonEdit = (text: string, undo: JsonEditUndo, file: string): string => {
   if (undo.previous === undefined) return removeJsonMember(text, undo.path, undo.key, file, undo)
-  const scan = scanJson(text, file, undo.path)
+  const scan = scanMembers(text, file, undo.path)
   const obj = objectAt(scan, undo.path, undo.path.length).found
   const member = obj && findMember(obj, undo.key)
   if (!obj || !member) return text

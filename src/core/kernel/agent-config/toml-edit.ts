@@ -158,133 +158,161 @@ const decodeBasic = (raw: string): string =>
     return ({b: '\b', t: '\t', n: '\n', f: '\f', r: '\r', e: '\u001b'} as Record<string, string>)[c as string] ?? (c as string)
   })
 
+const QUOTE = 34
+const APOSTROPHE = 39
+const HASH = 35
+const BACKSLASH = 92
+
+/** A position in valid TOML text and the lexemes the line scanner steps over. */
+class TomlCursor {
+  i: number
+  readonly n: number
+  constructor(readonly text: string) {
+    this.n = text.length
+    this.i = text.charCodeAt(0) === 0xfeff ? 1 : 0
+  }
+
+  code(at = this.i): number {
+    return this.text.charCodeAt(at)
+  }
+
+  spaces(): void {
+    while (this.code() === 32 || this.code() === 9) this.i++
+  }
+
+  toLineEnd(): void {
+    const lf = this.text.indexOf('\n', this.i)
+    this.i = lf < 0 ? this.n : lf + 1
+  }
+
+  /** Past a basic, literal or multi-line string starting at the cursor. */
+  skipString(): void {
+    const q = this.text[this.i] as string
+    if (this.text.startsWith(q + q + q, this.i)) this.skipMultiline(q)
+    else if (q === "'") {
+      const e = this.text.indexOf("'", this.i + 1)
+      this.i = e < 0 ? this.n : e + 1
+    } else {
+      this.i++
+      this.skipEscapedUntil('"')
+    }
+  }
+
+  private skipMultiline(q: string): void {
+    this.i += 3
+    if (q === "'") {
+      const e = this.text.indexOf("'''", this.i)
+      this.i = e < 0 ? this.n : e + 3
+    } else this.skipEscapedUntil('"""')
+    // Up to two quotes of content may stand right before the closing three.
+    while (this.text[this.i] === q) this.i++
+  }
+
+  /** Past the next `close` that no backslash escapes. */
+  private skipEscapedUntil(close: string): void {
+    while (this.i < this.n) {
+      if (this.code() === BACKSLASH) this.i += 2
+      else if (this.text.startsWith(close, this.i)) {
+        this.i += close.length
+        return
+      } else this.i++
+    }
+  }
+
+  /** A dotted key, each part decoded. */
+  readKey(): string[] {
+    const parts: string[] = []
+    for (;;) {
+      this.spaces()
+      const c = this.code()
+      const s = this.i
+      if (c === QUOTE || c === APOSTROPHE) {
+        this.skipString()
+        const raw = this.text.slice(s + 1, this.i - 1)
+        parts.push(c === QUOTE ? decodeBasic(raw) : raw)
+      } else {
+        BARE_RUN.lastIndex = this.i
+        BARE_RUN.test(this.text)
+        this.i = BARE_RUN.lastIndex
+        parts.push(this.text.slice(s, this.i))
+      }
+      this.spaces()
+      if (this.code() !== 46) return parts
+      this.i++
+    }
+  }
+
+  /** Past the value of a key/value line: a string, or an array or inline table however many lines it spans. */
+  skipValue(): void {
+    this.spaces()
+    const c = this.code()
+    if (c === QUOTE || c === APOSTROPHE) this.skipString()
+    else if (c === 91 || c === 123) this.skipBrackets()
+  }
+
+  private skipBrackets(): void {
+    let depth = 0
+    while (this.i < this.n) {
+      const d = this.code()
+      if (d === QUOTE || d === APOSTROPHE) {
+        this.skipString()
+        continue
+      }
+      if (d === HASH) {
+        const lf = this.text.indexOf('\n', this.i)
+        this.i = lf < 0 ? this.n : lf
+        continue
+      }
+      this.i++
+      if (d === 91 || d === 123) depth++
+      else if ((d === 93 || d === 125) && --depth === 0) return
+    }
+  }
+
+  /** Past the `=` of a key/value line. */
+  skipKey(): void {
+    while (this.i < this.n) {
+      const d = this.code()
+      if (d === QUOTE || d === APOSTROPHE) this.skipString()
+      else if (d === 61) {
+        this.i++
+        return
+      } else this.i++
+    }
+  }
+}
+
+/** The item that starts at the cursor, read up to the end of its last line. */
+const readItem = (at: TomlCursor): TomlItem => {
+  const start = at.i
+  at.spaces()
+  const c = at.code()
+  let kind: TomlItem['kind']
+  let path: string[] = []
+  if (at.i >= at.n || c === 10 || (c === 13 && at.code(at.i + 1) === 10)) kind = 'blank'
+  else if (c === HASH) kind = 'comment'
+  else if (c === 91) {
+    const array = at.code(at.i + 1) === 91
+    at.i += array ? 2 : 1
+    path = at.readKey()
+    kind = array ? 'array-header' : 'header'
+  } else {
+    kind = 'keyval'
+    at.skipKey()
+    at.skipValue()
+  }
+  at.toLineEnd()
+  return {kind, start, end: at.i, path}
+}
+
 /**
  * Cuts valid TOML into items, each a whole number of lines: headers (with their decoded path),
  * key/value lines (a multi-line value makes one item of several lines), comment lines and blank lines.
  */
 const scanToml = (text: string): TomlItem[] => {
-  const n = text.length
-  let i = text.charCodeAt(0) === 0xfeff ? 1 : 0
+  const at = new TomlCursor(text)
   const items: TomlItem[] = []
-
-  const spaces = (): void => {
-    while (text.charCodeAt(i) === 32 || text.charCodeAt(i) === 9) i++
-  }
-  const toLineEnd = (): void => {
-    const lf = text.indexOf('\n', i)
-    i = lf < 0 ? n : lf + 1
-  }
-  const skipString = (): void => {
-    const q = text[i] as string
-    if (text.startsWith(q + q + q, i)) {
-      i += 3
-      if (q === "'") {
-        const e = text.indexOf("'''", i)
-        i = e < 0 ? n : e + 3
-      } else {
-        while (i < n) {
-          if (text.charCodeAt(i) === 92) i += 2
-          else if (text.startsWith('"""', i)) {
-            i += 3
-            break
-          } else i++
-        }
-      }
-      // Up to two quotes of content may stand right before the closing three.
-      while (text[i] === q) i++
-    } else if (q === "'") {
-      const e = text.indexOf("'", i + 1)
-      i = e < 0 ? n : e + 1
-    } else {
-      i++
-      while (i < n) {
-        const c = text.charCodeAt(i)
-        if (c === 92) i += 2
-        else if (c === 34) {
-          i++
-          break
-        } else i++
-      }
-    }
-  }
-  const readKey = (): string[] => {
-    const parts: string[] = []
-    for (;;) {
-      spaces()
-      const c = text.charCodeAt(i)
-      const s = i
-      if (c === 34) {
-        skipString()
-        parts.push(decodeBasic(text.slice(s + 1, i - 1)))
-      } else if (c === 39) {
-        skipString()
-        parts.push(text.slice(s + 1, i - 1))
-      } else {
-        BARE_RUN.lastIndex = i
-        BARE_RUN.test(text)
-        i = BARE_RUN.lastIndex
-        parts.push(text.slice(s, i))
-      }
-      spaces()
-      if (text.charCodeAt(i) !== 46) return parts
-      i++
-    }
-  }
-  const skipValue = (): void => {
-    spaces()
-    const c = text.charCodeAt(i)
-    if (c === 34 || c === 39) {
-      skipString()
-    } else if (c === 91 || c === 123) {
-      let depth = 0
-      while (i < n) {
-        const d = text.charCodeAt(i)
-        if (d === 34 || d === 39) {
-          skipString()
-          continue
-        }
-        if (d === 35) {
-          const lf = text.indexOf('\n', i)
-          i = lf < 0 ? n : lf
-          continue
-        }
-        i++
-        if (d === 91 || d === 123) depth++
-        else if ((d === 93 || d === 125) && --depth === 0) break
-      }
-    }
-  }
-
-  while (i < n) {
-    const start = i
-    spaces()
-    const c = text.charCodeAt(i)
-    let kind: TomlItem['kind']
-    let path: string[] = []
-    if (i >= n || c === 10 || (c === 13 && text.charCodeAt(i + 1) === 10)) {
-      kind = 'blank'
-    } else if (c === 35) {
-      kind = 'comment'
-    } else if (c === 91) {
-      const array = text.charCodeAt(i + 1) === 91
-      i += array ? 2 : 1
-      path = readKey()
-      kind = array ? 'array-header' : 'header'
-    } else {
-      kind = 'keyval'
-      while (i < n) {
-        const d = text.charCodeAt(i)
-        if (d === 34 || d === 39) skipString()
-        else if (d === 61) {
-          i++
-          break
-        } else i++
-      }
-      skipValue()
-    }
-    toLineEnd()
-    items.push({kind, start, end: i, path})
-  }
+  while (at.i < at.n) items.push(readItem(at))
   return items
 }
 

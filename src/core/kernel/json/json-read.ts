@@ -5,7 +5,7 @@
 import {SyntaxKind} from 'jsonc-parser'
 import {jsonc} from './jsonc.js'
 import {validationFailed} from '../../model/errors.js'
-import {scanJson as readJson, type JsonMistake} from './scan.js'
+import {scanJson as scanGrammar, type JsonMistake} from './scan.js'
 import {lineAndColumn} from '../text/text.js'
 
 /** An object on the tracked path: where its braces are and where each member is. */
@@ -63,7 +63,7 @@ const MAX_DEPTH = 1000
  * reached by following `path` from it (all of its members, so that the edit knows its neighbours).
  * Invalid text throws `config-not-json` naming the line and column of its first mistake.
  */
-export const scanJson = (text: string, file: string, path: readonly string[]): Scan => {
+export const scanMembers = (text: string, file: string, path: readonly string[]): Scan => {
   const scan = scanSpans(text, path)
   if (!('mistake' in scan)) return scan
   const {mistake} = scan
@@ -145,7 +145,7 @@ const scanSpans = (text: string, path: readonly string[]): Scan | {mistake: Json
     if (frame.obj) frame.obj.close = offset
     end(offset + 1)
   }
-  const mistake = readJson(
+  const mistake = scanGrammar(
     text,
     {
       objectBegin: (offset) => {
@@ -240,7 +240,7 @@ export const parseJsonText = (text: string, file: string): unknown => {
   try {
     return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text) as unknown
   } catch {
-    const scan = scanJson(text, file, [])
+    const scan = scanMembers(text, file, [])
     return parseSpan(text, scan.valueStart, scan.valueEnd, scan.junk)
   }
 }
@@ -255,7 +255,7 @@ export const getJsonMember = (text: string, path: readonly string[], key: string
   try {
     value = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text) as unknown
   } catch {
-    const scan = scanJson(text, file, path)
+    const scan = scanMembers(text, file, path)
     const obj = objectAt(scan, path, path.length)
     const member = obj.found && findMember(obj.found, key)
     return member ? parseSpan(text, member.valueStart, member.valueEnd, scan.junk) : undefined

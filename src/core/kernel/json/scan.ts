@@ -14,6 +14,7 @@
  */
 import {ParseErrorCode, type JSONPath, type JSONVisitor} from 'jsonc-parser'
 import {jsonc} from './jsonc.js'
+import {jsonPathJoin} from './path.js'
 
 export type {JSONPath} from 'jsonc-parser'
 
@@ -196,14 +197,14 @@ export interface JsonLayoutScan {
 /**
  * Where every value of a JSON text is, by path, and which object keys repeat (`JSON.parse`
  * silently keeps the last of two equal keys; another reader may keep the first). Keys are compared
- * decoded, so `"a"` and `"\u0061"` are the same key. `join` spells paths (`plugins[3].source`).
+ * decoded, so `"a"` and `"\u0061"` are the same key. Paths are spelled by jsonPathJoin (`plugins[3].source`).
  * Check the text first: this reads up to its first mistake and stops there.
  */
-export const jsonLayout = (text: string, join: (base: string, key: string | number) => string): JsonLayoutScan => {
+export const jsonLayout = (text: string): JsonLayoutScan => {
   const spans = new Map<string, JsonValueSpan>()
   const repeated: RepeatedKey[] = []
   const open: Array<{start: number; path: string; keys: Map<string, number>}> = []
-  const spell = (path: JSONPath): string => path.reduce<string>((base, key) => join(base, key), '')
+  const spell = (path: JSONPath): string => path.reduce<string>((base, key) => jsonPathJoin(base, key), '')
   const begin = (offset: number, path: () => JSONPath): void => {
     open.push({start: offset, path: spell(path()), keys: new Map()})
   }
@@ -223,7 +224,7 @@ export const jsonLayout = (text: string, join: (base: string, key: string | numb
         if (!frame) return
         const first = frame.keys.get(key)
         if (first === undefined) frame.keys.set(key, offset)
-        else repeated.push({parent: frame.path, path: join(frame.path, key), key, at: offset, first})
+        else repeated.push({parent: frame.path, path: jsonPathJoin(frame.path, key), key, at: offset, first})
       },
       literal: (value, offset, length, path) => {
         spans.set(spell(path()), {start: offset, end: offset + length, string: typeof value === 'string'})

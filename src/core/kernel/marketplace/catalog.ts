@@ -4,6 +4,7 @@ import {problem, type Problem} from '../../model/problems.js'
 import {skeleton} from '../text/name-skeleton.js'
 import {checkMarketplaceName, checkPluginName} from '../text/names.js'
 import type {Catalog, CatalogFormat, CatalogRead, DroppedEntry, PluginAuthor, PluginEntry, PluginSource} from '../../model/marketplace.js'
+import {jsonPathJoin} from '../json/path.js'
 
 /**
  * Reading a marketplace catalog (`.claude-plugin/marketplace.json`, Codex's
@@ -54,7 +55,6 @@ const GITHUB_REPO = /^(?!-)(?!\.\.?\/)[A-Za-z0-9_.-]+\/(?!-)(?!\.\.?$)[A-Za-z0-9
 // of this shape is valid as it stands, so it skips `new URL`; anything else takes the full check.
 const PLAIN_HTTPS_URL = /^https:\/\/(?:[A-Za-z0-9-]+\.)+[A-Za-z]{2,63}(?:\/[A-Za-z0-9._~!$&'()*+,;=:%/-]*)?$/
 const NOT_NORMAL = /\/\/|\/\.?$|\/\.\//
-const SIMPLE_KEY = /^[A-Za-z0-9_-]+$/
 const SIMPLE_TYPE = /^[A-Za-z0-9._-]{1,40}$/
 
 export const readCatalog = (data: unknown, options: ReadCatalogOptions): CatalogRead => {
@@ -241,7 +241,7 @@ class Reader {
     if (value === undefined) return renames
     if (!isObject(value)) return this.wrongType('renames', 'an object of old name -> new name', value) ?? renames
     for (const [from, to] of Object.entries(value)) {
-      const path = `renames${keyPath(from)}`
+      const path = `${jsonPathJoin('renames', from)}`
       if (to === null && !checkPluginName(from)) {
         // null: the plugin was removed; an installed copy is shown as removed, never updated
         this.removedNames.push(from)
@@ -282,8 +282,8 @@ class Reader {
         for (const from of cycle) {
           this.warn(
             'rename-cycle',
-            `renames${keyPath(from)}: ${[...cycle, name].map((n) => quoted(n)).join(' -> ')} is a cycle; the rename is ignored`,
-            `renames${keyPath(from)}`,
+            `${jsonPathJoin('renames', from)}: ${[...cycle, name].map((n) => quoted(n)).join(' -> ')} is a cycle; the rename is ignored`,
+            `${jsonPathJoin('renames', from)}`,
           )
           delete renames[from]
         }
@@ -645,4 +645,3 @@ const typeName = (value: unknown): string => {
 const quoted = (value: string): string => JSON.stringify(value.length > 80 ? `${value.slice(0, 77)}...` : value)
 
 /** `.key` for plain keys, `["odd key"]` for the rest, so a path reads like the JSON it points into. */
-const keyPath = (key: string): string => (SIMPLE_KEY.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`)

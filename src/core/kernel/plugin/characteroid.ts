@@ -10,11 +10,10 @@ import {createRequire} from 'node:module'
 import {join} from 'node:path'
 import {parseDocument} from 'yaml'
 import {PACKAGE_ROOT} from '../env/package-root.js'
-import {jsonPathJoin} from './paths.js'
+import {jsonPathJoin, pointerToJsonPath} from '../json/path.js'
 import {problem, type Problem} from '../../model/problems.js'
 import type {CompiledValidator} from '../json/schemas.js'
 import {checkSkillName} from '../skills/name.js'
-import {pointerToJsonPath} from './plugin-json.js'
 
 const requireCjs = createRequire(import.meta.url)
 const validators = new Map<string, CompiledValidator>()

@@ -9,7 +9,8 @@ import {splitFrontmatter, parseYamlLeniently, type YamlMapping} from '../text/fr
 import {lenientMessage} from '../skills/validate.js'
 import {checkSkillName} from '../skills/name.js'
 import {problem} from '../../model/problems.js'
-import {jsonPathJoin, readContainedText, typeName} from './paths.js'
+import {readContainedText, typeName} from './paths.js'
+import {jsonPathJoin} from '../json/path.js'
 import type {PluginReport} from './report.js'
 import type {HookCommand, HookEvents, HookMatcher, McpComponent, McpServerConfig, SubagentComponent, ToolComponent} from '../../model/plugin.js'
 

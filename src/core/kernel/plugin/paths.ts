@@ -39,13 +39,6 @@ export const problemsOf = (error: unknown): Problem[] | undefined => {
   return Array.isArray(details?.problems) ? details.problems : undefined
 }
 
-/** `skills` + 1 -> `skills[1]`; `mcpServers` + `github` -> `mcpServers.github`; odd keys are quoted. */
-export const jsonPathJoin = (base: string, key: string | number): string => {
-  if (typeof key === 'number') return `${base}[${key}]`
-  if (/^[A-Za-z_$][\w$-]*$/.test(key)) return base ? `${base}.${key}` : key
-  return `${base}[${JSON.stringify(key)}]`
-}
-
 /** `~/.ssh` for a path under `home`, so a message says plainly where a link leads. */
 export const displayPath = (path: string, home?: string): string => {
   if (!home) return path

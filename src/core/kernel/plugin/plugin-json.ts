@@ -5,9 +5,9 @@
  */
 import {closeSync, openSync, readSync} from 'node:fs'
 import {jsonLayout} from '../json/scan.js'
-import {isRecord} from './components.js'
 import {MAX_MANIFEST_BYTES, parseManifestJson} from './manifest-fields.js'
-import {jsonPathJoin, problemsOf, readContainedText, typeName} from './paths.js'
+import {problemsOf, readContainedText, typeName} from './paths.js'
+import {jsonPathJoin, pointerToJsonPath, valueAtPointer} from '../json/path.js'
 import {problem, type Problem} from '../../model/problems.js'
 import {loadValidator, type CompiledValidator} from '../json/schemas.js'
 
@@ -19,27 +19,8 @@ export interface DuplicateKey {
   key: string
 }
 
-export interface JsonTextScan {
-  duplicates: DuplicateKey[]
-  /** where each string value is in the text, by JSON path (`text.slice(start, end)` is its JSON, quotes included) */
-  strings: Map<string, {start: number; end: number}>
-}
-
-/**
- * Over valid JSON text (check it first): every key that an object holds more than once, and where
- * each string value sits, so that an edit can replace just that value's bytes. Keys are compared
- * after unescaping, so `"a"` and `"\u0061"` are the same key; for a repeated key the last value is
- * recorded, as JSON.parse keeps it.
- */
-export const scanJsonText = (text: string): JsonTextScan => {
-  const layout = jsonLayout(text, jsonPathJoin)
-  const strings = new Map<string, {start: number; end: number}>()
-  for (const [path, span] of layout.spans) if (span.string) strings.set(path, {start: span.start, end: span.end})
-  return {duplicates: layout.repeated.map((r) => ({path: r.parent, key: r.key})), strings}
-}
-
 /** Every key that an object of `text` (valid JSON) holds more than once. */
-export const duplicateKeys = (text: string): DuplicateKey[] => scanJsonText(text).duplicates
+export const duplicateKeys = (text: string): DuplicateKey[] => jsonLayout(text).repeated.map((r) => ({path: r.parent, key: r.key}))
 
 /**
  * True when the file's first bytes are a UTF-8 byte-order mark. It is looked for in the bytes:
@@ -113,33 +94,6 @@ interface AjvError {
   message?: string
 }
 
-/** An ajv instancePath (`/interface/defaultPrompt/0`) as a JSON path (`interface.defaultPrompt[0]`). */
-export const pointerToJsonPath = (pointer: string, data: unknown): string => {
-  let path = ''
-  let value: unknown = data
-  for (const raw of pointer.split('/').slice(1)) {
-    const segment = raw.replace(/~1/g, '/').replace(/~0/g, '~')
-    if (Array.isArray(value)) {
-      path = jsonPathJoin(path, Number(segment))
-      value = value[Number(segment)]
-    } else {
-      path = jsonPathJoin(path, segment)
-      value = isRecord(value) ? value[segment] : undefined
-    }
-  }
-  return path
-}
-
-const valueAt = (pointer: string, data: unknown): unknown => {
-  let value: unknown = data
-  for (const raw of pointer.split('/').slice(1)) {
-    const segment = raw.replace(/~1/g, '/').replace(/~0/g, '~')
-    if (Array.isArray(value)) value = value[Number(segment)]
-    else value = isRecord(value) ? value[segment] : undefined
-  }
-  return value
-}
-
 /** The last step of a JSON path, for messages: `defaultPrompt[0]`, `name`. */
 const label = (path: string): string => path.split('.').pop() || path || 'the manifest'
 
@@ -147,7 +101,7 @@ const entries = (n: number) => (n === 1 ? '1 entry' : `${n} entries`)
 
 const schemaProblem = (error: AjvError, data: unknown, file: string, reader: string): Problem => {
   const path = pointerToJsonPath(error.instancePath, data)
-  const value = valueAt(error.instancePath, data)
+  const value = valueAtPointer(error.instancePath, data)
   const params = error.params ?? {}
   const at = (code: string, message: string, where = path, severity: 'error' | 'warning' = 'error') =>
     problem(severity, code, message, {file, ...(where ? {path: where} : {})})

@@ -7,6 +7,7 @@ import {closeSync, constants, fstatSync, lstatSync, openSync, readSync} from 'no
 import {errnoCode, isLoadoutError} from '../../model/errors.js'
 import {resolvesInside, safeRealpath} from '../../kernel/fs/contain.js'
 import {jsonLayout as scanLayout} from '../../kernel/json/scan.js'
+import {jsonPathJoin} from '../../kernel/json/path.js'
 import {parseJsonBounded} from '../../kernel/json/json-depth.js'
 import {problem, type Problem} from '../../model/problems.js'
 import {lineAndColumn} from '../../kernel/text/text.js'
@@ -33,50 +34,13 @@ export interface JsonLayout {
   spans: Map<string, JsonSpan>
 }
 
-const SIMPLE_KEY = /^[A-Za-z0-9_-]+$/
-
-/** `plugins` + 3 -> `plugins[3]`, `source` + `path` -> `source.path`, odd keys quoted: the paths readCatalog uses. */
-export const jsonPath = (base: string, key: string | number): string => {
-  if (typeof key === 'number') return `${base}[${key}]`
-  if (SIMPLE_KEY.test(key)) return base === '' ? key : `${base}.${key}`
-  return `${base}[${JSON.stringify(key)}]`
-}
-
-const LAST_SEGMENT = /(?:\.[A-Za-z0-9_-]+|\[\d+\]|\["(?:[^"\\]|\\.)*"\]|^[A-Za-z0-9_-]+)$/
-
-/** The path one level up (`plugins[3].source` -> `plugins[3]`), or undefined at the top. */
-export const parentPath = (path: string): string | undefined => {
-  if (path === '') return undefined
-  const match = LAST_SEGMENT.exec(path)
-  return match ? path.slice(0, match.index) : ''
-}
-
-/** An ajv instancePath (`/plugins/0/source`) as a JSON path, reading the data to tell indexes from keys. */
-export const pointerToPath = (pointer: string, data: unknown): string => {
-  if (pointer === '') return ''
-  let path = ''
-  let value: unknown = data
-  for (const raw of pointer.slice(1).split('/')) {
-    const segment = raw.replace(/~1/g, '/').replace(/~0/g, '~')
-    if (Array.isArray(value)) {
-      const index = Number(segment)
-      path = jsonPath(path, index)
-      value = value[index]
-    } else {
-      path = jsonPath(path, segment)
-      value = typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[segment] : undefined
-    }
-  }
-  return path
-}
-
 /**
  * Where every value of a JSON text is, and which object keys repeat. `JSON.parse` silently keeps
  * the last of two equal keys; another reader may keep the first, so a repeated key is a defect.
  * The text must already have parsed.
  */
 export const jsonLayout = (text: string): JsonLayout => {
-  const layout = scanLayout(text, jsonPath)
+  const layout = scanLayout(text)
   const spans = new Map<string, JsonSpan>()
   for (const [path, {start, end}] of layout.spans) spans.set(path, {start, end})
   const duplicates = layout.repeated.map((r): DuplicateKey => {
@@ -115,7 +79,7 @@ export const appendToArray = (text: string, layout: JsonLayout, path: string, va
   if (!array || text.charAt(array.start) !== '[') throw new Error(`${path} is not an array in this text`)
   const items: JsonSpan[] = []
   for (let index = 0; ; index++) {
-    const span = layout.spans.get(jsonPath(path, index))
+    const span = layout.spans.get(jsonPathJoin(path, index))
     if (!span || span.start >= array.end) break
     items.push(span)
   }

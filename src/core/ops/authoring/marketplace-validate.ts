@@ -23,7 +23,8 @@ import type {Problem, Severity} from '../../model/problems.js'
 import {loadValidator, type CompiledValidator} from '../../kernel/json/schemas.js'
 import {checkEntryFolders, type EntryFolder} from './marketplace-plugins.js'
 import {locateCatalogs, MAX_AUTHORING_CATALOG_BYTES, readPluginManifests, type CatalogFile, type MarketplaceFormat} from './marketplace-files.js'
-import {applyEdits, jsonPath, parentPath, pointerToPath, readAuthoringJson, type AuthoringJson, type TextEdit} from './marketplace-json.js'
+import {applyEdits, readAuthoringJson, type AuthoringJson, type TextEdit} from './marketplace-json.js'
+import {jsonPathJoin, parentJsonPath, pointerToJsonPath} from '../../kernel/json/path.js'
 
 export interface AuthoringProblem extends Problem {
   /** `--fix` can repair it */
@@ -165,13 +166,13 @@ const shapeProblems = (data: Record<string, unknown>, file: CatalogFile, validat
   const errors = (validator.errors ?? []) as Array<{instancePath: string; keyword: string; message?: string; params?: Record<string, unknown>}>
   for (const error of errors) {
     if (error.keyword === 'if') continue
-    const at = pointerToPath(error.instancePath, data)
+    const at = pointerToJsonPath(error.instancePath, data)
     const params = error.params ?? {}
     let found: AuthoringProblem
     switch (error.keyword) {
       case 'additionalProperties': {
         const key = String(params.additionalProperty)
-        const path = jsonPath(at, key)
+        const path = jsonPathJoin(at, key)
         if (file.format === 'codex' && codexKnows(at, key)) continue
         found = {
           severity: 'warning',
@@ -184,7 +185,7 @@ const shapeProblems = (data: Record<string, unknown>, file: CatalogFile, validat
       case 'required': {
         const key = String(params.missingProperty)
         if (file.format === 'codex' && at === '' && key === 'owner') continue
-        const path = jsonPath(at, key)
+        const path = jsonPathJoin(at, key)
         found = {severity: 'error', code: 'field-missing', message: `${path} is required${REQUIRED_HINTS[key] ? `: ${REQUIRED_HINTS[key]}` : ''}`, path}
         break
       }
@@ -281,7 +282,7 @@ const merge = (schema: AuthoringProblem[], code: AuthoringProblem[]): AuthoringP
 const sortByPosition = (problems: AuthoringProblem[], json: AuthoringJson): void => {
   const position = (p: AuthoringProblem): number => {
     if (!p.path) return -1
-    for (let path: string | undefined = p.path; path !== undefined; path = parentPath(path)) {
+    for (let path: string | undefined = p.path; path !== undefined; path = parentJsonPath(path)) {
       const span = json.layout.spans.get(path)
       if (span) return span.start
     }

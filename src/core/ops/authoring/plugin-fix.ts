@@ -13,11 +13,13 @@ import {formatOf, MANIFEST_FILES, type ClaimedFile, type FormatChecks} from '../
 import {checkPluginName} from '../../kernel/text/names.js'
 import {isRecord, type Json} from '../../kernel/plugin/components.js'
 import {MAX_MANIFEST_BYTES} from '../../kernel/plugin/manifest-fields.js'
-import {checkManifestPath, entryKind, followedKind, jsonPathJoin, readContainedText} from '../../kernel/plugin/paths.js'
+import {checkManifestPath, entryKind, followedKind, readContainedText} from '../../kernel/plugin/paths.js'
+import {jsonPathJoin} from '../../kernel/json/path.js'
 import {splitFrontmatter} from '../../kernel/text/frontmatter.js'
 import {checkSkillName} from '../../kernel/skills/name.js'
 import {SKILL_FILE} from '../../kernel/skills/read.js'
-import {BOM, hasBom, scanJsonText} from '../../kernel/plugin/plugin-json.js'
+import {BOM, hasBom} from '../../kernel/plugin/plugin-json.js'
+import {jsonLayout} from '../../kernel/json/scan.js'
 
 export interface PluginFix {
   /** the file changed, relative to the plugin root */
@@ -99,10 +101,10 @@ const replace = (edit: ManifestEdit, path: string, value: string, rule: string, 
 
 /** Replaces just the bytes of each string value that changed: the rest of the file stays as written. */
 const applyValues = (edit: ManifestEdit): void => {
-  const spans = scanJsonText(edit.text).strings
+  const spans = jsonLayout(edit.text).spans
   const changes = [...edit.values].flatMap(([path, value]) => {
     const span = spans.get(path)
-    return span ? [{...span, value}] : []
+    return span?.string ? [{start: span.start, end: span.end, value}] : []
   })
   for (const {start, end, value} of changes.sort((a, b) => b.start - a.start)) {
     edit.text = edit.text.slice(0, start) + JSON.stringify(value) + edit.text.slice(end)

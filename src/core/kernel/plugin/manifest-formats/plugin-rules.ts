@@ -6,7 +6,8 @@
  */
 import {isRecord, type Json} from '../components.js'
 import {checkPluginName} from '../../text/names.js'
-import {checkManifestPath, followedKind, jsonPathJoin, problemsOf, readContainedText, typeName} from '../paths.js'
+import {checkManifestPath, followedKind, problemsOf, readContainedText, typeName} from '../paths.js'
+import {jsonPathJoin} from '../../json/path.js'
 import type {CommandComponent, SubagentComponent} from '../../../model/plugin.js'
 import {problem, type Problem} from '../../../model/problems.js'
 import {parseYamlMapping, splitFrontmatter} from '../../text/frontmatter.js'

@@ -1,7 +1,8 @@
 /** Codex's `.codex-plugin/plugin.json`: metadata, skills, MCP servers, and `interface` assets, each `./`-relative. */
 import {isRecord, type Json} from '../../components.js'
 import {declaredPaths, declaredSources, readMetadata, warnUnwritable, type Declaration, type ManifestContext} from '../../manifest-fields.js'
-import {checkManifestPath, jsonPathJoin, typeName} from '../../paths.js'
+import {checkManifestPath, typeName} from '../../paths.js'
+import {jsonPathJoin} from '../../../json/path.js'
 import type {PluginReport} from '../../report.js'
 
 export const CODEX_MANIFEST = '.codex-plugin/plugin.json'

@@ -8,7 +8,8 @@ import {add, checkIdentity, checkPathExists, checkTrailingSlash, isUrl, pathsAt,
 import {readCatalog} from '../../../marketplace/catalog.js'
 import {parseJsonBounded} from '../../../json/json-depth.js'
 import {isRecord, type Json} from '../../components.js'
-import {followedKind, jsonPathJoin, readContainedText} from '../../paths.js'
+import {followedKind, readContainedText} from '../../paths.js'
+import {jsonPathJoin} from '../../../json/path.js'
 
 export const CODEX_ASSET_FIELDS = ['composerIcon', 'logo', 'logoDark'] as const
 const CODEX_URL_FIELDS = ['websiteURL', 'privacyPolicyURL', 'termsOfServiceURL'] as const

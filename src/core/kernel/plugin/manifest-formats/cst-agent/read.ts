@@ -5,7 +5,8 @@
  */
 import {isRecord, parseMcpServers, parseTool, type Json} from '../../components.js'
 import {declaredPaths, readMetadata, type Declaration, type ManifestContext} from '../../manifest-fields.js'
-import {checkManifestPath, jsonPathJoin, typeName} from '../../paths.js'
+import {checkManifestPath, typeName} from '../../paths.js'
+import {jsonPathJoin} from '../../../json/path.js'
 import type {PluginReport} from '../../report.js'
 import type {ToolComponent} from '../../../../model/plugin.js'
 

@@ -5,7 +5,8 @@
 import {join} from 'node:path'
 import {add, checkIdentity, type RuleContext} from '../plugin-rules.js'
 import {isRecord, type Json} from '../../components.js'
-import {followedKind, jsonPathJoin} from '../../paths.js'
+import {followedKind} from '../../paths.js'
+import {jsonPathJoin} from '../../../json/path.js'
 
 const MAX_TOOL_NAME_BYTES = 63
 

@@ -6,7 +6,8 @@
  */
 import {isRecord, parseMcpServers, type Json} from '../../components.js'
 import {readMetadata, type Declaration, type ManifestContext} from '../../manifest-fields.js'
-import {checkManifestPath, jsonPathJoin, typeName} from '../../paths.js'
+import {checkManifestPath, typeName} from '../../paths.js'
+import {jsonPathJoin} from '../../../json/path.js'
 import type {PluginReport} from '../../report.js'
 
 export const GEMINI_MANIFEST = 'gemini-extension.json'

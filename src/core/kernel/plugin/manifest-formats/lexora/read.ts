@@ -6,7 +6,8 @@
  */
 import {isRecord, mcpUrlRule, type Json} from '../../components.js'
 import {declaredPaths, readMetadata, type Declaration, type DeclaredPath, type ManifestContext} from '../../manifest-fields.js'
-import {jsonPathJoin, typeName} from '../../paths.js'
+import {typeName} from '../../paths.js'
+import {jsonPathJoin} from '../../../json/path.js'
 import type {PluginReport} from '../../report.js'
 import type {McpComponent, SubagentComponent} from '../../../../model/plugin.js'
 

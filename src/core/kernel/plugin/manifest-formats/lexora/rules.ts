@@ -7,7 +7,7 @@
 import {posix} from 'node:path'
 import {isRecord, type Json} from '../../components.js'
 import {lexoraPluginId} from './read.js'
-import {jsonPathJoin} from '../../paths.js'
+import {jsonPathJoin} from '../../../json/path.js'
 import {problem, type Problem} from '../../../../model/problems.js'
 
 export const LEXORA_API_VERSION = 4
