@@ -1,5 +1,5 @@
 import {existsSync} from 'node:fs'
-import {journalFile} from '../core/kernel/state/journal-file.js'
+import {journalFile} from '../core/kernel/env/environment.js'
 import {hasMarketplacesLeftover} from '../core/kernel/state/marketplaces.js'
 import type {PendingRun, Recovery} from '../core/kernel/state/transaction.js'
 import {note, type CommandIo} from './command-io.js'

@@ -50,3 +50,9 @@ export const loadoutPaths = (env: Environment): LoadoutPaths => {
       : join(abs(xdg(v.XDG_DATA_HOME) ?? '~/.local/share'), 'loadout')
   return {config, cache, data}
 }
+
+/** Where a run's journal lives (read-only commands look for one without loading the transaction code). */
+export const journalFile = (env: Environment): string => join(loadoutPaths(env).config, 'journal.jsonl')
+
+/** The project folder loadout keeps plugin copies and their data in. */
+export const PROJECT_DIR = '.loadout'

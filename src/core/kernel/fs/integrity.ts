@@ -134,3 +134,6 @@ export const integrityOf = (entries: readonly TreeEntry[]): string => {
  * mtime or readdir order. `.git` is left out, and so are folders themselves.
  */
 export const treeIntegrity = async (dir: string): Promise<string> => integrityOf(await treeEntries(dir))
+
+/** The sha256 of one file's bytes, as install records keep it. */
+export const fileSha256Sync = (path: string): string => createHash('sha256').update(readFileSync(path)).digest('hex')

@@ -1,5 +1,5 @@
 import {closeSync, fstatSync, lstatSync, openSync, readdirSync, readlinkSync, constants} from 'node:fs'
-import {basename, join, relative} from 'node:path'
+import {basename, extname, join, relative} from 'node:path'
 import {errnoCode} from '../../model/errors.js'
 import {resolvesInside, safeRealpath} from '../fs/contain.js'
 import {problem, type Problem} from '../../model/problems.js'
@@ -159,3 +159,6 @@ export const listSkillFiles = (dir: string, limit = 2000): {files: ShippedFile[]
   const complete = walk(dir)
   return {files, truncated: !complete}
 }
+
+/** A CHARACTOID skill is a `.yaml`/`.yml` file. */
+export const isYamlName = (name: string): boolean => ['.yaml', '.yml'].includes(extname(name).toLowerCase())

@@ -52,8 +52,7 @@ import {
   statSync,
 } from 'node:fs'
 import {dirname, isAbsolute, join, normalize} from 'node:path'
-import {loadoutPaths, type Environment} from '../env/environment.js'
-import {journalFile} from './journal-file.js'
+import {journalFile, loadoutPaths, type Environment} from '../env/environment.js'
 import {explainIoError, isLoadoutError} from '../../model/errors.js'
 import {isInside} from '../fs/contain.js'
 import {acquireLock, lockHolder, type LockOwner} from './mutex.js'
@@ -102,7 +101,6 @@ type Entry =
   | {t: 'prune'; path: string; kind: 'dir' | 'tree'}
   | {t: 'commit'}
 
-export {journalFile}
 const keptDir = (env: Environment): string => join(loadoutPaths(env).config, 'journal.d')
 
 // ---------------------------------------------------------------------------------------------

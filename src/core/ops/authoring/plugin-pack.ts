@@ -8,7 +8,7 @@ import {lstatSync, readdirSync} from 'node:fs'
 import {join, relative, resolve, sep} from 'node:path'
 import {create} from 'tar'
 import {usageError, validationFailed} from '../../model/errors.js'
-import {fileSha256Sync} from '../../kernel/fs/hash.js'
+import {fileSha256Sync} from '../../kernel/fs/integrity.js'
 import {MANIFEST_FORMATS, type ManifestFormat} from '../../kernel/plugin/manifest-formats/index.js'
 import {validatePlugin} from './plugin-validate.js'
 

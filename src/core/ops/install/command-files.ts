@@ -1,7 +1,7 @@
 import {existsSync} from 'node:fs'
 import {isAbsolute, resolve} from 'node:path'
 import type {InstallRecord, RecordedConfigEdit} from '../../kernel/state/records.js'
-import {PROJECT_DIR} from './project-dir.js'
+import {PROJECT_DIR} from '../../kernel/env/environment.js'
 
 /**
  * The plugin files an installed MCP server or hook runs, as its config names them, that do not exist

@@ -5,7 +5,7 @@ import {unsafePath} from '../../kernel/fs/contain.js'
 import type {PluginVars} from '../../kernel/writers/substitute.js'
 import type {ScopeContext} from '../../kernel/env/scope.js'
 import type {AgentTarget} from '../../kernel/targets/types.js'
-import {PROJECT_DIR} from './project-dir.js'
+import {PROJECT_DIR} from '../../kernel/env/environment.js'
 
 /**
  * Where a plugin's installed copy lives (what `${CLAUDE_PLUGIN_ROOT}` points at), and how an agent's
@@ -29,7 +29,6 @@ export const pluginDataDirs = (dataDir: string, id: string, revision: string) =>
   }
 }
 
-export {PROJECT_DIR}
 export const PROJECT_PLUGINS = `${PROJECT_DIR}/plugins`
 
 /** The lines a project's .gitignore needs: loadout's machine-local folder. */

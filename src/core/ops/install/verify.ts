@@ -8,7 +8,7 @@ import type {HookEvents} from '../../model/plugin.js'
 import type {Scope} from '../../kernel/env/scope.js'
 import {readInstallRecords, type InstallRecord, type RecordedConfigEdit} from '../../kernel/state/records.js'
 import {missingCommandFiles} from './command-files.js'
-import {fileSha256Sync} from '../../kernel/fs/hash.js'
+import {fileSha256Sync} from '../../kernel/fs/integrity.js'
 import {checkCopy, type CopyCheck} from './plugin-copy.js'
 
 export interface RecordCheck {

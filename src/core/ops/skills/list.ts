@@ -8,7 +8,7 @@ import type {Ownership} from '../../kernel/state/records.js'
 import {sectionLocations} from '../../kernel/targets/resolve.js'
 import type {AgentTarget, SkillDialect} from '../../kernel/targets/types.js'
 import {readSkillDir, type SkillOnDisk} from '../../kernel/skills/read.js'
-import {isYamlName} from '../../kernel/skills/yaml-name.js'
+import {isYamlName} from '../../kernel/skills/read.js'
 import type {readYamlSkill} from '../../kernel/plugin/yaml-skill.js'
 
 export interface SkillsFolder {

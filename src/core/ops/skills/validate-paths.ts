@@ -4,7 +4,7 @@ import {errnoCode} from '../../model/errors.js'
 import {hasErrors, problem, type Problem} from '../../model/problems.js'
 import type {SkillDialect} from '../../kernel/targets/types.js'
 import {readSkillDir, SKILL_FILE} from '../../kernel/skills/read.js'
-import {isYamlName} from '../../kernel/skills/yaml-name.js'
+import {isYamlName} from '../../kernel/skills/read.js'
 import {readYamlSkill} from '../../kernel/plugin/yaml-skill.js'
 
 export interface ValidatedSkill {
