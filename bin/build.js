@@ -55,3 +55,8 @@ const manifestFile = join(root, 'oclif.manifest.json')
 const manifest = JSON.parse(readFileSync(manifestFile, 'utf8'))
 manifest.commands = Object.fromEntries(Object.entries(manifest.commands).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
 writeFileSync(manifestFile, `${JSON.stringify(manifest, null, 2)}\n`)
+
+// Every help text, rendered once by oclif's own Help class, for bin/run.js to print without loading
+// oclif (src/ui/fast/help-cache.ts says when the stored text is what oclif would print).
+const {renderHelpTable} = await import(pathToFileURL(join(root, 'dist', 'ui', 'fast', 'help-cache.js')).href)
+writeFileSync(join(root, 'dist', 'help.json'), `${JSON.stringify(await renderHelpTable(root))}\n`)

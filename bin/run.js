@@ -1,16 +1,26 @@
 #!/usr/bin/env node
-// `loadout --version` is answered without loading oclif (most of start-up is importing it); the
-// text is oclif's own user agent, which test/startup.test.ts checks.
+// Most of oclif's start-up is importing it, so three kinds of run skip it:
+// - `loadout --version`: the text is oclif's own user agent, which test/startup.test.ts checks;
+// - help (`--help`, `<command> --help`, `help [command]`): the text oclif rendered at build time
+//   (dist/help.json, src/ui/fast/help-cache.ts), when that is what it would print now;
+// - the hot commands' fast path (src/ui/fast, bundled into dist/fast/ by bin/build.js), which hands
+//   back to oclif whatever it is not sure of.
+// LOADOUT_NO_FAST=1 turns the last two off.
 const args = process.argv.slice(2)
-// The hot read-only commands have a fast path that skips oclif too (src/ui/fast, bundled into
-// dist/fast/ by bin/build.js): it hands
-// back to oclif whatever it is not sure of, and LOADOUT_NO_FAST=1 turns it off.
 const FAST = new Set(['list', 'verify', 'search', 'targets', 'skills', 'agents', 'install', 'marketplace'])
-if (args.length === 1 && (args[0] === '--version' || args[0] === '-v')) {
+const userAgent = async () => {
   const {readFileSync} = await import('node:fs')
   const {name, version} = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'))
-  process.stdout.write(`${name}/${version} ${process.platform}-${process.arch} node-${process.version}\n`)
-} else if (!(FAST.has(args[0]) && !process.env.LOADOUT_NO_FAST && (await (await import('../dist/fast/run.js')).runFast(args)))) {
+  return `${name}/${version} ${process.platform}-${process.arch} node-${process.version}`
+}
+const storedHelp = async () =>
+  (args.length === 0 || args.at(-1) === '--help' || args[0] === 'help') &&
+  (await import('../dist/ui/fast/help-cache.js')).printStoredHelp(args, new URL('../dist/help.json', import.meta.url), await userAgent())
+const fast = async () => FAST.has(args[0]) && !process.env.LOADOUT_NO_FAST && (await (await import('../dist/fast/run.js')).runFast(args))
+
+if (args.length === 1 && (args[0] === '--version' || args[0] === '-v')) {
+  process.stdout.write(`${await userAgent()}\n`)
+} else if (!(await storedHelp()) && !(await fast())) {
   // oclif's own engine check loads all of semver at import; loadout's `engines` field still applies.
   process.env.OCLIF_DISABLE_ENGINE_WARNING ??= '1'
   const {flush, run} = await import('@oclif/core')
