@@ -140,3 +140,37 @@ describe('userConfig and configure', () => {
     expect(filesHolding(sb.home, 'https://api.two.test').length).toBeGreaterThan(0)
   })
 })
+
+describe('${user_config.X} in an MCP url', () => {
+  const remotePlugin = (sb: Sandbox, url: string): string => {
+    const root = join(sb.dir, 'remote')
+    mkdirSync(join(root, '.claude-plugin'), {recursive: true})
+    writeFileSync(
+      join(root, '.claude-plugin', 'plugin.json'),
+      JSON.stringify({name: 'remote', version: '1.0.0', userConfig: {BASE: {type: 'string', required: true}}}),
+    )
+    writeFileSync(join(root, '.mcp.json'), JSON.stringify({mcpServers: {api: {type: 'http', url}}}))
+    return root
+  }
+
+  it('is substituted as in command, args and env', async () => {
+    const sb = sandbox()
+    mkdirSync(join(sb.home, '.claude'))
+    const root = remotePlugin(sb, '${user_config.BASE}/mcp')
+    expect((await loadout(sb, ['configure', root, '--scope', 'user', '--set', 'BASE=https://api.one.test', '--json'])).status).toBe(0)
+    const result = await loadout(sb, ['install', root, '--agent', 'claude-code', '--scope', 'user', '--yes', '--json'])
+    expect(result.status, result.stderr + result.stdout).toBe(0)
+    const claude = JSON.parse(readFileSync(join(sb.home, '.claude.json'), 'utf8'))
+    expect(Object.values(claude.mcpServers)).toEqual([{type: 'http', url: 'https://api.one.test/mcp'}])
+  })
+
+  it('is checked after substitution: a value that makes it plain http is refused naming the rule', async () => {
+    const sb = sandbox()
+    mkdirSync(join(sb.home, '.claude'))
+    const root = remotePlugin(sb, '${user_config.BASE}/mcp')
+    expect((await loadout(sb, ['configure', root, '--scope', 'user', '--set', 'BASE=http://api.one.test', '--json'])).status).toBe(0)
+    const result = await loadout(sb, ['install', root, '--agent', 'claude-code', '--scope', 'user', '--yes', '--json'])
+    expect(JSON.stringify(result.json?.() ?? result.stdout)).toContain('plain http')
+    expect(existsSync(join(sb.home, '.claude.json')) ? readFileSync(join(sb.home, '.claude.json'), 'utf8') : '').not.toContain('api.one.test')
+  })
+})

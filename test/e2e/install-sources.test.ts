@@ -350,6 +350,29 @@ describe('archive sources', () => {
     expect(record.integrity).toMatch(/^sha256-[0-9a-f]{64}$/)
     expect((await run(sb, ['verify'])).status).toBe(0)
   })
+
+  it('installing the same archive again reuses its one cache folder (same URL and sha256, same folder)', async () => {
+    const first = cacheEntries()
+    expect(first).toHaveLength(1)
+    expect((await run(sb, ['uninstall', 'delta@acme', '--scope', 'user', '--yes'])).status).toBe(0)
+    const again = await run(sb, ['install', 'delta@acme', '--agent', 'claude-code', '--scope', 'user', '--json'])
+    expect(again.status, again.stdout).toBe(0)
+    expect(cacheEntries()).toEqual(first)
+  })
+
+  it('--offline installs from the cached archive once its sha256 checks, and refuses an archive whose cached bytes changed', async () => {
+    expect((await run(sb, ['uninstall', 'delta@acme', '--scope', 'user', '--yes'])).status).toBe(0)
+    const offline = await run(sb, ['install', 'delta@acme', '--agent', 'claude-code', '--scope', 'user', '--offline', '--json'])
+    expect(offline.status, offline.stdout).toBe(0)
+    expect(read(join(sb.home, '.claude/skills/delta-one/SKILL.md'))).toBe(skill('delta-one'))
+    expect((await run(sb, ['uninstall', 'delta@acme', '--scope', 'user', '--yes'])).status).toBe(0)
+    const [folder] = cacheEntries()
+    writeFileSync(join(sb.home, '.cache/loadout', folder!, 'archive.tar.gz'), 'not the archive')
+    const tampered = await run(sb, ['install', 'delta@acme', '--agent', 'claude-code', '--scope', 'user', '--offline', '--json'])
+    expect(tampered.status, tampered.stdout).toBe(6)
+    expect(jsonError(tampered).code).toBe('offline-not-cached')
+    expect(existsSync(join(sb.home, '.claude/skills/delta-one'))).toBe(false)
+  })
 })
 
 describe('direct installs', () => {

@@ -117,6 +117,16 @@ describe('Lexora API 4', () => {
     expect(readFileSync(join(unpacked, 'package/skills/notes/SKILL.md'), 'utf8')).toBe(SKILL)
   })
 
+  it('plugin pack --out into a missing folder is a clear error (exit 3), as npm pack --pack-destination refuses one', async () => {
+    const sb = sandbox()
+    const root = lexora(sb, seedPackage())
+    const out = join(sb.dir, 'no-such-dist')
+    const packed = await loadout(sb, ['plugin', 'pack', root, '--format', 'lexora', '--out', out, '--json'])
+    expect(packed.status, packed.stderr).toBe(3)
+    expect(jsonError(packed)).toMatchObject({code: 'pack-out-missing', suggestions: [`create it first: mkdir -p ${out}`]})
+    expect(existsSync(out)).toBe(false)
+  })
+
   it('plugin pack refuses a package that fails validation', async () => {
     const sb = sandbox()
     const root = lexora(sb, seedPackage({kind: 'extension'}))

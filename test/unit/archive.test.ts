@@ -21,13 +21,13 @@ import {
 } from 'node:fs'
 import {once} from 'node:events'
 import {tmpdir} from 'node:os'
-import {join} from 'node:path'
+import {basename, join} from 'node:path'
 import {gzipSync} from 'node:zlib'
 import {create as tarCreate} from 'tar'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import type {Environment} from '../../src/core/kernel/env/environment.js'
 import {LoadoutError} from '../../src/core/model/errors.js'
-import {checkEntryPath, extractTarGz, fetchArchive, normalizeSha256} from '../../src/core/kernel/sources/archive.js'
+import {archiveCacheDir, cachedArchive, checkEntryPath, extractTarGz, fetchArchive, normalizeSha256} from '../../src/core/kernel/sources/archive.js'
 import {fileSha256, treeIntegrity} from '../../src/core/kernel/fs/integrity.js'
 import {startHttpsServer, type TestHttpsServer} from '../support/https-server.js'
 
@@ -593,8 +593,26 @@ describe('fetchArchive', () => {
     expect(statSync(result.dir).mode & 0o777).toBe(0o700)
     // GitHub-style: the one top folder is stripped by default
     expect(listTree(result.dir)).toEqual(['README.md', 'skills', 'skills/review', 'skills/review/SKILL.md'])
-    // the download itself is gone
-    expect(readdirSync(cache)).toEqual([result.dir.slice(cache.length + 1)])
+    // one folder for this URL and sha256, holding the checked bytes (for --offline) and the tree
+    const folder = archiveCacheDir(cache, server.url('/review.tar.gz'), goodSha)
+    expect(readdirSync(cache)).toEqual([basename(folder)])
+    expect(readdirSync(folder).sort()).toEqual(['archive.tar.gz', 'tree'])
+    expect(result.dir).toBe(join(folder, 'tree'))
+    const again = await fetchArchive(server.url('/review.tar.gz'), {env, cacheDir: cache, sha256: goodSha, ...fast})
+    expect(again.dir).toBe(result.dir)
+    expect(readdirSync(cache)).toEqual([basename(folder)])
+  })
+
+  it('cachedArchive extracts the kept bytes again without the network, only when they match the sha256', async () => {
+    const cache = cacheDir()
+    const url = server.url('/review.tar.gz')
+    expect(await cachedArchive(url, {env, cacheDir: cache, sha256: goodSha})).toBeUndefined()
+    await fetchArchive(url, {env, cacheDir: cache, sha256: goodSha, ...fast})
+    const cached = await cachedArchive(url, {env, cacheDir: cache, sha256: goodSha})
+    expect(cached).toMatchObject({sha256: goodSha, integrity: goodIntegrity})
+    expect(await cachedArchive(url, {env, cacheDir: cache})).toBeUndefined()
+    writeFileSync(join(archiveCacheDir(cache, url, goodSha), 'archive.tar.gz'), 'changed')
+    expect(await cachedArchive(url, {env, cacheDir: cache, sha256: goodSha})).toBeUndefined()
   })
 
   it('accepts sha256- and upper-case forms, follows a redirect, works without a sha256', async () => {

@@ -113,6 +113,11 @@ describe('a marketplace that keeps the rules', () => {
     expect((await validate(withCatalog(catalog))).problems.map(shown)).toEqual([])
   })
 
+  it('accepts renames to null (a removed plugin), as the README shows and the reader takes', async () => {
+    const catalog = edit((c) => (c.renames = {'old-review': 'review', gone: null}))
+    expect((await validate(withCatalog(catalog), {strict: true})).problems.map(shown)).toEqual([])
+  })
+
   it('finds the marketplace from one marketplace.json given as the path', async () => {
     const root = withCatalog(good())
     const result = await validate(root, {path: join(root, CLAUDE)})

@@ -29,6 +29,8 @@ const isStringMap = (value: unknown): value is Record<string, string> => isRecor
 // ---------------------------------------------------------------------------------------------
 // MCP servers
 
+const USER_CONFIG_TOKEN = /\$\{user_config\.[A-Za-z_][A-Za-z0-9_]*\}/
+
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]'])
 
 /** Why an MCP server URL is refused, as [code, rule], or undefined when it is https or loopback http. */
@@ -145,7 +147,8 @@ const remoteServer = (raw: Json, at: string, options: McpParseOptions): McpServe
   else wrong('type', 'mcp-type-invalid', `"type" is ${JSON.stringify(raw.type)}; a server with "url" is "http" or "sse"`)
   if (typeof raw.url !== 'string') wrong('url', 'mcp-url-invalid', '"url" must be a string')
   else {
-    const broken = mcpUrlRule(raw.url)
+    // a url built from the plugin's options is checked once they are filled in, when the install is planned
+    const broken = USER_CONFIG_TOKEN.test(raw.url) ? undefined : mcpUrlRule(raw.url)
     if (broken) wrong('url', broken[0], broken[1])
     else config.url = raw.url
   }

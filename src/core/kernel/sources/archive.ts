@@ -8,7 +8,7 @@
  */
 import {createHash, randomBytes} from 'node:crypto'
 import {constants, createReadStream, createWriteStream, mkdirSync, openSync, type WriteStream} from 'node:fs'
-import {chmod, lstat, mkdir, mkdtemp, readdir, rename, rm, rmdir, writeFile} from 'node:fs/promises'
+import {chmod, lstat, mkdir, mkdtemp, readdir, readFile, rename, rm, rmdir, writeFile} from 'node:fs/promises'
 import {dirname, join, resolve} from 'node:path'
 import {createGunzip} from 'node:zlib'
 import type {ReadEntry} from 'tar'
@@ -369,7 +369,7 @@ export interface FetchArchiveOptions {
 }
 
 export interface FetchedArchive {
-  /** the extracted tree: a fresh private folder under cacheDir, owned by the caller */
+  /** the extracted tree, in the archive's private cache folder under cacheDir */
   dir: string
   /** the sha256 (hex) of the downloaded bytes */
   sha256: string
@@ -389,10 +389,74 @@ export const normalizeSha256 = (value: string): string => {
   return hex
 }
 
+/** One cache folder per archive URL and sha256: installing it again replaces that folder, never adds one. */
+export const archiveCacheDir = (cacheDir: string, url: string, sha256: string): string =>
+  join(cacheDir, `archive-${sha256.slice(0, 16)}-${createHash('sha256').update(url).digest('hex').slice(0, 16)}`)
+
+/** The downloaded file kept in an archive's cache folder, so that `--offline` can extract it again. */
+const ARCHIVE_FILE = 'archive.tar.gz'
+const TREE = 'tree'
+
+const integrityMismatch = (shown: string, expected: string, actual: string) =>
+  new LoadoutError('integrity-mismatch', EXIT.integrity, `archive ${shown}: sha256 mismatch: expected ${expected}, got ${actual}`, {
+    details: {url: shown, expected, actual},
+    suggestions: [
+      'the archive changed since its sha256 was recorded: nothing was extracted; ask its publisher, or update the recorded sha256 if you trust the new one',
+    ],
+  })
+
+/**
+ * Extracts verified bytes into the archive's cache folder: staged in a private sibling (the bytes kept
+ * beside the tree), then swapped in whole, so a crash leaves the old folder or the new one.
+ */
+const extractIntoCache = async (body: Buffer, url: string, sha256: string, options: FetchArchiveOptions): Promise<FetchedArchive> => {
+  await mkdir(options.cacheDir, {recursive: true})
+  removeEntries(options.cacheDir, staleWithPrefix('.download-'))
+  // mkdtemp makes 0700 folders: the download and the tree are private from the start
+  const stage = await mkdtemp(join(options.cacheDir, '.download-'))
+  const folder = archiveCacheDir(options.cacheDir, url, sha256)
+  try {
+    const file = join(stage, ARCHIVE_FILE)
+    await writeFile(file, body, {mode: 0o600, flag: 'wx'})
+    const extracted = await extractTarGz(file, join(stage, TREE), {
+      label: redactUrl(url),
+      stripSingleRoot: options.stripSingleRoot ?? true,
+      ...(options.maxBytes === undefined ? {} : {maxBytes: options.maxBytes}),
+      ...(options.maxEntries === undefined ? {} : {maxEntries: options.maxEntries}),
+    })
+    const integrity = await treeIntegrity(join(stage, TREE))
+    const aside = `${stage}.old`
+    const replacing = await rename(folder, aside).then(
+      () => true,
+      (error: unknown) => {
+        if (errnoCode(error) === 'ENOENT') return false
+        throw error
+      },
+    )
+    await rename(stage, folder)
+    if (replacing) await rm(aside, {recursive: true, force: true})
+    return {dir: join(folder, TREE), sha256, integrity, ...extracted}
+  } finally {
+    await rm(stage, {recursive: true, force: true})
+  }
+}
+
+/**
+ * The archive from the cache, without the network: only with a sha256 to check the kept bytes against,
+ * else undefined (nothing cached, or bytes that no longer match).
+ */
+export const cachedArchive = async (url: string, options: FetchArchiveOptions): Promise<FetchedArchive | undefined> => {
+  if (options.sha256 === undefined) return undefined
+  const expected = normalizeSha256(options.sha256)
+  const body = await readFile(join(archiveCacheDir(options.cacheDir, url, expected), ARCHIVE_FILE)).catch(() => undefined)
+  if (!body || createHash('sha256').update(body).digest('hex') !== expected) return undefined
+  return extractIntoCache(body, url, expected, options)
+}
+
 /**
  * Downloads an https .tar.gz (size-capped, retried), checks its sha256 when one is expected, and
- * extracts it with extractTarGz into a fresh private folder under `cacheDir`. A mismatch is a
- * LoadoutError 'integrity-mismatch' (exit 7) naming both digests; nothing is extracted then.
+ * extracts it with extractTarGz into its cache folder under `cacheDir` (see archiveCacheDir). A mismatch
+ * is a LoadoutError 'integrity-mismatch' (exit 7) naming both digests; nothing is extracted then.
  */
 export const fetchArchive = async (url: string, options: FetchArchiveOptions): Promise<FetchedArchive> => {
   const shown = redactUrl(url)
@@ -412,36 +476,6 @@ export const fetchArchive = async (url: string, options: FetchArchiveOptions): P
   })
   if (response.status !== 'ok') throw new LoadoutError('fetch-failed', EXIT.network, `${shown} answered 304 to a request that was not conditional`)
   const actual = createHash('sha256').update(response.body).digest('hex')
-  if (expected !== undefined && actual !== expected) {
-    throw new LoadoutError('integrity-mismatch', EXIT.integrity, `archive ${shown}: sha256 mismatch: expected ${expected}, got ${actual}`, {
-      details: {url: shown, expected, actual},
-      suggestions: [
-        'the archive changed since its sha256 was recorded: nothing was extracted; ask its publisher, or update the recorded sha256 if you trust the new one',
-      ],
-    })
-  }
-
-  await mkdir(options.cacheDir, {recursive: true})
-  removeEntries(options.cacheDir, staleWithPrefix('.download-'))
-  // mkdtemp makes 0700 folders: the download and the tree are private from the start
-  const download = await mkdtemp(join(options.cacheDir, '.download-'))
-  try {
-    const file = join(download, 'archive.tar.gz')
-    await writeFile(file, response.body, {mode: 0o600, flag: 'wx'})
-    const dir = await mkdtemp(join(options.cacheDir, `archive-${actual.slice(0, 12)}-`))
-    const extracted = await extractTarGz(file, dir, {
-      label: shown,
-      stripSingleRoot: options.stripSingleRoot ?? true,
-      ...(options.maxBytes === undefined ? {} : {maxBytes: options.maxBytes}),
-      ...(options.maxEntries === undefined ? {} : {maxEntries: options.maxEntries}),
-    })
-    try {
-      return {dir, sha256: actual, integrity: await treeIntegrity(dir), ...extracted}
-    } catch (error) {
-      await rm(dir, {recursive: true, force: true})
-      throw error
-    }
-  } finally {
-    await rm(download, {recursive: true, force: true})
-  }
+  if (expected !== undefined && actual !== expected) throw integrityMismatch(shown, expected, actual)
+  return extractIntoCache(response.body, url, actual, options)
 }

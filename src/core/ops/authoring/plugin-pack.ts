@@ -4,10 +4,10 @@
  * validate` in that format first; the archive holds every regular file of the package under `package/`,
  * bytes and relative paths as they are (no `.git`, no `node_modules`), and refuses links.
  */
-import {lstatSync, readdirSync} from 'node:fs'
+import {lstatSync, readdirSync, statSync} from 'node:fs'
 import {join, relative, resolve, sep} from 'node:path'
 import {create} from 'tar'
-import {usageError, validationFailed} from '../../model/errors.js'
+import {notFound, usageError, validationFailed} from '../../model/errors.js'
 import {fileSha256Sync} from '../../kernel/fs/integrity.js'
 import {MANIFEST_FORMATS, type ManifestFormat} from '../../kernel/plugin/manifest-formats/index.js'
 import {validatePlugin} from './plugin-validate.js'
@@ -54,8 +54,18 @@ const packageFiles = (root: string, format: ManifestFormat): string[] => {
   return files
 }
 
+/** Like `npm pack --pack-destination`, the folder must exist already: a typo is not silently made into a folder. */
+const checkOutDir = (outDir: string): void => {
+  const stat = statSync(outDir, {throwIfNoEntry: false})
+  if (stat?.isDirectory()) return
+  throw notFound('pack-out-missing', `${outDir} ${stat ? 'is not a folder' : 'does not exist'}; the archive is written into an existing folder`, {
+    suggestions: stat ? ['give --out a folder'] : [`create it first: mkdir -p ${outDir}`],
+  })
+}
+
 export const packPlugin = async (path: string, options: PackOptions): Promise<PackResult> => {
   const root = resolve(path)
+  checkOutDir(resolve(options.outDir))
   const format = MANIFEST_FORMATS.find((f) => f.id === options.format && f.packs)
   if (!format) throw usageError('bad-format', `unknown --format "${options.format}"`, {suggestions: [`choose one of ${PACK_FORMATS.join(', ')}`]})
   const validation = await validatePlugin(root, options.home ? {home: options.home} : {})

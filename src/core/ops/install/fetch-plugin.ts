@@ -63,14 +63,16 @@ export const fetchPlugin = async (spec: PluginFetchSpec, env: Environment, offli
     case 'git':
       return fetchGitPlugin(spec, env, offline)
     case 'archive': {
-      if (offline) throw offlineMiss(redactUrl(spec.url))
-      const {fetchArchive} = await import('../../kernel/sources/archive.js')
-      const fetched = await fetchArchive(spec.url, {
+      const {cachedArchive, fetchArchive} = await import('../../kernel/sources/archive.js')
+      const options = {
         env,
         cacheDir: loadoutPaths(env).cache,
         ...(spec.sha256 ? {sha256: spec.sha256} : {}),
         ...(spec.tokenOrigin ? {tokenOrigin: spec.tokenOrigin} : {}),
-      })
+      }
+      // offline, only bytes checked against a known sha256 may stand in for the download
+      const fetched = offline ? await cachedArchive(spec.url, options) : await fetchArchive(spec.url, options)
+      if (!fetched) throw offlineMiss(`${redactUrl(spec.url)}${spec.sha256 ? '' : ' (without a sha256 there is nothing to check a cached copy against)'}`)
       return {root: fetched.dir, archiveSha256: fetched.sha256, integrity: fetched.integrity}
     }
     case 'npm': {

@@ -12,7 +12,7 @@ import {renderHooks} from '../../kernel/writers/hooks.js'
 import {mcpServerKey, renderMcpEntry} from '../../kernel/writers/mcp.js'
 import {renderSubagent, riskyFieldsOf} from '../../kernel/writers/subagent.js'
 import {substitutePluginVars, type PluginVars} from '../../kernel/writers/substitute.js'
-import {MAX_MARKDOWN_BYTES} from '../../kernel/plugin/components.js'
+import {MAX_MARKDOWN_BYTES, mcpUrlRule} from '../../kernel/plugin/components.js'
 import {readContainedText} from '../../kernel/plugin/paths.js'
 import type {HookEvents, PluginModel} from '../../model/plugin.js'
 import {referencesEnv, substituteUserConfig, type UserConfigVars} from '../../kernel/user-config/substitute.js'
@@ -56,6 +56,9 @@ export interface PlanInput {
 }
 
 const varsOf = (input: PlanInput, target: AgentTarget): PluginVars => (typeof input.vars === 'function' ? input.vars(target) : input.vars)
+
+/** A reference the agent expands (`${VAR}`, `${env:VAR}`, `{env:VAR}`): the url rules judge the rest of the url. */
+const ENV_REFERENCE = /\$?\{[^}]*\}/g
 
 const componentId = (id: string, kind: string, name: string) => `${id}/${kind}/${name}`
 
@@ -274,6 +277,11 @@ const planMcp = (input: PlanInput, target: AgentTarget, plan: TargetPlan) => {
     }
     const vars = varsOf(input, target)
     const config = substitutePluginVars(configured.value, vars) as typeof server.config
+    const badUrl = config.url === undefined ? undefined : mcpUrlRule(config.url.replace(ENV_REFERENCE, 'x'))
+    if (badUrl) {
+      plan.skipped.push({component, reason: `${target.name}: ${badUrl[1]} (${badUrl[0]})`})
+      continue
+    }
     // a relative working folder means the plugin's folder: its installed copy, not the agent's
     if (config.cwd !== undefined && !isAbsolute(config.cwd)) {
       const inner = posix.normalize(config.cwd.replaceAll('\\', '/'))

@@ -192,7 +192,8 @@ export const findOutdated = async (env: Environment, context: ScopeContext, only
         row.reason = 'content changed'
       }
     }
-    if (entry.version !== first.version) {
+    // an entry without a version says nothing about versions: the commit or the content above decides
+    if (entry.version !== undefined && entry.version !== first.version) {
       row.outdated = true
       row.reason = 'new version'
     }
