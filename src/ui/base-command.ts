@@ -1,4 +1,4 @@
-import {Command, Errors} from '@oclif/core'
+import {Command, Errors, type Interfaces} from '@oclif/core'
 import {environmentFromProcess, type Environment} from '../core/kernel/env/environment.js'
 import {EXIT, LoadoutError} from '../core/model/errors.js'
 import type {PendingRun, Recovery} from '../core/kernel/state/transaction.js'
@@ -48,6 +48,21 @@ export abstract class LoadoutCommand extends Command {
 
   protected environment(): Environment {
     return environmentFromProcess()
+  }
+
+  /**
+   * No argument is ever read from standard input: oclif fills a missing argument from a piped stdin
+   * (a line piped to `outdated` or `verify` became the plugin to check, and they waited on a stdin left open).
+   */
+  protected override async parse<F extends Record<string, unknown>, B extends Record<string, unknown>, A extends Record<string, unknown>>(
+    options?: Interfaces.Input<F, B, A>,
+    argv?: string[],
+  ): Promise<Interfaces.ParserOutput<F, B, A>> {
+    const input = options ?? (this.constructor as unknown as Interfaces.Input<F, B, A>)
+    const args = Object.fromEntries(Object.entries(input.args ?? {}).map(([name, arg]) => [name, {...arg, ignoreStdin: true}]))
+    // inherited statics (enableJsonFlag, baseFlags) are not copied by a spread of the class
+    const explicit = {flags: input.flags, baseFlags: input.baseFlags, enableJsonFlag: input.enableJsonFlag, args}
+    return super.parse({...input, ...explicit} as Interfaces.Input<F, B, A>, argv)
   }
 
   /** What the commands shared with the fast path (src/ui/shared-commands/) print through. */

@@ -289,6 +289,17 @@ describe('mcp install from the registry', () => {
     expect(hashes(sb)).toEqual(before)
   })
 
+  it('is removed by the registry name it was installed by, as well as by its own name', async () => {
+    const sb = sandbox()
+    prepareHome(sb)
+    const before = hashes(sb)
+    const result = await run(sb, ['mcp', 'install', 'io.github.acme/weather', '--agent', AGENTS, '--scope', 'user', '--yes'])
+    expect(result.status, result.stderr).toBe(0)
+    const removed = await run(sb, ['mcp', 'remove', 'io.github.acme/weather', '--scope', 'user', '--yes', '--json'])
+    expect(removed.status, removed.stdout + removed.stderr).toBe(0)
+    expect(hashes(sb)).toEqual(before)
+  })
+
   it('writes a remote server as a URL entry with its secret header as a reference', async () => {
     const sb = sandbox()
     prepareHome(sb)

@@ -115,6 +115,24 @@ describe('readForInstall', () => {
     expect(() => readForInstall(root)).toThrow(expect.objectContaining({code: 'plugin-nothing-installable'}))
   })
 
+  it('names the first rules a refused plugin broke (code, file, message) and how many more', () => {
+    const bare = Object.fromEntries(['a', 'b', 'c', 'd', 'e'].map((n) => [`skills/${n}/SKILL.md`, '# no frontmatter\n']))
+    const root = plugin({...MANIFEST, ...bare})
+    let error: unknown
+    try {
+      readForInstall(root)
+    } catch (thrown) {
+      error = thrown
+    }
+    expect(error).toBeInstanceOf(LoadoutError)
+    const message = (error as LoadoutError).message
+    expect(message).toContain('nothing left to install')
+    expect(message).toMatch(/\n {2}frontmatter-missing: skills\/a\/SKILL\.md\b.*\S/)
+    expect(message).toContain('skills/c/SKILL.md')
+    expect(message).not.toContain('skills/d/SKILL.md')
+    expect(message).toContain('and 2 more')
+  })
+
   it('still refuses what is unsafe: a path out of the plugin', () => {
     const root = plugin({'.claude-plugin/plugin.json': '{"name": "demo", "skills": ["../elsewhere"]}'})
     let error: unknown

@@ -13,7 +13,7 @@ import {join} from 'node:path'
 import {validationFailed} from '../../model/errors.js'
 import {problem, type Problem} from '../../model/problems.js'
 import {SKILL_FILE} from '../skills/read.js'
-import {inspectPlugin, pluginRefused, type PluginInspection, type ReadPluginOptions} from './read.js'
+import {describeProblem, inspectPlugin, pluginRefused, type PluginInspection, type ReadPluginOptions} from './read.js'
 import type {PluginModel} from '../../model/plugin.js'
 
 /** Broken rules the agents load the part despite: a warning at install, an error in validate. */
@@ -84,6 +84,16 @@ export const PART_DROPPING_CODES: ReadonlySet<string> = new Set([
 
 const lenient = (code: string): boolean => CONFORMANCE_CODES.has(code) || SKILL_DROPPING_CODES.has(code) || PART_DROPPING_CODES.has(code)
 
+/** How many of the rules a plugin broke a refusal names before saying how many more there are. */
+const NAMED_PROBLEMS = 3
+
+/** The first broken rules, each as `code: file path: message`, and how many more. */
+const firstProblems = (broken: readonly Problem[], root: string): string => {
+  const lines = broken.slice(0, NAMED_PROBLEMS).map((p) => `${p.code}: ${describeProblem(p, root)}`)
+  if (broken.length > NAMED_PROBLEMS) lines.push(`and ${broken.length - NAMED_PROBLEMS} more`)
+  return lines.map((line) => `\n  ${line}`).join('')
+}
+
 const partCount = (model: PluginModel): number =>
   model.skills.length + model.subagents.length + model.mcpServers.length + model.hooks.length + model.commands.length + model.tools.length
 
@@ -110,7 +120,10 @@ export const installView = (inspection: PluginInspection): PluginModel => {
   if (tolerated && partCount(view) === 0) {
     throw validationFailed(
       'plugin-nothing-installable',
-      `plugin "${model.name}" has nothing left to install: every part breaks a rule the agents enforce too`,
+      `plugin "${model.name}" has nothing left to install: every part breaks a rule the agents enforce too:${firstProblems(
+        model.problems.filter((p) => p.severity === 'error'),
+        model.root,
+      )}`,
       {
         suggestions: ['`loadout plugin validate <path>` lists every problem'],
         details: {problems},

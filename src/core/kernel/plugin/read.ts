@@ -317,7 +317,7 @@ const refuseConfusableNames = (model: PluginModel, report: PluginReport): void =
   }
 }
 
-const describeProblem = (p: Problem, root: string): string => {
+export const describeProblem = (p: Problem, root: string): string => {
   const where = [p.file ? shownFile(root, p.file) : undefined, p.path].filter(Boolean).join(' ')
   return where ? `${where}: ${p.message}` : p.message
 }

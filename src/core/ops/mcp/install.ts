@@ -33,6 +33,17 @@ export const sourceLabel = (spec: McpServerSpec): string =>
     ? 'local'
     : `${spec.origin.registry}/v0.1/servers/${encodeURIComponent(spec.origin.server)}/versions/${encodeURIComponent(spec.origin.version)}${spec.config.url === undefined ? '' : REMOTE_MARK}`
 
+/** The registry's name of the server a record's `source` says it was installed from (`io.github.acme/weather`), if any. */
+export const registryServerOf = (source: string): string | undefined => {
+  const match = /\/v0\.1\/servers\/([^/]+)\/versions\//.exec(source)
+  if (!match) return undefined
+  try {
+    return decodeURIComponent(match[1]!)
+  } catch {
+    return undefined
+  }
+}
+
 /** Ends the source of a registry server installed from its remote rather than its package. */
 export const REMOTE_MARK = '#remote'
 

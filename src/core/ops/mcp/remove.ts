@@ -10,10 +10,13 @@ import {readInstallRecords} from '../../kernel/state/records.js'
 import {loadTargets} from '../../kernel/targets/registry.js'
 import {listServers} from './list.js'
 import {isMcpId, mcpNameOf} from '../../kernel/mcp/spec.js'
+import {registryServerOf} from './install.js'
 
-/** The id of the standalone server `name` installed in the scope. */
+/** The id of the standalone server `name` (its local name, its id, or the registry's name given to `mcp install`) installed in the scope. */
 export const installedServerId = async (name: string, env: Environment, context: ScopeContext, agents?: readonly string[]): Promise<string> => {
-  const records = readInstallRecords(env, context.projectRoot).filter((r) => isMcpId(r.plugin) && (r.plugin === name || mcpNameOf(r.plugin) === name))
+  const records = readInstallRecords(env, context.projectRoot).filter(
+    (r) => isMcpId(r.plugin) && (r.plugin === name || mcpNameOf(r.plugin) === name || registryServerOf(r.source) === name),
+  )
   const mine = records.filter((r) => r.scope === context.scope && (!agents || agents.includes(r.target)))
   const ids = [...new Set(mine.map((r) => r.plugin))]
   if (ids.length === 1) return ids[0]!
