@@ -47,7 +47,7 @@ describe('specFromServerJson', () => {
     expect(spec.name).toBe('thing')
     expect(spec.config).toEqual({
       command: 'uvx',
-      args: ['--python', '3.12', 'acme-thing==1.2.3', '/work', '--stdio', '--api-key', '${API_KEY}', '--base', '${BASE_URL}'],
+      args: ['--python=3.12', 'acme-thing==1.2.3', '/work', '--stdio', '--api-key', '${API_KEY}', '--base', '${BASE_URL}'],
     })
     expect(spec.requiredEnv).toEqual(['API_KEY', 'BASE_URL'])
     expect(spec.origin).toEqual({kind: 'registry', registry: REGISTRY, server: 'io.github.acme/thing', version: '1.2.3'})

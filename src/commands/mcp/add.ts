@@ -33,11 +33,16 @@ export default class McpAdd extends LoadoutCommand {
   }
 
   async run(): Promise<McpInstallResult> {
-    const {args, argv, flags} = await this.parse(McpAdd)
-    const command = (argv as string[]).slice(1)
+    // Everything after the first -- is the server's argv, word for word: oclif never sees it, so a
+    // word there that looks like a loadout flag (`-e`, `--agent`) or repeats (`--label a --label b`)
+    // is neither taken nor regrouped.
+    const split = this.argv.indexOf('--')
+    const command = split === -1 ? [] : this.argv.slice(split + 1)
+    const {args, argv, flags} = await this.parse(McpAdd, split === -1 ? this.argv : this.argv.slice(0, split))
+    const stray = (argv as string[]).slice(1)
     // Without --, the command's own flags would be read as loadout's (`npx -y` as --yes).
-    if (command.length > 0 && !this.argv.includes('--')) {
-      throw usageError('command-needs-separator', `put the server's command after --: loadout mcp add ${args.name} [flags] -- ${command.join(' ')}`)
+    if (stray.length > 0) {
+      throw usageError('command-needs-separator', `put the server's command after --: loadout mcp add ${args.name} [flags] -- ${stray.join(' ')}`)
     }
     const spec = localServerSpec({
       name: args.name,

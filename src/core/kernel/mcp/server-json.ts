@@ -8,6 +8,7 @@ import {usageError, validationFailed} from '../../model/errors.js'
 import {envReference, isEnvName, referencedEnvNames} from '../writers/env-refs.js'
 import type {McpServerConfig} from '../../model/plugin.js'
 import type {RegistryServer} from './registry.js'
+import {RUNNER_OPTIONS} from '../writers/runner-options.js'
 import {checkServerName, checkServerUrl, type McpServerSpec} from './spec.js'
 
 interface Input {
@@ -26,8 +27,11 @@ const IDENTIFIERS: Record<string, RegExp> = {
   pypi: /^[A-Za-z0-9][A-Za-z0-9._-]*$/,
   oci: /^[a-z0-9][a-z0-9._/-]*(:[A-Za-z0-9_][A-Za-z0-9._-]*)?(@sha256:[a-f0-9]{64})?$/,
 }
+const RUNNER_OF: Record<string, keyof typeof RUNNER_OPTIONS> = {npm: 'npx', pypi: 'uvx', oci: 'docker'}
 /** an exact version: no range, no tag such as latest */
 const EXACT_VERSION = /^v?\d+(\.\d+)*([-+][A-Za-z0-9.+-]+)?$/
+/** npm reads `x@1.2` as a range and a registry moves `image:1` on: those need all three numbers */
+const FULL_VERSION = /^v?\d+\.\d+\.\d+([-+][A-Za-z0-9.+-]+)?$/
 
 const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value)
 const strings = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined)
@@ -58,6 +62,8 @@ const envNameFor = (text: string): string => {
     .replace(/^_+|_+$/g, '')
   return /^[0-9]/.test(name) || name === '' ? `MCP_${name}` : name
 }
+
+const refuse = (server: string, why: string) => validationFailed('registry-server-unusable', `MCP server "${server}" cannot be installed: ${why}`)
 
 class Filler {
   readonly required = new Set<string>()
@@ -119,6 +125,38 @@ class Filler {
     return out
   }
 
+  /**
+   * The runner's own options (`runtimeArguments`), each one loadout knows how the runner reads: a
+   * word the runner would take as the package or image (a positional, the value of a switch, a
+   * value-taking option left without one) would run before the pinned one, and an option that picks
+   * what runs (`npx --package`, `uvx --from`) replaces it. Values are joined to long options with
+   * `=`, so no value is ever a word of its own to the runner.
+   */
+  runtimeArgs(list: readonly Input[], runner: keyof typeof RUNNER_OPTIONS): string[] {
+    const options = RUNNER_OPTIONS[runner]
+    const out: string[] = []
+    for (const arg of list) {
+      const shown = JSON.stringify(arg.name ?? arg.value ?? arg.valueHint ?? '')
+      if (arg.type !== 'named')
+        throw refuse(this.server, `its runtime argument ${shown} is not a named option: ${runner} would run it instead of the pinned package`)
+      const known = arg.name !== undefined && Object.hasOwn(options, arg.name) ? options[arg.name]! : undefined
+      if (!known)
+        throw refuse(this.server, `its runtime argument ${shown} is not an option of ${runner} loadout knows, so it cannot tell what ${runner} would run`)
+      if (known.chooses) throw refuse(this.server, `its runtime argument ${shown} makes ${runner} run something other than the pinned package`)
+      const given = arg.value !== undefined || arg.default !== undefined || arg.isSecret === true || arg.isRequired === true
+      if (!known.value) {
+        if (arg.value !== undefined || arg.default !== undefined)
+          throw refuse(this.server, `its runtime argument ${shown} takes no value, and ${runner} would run the value`)
+        out.push(arg.name!)
+        continue
+      }
+      if (!given) continue
+      const value = this.value(arg, envNameFor(arg.valueHint ?? arg.name!.replace(/^-+/, '')), `runtime argument ${arg.name}`)!
+      out.push(...(arg.name!.startsWith('--') ? [`${arg.name}=${value}`] : [arg.name!, value]))
+    }
+    return out
+  }
+
   env(list: readonly Input[]): Record<string, string> {
     const env: Record<string, string> = {}
     for (const variable of list) {
@@ -133,7 +171,22 @@ class Filler {
   }
 }
 
-const refuse = (server: string, why: string) => validationFailed('registry-server-unusable', `MCP server "${server}" cannot be installed: ${why}`)
+/**
+ * An image that stays what was shown: by digest, or by a tag that is an exact version (an untagged
+ * one gets the package's version as its tag). `:latest`, `:main` and other moving tags are refused.
+ */
+const pinnedImage = (server: string, identifier: string, version: string): string => {
+  if (identifier.includes('@sha256:')) return identifier
+  const last = identifier.split('/').pop()!
+  const tag = last.includes(':') ? last.slice(last.indexOf(':') + 1) : undefined
+  const chosen = tag ?? version
+  if (!FULL_VERSION.test(chosen))
+    throw refuse(
+      server,
+      `its oci image ${JSON.stringify(identifier)} is ${tag === undefined ? `untagged and its version ${JSON.stringify(version)} is` : `tagged ${JSON.stringify(tag)},`} not an exact version or a digest (@sha256:…), so what runs could change after you approve it`,
+    )
+  return tag === undefined ? `${identifier}:${version}` : identifier
+}
 
 const packageConfig = (server: RegistryServer, pkg: Record<string, unknown>, filler: Filler): McpServerConfig => {
   const type = strings(pkg.registryType) ?? ''
@@ -144,12 +197,12 @@ const packageConfig = (server: RegistryServer, pkg: Record<string, unknown>, fil
   const transport = isObject(pkg.transport) ? strings(pkg.transport.type) : undefined
   if (transport !== undefined && transport !== 'stdio')
     throw refuse(server.name, `its package runs as a ${transport} server on this machine, which loadout does not start (only stdio)`)
-  const runtime = filler.args(inputs(pkg.runtimeArguments), 'runtime argument')
+  const runtime = filler.runtimeArgs(inputs(pkg.runtimeArguments), RUNNER_OF[type]!)
   const packageArgs = filler.args(inputs(pkg.packageArguments), 'package argument')
   const env = filler.env(inputs(pkg.environmentVariables))
   const withEnv = (config: McpServerConfig): McpServerConfig => (Object.keys(env).length > 0 ? {...config, env} : config)
   const pinned = (v: string) => {
-    if (!EXACT_VERSION.test(v))
+    if (!(type === 'pypi' ? EXACT_VERSION : FULL_VERSION).test(v))
       throw refuse(server.name, `its ${type} package version ${JSON.stringify(v)} is not an exact version, and loadout installs only pinned packages`)
     return v
   }
@@ -161,8 +214,7 @@ const packageConfig = (server: RegistryServer, pkg: Record<string, unknown>, fil
     case 'pypi':
       return withEnv({command: 'uvx', args: [...runtime, `${identifier}==${pinned(version)}`, ...packageArgs]})
     case 'oci': {
-      const last = identifier.split('/').pop()!
-      const image = last.includes(':') || identifier.includes('@sha256:') ? identifier : `${identifier}:${pinned(version)}`
+      const image = pinnedImage(server.name, identifier, version)
       // the container sees only the variables docker is told to pass in
       const passEnv = Object.keys(env).flatMap((name) => ['-e', name])
       return withEnv({command: 'docker', args: ['run', '-i', '--rm', ...passEnv, ...runtime, image, ...packageArgs]})
@@ -208,6 +260,10 @@ export const defaultLocalName = (registryName: string): string =>
 export const specFromServerJson = (server: RegistryServer, registry: string, options: FromServerJson = {}): McpServerSpec => {
   const name = checkServerName(options.name ?? defaultLocalName(server.name))
   const filler = new Filler(name)
+  for (const field of ['packages', 'remotes'] as const) {
+    if (server[field] !== undefined && !Array.isArray(server[field]))
+      throw refuse(server.name, `its "${field}" is ${server[field] === null ? 'null' : `a ${typeof server[field]}`}, not a list`)
+  }
   const packages = (server.packages ?? []).filter(isObject).filter((p) => typeof p.registryType === 'string' && p.registryType in IDENTIFIERS)
   const remotes = (server.remotes ?? []).filter(isObject)
   let config: McpServerConfig

@@ -3,6 +3,7 @@
  * the Claude `.mcp.json` form a plugin declares into the value stored under the server's key in the
  * target's config. Pure functions: the config editors (JSON key, Codex TOML table) do the writing.
  */
+import {runnerChanges} from './runner-options.js'
 import {createHash} from 'node:crypto'
 import type {McpServerConfig} from '../../model/plugin.js'
 import {redactUrl} from '../sources/redact.js'
@@ -210,6 +211,8 @@ export interface McpConsent {
   url?: string
   /** names of the HTTP headers sent to the server, sorted */
   headerNames: string[]
+  /** what changes the runner itself (npx, uvx, docker): its options and variables, as written; absent when nothing does */
+  runner?: string[]
 }
 
 /**
@@ -227,5 +230,6 @@ export const describeMcpForConsent = (config: McpServerConfig): McpConsent => {
     envNames: Object.keys(config.env ?? {}).sort(),
     url: config.url === undefined ? undefined : redactUrl(config.url),
     headerNames: Object.keys(config.headers ?? {}).sort(),
+    runner: runnerChanges(config).length > 0 ? runnerChanges(config) : undefined,
   }) as unknown as McpConsent
 }

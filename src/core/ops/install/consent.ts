@@ -84,7 +84,8 @@ export const describeConsentItem = (item: ConsentItem): string => {
     case 'mcp': {
       const s = item.server
       const what = s.url ? `connects to ${s.url}` : `runs ${[s.command, ...(s.args ?? [])].map((a) => JSON.stringify(a)).join(' ')}`
-      return `MCP server ${item.component.split('/').pop()}: ${what}${s.envNames.length > 0 ? ` with env ${s.envNames.join(', ')}` : ''}`
+      const runner = s.runner ? `; changes the runner itself: ${s.runner.map((a) => JSON.stringify(a)).join(' ')}` : ''
+      return `MCP server ${item.component.split('/').pop()}: ${what}${s.envNames.length > 0 ? ` with env ${s.envNames.join(', ')}` : ''}${runner}`
     }
     case 'skill-hooks':
       return `skill ${item.component.split('/').pop()} declares hooks: ${JSON.stringify(item.hooks)}`
