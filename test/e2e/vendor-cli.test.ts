@@ -155,7 +155,7 @@ const claudeInit = async (sb: Sandbox): Promise<any> => {
   return init
 }
 
-describe('what the agents’ own CLIs load from what loadout wrote', () => {
+describe.concurrent('what the agents’ own CLIs load from what loadout wrote', () => {
   it.each(['user', 'project'] as const)('Claude Code (%s): MCP servers connect; the skill, subagent and command are listed', async (scope) => {
     const {sb} = await installKit('claude-code', scope)
     if (scope === 'project') {
