@@ -3,7 +3,7 @@
 // grow with the state's size, and the peak memory of an install.
 //
 // The marketplaces here are local git folders (what `marketplace add ./dir` takes), so these
-// scenarios need no server; Claude Code's CLI comes from the npm registry into bench/.tools (see
+// scenarios need no server; Claude Code's CLI comes from the npm registry into the vendor-CLI cache (see
 // bench/tools.js) and its scenario is skipped with a note when it cannot be had.
 import {spawnSync} from 'node:child_process'
 import {existsSync, readFileSync} from 'node:fs'

@@ -86,9 +86,15 @@ const hooksAndPlugins = (agent) => {
   return lines.length === 0 ? '—' : lines.join('<br>')
 }
 
+/** Which vendor CLI, at which version, listed what loadout wrote: what each check covered. */
+const confirmedBy = (agent) => {
+  const lines = (agent.confirmedBy ?? []).map((c) => `${code(`${c.cli}@${c.version}`)}: ${c.checks.map((check) => check.split(':')[0]).join('; ')}`)
+  return lines.length === 0 ? '—' : lines.join('<br>')
+}
+
 /** The Markdown table (and its legend) for the README, from the parsed target files. */
 export const renderAgentTable = (agents) => {
-  const header = ['Agent', 'Name', 'Confidence', 'Homes', 'Skills', 'Subagents', 'MCP servers', 'Hooks / plugins', 'Slash commands']
+  const header = ['Agent', 'Name', 'Confidence', 'Homes', 'Skills', 'Subagents', 'MCP servers', 'Hooks / plugins', 'Slash commands', 'Confirmed by']
   const rows = [...agents]
     .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
     .map((agent) => {
@@ -104,6 +110,7 @@ export const renderAgentTable = (agents) => {
         sectionCell(agent, 'mcp'),
         hooksAndPlugins(agent),
         sectionCell(agent, 'commands'),
+        installs ? confirmedBy(agent) : '—',
       ]
     })
   const line = (cells) => `| ${cells.map(cell).join(' | ')} |`
@@ -114,7 +121,8 @@ export const renderAgentTable = (agents) => {
     '',
     '`{name}` stands for a home folder from the Homes column (the first that applies); project paths are',
     'relative to the project root. Skills folders are listed in load order: the first wins when two',
-    'skills share a name.',
+    'skills share a name. "Confirmed by" names the agent\'s own CLI, at the version pinned in',
+    '`test/support/vendor-clis.js`, that listed what loadout wrote there (`test/e2e/vendor-cli.test.ts`).',
   ].join('\n')
 }
 

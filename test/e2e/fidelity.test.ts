@@ -282,7 +282,8 @@ describe('slash commands, written for every agent that has them', () => {
     expect(result.status, result.stdout + result.stderr).toBe(0)
     const h = sb.home
     const source = readFileSync(join(work, 'market/plugins/hookify/commands/hookify.md'), 'utf8')
-    for (const file of ['.claude/commands/hookify.md', '.cursor/commands/hookify.md', '.codex/prompts/hookify.md', '.config/opencode/command/hookify.md']) {
+    expect(existsSync(join(h, '.codex/prompts')), 'Codex reads no custom prompts since 0.117').toBe(false)
+    for (const file of ['.claude/commands/hookify.md', '.cursor/commands/hookify.md', '.config/opencode/command/hookify.md']) {
       expect(readFileSync(join(h, file), 'utf8'), file).toBe(source)
     }
     expect(readFileSync(join(h, '.gemini/commands/hookify.toml'), 'utf8')).toBe(
@@ -296,14 +297,17 @@ describe('slash commands, written for every agent that has them', () => {
       expect(existsSync(join(h, file)), file).toBe(false)
   })
 
-  it('project scope: a GitHub Copilot prompt file; Codex has no project prompts and says so', async () => {
+  it('project scope: a GitHub Copilot prompt file; Codex has no slash commands and says so', async () => {
     const result = await loadout(sb, ['install', 'hookify@fidelity', '--agent', 'github-copilot,codex', '--scope', 'project', '--yes', '--json'])
     expect(result.status, result.stdout + result.stderr).toBe(0)
     expect(readFileSync(join(sb.project, '.github/prompts/hookify.prompt.md'), 'utf8')).toBe(
       '---\ndescription: "Create a hookify rule"\nargument-hint: "<what to block>"\nmode: "agent"\n---\n\nCreate a rule that blocks ${input:args}.\n',
     )
     const codex = result.json().plans.find((p: {target: string}) => p.target === 'codex')
-    expect(codex.skipped).toContainEqual({component: 'hookify@fidelity/command/hookify', reason: 'Codex has no project-scope slash commands folder'})
+    expect(codex.skipped).toContainEqual({
+      component: 'hookify@fidelity/command/hookify',
+      reason: 'Codex has no slash command files: custom prompts (~/.codex/prompts) were removed in Codex 0.117',
+    })
   })
 })
 

@@ -147,9 +147,9 @@ describe('project scope: install, loadout.json, loadout.lock, fresh clone, --fro
     expect(read(join(p, '.claude/skills/note-taking/SKILL.md'))).toBe(NOTES_V1)
     const linter = readJson(join(p, '.mcp.json')).mcpServers['toolkit-linter']
     expect(linter.args).toEqual(['--stdio'])
-    // the installed copy lives in the project (.loadout/, ignored); Claude Code expands its project variable
-    expect(linter.command).toMatch(/^\$\{CLAUDE_PROJECT_DIR\}\/\.loadout\/plugins\/toolkit@acme\/[0-9a-f]{16}\/bin\/lint$/)
-    expect(existsSync(linter.command.replace('${CLAUDE_PROJECT_DIR}', p))).toBe(true)
+    // the installed copy lives in the project (.loadout/, ignored); Claude Code expands no project variable in .mcp.json
+    expect(linter.command).toMatch(/^\.loadout\/plugins\/toolkit@acme\/[0-9a-f]{16}\/bin\/lint$/)
+    expect(existsSync(join(p, linter.command))).toBe(true)
     expect(readJson(join(p, '.claude/settings.json')).hooks.PostToolUse[0].hooks[0].command).toMatch(/\/bin\/check$/)
     // the user's own agent folders got nothing
     expect(agentFolders(sb)).toEqual(['.claude'])

@@ -613,10 +613,10 @@ describe('mcp add in every shape', () => {
   it("writes OpenCode's mcp, Copilot's servers, Gemini, deepagents and cst-agent entries, each spelling the reference its own way, and removes them", async () => {
     const sb = sandbox({git: true})
     const p = sb.project
-    mkdirSync(join(p, '.vscode'))
+    mkdirSync(join(p, '.github'))
     writeFileSync(join(p, 'opencode.json'), '{\n  // mine\n  "$schema": "https://opencode.ai/config.json",\n  "theme": "dark"\n}\n')
-    writeFileSync(join(p, '.vscode', 'mcp.json'), '{"servers": {"mine": {"type": "stdio", "command": "mine"}}}')
-    const files = ['opencode.json', '.vscode/mcp.json', '.gemini/settings.json', '.deepagents/.mcp.json', '.agent/mcp.json']
+    writeFileSync(join(p, '.github', 'mcp.json'), '{"mcpServers": {"mine": {"type": "stdio", "command": "mine"}}}')
+    const files = ['opencode.json', '.github/mcp.json', '.gemini/settings.json', '.deepagents/.mcp.json', '.agent/mcp.json']
     const sums = () =>
       files.map((f) =>
         existsSync(join(p, f))
@@ -645,11 +645,11 @@ describe('mcp add in every shape', () => {
     expect(added.status, added.stderr).toBe(0)
     const read = (f: string) => JSON.parse(readFileSync(join(p, f), 'utf8').replace(/^\s*\/\/.*$/m, ''))
     expect(read('opencode.json').mcp.files).toEqual({type: 'local', command: ['files-server', '--stdio'], environment: {FILES_TOKEN: '{env:FILES_TOKEN}'}})
-    expect(read('.vscode/mcp.json').servers.files).toEqual({
+    expect(read('.github/mcp.json').mcpServers.files).toEqual({
       type: 'stdio',
       command: 'files-server',
       args: ['--stdio'],
-      env: {FILES_TOKEN: '${env:FILES_TOKEN}'},
+      env: {FILES_TOKEN: '${FILES_TOKEN}'},
     })
     expect(read('.gemini/settings.json').mcpServers.files).toEqual({command: 'files-server', args: ['--stdio'], env: {FILES_TOKEN: '${FILES_TOKEN}'}})
     expect(read('.deepagents/.mcp.json').mcpServers.files.command).toBe('files-server')

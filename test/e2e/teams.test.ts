@@ -170,8 +170,8 @@ describe('a committed project reproduces on a teammate machine', () => {
         expect(existsSync(onMachine(command, b.project)), `${file}: ${command}`).toBe(true)
       }
     }
-    // Claude Code gets its project variable; Deep Agents, which expands nothing, a project-relative path
-    expect(commands(join(b.project, '.mcp.json'))[0]).toMatch(/^\$\{CLAUDE_PROJECT_DIR\}\/\.loadout\/plugins\/toolkit@acme\//)
+    // Claude Code expands no project variable in .mcp.json, and Deep Agents none at all: project-relative paths
+    expect(commands(join(b.project, '.mcp.json'))[0]).toMatch(/^\.loadout\/plugins\/toolkit@acme\//)
     expect(commands(join(b.project, '.deepagents/.mcp.json'))[0]).toMatch(/^\.loadout\/plugins\/toolkit@acme\//)
     const verify = await run(b, ['verify', '--json'])
     expect(verify.status, verify.stdout).toBe(0)

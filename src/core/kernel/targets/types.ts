@@ -40,7 +40,14 @@ export interface SkillsSection extends Section<SkillFormat> {
 }
 
 export type SubagentFormat =
-  'claude-agent-md' | 'codex-agent-toml' | 'copilot-agent-md' | 'cst-agent-md' | 'cursor-agent-md' | 'deepagents-agents-md' | 'opencode-agent-md'
+  | 'claude-agent-md'
+  | 'codex-agent-toml'
+  | 'copilot-agent-md'
+  | 'cst-agent-md'
+  | 'cursor-agent-md'
+  | 'deepagents-agents-md'
+  | 'gemini-agent-md'
+  | 'opencode-agent-md'
 
 /** How a slash command is written: the Markdown copied, Gemini CLI's TOML, or a Copilot prompt file. */
 export type CommandFormat = 'markdown' | 'gemini-toml' | 'copilot-prompt'
@@ -50,11 +57,22 @@ export interface McpSection extends Section<'codex-toml' | 'json-key'> {
   shape: 'characteroid' | 'codex' | 'cst-agent' | 'gemini' | 'mcp-servers' | 'opencode' | 'vscode'
   /** how the agent spells a reference to an environment variable in a server entry, `VAR` standing for the name (default `${VAR}`) */
   envReference?: string
+  /** the variable the agent expands to the project root in this section's commands */
+  projectDirVariable?: string
 }
 
 export interface HooksSection extends Section<'json-key'> {
   key: string
   shape: 'claude' | 'codex' | 'cursor' | 'gemini'
+  /** the variable the agent expands to the project root in hook commands (Claude Code: `${CLAUDE_PROJECT_DIR}`) */
+  projectDirVariable?: string
+}
+
+/** One vendor CLI, at one version, that listed what loadout wrote (test/e2e/vendor-cli.test.ts). */
+export interface ConfirmedBy {
+  cli: string
+  version: string
+  checks: string[]
 }
 
 export interface AgentTarget {
@@ -63,9 +81,10 @@ export interface AgentTarget {
   description?: string
   confidence: Confidence
   installs?: boolean
-  /** the variable the agent expands to the project root in MCP and hook commands */
-  projectDirVariable?: string
   notes?: string[]
+  /** why the agent has no place for a kind of part, said when an install skips one */
+  lacks?: Partial<Record<SectionName, string>>
+  confirmedBy?: ConfirmedBy[]
   bases: Record<string, BaseCandidate[]>
   detect: string[]
   skills?: SkillsSection

@@ -29,6 +29,7 @@ export const SUBAGENT_FORMATS: readonly SubagentFormat[] = [
   'cst-agent-md',
   'cursor-agent-md',
   'deepagents-agents-md',
+  'gemini-agent-md',
   'opencode-agent-md',
 ]
 
@@ -136,6 +137,7 @@ const MODEL_POLICY: Record<SubagentFormat, ModelPolicy> = {
   'cursor-agent-md': 'cursor',
   'cst-agent-md': 'explicit-id',
   'deepagents-agents-md': 'explicit-id',
+  'gemini-agent-md': 'explicit-id',
   'opencode-agent-md': 'provider-slash-id',
   'copilot-agent-md': 'none',
   'codex-agent-toml': 'none',
@@ -284,6 +286,46 @@ const opencodeTools = (tools: string[], notes: string[]): Record<string, boolean
   return Object.fromEntries(OPENCODE_BUILTINS.map((name) => [name, allowed.has(name)]))
 }
 
+/** Claude tool -> Gemini CLI built-in tool (the names its agent loader accepts). */
+const GEMINI_TOOL_NAMES: Record<string, string[]> = {
+  read: ['read_file'],
+  write: ['write_file'],
+  edit: ['replace'],
+  multiedit: ['replace'],
+  bash: ['run_shell_command'],
+  grep: ['grep_search'],
+  glob: ['glob'],
+  ls: ['list_directory'],
+  webfetch: ['web_fetch'],
+  websearch: ['google_web_search'],
+  todowrite: ['write_todos'],
+}
+
+/**
+ * A Claude tool list in Gemini CLI's names. Gemini CLI refuses the whole file over one name it does
+ * not know, and cannot narrow a tool to a pattern, so both are left out and said; a list that maps to
+ * nothing is written empty (no tools), never dropped (which would grant every tool).
+ */
+const geminiTools = (tools: string[], notes: string[]): string[] => {
+  const mapped: string[] = []
+  const unmapped: string[] = []
+  for (const tool of tools) {
+    const names = GEMINI_TOOL_NAMES[baseToolName(tool)]
+    if (names === undefined) unmapped.push(tool)
+    else if (tool.includes('(')) notes.push(`tool ${JSON.stringify(tool)} left off: Gemini CLI cannot limit ${names.join(', ')} to that pattern`)
+    else for (const name of names) if (!mapped.includes(name)) mapped.push(name)
+  }
+  if (unmapped.length > 0) notes.push(`tools with no Gemini CLI counterpart left out: ${unmapped.join(', ')}`)
+  return mapped
+}
+
+/** Gemini CLI names agents by a lower-case slug; a name that only differs in case or dots is spelt so. */
+const geminiName = (name: string, notes: string[]): string => {
+  const slug = name.toLowerCase().replaceAll('.', '-')
+  if (slug !== name) notes.push(`name written as ${JSON.stringify(slug)}: Gemini CLI takes lower-case letters, digits, "-" and "_" only`)
+  return slug
+}
+
 /**
  * Renders one subagent for `format`:
  *
@@ -295,6 +337,7 @@ const opencodeTools = (tools: string[], notes: string[]): Record<string, boolean
  * | `copilot-agent-md` | `<n>.agent.md` | name, description, tools (YAML list) |
  * | `opencode-agent-md` | `<n>.md` | description, mode: subagent, model (provider/model), tools (map) |
  * | `cursor-agent-md` | `<n>.md` | name, description, model |
+ * | `gemini-agent-md` | `<n>.md` | name (lower-case slug), description, tools (Gemini names, YAML list), model, max_turns |
  * | `codex-agent-toml` | `<n>.toml` | name, description, developer_instructions = the prompt (unconfirmed format) |
  *
  * The body follows the closing `---` unchanged. A missing description is taken from the first prose
@@ -380,6 +423,16 @@ export const renderSubagent = (agent: SubagentComponent, format: SubagentFormat,
       toolsDropped()
       path = `${name}.md`
       content = markdown(defined({name, description, model}), agent.body)
+      break
+    }
+    case 'gemini-agent-md': {
+      consumed.add('maxTurns')
+      const slug = geminiName(name, notes)
+      const maxTurns = positiveInteger(frontmatter.maxTurns)
+      if (frontmatter.maxTurns !== undefined && maxTurns === undefined) notes.push('"maxTurns" dropped: not a positive whole number')
+      path = `${slug}.md`
+      const geminiToolList = tools === undefined ? undefined : geminiTools(tools, notes)
+      content = markdown(defined({name: slug, description, tools: geminiToolList, model, max_turns: maxTurns}), agent.body)
       break
     }
     case 'codex-agent-toml': {

@@ -255,7 +255,7 @@ const planFor = (p: PendingInstall, all: readonly InstallRecord[]) => {
     ownership: ownershipFrom(others),
     replacing: existing,
     prefix: options.prefix,
-    vars: (target) => pluginVarsFor(target, options.context, dirs),
+    vars: (target, section) => pluginVarsFor(target, options.context, dirs, section),
   })
   return {existing, others, plans}
 }

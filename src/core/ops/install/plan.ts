@@ -50,12 +50,14 @@ export interface PlanInput {
   replacing: readonly InstallRecord[]
   prefix: boolean
   /** the plugin variables, or how each agent spells them (project scope: see project-root.ts) */
-  vars: PluginVars | ((target: AgentTarget) => PluginVars)
+  /** the plugin variables as `target` spells them, in the commands of `section` when one is given */
+  vars: PluginVars | ((target: AgentTarget, section?: 'hooks' | 'mcp') => PluginVars)
   /** the plugin's userConfig values, for `${user_config.KEY}` */
   userConfig?: UserConfigVars
 }
 
-const varsOf = (input: PlanInput, target: AgentTarget): PluginVars => (typeof input.vars === 'function' ? input.vars(target) : input.vars)
+const varsOf = (input: PlanInput, target: AgentTarget, section?: 'hooks' | 'mcp'): PluginVars =>
+  typeof input.vars === 'function' ? input.vars(target, section) : input.vars
 
 /** A reference the agent expands (`${VAR}`, `${env:VAR}`, `{env:VAR}`): the url rules judge the rest of the url. */
 const ENV_REFERENCE = /\$?\{[^}]*\}/g
@@ -78,7 +80,7 @@ const locationOrSkip = (
   component: string,
 ): ResolvedLocation | undefined => {
   const location = target[section] ? firstLocation(target, section, input) : undefined
-  if (!location) plan.skipped.push({component, reason: `${target.name} has no ${input.context.scope}-scope ${what}`})
+  if (!location) plan.skipped.push({component, reason: target.lacks?.[section] ?? `${target.name} has no ${input.context.scope}-scope ${what}`})
   else noteTrust(plan, target, location, component)
   return location
 }
@@ -275,7 +277,7 @@ const planMcp = (input: PlanInput, target: AgentTarget, plan: TargetPlan) => {
       plan.skipped.push({component, reason: `${target.name}: ${configured.refused}`})
       continue
     }
-    const vars = varsOf(input, target)
+    const vars = varsOf(input, target, 'mcp')
     const config = substitutePluginVars(configured.value, vars) as typeof server.config
     const badUrl = config.url === undefined ? undefined : mcpUrlRule(config.url.replace(ENV_REFERENCE, 'x'))
     if (badUrl) {
@@ -364,7 +366,7 @@ const planHooks = (input: PlanInput, target: AgentTarget, plan: TargetPlan) => {
       plan.skipped.push({component, reason: `${target.name}: ${configured.refused}`})
       continue
     }
-    const rendered = renderHooks(substitutePluginVars(configured.value, varsOf(input, target)) as HookEvents, section.shape)
+    const rendered = renderHooks(substitutePluginVars(configured.value, varsOf(input, target, 'hooks')) as HookEvents, section.shape)
     if ('unsupported' in rendered) {
       plan.skipped.push({component, reason: `${target.name}: ${rendered.unsupported}`})
       continue

@@ -15,9 +15,11 @@ import {PROJECT_DIR} from '../../kernel/env/environment.js'
  * Project scope: inside the project, at `.loadout/plugins/<plugin@marketplace>/<revision>`, so that
  * the MCP and hook commands in the project's agent files work on every teammate's machine. That folder
  * is machine-local (each `loadout install` recreates it from the lock) and teams ignore `.loadout/`.
- * An agent that expands a project-root variable in commands (Claude Code: `${CLAUDE_PROJECT_DIR}`) is
- * given `${CLAUDE_PROJECT_DIR}/.loadout/...`; every other agent a project-relative `.loadout/...`,
- * which works when the agent runs its commands from the project root.
+ * A section whose commands the agent expands a project-root variable in (Claude Code's hooks:
+ * `${CLAUDE_PROJECT_DIR}`) is given `${CLAUDE_PROJECT_DIR}/.loadout/...`; everything else a
+ * project-relative `.loadout/...`, which works when the agent runs its commands from the project root
+ * (Claude Code leaves `${CLAUDE_PROJECT_DIR}` unexpanded in a project `.mcp.json`, and starts its
+ * servers in the session's folder).
  */
 
 /** Where a user-scope install keeps its installed copy and its data folder. */
@@ -79,8 +81,9 @@ const portable = (projectRoot: string, path: string): string => relative(project
  * The plugin variables as one agent's config should spell them. In project scope no machine path is
  * written: the agent's project variable, or a path relative to the project root.
  */
-export const pluginVarsFor = (target: AgentTarget, context: ScopeContext, dirs: PluginDirs): PluginVars => {
+export const pluginVarsFor = (target: AgentTarget, context: ScopeContext, dirs: PluginDirs, section?: 'hooks' | 'mcp'): PluginVars => {
   if (context.scope !== 'project') return {pluginRoot: dirs.root, pluginData: dirs.data}
-  const prefix = target.projectDirVariable ? `${target.projectDirVariable}/` : ''
+  const variable = section ? target[section]?.projectDirVariable : undefined
+  const prefix = variable ? `${variable}/` : ''
   return {pluginRoot: prefix + portable(context.projectRoot, dirs.root), pluginData: prefix + portable(context.projectRoot, dirs.data)}
 }

@@ -1,0 +1,241 @@
+/**
+ * The agents' own CLIs are the judges: a plugin with a skill, a subagent, a slash command and two
+ * stdio MCP servers is installed with loadout into one agent in a sandbox HOME (user scope, then a
+ * fresh sandbox for project scope), and the agent's CLI, pinned in test/support/vendor-clis.js and
+ * installed by `npm test`'s pretest step, lists what it loads. Only local listing commands run, with
+ * updates and telemetry off; the stand-in server answers the MCP handshake only when the reference to
+ * KIT_TOKEN in its environment was expanded, so "connected" proves the agent read it as meant.
+ */
+import {spawn} from 'node:child_process'
+import {existsSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs'
+import {dirname, join} from 'node:path'
+import {beforeAll, describe, expect, it, vi} from 'vitest'
+import type {Sandbox} from '../support/cli.js'
+// plain ESM JavaScript, shared with the pretest step and the bench
+import {vendorCliPath, VENDOR_CLIS} from '../support/vendor-clis.js'
+import {loadout, sandboxes} from './helpers.js'
+
+const sandbox = sandboxes()
+vi.setConfig({testTimeout: 120_000})
+
+const STAND_IN = `// A stand-in MCP server over stdio; with --token it answers only when TOKEN was expanded.
+if (process.argv.includes('--token') && process.env.TOKEN !== 'expanded-token') process.exit(3)
+let buffer = ''
+const send = (message) => process.stdout.write(JSON.stringify(message) + '\\n')
+process.stdin.on('data', (chunk) => {
+  buffer += chunk
+  let nl
+  while ((nl = buffer.indexOf('\\n')) >= 0) {
+    const line = buffer.slice(0, nl).trim()
+    buffer = buffer.slice(nl + 1)
+    if (!line) continue
+    const message = JSON.parse(line)
+    if (message.id === undefined) continue
+    if (message.method === 'initialize')
+      send({jsonrpc: '2.0', id: message.id, result: {protocolVersion: message.params?.protocolVersion ?? '2025-06-18', capabilities: {tools: {}}, serverInfo: {name: 'stand-in', version: '1.0.0'}}})
+    else if (message.method === 'tools/list') send({jsonrpc: '2.0', id: message.id, result: {tools: [{name: 'echo', description: 'Echo', inputSchema: {type: 'object'}}]}})
+    else if (message.method === 'ping') send({jsonrpc: '2.0', id: message.id, result: {}})
+    else send({jsonrpc: '2.0', id: message.id, error: {code: -32601, message: 'not found'}})
+  }
+})
+`
+
+const FILES: Record<string, string> = {
+  '.claude-plugin/marketplace.json': JSON.stringify({name: 'mk', plugins: [{name: 'kit', source: './plugins/kit', version: '1.0.0'}]}),
+  'plugins/kit/.claude-plugin/plugin.json': JSON.stringify({name: 'kit', version: '1.0.0'}),
+  'plugins/kit/skills/tidy/SKILL.md': '---\nname: tidy\ndescription: Use when tidying.\n---\n\nTidy.\n',
+  'plugins/kit/agents/reviewer.md': '---\nname: reviewer\ndescription: Reviews code.\ntools: Read, Grep\n---\n\nYou review code.\n',
+  'plugins/kit/commands/review.md': '---\ndescription: Review the diff\n---\n\nReview $ARGUMENTS.\n',
+  'plugins/kit/server/index.js': STAND_IN,
+  'plugins/kit/.mcp.json': JSON.stringify({
+    mcpServers: {
+      plain: {command: 'node', args: ['${CLAUDE_PLUGIN_ROOT}/server/index.js']},
+      token: {command: 'node', args: ['${CLAUDE_PLUGIN_ROOT}/server/index.js', '--token'], env: {TOKEN: '${KIT_TOKEN}'}},
+    },
+  }),
+}
+
+let market: string
+beforeAll(() => {
+  market = join(sandbox().dir, 'market')
+  for (const [rel, text] of Object.entries(FILES)) {
+    mkdirSync(dirname(join(market, rel)), {recursive: true})
+    writeFileSync(join(market, rel), text)
+  }
+})
+
+type Agent = keyof typeof VENDOR_CLIS
+type Scope = 'user' | 'project'
+
+/** Everything the agents' CLIs need pointed into the sandbox, with their updates and telemetry off. */
+const vendorEnv = (sb: Sandbox): NodeJS.ProcessEnv => ({
+  PATH: process.env.PATH,
+  HOME: sb.home,
+  XDG_CONFIG_HOME: join(sb.home, '.config'),
+  XDG_DATA_HOME: join(sb.home, '.local', 'share'),
+  XDG_CACHE_HOME: join(sb.home, '.cache'),
+  XDG_STATE_HOME: join(sb.home, '.local', 'state'),
+  CLAUDE_CONFIG_DIR: join(sb.home, '.claude'),
+  CODEX_HOME: join(sb.home, '.codex'),
+  COPILOT_HOME: join(sb.home, '.copilot'),
+  NO_COLOR: '1',
+  LANG: 'C.UTF-8',
+  KIT_TOKEN: 'expanded-token',
+  DISABLE_TELEMETRY: '1',
+  DISABLE_AUTOUPDATER: '1',
+  DISABLE_ERROR_REPORTING: '1',
+  CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+  MCP_TIMEOUT: '15000',
+  GEMINI_CLI_NO_RELAUNCH: 'true',
+  GEMINI_TELEMETRY_ENABLED: 'false',
+  OPENCODE_DISABLE_AUTOUPDATE: '1',
+  OPENCODE_DISABLE_SHARE: '1',
+  OPENCODE_DISABLE_MODELS_FETCH: '1',
+  OPENCODE_DISABLE_LSP_DOWNLOAD: '1',
+  COPILOT_AUTO_UPDATE: 'false',
+})
+
+interface Run {
+  status: number
+  out: string
+}
+
+/** Runs the agent's pinned CLI in the sandbox project; its path must exist (the pretest step installs it). */
+const vendor = (agent: Agent, sb: Sandbox, args: string[], cwd = sb.project): Promise<Run> => {
+  const bin = vendorCliPath(agent)
+  if (!existsSync(bin)) throw new Error(`${bin} is missing: run node test/support/vendor-clis.js (npm test's pretest step)`)
+  return new Promise((resolve, reject) => {
+    const child = spawn(bin, args, {cwd, env: {...vendorEnv(sb)}, stdio: ['ignore', 'pipe', 'pipe']})
+    let out = ''
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()))
+    child.stderr.on('data', (d: Buffer) => (out += d.toString()))
+    const timer = setTimeout(() => child.kill('SIGKILL'), 90_000)
+    child.on('error', reject)
+    child.on('close', (code) => {
+      clearTimeout(timer)
+      resolve({status: code ?? -1, out})
+    })
+  })
+}
+
+/** Lines the CLIs print whatever is configured, which say nothing about loadout's files. */
+const BENIGN = [/could not create PATH aliases/, /Ripgrep is not available/]
+
+/** Warnings and errors a CLI printed, but for the benign ones. */
+const complaints = (out: string): string[] =>
+  out.split('\n').filter((line) => /warn|error|invalid|malformed|missing|skipping|failed|conflict/i.test(line) && !BENIGN.some((re) => re.test(line)))
+
+const installKit = async (agent: Agent, scope: Scope): Promise<{sb: Sandbox; output: string}> => {
+  const sb = sandbox()
+  const git = await new Promise<number>((resolve) => spawn('git', ['init', '-q', sb.project], {stdio: 'ignore'}).on('close', (c) => resolve(c ?? -1)))
+  expect(git).toBe(0)
+  const env = vendorEnv(sb)
+  expect((await loadout(sb, ['marketplace', 'add', market, '--scope', 'user', '--json'], {env})).status).toBe(0)
+  const installed = await loadout(sb, ['install', 'kit@mk', '--agent', agent, '--scope', scope, '--yes'], {env})
+  expect(installed.status, installed.stdout + installed.stderr).toBe(0)
+  return {sb, output: installed.stdout + installed.stderr}
+}
+
+const editJson = (file: string, edit: (json: any) => void): void => {
+  const json = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {}
+  edit(json)
+  mkdirSync(dirname(file), {recursive: true})
+  writeFileSync(file, JSON.stringify(json, null, 2))
+}
+
+/** Claude Code's start-up listing: the first line `claude -p --output-format stream-json` prints before it stops at the login. */
+const claudeInit = async (sb: Sandbox): Promise<any> => {
+  const run = await vendor('claude-code', sb, ['-p', 'hi', '--output-format', 'stream-json', '--verbose'])
+  const init = run.out
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line))
+    .find((event) => event.type === 'system' && event.subtype === 'init')
+  expect(init, run.out).toBeDefined()
+  return init
+}
+
+describe.concurrent('what the agents’ own CLIs load from what loadout wrote', () => {
+  it.each(['user', 'project'] as const)('Claude Code (%s): MCP servers connect; the skill, subagent and command are listed', async (scope) => {
+    const {sb} = await installKit('claude-code', scope)
+    if (scope === 'project') {
+      // the user's own approval of the project and its .mcp.json servers, as the first start asks for it
+      editJson(join(sb.home, '.claude', '.claude.json'), (json) => {
+        json.projects = {[sb.project]: {hasTrustDialogAccepted: true, enabledMcpjsonServers: ['kit-plain', 'kit-token']}}
+      })
+      expect(readFileSync(join(sb.project, '.mcp.json'), 'utf8')).not.toContain('CLAUDE_PROJECT_DIR')
+    }
+    const list = await vendor('claude-code', sb, ['mcp', 'list'])
+    expect(list.out).toMatch(/kit-plain: node \S+ - ✔ Connected/)
+    expect(list.out).toMatch(/kit-token: node \S+ --token - ✔ Connected/)
+    expect(complaints(list.out.replace(/Checking MCP server health…/, '')), list.out).toEqual([])
+    const init = await claudeInit(sb)
+    expect(init.mcp_servers).toEqual(
+      expect.arrayContaining([
+        {name: 'kit-plain', status: 'connected', source: scope === 'user' ? 'user' : 'project'},
+        {name: 'kit-token', status: 'connected', source: scope === 'user' ? 'user' : 'project'},
+      ]),
+    )
+    expect(init.skills).toContain('tidy')
+    expect(init.agents).toContain('reviewer')
+    expect(init.slash_commands).toContain('review')
+  })
+
+  it.each(['user', 'project'] as const)('Codex (%s): codex mcp list --json lists the server; no custom prompts are written', async (scope) => {
+    const {sb, output} = await installKit('codex', scope)
+    if (scope === 'project') {
+      const config = join(sb.home, '.codex', 'config.toml')
+      mkdirSync(dirname(config), {recursive: true})
+      writeFileSync(config, `[projects.${JSON.stringify(sb.project)}]\ntrust_level = "trusted"\n`)
+    }
+    const list = await vendor('codex', sb, ['mcp', 'list', '--json'])
+    expect(list.status, list.out).toBe(0)
+    const servers = JSON.parse(list.out.slice(list.out.indexOf('[')))
+    const plain = servers.find((s: any) => s.name === 'kit-plain')
+    expect(plain, list.out).toMatchObject({enabled: true, transport: {type: 'stdio', command: 'node'}})
+    expect(plain.transport.args[0]).toMatch(scope === 'user' ? /^\/.*\/server\/index\.js$/ : /^\.loadout\/plugins\/.*\/server\/index\.js$/)
+    expect(complaints(list.out), list.out).toEqual([])
+    expect(existsSync(join(sb.home, '.codex', 'prompts'))).toBe(false)
+    if (scope === 'user') expect(output).toMatch(/not written: command review: .*custom prompts .* removed/)
+  })
+
+  it.each(['user', 'project'] as const)('Gemini CLI (%s): MCP servers connect; the skill and subagent load without an error', async (scope) => {
+    const {sb} = await installKit('gemini-cli', scope)
+    editJson(join(sb.home, '.gemini', 'trustedFolders.json'), (json) => (json[sb.project] = 'TRUST_FOLDER'))
+    const list = await vendor('gemini-cli', sb, ['mcp', 'list'])
+    expect(list.out).toMatch(/✓ kit-plain: node \S+ \(stdio\) - Connected/)
+    expect(list.out).toMatch(/✓ kit-token: node \S+ --token \(stdio\) - Connected/)
+    expect(complaints(list.out), list.out).toEqual([])
+    const agentFile = join(scope === 'user' ? join(sb.home, '.gemini') : join(sb.project, '.gemini'), 'agents', 'reviewer.md')
+    expect(readFileSync(agentFile, 'utf8')).toContain('- read_file')
+    const skills = await vendor('gemini-cli', sb, ['skills', 'list'])
+    expect(skills.out).toMatch(/tidy \[Enabled\]/)
+    // the agent registry loads ~/.gemini/agents and .gemini/agents at start-up and reports each file it cannot read
+    expect(complaints(skills.out), skills.out).toEqual([])
+  })
+
+  it.each(['user', 'project'] as const)('OpenCode (%s): MCP servers connect; the subagent is listed', async (scope) => {
+    const {sb} = await installKit('opencode', scope)
+    const list = await vendor('opencode', sb, ['mcp', 'list'])
+    expect(list.out).toMatch(/✓ kit-plain\s+\S*connected/)
+    expect(list.out).toMatch(/✓ kit-token\s+\S*connected/)
+    expect(complaints(list.out), list.out).toEqual([])
+    const agents = await vendor('opencode', sb, ['agent', 'list'])
+    expect(agents.out).toMatch(/^reviewer \(subagent\)$/m)
+    expect(complaints(agents.out), agents.out).toEqual([])
+  })
+
+  it.each(['user', 'project'] as const)('Copilot CLI (%s): copilot mcp list --json lists both servers; the skill is listed', async (scope) => {
+    const {sb} = await installKit('github-copilot', scope)
+    if (scope === 'project') editJson(join(sb.home, '.copilot', 'config.json'), (json) => (json.trusted_folders = [sb.project]))
+    const list = await vendor('github-copilot', sb, ['mcp', 'list', '--json'])
+    expect(list.status, list.out).toBe(0)
+    const servers = JSON.parse(list.out.slice(list.out.indexOf('{'))).mcpServers
+    expect(servers['kit-plain'], list.out).toMatchObject({type: 'stdio', command: 'node', enabled: true})
+    expect(servers['kit-token'], list.out).toMatchObject({env: {TOKEN: '${KIT_TOKEN}'}, enabled: true})
+    expect(complaints(list.out), list.out).toEqual([])
+    const skills = await vendor('github-copilot', sb, ['skill', 'list', '--json'])
+    expect(JSON.parse(skills.out.slice(skills.out.indexOf('[')))).toEqual(expect.arrayContaining([expect.objectContaining({name: 'tidy'})]))
+    expect(existsSync(join(scope === 'user' ? join(sb.home, '.copilot') : join(sb.project, '.github'), 'agents', 'reviewer.agent.md'))).toBe(true)
+  })
+})
