@@ -169,159 +169,206 @@ interface Unpacked extends Extracted {
   singleRoot?: string
 }
 
+type TarParser = InstanceType<typeof import('tar').Parser>
+
+/**
+ * One extraction: the archive streamed through gunzip and tar's Parser, each checked entry written
+ * below `root`, and the counters the limits are judged on as the bytes stream. The first failure
+ * stops every stream and rejects once nothing is still writing.
+ */
+class Unpacking {
+  private readonly source: ReturnType<typeof createReadStream>
+  private readonly gunzip = createGunzip()
+  private readonly open = new Set<WriteStream>()
+  private readonly closing: Promise<void>[] = []
+  private readonly made: Set<string>
+  private readonly firstSegments = new Set<string>()
+  private readonly rawLimit: number
+  private rootHoldsNonFolder = false
+  private failure: unknown
+  private rawBytes = 0
+  /** the first inflated bytes, held until they show whether the archive is compressed twice */
+  private head: Buffer | undefined = Buffer.alloc(0)
+  private entries = 0
+  private bytes = 0
+  private declared = 0
+  private inputEnded = false
+  private sawEof = false
+
+  constructor(
+    private readonly file: string,
+    private readonly root: string,
+    private readonly label: string,
+    private readonly maxBytes: number,
+    private readonly maxEntries: number,
+    private readonly parser: TarParser,
+    private readonly settle: {resolve: (unpacked: Unpacked) => void; reject: (error: unknown) => void},
+  ) {
+    this.source = createReadStream(file)
+    this.made = new Set([root])
+    this.rawLimit = maxBytes + maxEntries * OVERHEAD_PER_ENTRY + OVERHEAD_FIXED
+  }
+
+  start(): void {
+    const {source, gunzip, parser, label} = this
+    source.on('error', (error) =>
+      this.fail(new LoadoutError('archive-read-failed', EXIT.unexpected, `cannot read ${this.file}: ${error.message}`, {cause: error})),
+    )
+    gunzip.on('error', (error) => this.fail(corrupt(label, `gzip: ${error.message}`, error)))
+    gunzip.on('data', (chunk: Buffer) => this.inflated(chunk))
+    gunzip.on('end', () => this.inflateEnded())
+    parser.on('drain', () => {
+      if (this.failure === undefined && !this.inputEnded) gunzip.resume()
+    })
+    parser.on('eof', () => this.archiveEnded())
+    parser.on('error', (error: Error) => this.fail(corrupt(label, error.message.replace(/^TAR_[A-Z_]+: /, ''), error)))
+    // types tar does not know, and oversized pax headers, are skipped by the parser: refuse them
+    parser.on('ignoredEntry', (entry: ReadEntry) => {
+      this.fail(
+        refused(label, entry.path, entry.meta ? 'its extended header is too large' : (typeProblem(entry) ?? `its type (${entry.type}) is not supported`)),
+      )
+    })
+    parser.on('entry', (entry: ReadEntry) => this.entry(entry))
+    parser.on('end', () => this.finished())
+    source.pipe(gunzip)
+  }
+
+  private fail(error: unknown): void {
+    if (this.failure !== undefined) return
+    this.failure = error
+    this.source.destroy()
+    this.gunzip.destroy()
+    for (const out of this.open) out.destroy()
+    // nothing may still be writing when the caller removes the destination
+    void Promise.allSettled(this.closing).then(() => this.settle.reject(error))
+  }
+
+  private endInput(): void {
+    if (this.inputEnded || this.failure !== undefined) return
+    this.inputEnded = true
+    this.parser.end()
+  }
+
+  private mkdirs(path: string): void {
+    if (this.made.has(path)) return
+    mkdirSync(path, {recursive: true, mode: 0o755})
+    for (let p = path; p !== this.root && !this.made.has(p); p = dirname(p)) this.made.add(p)
+  }
+
+  /** Inflated bytes, counted against the raw limit and handed to the parser (which may ask to pause). */
+  private inflated(chunk: Buffer): void {
+    if (this.failure !== undefined || this.inputEnded || this.sawEof) return
+    this.rawBytes += chunk.length
+    if (this.rawBytes > this.rawLimit) return this.fail(tooLarge(this.label, undefined, this.maxBytes))
+    if (this.head !== undefined) {
+      this.head = Buffer.concat([this.head, chunk])
+      if (this.head.length < 2) return
+      if (this.head[0] === 0x1f && this.head[1] === 0x8b) return this.fail(corrupt(this.label, 'it is compressed twice'))
+      chunk = this.head
+      this.head = undefined
+    }
+    if (!this.parser.write(chunk)) this.gunzip.pause()
+  }
+
+  private inflateEnded(): void {
+    if (this.head !== undefined && this.head.length > 0 && this.failure === undefined && !this.inputEnded) {
+      this.parser.write(this.head)
+      this.head = undefined
+    }
+    this.endInput()
+  }
+
+  /** The end-of-archive blocks: whatever follows (padding, or a bomb of zeros) is never inflated. */
+  private archiveEnded(): void {
+    this.sawEof = true
+    queueMicrotask(() => {
+      if (this.failure !== undefined) return
+      this.endInput()
+      this.source.destroy()
+      this.gunzip.destroy()
+    })
+  }
+
+  /** One entry: every rule checked on its header before anything is written for it. */
+  private entry(entry: ReadEntry): void {
+    if (this.failure !== undefined) return void entry.resume()
+    const {label} = this
+    const name = entry.path
+    const refuse = (error: LoadoutError): void => {
+      entry.resume()
+      this.fail(error)
+    }
+    const checked = checkEntryPath(name)
+    if ('rule' in checked) return refuse(refused(label, name, checked.rule))
+    const problem = typeProblem(entry)
+    if (problem) return refuse(refused(label, name, problem))
+    if (++this.entries > this.maxEntries) return refuse(tooManyEntries(label, name, this.maxEntries))
+    if (entry.size > this.maxBytes - this.declared) return refuse(tooLarge(label, name, this.maxBytes))
+    this.declared += entry.size
+    const isFolder = entry.type === 'Directory'
+    const {segments} = checked
+    if (segments.length === 0) {
+      // `./` itself: the destination
+      if (!isFolder) return refuse(refused(label, name, 'a file without a name'))
+      return void entry.resume()
+    }
+    this.firstSegments.add(segments[0]!)
+    if (segments.length === 1 && !isFolder) this.rootHoldsNonFolder = true
+    const target = join(this.root, ...segments)
+    // the checks above make this impossible; it stays as the last line of defence
+    if (!isInside(this.root, target) || target === this.root) return refuse(refused(label, name, 'it resolves outside the destination'))
+    try {
+      if (isFolder) {
+        this.mkdirs(target)
+        return void entry.resume()
+      }
+      this.mkdirs(dirname(target))
+      this.writeFile(entry, target, name)
+    } catch (error) {
+      refuse(writeFailed(label, name, error))
+    }
+  }
+
+  /** A new file only (O_EXCL, never through a link or over an earlier entry), its bytes counted as they stream. */
+  private writeFile(entry: ReadEntry, target: string, name: string): void {
+    const mode = (entry.mode ?? 0) & 0o100 ? 0o755 : 0o644
+    const fd = openSync(target, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, mode)
+    const out = createWriteStream(target, {fd})
+    this.open.add(out)
+    this.closing.push(new Promise((done) => out.on('close', () => (this.open.delete(out), done()))))
+    out.on('error', (error) => this.fail(writeFailed(this.label, name, error)))
+    entry.on('end', () => {
+      if (this.failure === undefined) out.end()
+    })
+    // counted as the data streams, whatever the header said
+    entry.on('data', (chunk: Buffer) => {
+      if (this.failure !== undefined) return
+      this.bytes += chunk.length
+      if (this.bytes > this.maxBytes) return this.fail(tooLarge(this.label, name, this.maxBytes))
+      if (!out.write(chunk)) {
+        entry.pause()
+        out.once('drain', () => entry.resume())
+      }
+    })
+  }
+
+  private finished(): void {
+    void Promise.allSettled(this.closing).then(() => {
+      if (this.failure !== undefined) return
+      const [only] = this.firstSegments
+      const single = this.firstSegments.size === 1 && !this.rootHoldsNonFolder
+      this.settle.resolve({entries: this.entries, bytes: this.bytes, ...(single ? {singleRoot: only} : {})})
+    })
+  }
+}
+
 /** Streams the archive through gunzip and tar's Parser, writing each checked entry below `root`. */
 const unpack = async (file: string, root: string, label: string, maxBytes: number, maxEntries: number): Promise<Unpacked> => {
   const {Parser} = await import('tar')
-  const rawLimit = maxBytes + maxEntries * OVERHEAD_PER_ENTRY + OVERHEAD_FIXED
-
-  return new Promise<Unpacked>((resolvePromise, reject) => {
-    const source = createReadStream(file)
-    const gunzip = createGunzip()
-    // zstd: false and brotli: false, and the gzip check below: the parser must not decompress a
-    // second time behind our counters
-    const parser = new Parser({strict: true, zstd: false, brotli: false})
-    const open = new Set<WriteStream>()
-    const closing: Promise<void>[] = []
-    const made = new Set<string>([root])
-    const firstSegments = new Set<string>()
-    let rootHoldsNonFolder = false
-    let failure: unknown
-    let rawBytes = 0
-    let head: Buffer | undefined = Buffer.alloc(0)
-    let entries = 0
-    let bytes = 0
-    let declared = 0
-    let inputEnded = false
-    let sawEof = false
-
-    const fail = (error: unknown): void => {
-      if (failure !== undefined) return
-      failure = error
-      source.destroy()
-      gunzip.destroy()
-      for (const out of open) out.destroy()
-      // nothing may still be writing when the caller removes the destination
-      void Promise.allSettled(closing).then(() => reject(error))
-    }
-
-    const endInput = (): void => {
-      if (inputEnded || failure !== undefined) return
-      inputEnded = true
-      parser.end()
-    }
-
-    const mkdirs = (path: string): void => {
-      if (made.has(path)) return
-      mkdirSync(path, {recursive: true, mode: 0o755})
-      for (let p = path; p !== root && !made.has(p); p = dirname(p)) made.add(p)
-    }
-
-    source.on('error', (error) => fail(new LoadoutError('archive-read-failed', EXIT.unexpected, `cannot read ${file}: ${error.message}`, {cause: error})))
-    gunzip.on('error', (error) => fail(corrupt(label, `gzip: ${error.message}`, error)))
-    gunzip.on('data', (chunk: Buffer) => {
-      if (failure !== undefined || inputEnded || sawEof) return
-      rawBytes += chunk.length
-      if (rawBytes > rawLimit) return fail(tooLarge(label, undefined, maxBytes))
-      if (head !== undefined) {
-        head = Buffer.concat([head, chunk])
-        if (head.length < 2) return
-        if (head[0] === 0x1f && head[1] === 0x8b) return fail(corrupt(label, 'it is compressed twice'))
-        chunk = head
-        head = undefined
-      }
-      if (!parser.write(chunk)) gunzip.pause()
-    })
-    gunzip.on('end', () => {
-      if (head !== undefined && head.length > 0 && failure === undefined && !inputEnded) {
-        parser.write(head)
-        head = undefined
-      }
-      endInput()
-    })
-    parser.on('drain', () => {
-      if (failure === undefined && !inputEnded) gunzip.resume()
-    })
-    // the end-of-archive blocks: whatever follows (padding, or a bomb of zeros) is never inflated
-    parser.on('eof', () => {
-      sawEof = true
-      queueMicrotask(() => {
-        if (failure !== undefined) return
-        endInput()
-        source.destroy()
-        gunzip.destroy()
-      })
-    })
-    parser.on('error', (error: Error) => fail(corrupt(label, error.message.replace(/^TAR_[A-Z_]+: /, ''), error)))
-    // types tar does not know, and oversized pax headers, are skipped by the parser: refuse them
-    parser.on('ignoredEntry', (entry: ReadEntry) => {
-      fail(refused(label, entry.path, entry.meta ? 'its extended header is too large' : (typeProblem(entry) ?? `its type (${entry.type}) is not supported`)))
-    })
-    parser.on('entry', (entry: ReadEntry) => {
-      if (failure !== undefined) return void entry.resume()
-      const name = entry.path
-      const refuse = (error: LoadoutError): void => {
-        entry.resume()
-        fail(error)
-      }
-      const checked = checkEntryPath(name)
-      if ('rule' in checked) return refuse(refused(label, name, checked.rule))
-      const problem = typeProblem(entry)
-      if (problem) return refuse(refused(label, name, problem))
-      if (++entries > maxEntries) return refuse(tooManyEntries(label, name, maxEntries))
-      if (entry.size > maxBytes - declared) return refuse(tooLarge(label, name, maxBytes))
-      declared += entry.size
-      const isFolder = entry.type === 'Directory'
-      const {segments} = checked
-      if (segments.length === 0) {
-        // `./` itself: the destination
-        if (!isFolder) return refuse(refused(label, name, 'a file without a name'))
-        return void entry.resume()
-      }
-      firstSegments.add(segments[0]!)
-      if (segments.length === 1 && !isFolder) rootHoldsNonFolder = true
-      const target = join(root, ...segments)
-      // the checks above make this impossible; it stays as the last line of defence
-      if (!isInside(root, target) || target === root) return refuse(refused(label, name, 'it resolves outside the destination'))
-
-      try {
-        if (isFolder) {
-          mkdirs(target)
-          return void entry.resume()
-        }
-        mkdirs(dirname(target))
-        // O_EXCL: a new file only, never through a link or over an earlier entry
-        const mode = (entry.mode ?? 0) & 0o100 ? 0o755 : 0o644
-        const fd = openSync(target, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, mode)
-        const out = createWriteStream(target, {fd})
-        open.add(out)
-        closing.push(new Promise((done) => out.on('close', () => (open.delete(out), done()))))
-        out.on('error', (error) => fail(writeFailed(label, name, error)))
-        entry.on('end', () => {
-          if (failure === undefined) out.end()
-        })
-        // counted as the data streams, whatever the header said
-        entry.on('data', (chunk: Buffer) => {
-          if (failure !== undefined) return
-          bytes += chunk.length
-          if (bytes > maxBytes) return fail(tooLarge(label, name, maxBytes))
-          if (!out.write(chunk)) {
-            entry.pause()
-            out.once('drain', () => entry.resume())
-          }
-        })
-      } catch (error) {
-        refuse(writeFailed(label, name, error))
-      }
-    })
-    parser.on('end', () => {
-      void Promise.allSettled(closing).then(() => {
-        if (failure !== undefined) return
-        const [only] = firstSegments
-        resolvePromise({entries, bytes, ...(firstSegments.size === 1 && !rootHoldsNonFolder ? {singleRoot: only} : {})})
-      })
-    })
-    source.pipe(gunzip)
-  })
+  // zstd: false and brotli: false, and the gzip check in Unpacking: the parser must not decompress a
+  // second time behind our counters
+  const parser = new Parser({strict: true, zstd: false, brotli: false})
+  return new Promise<Unpacked>((resolve, reject) => new Unpacking(file, root, label, maxBytes, maxEntries, parser, {resolve, reject}).start())
 }
 
 /**

@@ -5,7 +5,7 @@ import {treeIntegrity} from '../../kernel/fs/integrity.js'
 import {discardDownload, fetchCatalogSource, readCatalogFile} from '../../kernel/marketplace/fetch.js'
 import {knownMarketplaces, type KnownMarketplace} from '../../kernel/marketplace/known.js'
 import {chooseVersion} from '../../kernel/resolve/tags.js'
-import type {Catalog} from '../../model/marketplace.js'
+import type {Catalog, PluginEntry} from '../../model/marketplace.js'
 import {checkServerOutdated} from '../mcp/from-registry.js'
 import {isMcpId} from '../../kernel/mcp/spec.js'
 import {admitMarketplace, admitRemote} from '../../kernel/policy/gate.js'
@@ -69,146 +69,174 @@ const groups = (records: readonly InstallRecord[]): InstallRecord[][] => {
  * into the cache, or a conditional GET whose download is discarded) and each plugin git remote is
  * asked once with ls-remote; no install record or marketplace registration changes.
  */
+/** What one `outdated` run asks once and reuses: each marketplace's catalog, each remote's head. */
+class Remotes {
+  asked = 0
+  private readonly catalogs = new Map<string, {catalog?: Catalog; root?: string; error?: string}>()
+  private readonly heads = new Map<string, Promise<string | undefined>>()
+  private readonly cache: string
+  private readonly git: ReturnType<typeof gitContext>
+  readonly markets: ReturnType<typeof knownMarketplaces>
+
+  constructor(
+    readonly env: Environment,
+    readonly projectRoot: string,
+  ) {
+    this.cache = loadoutPaths(env).cache
+    this.git = gitContext(env, this.cache)
+    this.markets = knownMarketplaces(env, projectRoot)
+  }
+
+  async catalogOf(name: string): Promise<{catalog?: Catalog; root?: string; error?: string}> {
+    if (!this.catalogs.has(name)) this.catalogs.set(name, await this.readCatalog(name))
+    return this.catalogs.get(name)!
+  }
+
+  private async readCatalog(name: string): Promise<{catalog?: Catalog; root?: string; error?: string}> {
+    const market = this.markets.find((m) => m.name === name)
+    if (!market) return {error: `marketplace "${name}" is no longer added`}
+    try {
+      if (!market.builtin) admitMarketplace(market.source, market.name, this.env, this.projectRoot, market.input)
+      if (!market.builtin && market.source.kind !== 'local') this.asked++
+      const fetched = await fetchCatalogSource(market.source, {
+        env: this.env,
+        offline: false,
+        ...(market.ref ? {ref: market.ref} : {}),
+        ...(market.sparse ? {sparse: market.sparse} : {}),
+      })
+      const file = fetched.action === 'not-modified' ? {...fetched, catalogFile: market.catalogFile} : fetched
+      const {catalog} = readCatalogFile(file)
+      discardDownload(fetched)
+      return {catalog, ...(fetched.root ? {root: fetched.root} : {})}
+    } catch (error) {
+      return {error: (error as Error).message}
+    }
+  }
+
+  /** The commit a remote's ref points at, asked once per remote and ref; a remote the policy refuses is not asked. */
+  head(url: string, ref?: string): Promise<string | undefined> {
+    const key = `${url}\0${ref ?? ''}`
+    if (!this.heads.has(key)) {
+      this.asked++
+      this.heads.set(
+        key,
+        Promise.resolve()
+          .then(() => admitRemote(url, this.env, this.projectRoot))
+          .then(() => lsRemote(this.git, this.cache, url, ref))
+          .catch(() => undefined),
+      )
+    }
+    return this.heads.get(key)!
+  }
+}
+
+const newRow = (group: readonly InstallRecord[]): OutdatedRow => {
+  const first = group[0]!
+  return {
+    plugin: first.plugin,
+    scope: first.scope,
+    targets: group.map((r) => r.target),
+    current: {...(first.version ? {version: first.version} : {}), ...(first.commit ? {commit: first.commit} : {}), integrity: first.integrity},
+    wanted: {},
+    latest: {},
+    outdated: false,
+  }
+}
+
+/** A plugin installed straight from a source: outdated when its remote moved on. */
+const checkDirect = async (row: OutdatedRow, first: InstallRecord, remotes: Remotes): Promise<void> => {
+  try {
+    const resolved = resolvePluginSpec(first.source, remotes.env, remotes.projectRoot)
+    if (resolved.fetch.kind !== 'git') return
+    const head = await remotes.head(resolved.fetch.url, resolved.fetch.ref)
+    if (head) row.latest = {commit: head}
+    row.wanted = row.latest
+    row.outdated = Boolean(head && first.commit && head !== first.commit)
+    if (row.outdated) row.reason = 'new commit'
+  } catch (error) {
+    row.error = (error as Error).message
+  }
+}
+
+/** What the entry's source says now: its remote's head, or the content of a folder beside the catalog. */
+const checkEntrySource = async (row: OutdatedRow, first: InstallRecord, entry: PluginEntry, root: string | undefined, remotes: Remotes): Promise<void> => {
+  const source = entry.source
+  if (source.kind === 'github' || source.kind === 'url' || source.kind === 'git-subdir') {
+    const url = source.kind === 'github' ? `${(remotes.env.vars.LOADOUT_GITHUB_URL || 'https://github.com').replace(/\/$/, '')}/${source.repo}.git` : source.url
+    const head = source.sha ?? (await remotes.head(url, source.ref))
+    if (head) {
+      row.wanted = {...row.wanted, commit: head}
+      row.latest = {...row.latest, commit: head}
+    }
+    if (head && first.commit && head !== first.commit) {
+      row.outdated = true
+      row.reason = 'new commit'
+    }
+  } else if ((source.kind === 'relative' || source.kind === 'local') && root) {
+    const integrity = await treeIntegrity(join(root, source.path)).catch(() => undefined)
+    if (integrity && integrity !== first.integrity) {
+      row.outdated = true
+      row.reason = 'content changed'
+    }
+  }
+}
+
+/** A plugin from a marketplace: removed, renamed, a new version, a new commit or new content. */
+const checkFromCatalog = async (row: OutdatedRow, first: InstallRecord, remotes: Remotes): Promise<void> => {
+  const [name, marketplace] = first.plugin.split('@') as [string, string]
+  const {catalog, root, error} = await remotes.catalogOf(marketplace)
+  if (error || !catalog) {
+    row.error = error ?? 'catalog unreadable'
+    return
+  }
+  const outcome = followRename(catalog, name)
+  if (outcome.kind === 'removed') {
+    row.removed = true
+    row.outdated = true
+    row.reason = 'removed from the marketplace'
+    return
+  }
+  const entry = catalog.plugins.find((p) => p.name === (outcome.kind === 'renamed' ? outcome.to : name))
+  if (!entry) {
+    row.error = `no longer listed in ${marketplace}`
+    return
+  }
+  if (outcome.kind === 'renamed') row.renamedTo = `${outcome.to}@${marketplace}`
+  row.wanted = {...(entry.version ? {version: entry.version} : {})}
+  row.latest = {...row.wanted}
+  await checkEntrySource(row, first, entry, root, remotes)
+  // an entry without a version says nothing about versions: the commit or the content above decides
+  if (entry.version !== undefined && entry.version !== first.version) {
+    row.outdated = true
+    row.reason = 'new version'
+  }
+  if (row.renamedTo) {
+    row.outdated = true
+    row.reason = `renamed to ${row.renamedTo}`
+  }
+  if (first.range && !row.renamedTo)
+    await withinRange(
+      row,
+      first,
+      remotes.markets.find((m) => m.name === marketplace),
+      name,
+      remotes.env,
+    )
+}
+
 export const findOutdated = async (env: Environment, context: ScopeContext, only: readonly string[] = []): Promise<OutdatedResult> => {
   const records = readInstallRecords(env, context.projectRoot).filter(
     (r) => only.length === 0 || only.includes(r.plugin) || only.includes(r.plugin.split('@')[0]!),
   )
-  const catalogs = new Map<string, {catalog?: Catalog; root?: string; error?: string}>()
-  const remotes = new Map<string, Promise<string | undefined>>()
-  const cache = loadoutPaths(env).cache
-  const context0 = gitContext(env, cache)
-  let asked = 0
-  const markets = knownMarketplaces(env, context.projectRoot)
-  const catalogOf = async (name: string) => {
-    if (!catalogs.has(name)) {
-      const market = markets.find((m) => m.name === name)
-      if (!market) catalogs.set(name, {error: `marketplace "${name}" is no longer added`})
-      else {
-        try {
-          if (!market.builtin) admitMarketplace(market.source, market.name, env, context.projectRoot, market.input)
-          if (!market.builtin && market.source.kind !== 'local') asked++
-          const fetched = await fetchCatalogSource(market.source, {
-            env,
-            offline: false,
-            ...(market.ref ? {ref: market.ref} : {}),
-            ...(market.sparse ? {sparse: market.sparse} : {}),
-          })
-          const file = fetched.action === 'not-modified' ? {...fetched, catalogFile: market.catalogFile} : fetched
-          const {catalog} = readCatalogFile(file)
-          discardDownload(fetched)
-          catalogs.set(name, {catalog, ...(fetched.root ? {root: fetched.root} : {})})
-        } catch (error) {
-          catalogs.set(name, {error: (error as Error).message})
-        }
-      }
-    }
-    return catalogs.get(name)!
-  }
-  const remoteHead = (url: string, ref?: string) => {
-    const key = `${url}\0${ref ?? ''}`
-    if (!remotes.has(key)) {
-      asked++
-      // a remote the policy refuses is not asked: it has no known head
-      remotes.set(
-        key,
-        Promise.resolve()
-          .then(() => admitRemote(url, env, context.projectRoot))
-          .then(() => lsRemote(context0, cache, url, ref))
-          .catch(() => undefined),
-      )
-    }
-    return remotes.get(key)!
-  }
-
+  const remotes = new Remotes(env, context.projectRoot)
   const rows: OutdatedRow[] = []
   for (const group of groups(records)) {
     const first = group[0]!
-    const [name, marketplace] = first.plugin.split('@') as [string, string]
-    const row: OutdatedRow = {
-      plugin: first.plugin,
-      scope: first.scope,
-      targets: group.map((r) => r.target),
-      current: {...(first.version ? {version: first.version} : {}), ...(first.commit ? {commit: first.commit} : {}), integrity: first.integrity},
-      wanted: {},
-      latest: {},
-      outdated: false,
-    }
+    const row = newRow(group)
     rows.push(row)
-    if (isMcpId(first.plugin)) {
-      await checkServerOutdated(row, first, env)
-      continue
-    }
-    if (marketplace === DIRECT) {
-      try {
-        const resolved = resolvePluginSpec(first.source, env, context.projectRoot)
-        if (resolved.fetch.kind === 'git') {
-          const head = await remoteHead(resolved.fetch.url, resolved.fetch.ref)
-          if (head) row.latest = {commit: head}
-          row.wanted = row.latest
-          row.outdated = Boolean(head && first.commit && head !== first.commit)
-          if (row.outdated) row.reason = 'new commit'
-        }
-      } catch (error) {
-        row.error = (error as Error).message
-      }
-      continue
-    }
-    const {catalog, root, error} = await catalogOf(marketplace)
-    if (error || !catalog) {
-      row.error = error ?? 'catalog unreadable'
-      continue
-    }
-    const outcome = followRename(catalog, name)
-    if (outcome.kind === 'removed') {
-      row.removed = true
-      row.outdated = true
-      row.reason = 'removed from the marketplace'
-      continue
-    }
-    const entry = catalog.plugins.find((p) => p.name === (outcome.kind === 'renamed' ? outcome.to : name))
-    if (!entry) {
-      row.error = `no longer listed in ${marketplace}`
-      continue
-    }
-    if (outcome.kind === 'renamed') row.renamedTo = `${outcome.to}@${marketplace}`
-    row.wanted = {...(entry.version ? {version: entry.version} : {})}
-    row.latest = {...row.wanted}
-    const source = entry.source
-    if (source.kind === 'github' || source.kind === 'url' || source.kind === 'git-subdir') {
-      const url = source.kind === 'github' ? `${(env.vars.LOADOUT_GITHUB_URL || 'https://github.com').replace(/\/$/, '')}/${source.repo}.git` : source.url
-      const head = source.sha ?? (await remoteHead(url, source.ref))
-      if (head) {
-        row.wanted = {...row.wanted, commit: head}
-        row.latest = {...row.latest, commit: head}
-      }
-      if (head && first.commit && head !== first.commit) {
-        row.outdated = true
-        row.reason = 'new commit'
-      }
-    } else if ((source.kind === 'relative' || source.kind === 'local') && root) {
-      const integrity = await treeIntegrity(join(root, source.path)).catch(() => undefined)
-      if (integrity && integrity !== first.integrity) {
-        row.outdated = true
-        row.reason = 'content changed'
-      }
-    }
-    // an entry without a version says nothing about versions: the commit or the content above decides
-    if (entry.version !== undefined && entry.version !== first.version) {
-      row.outdated = true
-      row.reason = 'new version'
-    }
-    if (row.renamedTo) {
-      row.outdated = true
-      row.reason = `renamed to ${row.renamedTo}`
-    }
-    if (first.range && !row.renamedTo)
-      await withinRange(
-        row,
-        first,
-        markets.find((m) => m.name === marketplace),
-        name,
-        env,
-      )
+    if (isMcpId(first.plugin)) await checkServerOutdated(row, first, env)
+    else if (first.plugin.split('@')[1] === DIRECT) await checkDirect(row, first, remotes)
+    else await checkFromCatalog(row, first, remotes)
   }
-  return {rows, remotesAsked: asked}
+  return {rows, remotesAsked: remotes.asked}
 }
