@@ -3,6 +3,7 @@ import {mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync} fro
 import {basename, dirname, join} from 'node:path'
 import {errnoCode, EXIT, explainIoError, LoadoutError} from '../../model/errors.js'
 import {assertNoLinksBelow} from './contain.js'
+import {failpoint} from '../env/failpoint.js'
 
 /** The name of a temporary sibling of `path`: `.<name>.loadout-<tag>-<8 hex>`, which recovery knows to sweep. */
 export const tmpName = (path: string, tag: string, id = randomBytes(4).toString('hex')) => join(dirname(path), `.${basename(path)}.loadout-${tag}-${id}`)
@@ -21,7 +22,9 @@ export const writeFileAtomic = (path: string, data: string | Uint8Array, mode = 
   const tmp = tmpName(path, 'tmp')
   try {
     writeFileSync(tmp, data, {mode, flag: 'wx'})
+    failpoint('write.staged')
     renameSync(tmp, path)
+    failpoint('write.renamed')
   } catch (error) {
     rmSync(tmp, {force: true})
     throw explainIoError(error, path)
@@ -45,12 +48,14 @@ export const swapDirectoryIn = (staging: string, destination: string, replace: b
     aside = tmpName(destination, 'old')
     try {
       renameSync(destination, aside)
+      failpoint('swap.aside')
     } catch {
       aside = undefined
     }
   }
   try {
     renameSync(staging, destination)
+    failpoint('swap.in')
   } catch (error) {
     if (aside) renameSync(aside, destination)
     rmSync(staging, {recursive: true, force: true})
@@ -72,6 +77,7 @@ export const removeAside = (path: string): void => {
     if (errnoCode(error) === 'ENOENT') return
     throw error
   }
+  failpoint('remove.aside')
   rmSync(aside, {recursive: true, force: true})
 }
 

@@ -2,6 +2,7 @@ import {createHash, randomBytes} from 'node:crypto'
 import {existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync} from 'node:fs'
 import {dirname, join, relative, sep} from 'node:path'
 import {loadoutPaths, type Environment} from '../env/environment.js'
+import {failpoint} from '../env/failpoint.js'
 import {EXIT, LoadoutError, notFound} from '../../model/errors.js'
 import {cachedTree, gitCacheDir, gitContext, resolveCommit, updateMirror} from '../sources/git.js'
 import {httpGet, secretsOf} from '../sources/http.js'
@@ -255,6 +256,7 @@ export const commitDownload = (fetched: FetchedCatalog): FetchedCatalog => {
   const dir = dirname(fetched.catalogFile)
   const file = join(dir, 'catalog.json')
   renameSync(fetched.catalogFile, file)
+  failpoint('catalog.committed')
   writeJsonFile(join(dir, 'meta.json'), {...(fetched.etag ? {etag: fetched.etag} : {}), ...(fetched.lastModified ? {lastModified: fetched.lastModified} : {})})
   return {...fetched, catalogFile: file}
 }

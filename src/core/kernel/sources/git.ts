@@ -2,6 +2,7 @@ import {createHash, randomBytes} from 'node:crypto'
 import {existsSync, mkdirSync, readFileSync, renameSync, rmSync} from 'node:fs'
 import {basename, dirname, join} from 'node:path'
 import type {Environment} from '../env/environment.js'
+import {failpoint} from '../env/failpoint.js'
 import {EXIT, LoadoutError, notFound} from '../../model/errors.js'
 import {isRemovedLeftover, removeEntries, staleWithPrefix} from '../fs/write.js'
 import {normalizeGitUrl} from './parse.js'
@@ -229,9 +230,11 @@ export const updateMirror = async (context: GitContext, url: string, mirrorDir: 
   mkdirSync(staging, {recursive: true})
   try {
     await runGit(context, staging, ['clone', '--bare', ...(options.partial ? ['--filter=blob:none'] : []), '--', url, '.'])
+    failpoint('git.cloned')
     rmSync(mirrorDir, {recursive: true, force: true})
     try {
       renameSync(staging, mirrorDir)
+      failpoint('git.mirror-in')
     } catch (error) {
       // another run put a whole mirror there meanwhile: it is as good as ours
       if (!isMirror(mirrorDir)) throw error
@@ -409,6 +412,7 @@ export const cachedTree = async (context: GitContext, base: string, commit: stri
   const staging = join(base, 'trees', `.stage-${randomBytes(4).toString('hex')}`)
   try {
     await checkoutTree(context, join(base, 'mirror'), commit, staging, limited)
+    failpoint('git.checked-out')
     renameSync(staging, tree)
   } catch (error) {
     rmSync(staging, {recursive: true, force: true})

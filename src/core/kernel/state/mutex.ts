@@ -1,6 +1,7 @@
 import {randomBytes} from 'node:crypto'
 import {mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync} from 'node:fs'
 import {dirname, join} from 'node:path'
+import {failpoint} from '../env/failpoint.js'
 import {errnoCode, EXIT, explainIoError, LoadoutError} from '../../model/errors.js'
 
 /** Who holds a lock: a pid is reused, so the owner is the pid plus the moment that process started. */
@@ -103,9 +104,11 @@ export const acquireLock = async (lockDir: string, waitMs = 30_000): Promise<Loc
     try {
       mkdirSync(lockDir)
       made = true
+      failpoint('mutex.made')
       const tmp = join(lockDir, `.owner-${owner.token}`)
       writeFileSync(tmp, JSON.stringify(owner))
       renameSync(tmp, join(lockDir, 'owner.json'))
+      failpoint('mutex.taken')
       break
     } catch (error) {
       if (errnoCode(error) === 'ENOENT' && !made) {

@@ -59,6 +59,7 @@ import {acquireLock, lockHolder, type LockOwner} from './mutex.js'
 import {assertWritableFile, removeEntries, TEMP_NAME, tmpName} from '../fs/write.js'
 import {hasMarketplacesLeftover, isMarketplacesLeftover, marketplacesFile, stateLockDir} from './marketplaces.js'
 import type {Scope} from '../env/scope.js'
+import {failpoint} from '../env/failpoint.js'
 import {enterCritical, interruptedError, leaveCritical, pendingSignal, throwIfInterrupted} from '../env/signals.js'
 import {projectLockFile, readInstallRecords, userStateFile, writeInstallRecords, type InstallRecord} from './records.js'
 
@@ -365,6 +366,7 @@ class Journal implements Transaction {
     } catch (error) {
       throw explainIoError(error, this.file)
     }
+    failpoint(`journal.${entry.t}`)
     this.entries.push(entry)
   }
 
@@ -402,6 +404,7 @@ class Journal implements Transaction {
         throw explainIoError(error, copy)
       }
     }
+    failpoint('journal.kept')
     this.append({t: 'backup', file, copy})
     this.touched.add(file)
   }
@@ -414,6 +417,7 @@ class Journal implements Transaction {
     } catch (error) {
       throw explainIoError(error, path)
     }
+    failpoint('tx.removed')
   }
 
   pruneLater(dir: string, kind: 'dir' | 'tree'): void {
@@ -434,7 +438,9 @@ class Journal implements Transaction {
   commit(): void {
     this.append({t: 'commit'})
     finish(this.entries)
+    failpoint('tx.finished')
     dropJournal(this.env)
+    failpoint('tx.journal-dropped')
   }
 
   rollBack(): void {

@@ -8,6 +8,7 @@ import {createHash} from 'node:crypto'
 import {existsSync, mkdirSync, renameSync, rmSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {loadoutPaths, type Environment} from '../../kernel/env/environment.js'
+import {failpoint} from '../../kernel/env/failpoint.js'
 import {conflict, LoadoutError, needsConsent} from '../../model/errors.js'
 import {redactUrl} from '../../kernel/sources/redact.js'
 import {stableStringify} from '../../kernel/fs/json.js'
@@ -58,6 +59,7 @@ const serverFolder = (env: Environment, spec: McpServerSpec): string => {
   mkdirSync(staging, {recursive: true})
   writeFileSync(join(staging, SPEC_FILE), stableStringify(content))
   writeFileSync(join(staging, '.mcp.json'), stableStringify({mcpServers: {[spec.name]: spec.config}}))
+  failpoint('mcp.folder-staged')
   rmSync(dir, {recursive: true, force: true})
   renameSync(staging, dir)
   return dir
