@@ -1,7 +1,11 @@
 import {Config} from '@oclif/core'
 import {describe, expect, it} from 'vitest'
 import {execFileSync} from 'node:child_process'
+import {mkdirSync} from 'node:fs'
+import {join} from 'node:path'
 import {makeSandbox, NODE, ROOT, runCli} from './support/cli.js'
+import {startGitHttpsServer} from './support/git-http.js'
+import {makeServedRepo} from './support/git-repos.js'
 import {loadedPackage, moduleTrace} from './support/module-trace.js'
 
 describe('start-up', () => {
@@ -72,6 +76,53 @@ describe('start-up', () => {
         expect(loadedPackage(trace.loaded(), '@oclif/core'), `${args.join(' ')} with LOADOUT_NO_FAST=1`).toBe(true)
       }
     } finally {
+      trace.cleanup()
+      sb.cleanup()
+    }
+  })
+
+  it('no read-only command loads simple-git or ora, on either path; an install from git loads simple-git', {timeout: 120_000}, async () => {
+    const sb = makeSandbox({git: true})
+    const trace = moduleTrace()
+    mkdirSync(join(sb.dir, 'served'))
+    const server = await startGitHttpsServer({root: join(sb.dir, 'served')})
+    try {
+      const skill = '---\nname: traced\ndescription: A skill to install.\n---\n\nBody.\n'
+      makeServedRepo(join(sb.dir, 'work'), join(sb.dir, 'served'), 'acme/traced', {'skills/traced/SKILL.md': skill})
+      const env = {...sb.env, ...trace.env, ...server.trustEnv(), LOADOUT_GITHUB_URL: `${server.origin}/git`}
+      const readOnly = [
+        ['list', '--json'],
+        ['verify'],
+        ['search', 'x', '--json'],
+        ['targets', '--json'],
+        ['skills', 'list'],
+        ['agents', 'list'],
+        ['--help'],
+        ['--version'],
+        ['outdated', '--help'],
+      ]
+      for (const args of readOnly) {
+        for (const path of [{}, {LOADOUT_NO_FAST: '1'}]) {
+          trace.reset()
+          const result = await runCli(args, {cwd: sb.project, env: {...env, ...path}})
+          const label = `${args.join(' ')}${path.LOADOUT_NO_FAST ? ' with LOADOUT_NO_FAST=1' : ''}`
+          expect(result.status, `${label}: ${result.stderr}`).toBe(0)
+          const modules = trace.loaded()
+          expect(
+            modules.some((m) => m.endsWith('/bin/run.js')),
+            `${label}: the trace saw the CLI start`,
+          ).toBe(true)
+          for (const pkg of ['simple-git', 'ora']) expect(loadedPackage(modules, pkg), `${label} loaded ${pkg}`).toBe(false)
+        }
+      }
+      // the same check sees simple-git when git runs (and no ora: no terminal, so no spinner)
+      trace.reset()
+      const install = await runCli(['install', 'acme/traced', '--agent', 'codex', '--scope', 'user', '--yes'], {cwd: sb.project, env})
+      expect(install.status, install.stderr).toBe(0)
+      expect(loadedPackage(trace.loaded(), 'simple-git'), 'an install from git loaded simple-git').toBe(true)
+      expect(loadedPackage(trace.loaded(), 'ora'), 'an install off a terminal loaded ora').toBe(false)
+    } finally {
+      await server.stop()
       trace.cleanup()
       sb.cleanup()
     }

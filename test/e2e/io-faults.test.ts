@@ -135,9 +135,13 @@ describe('a server that never answers', () => {
   })
 })
 
-/** Runs loadout under `script`, on a pseudo-terminal that has no size (0 rows, 0 columns). */
-const underScript = (sb: Sandbox, args: readonly string[], env: NodeJS.ProcessEnv, {typing = false} = {}) => {
-  const command = [NODE, BIN, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ')
+/**
+ * Runs loadout under `script`, on a pseudo-terminal that has no size (0 rows, 0 columns), or the size
+ * `stty` sets first (`cols 0 rows 0` says it whatever the caller's terminal is).
+ */
+const underScript = (sb: Sandbox, args: readonly string[], env: NodeJS.ProcessEnv, {typing = false, stty = ''} = {}) => {
+  const loadout = [NODE, BIN, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ')
+  const command = stty ? `stty ${stty} && ${loadout}` : loadout
   const child = spawn('script', ['-qec', command, '/dev/null'], {
     cwd: sb.project,
     env: {...sb.env, ...env},
@@ -158,6 +162,9 @@ const underScript = (sb: Sandbox, args: readonly string[], env: NodeJS.ProcessEn
 }
 
 const hasScript = spawnSync('script', ['--version']).status === 0
+/** What ora writes around each frame it draws (synchronized output), and how it erases a line. */
+const SPINNER_FRAME = '\u001B[?2026h'
+const SPINNER_ERASE = '\u001B[1G\u001B[0K'
 
 describe('a terminal with no size, and signals', () => {
   it.skipIf(!hasScript)('completes under script -qec, the spinner shown without asking the terminal its size', {timeout: 120_000}, async () => {
@@ -172,10 +179,38 @@ describe('a terminal with no size, and signals', () => {
     const {code, out} = await done
     expect(code, out).toBe(0)
     expect(out).toContain('installed kit@direct')
-    expect(out).toContain('\r\u001B[K')
+    expect(out).toContain(SPINNER_FRAME)
+    expect(out).toContain(SPINNER_ERASE)
     expect(out).not.toContain('\u001B[1A')
     expect(recordedTargets(sb.home, 'kit@direct')).toEqual(AGENTS3.split(',').sort())
   })
+
+  for (const [size, stty, wraps] of [
+    ['0 columns and 0 rows, set with stty', 'cols 0 rows 0', false],
+    ['20 columns, narrower than the spinner text', 'cols 20 rows 5', true],
+  ] as const) {
+    it.skipIf(!hasScript)(`completes on a terminal of ${size}, each frame erased before the next`, {timeout: 120_000}, async () => {
+      const sb = sandbox()
+      prepareHome(sb, {big: false})
+      const plugin = writeKit(sb.dir)
+      const {done} = underScript(
+        sb,
+        install(plugin).filter((a) => a !== '--json'),
+        {LOADOUT_TEST_STEP_DELAY_MS: '60'},
+        {stty},
+      )
+      const {code, out} = await done
+      expect(code, out).toBe(0)
+      expect(out).toContain('installed kit@direct')
+      const frames = out.split(SPINNER_FRAME).length - 1
+      expect(frames, out).toBeGreaterThan(1)
+      // every frame is erased (the last one when the spinner stops); a known width that the text
+      // wraps at takes a line up for each extra line, an unknown one is drawn as one line
+      expect(out.split(SPINNER_ERASE).length - 1).toBeGreaterThanOrEqual(frames)
+      expect(out.includes('\u001B[1A')).toBe(wraps)
+      expect(recordedTargets(sb.home, 'kit@direct')).toEqual(AGENTS3.split(',').sort())
+    })
+  }
 
   it.skipIf(!hasScript)(
     'the spinner stops while the consent prompt waits, so the question is not drawn over; answering no installs nothing',
@@ -193,7 +228,7 @@ describe('a terminal with no size, and signals', () => {
       const whileWaiting = output().slice(asked)
       child.stdin!.write('n\r')
       const {code, out} = await done
-      expect(whileWaiting).not.toContain('\r\u001B[K')
+      expect(whileWaiting).not.toContain(SPINNER_FRAME)
       expect(code, out).toBe(8)
       expect(out).toContain('not installed: the executable parts of kit@direct were not approved')
       expect(recordedTargets(sb.home, 'kit@direct')).toEqual([])

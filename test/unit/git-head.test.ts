@@ -4,7 +4,8 @@ import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, describe, expect, it} from 'vitest'
 import type {Environment} from '../../src/core/kernel/env/environment.js'
-import {gitContext, resolveCommit, runGit, updateMirror} from '../../src/core/kernel/sources/git.js'
+import {resolveCommit, updateMirror} from '../../src/core/kernel/sources/git.js'
+import {gitContext, runGit} from '../../src/core/kernel/sources/git-process.js'
 import {localGitCommit} from '../../src/core/ops/install/local-commit.js'
 
 const base = mkdtempSync(join(tmpdir(), 'loadout-git-head-'))

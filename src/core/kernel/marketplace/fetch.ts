@@ -4,7 +4,8 @@ import {dirname, join, relative, sep} from 'node:path'
 import {loadoutPaths, type Environment} from '../env/environment.js'
 import {failpoint} from '../env/failpoint.js'
 import {EXIT, LoadoutError, notFound} from '../../model/errors.js'
-import {cachedTree, gitCacheDir, gitContext, resolveCommit, updateMirror} from '../sources/git.js'
+import {cachedTree, gitCacheDir, resolveCommit, updateMirror} from '../sources/git.js'
+import {gitContext} from '../sources/git-process.js'
 import {httpGet, secretsOf} from '../sources/http.js'
 import {resolvesInside} from '../fs/contain.js'
 import {readJsonFile, writeJsonFile} from '../fs/json.js'
@@ -97,7 +98,7 @@ const fetchGit = async (source: Extract<Source, {kind: 'git' | 'github'}>, optio
   const url = gitUrlOf(source, env)
   const base = gitCacheDir(cache, url)
   const mirror = join(base, 'mirror')
-  const context = gitContext(env, cache)
+  const context = gitContext(env, cache, false, url)
   let action: FetchedCatalog['action'] = 'cached'
   if (options.offline) {
     if (!existsSync(mirror)) throw offlineMiss(redactUrl(url))

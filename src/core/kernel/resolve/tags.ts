@@ -6,7 +6,8 @@
 import {dirname, join} from 'node:path'
 import {loadoutPaths, type Environment} from '../env/environment.js'
 import {notFound, usageError} from '../../model/errors.js'
-import {cachedTree, gitCacheDir, gitContext, runGit} from '../sources/git.js'
+import {cachedTree, gitCacheDir} from '../sources/git.js'
+import {gitContext, runGit} from '../sources/git-process.js'
 import {CATALOG_PATHS, findCatalogFile, gitUrlOf, readCatalogFile} from '../marketplace/fetch.js'
 import {readKnownCatalog} from '../marketplace/browse.js'
 import type {KnownMarketplace} from '../marketplace/known.js'
@@ -42,7 +43,7 @@ export const taggedVersions = async (plugin: string, market: KnownMarketplace, e
   const repo = repoOf(market, env)
   if (!repo) return []
   const semver = await semverOf()
-  const context = gitContext(env, loadoutPaths(env).cache)
+  const context = gitContext(env, loadoutPaths(env).cache, false, repo.url)
   const out = await runGit(
     context,
     repo.mirror,
@@ -64,7 +65,7 @@ export const taggedVersions = async (plugin: string, market: KnownMarketplace, e
 const resolveAt = async (plugin: string, market: KnownMarketplace, tagged: TaggedVersion, env: Environment): Promise<ResolvedPlugin> => {
   const repo = repoOf(market, env)!
   const cache = loadoutPaths(env).cache
-  const context = gitContext(env, cache)
+  const context = gitContext(env, cache, false, repo.url)
   const under = market.source.kind === 'github' || market.source.kind === 'git' ? (market.source.path ?? '').replace(/^\.?\/+|\/+$/g, '') : ''
   const tree = await cachedTree(
     context,

@@ -1,209 +1,12 @@
 import {createHash, randomBytes} from 'node:crypto'
 import {existsSync, mkdirSync, readFileSync, renameSync, rmSync} from 'node:fs'
 import {basename, dirname, join} from 'node:path'
-import type {Environment} from '../env/environment.js'
 import {failpoint} from '../env/failpoint.js'
 import {EXIT, LoadoutError, notFound} from '../../model/errors.js'
 import {isRemovedLeftover, removeEntries, staleWithPrefix} from '../fs/write.js'
+import {runGit, type GitContext} from './git-process.js'
 import {normalizeGitUrl} from './parse.js'
 import {redactUrl} from './redact.js'
-
-/** How long git may go without printing anything before it is killed. */
-export const gitTimeoutMs = (env: Environment): number => {
-  const seconds = Number(env.vars.LOADOUT_GIT_TIMEOUT)
-  return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 120_000
-}
-
-export interface GitContext {
-  env: Environment
-  /** an empty folder used as core.hooksPath, so no repository hook ever runs */
-  emptyHooksDir: string
-  /** allow file:// (local sources only) */
-  allowFile?: boolean
-}
-
-export const gitContext = (env: Environment, cacheDir: string, allowFile = false): GitContext => {
-  const emptyHooksDir = join(cacheDir, 'empty-hooks')
-  mkdirSync(emptyHooksDir, {recursive: true})
-  return {env, emptyHooksDir, allowFile}
-}
-
-const PROTOCOLS = (allowFile: boolean) => (allowFile ? ['https', 'ssh', 'file'] : ['https', 'ssh'])
-
-/** The environment git runs with: no prompts, no foreign protocols, no LFS downloads. */
-/**
- * What git may see of the environment: an allowlist. Editors, pagers, askpass programs and any other
- * GIT_* variable stay out (none belongs in a fetch);
- * certificates, proxies, ssh agents and the user's own git config stay in.
- */
-const PASSED_TO_GIT = new Set([
-  'PATH',
-  'HOME',
-  'USER',
-  'LOGNAME',
-  'TMPDIR',
-  'TMP',
-  'TEMP',
-  'LANG',
-  'SystemRoot',
-  'APPDATA',
-  'USERPROFILE',
-  'XDG_CONFIG_HOME',
-  'SSH_AUTH_SOCK',
-  'SSL_CERT_FILE',
-  'SSL_CERT_DIR',
-  'HTTPS_PROXY',
-  'https_proxy',
-  'HTTP_PROXY',
-  'http_proxy',
-  'ALL_PROXY',
-  'all_proxy',
-  'NO_PROXY',
-  'no_proxy',
-  'GIT_SSL_CAINFO',
-  'GIT_SSL_CAPATH',
-  'GIT_SSH',
-  'GIT_SSH_COMMAND',
-  'GIT_CONFIG_GLOBAL',
-  'GIT_CONFIG_NOSYSTEM',
-])
-
-const hardenedEnv = (context: GitContext): Record<string, string> => {
-  const base: Record<string, string> = {}
-  for (const [key, value] of Object.entries(context.env.vars)) {
-    if (value !== undefined && PASSED_TO_GIT.has(key)) base[key] = value
-  }
-  return {
-    ...base,
-    GIT_TERMINAL_PROMPT: '0',
-    GIT_ASKPASS: '',
-    SSH_ASKPASS: '',
-    GCM_INTERACTIVE: 'never',
-    GIT_SSH_COMMAND: base.GIT_SSH_COMMAND ?? 'ssh -o BatchMode=yes',
-    GIT_ALLOW_PROTOCOL: PROTOCOLS(Boolean(context.allowFile)).join(':'),
-    GIT_PROTOCOL_FROM_USER: '0',
-    GIT_LFS_SKIP_SMUDGE: '1',
-    LC_ALL: 'C',
-  }
-}
-
-const hardenedConfig = (context: GitContext): string[] => {
-  const timeoutSeconds = Math.ceil(gitTimeoutMs(context.env) / 1000)
-  return [
-    `core.hooksPath=${context.emptyHooksDir}`,
-    'protocol.allow=never',
-    ...PROTOCOLS(Boolean(context.allowFile)).map((p) => `protocol.${p}.allow=always`),
-    'submodule.recurse=false',
-    'fetch.recurseSubmodules=false',
-    'core.fsmonitor=false',
-    'credential.interactive=false',
-    'http.lowSpeedLimit=1',
-    `http.lowSpeedTime=${timeoutSeconds}`,
-    'advice.detachedHead=false',
-    'init.defaultBranch=main',
-  ]
-}
-
-/**
- * Runs one git command with the hardened environment and config (each `-c` before the command);
- * returns stdout. Spawned directly, no shell: every argument is loadout's, URLs after `--`. Killed
- * when it prints nothing for `gitTimeoutMs`; fails on a non-zero exit, with git's stderr.
- */
-export const runGit = async (context: GitContext, cwd: string, args: string[], extraEnv: Record<string, string> = {}): Promise<string> => {
-  const {spawn} = await import('node:child_process')
-  const env = {...hardenedEnv(context), ...extraEnv}
-  const argv = [...hardenedConfig(context).flatMap((c) => ['-c', c]), ...args]
-  const limit = gitTimeoutMs(context.env)
-  const outcome = await new Promise<{code: number | null; signal?: string; stdout: string; stderr: string; error?: Error; timedOut: boolean}>((done) => {
-    const child = spawn('git', argv, {cwd, env, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true})
-    const out: Buffer[] = []
-    const err: Buffer[] = []
-    let timedOut = false
-    let timer: NodeJS.Timeout | undefined
-    const arm = () => {
-      clearTimeout(timer)
-      timer = setTimeout(() => {
-        timedOut = true
-        child.kill('SIGKILL')
-      }, limit)
-    }
-    arm()
-    child.stdout.on('data', (b: Buffer) => {
-      out.push(b)
-      arm()
-    })
-    child.stderr.on('data', (b: Buffer) => {
-      err.push(b)
-      arm()
-    })
-    let finished = false
-    const finish = (code: number | null, signal: string | null, error?: Error) => {
-      if (finished) return
-      finished = true
-      clearTimeout(timer)
-      done({
-        code,
-        ...(signal ? {signal} : {}),
-        stdout: Buffer.concat(out).toString('utf8'),
-        stderr: Buffer.concat(err).toString('utf8'),
-        timedOut,
-        ...(error ? {error} : {}),
-      })
-    }
-    // git missing from PATH: 'error' comes, and 'close' may never
-    child.on('error', (error) => finish(null, null, error))
-    child.on('close', (code, signal) => finish(code, signal))
-  })
-  if (outcome.code === 0 && !outcome.timedOut) return outcome.stdout
-  const why = outcome.timedOut
-    ? `git timed out: no output for ${Math.round(limit / 1000)} s`
-    : outcome.error
-      ? `git could not run: ${outcome.error.message}`
-      : outcome.stderr.trim() || (outcome.signal ? `git was stopped by ${outcome.signal}` : `git exited with status ${outcome.code}`)
-  throw gitFailure(args, new Error(why))
-}
-
-/** What to try after a clone or fetch that failed for a reason git does not name more precisely. */
-const GIT_FAILED_NEXT = [
-  'check the URL and the ref the source names, and that the host is reachable from this machine (network, proxy, VPN)',
-  'for a slow server, LOADOUT_GIT_TIMEOUT sets how long loadout waits without progress, in seconds',
-  "for a private repository, set up git's credential helper (or an ssh key) for this host; loadout never prompts",
-]
-
-const gitFailure = (args: string[], error: unknown): LoadoutError => {
-  const raw = error instanceof Error ? error.message : String(error)
-  const text = redactUrl(raw).trim()
-  const lines = text
-    .split('\n')
-    .map((l) => l.trim())
-    .filter(Boolean)
-  const fatal = lines.find((l) => l.startsWith('fatal:')) ?? lines.at(-1) ?? 'git failed'
-  const what = `git ${args[0]}`
-  if (/block timeout|timed out|Operation too slow|time(d)? ?out/i.test(text)) {
-    return new LoadoutError('git-timeout', EXIT.network, `${what} timed out (no progress for too long)`, {
-      suggestions: ['check the URL and your network; LOADOUT_GIT_TIMEOUT sets the limit in seconds'],
-    })
-  }
-  if (/terminal prompts disabled|could not read Username|Authentication failed|could not read Password|Permission denied \(publickey/i.test(text)) {
-    return new LoadoutError('git-auth', EXIT.network, `${what}: the server asks for credentials, and loadout never prompts`, {
-      suggestions: ["set up git's credential helper (or an ssh key) for this host, then try again"],
-    })
-  }
-  if (/not found|does not exist|Could not find remote branch|couldn't find remote ref|unknown revision|not our ref|invalid reference/i.test(text)) {
-    return notFound('git-not-found', `${what}: ${fatal.replace(/^fatal:\s*/, '')}`, {
-      suggestions: [
-        'check the repository URL and the ref (branch, tag or commit) the source names',
-        'a private repository can answer "not found" to a request without credentials: set up git\'s credential helper (or an ssh key) for this host',
-      ],
-    })
-  }
-  if (/transport '.*' not allowed|protocol '.*' is not supported/i.test(text)) {
-    return new LoadoutError('git-protocol-refused', EXIT.usage, `${what}: ${fatal.replace(/^fatal:\s*/, '')}`, {
-      suggestions: ['remote sources must use https or ssh'],
-    })
-  }
-  return new LoadoutError('git-failed', EXIT.network, `${what} failed: ${fatal.replace(/^fatal:\s*/, '')}`, {suggestions: GIT_FAILED_NEXT})
-}
 
 const isMirror = (dir: string): boolean => existsSync(join(dir, 'HEAD')) && existsSync(join(dir, 'objects'))
 
@@ -219,9 +22,14 @@ const isMirror = (dir: string): boolean => existsSync(join(dir, 'HEAD')) && exis
  */
 export const updateMirror = async (context: GitContext, url: string, mirrorDir: string, options: {partial?: boolean} = {}): Promise<'cloned' | 'fetched'> => {
   if (isMirror(mirrorDir)) {
-    await runGit(context, mirrorDir, ['fetch', '--prune', '--no-write-fetch-head', '--', 'origin', '+refs/heads/*:refs/heads/*', '+refs/tags/*:refs/tags/*'], {
-      GIT_DIR: mirrorDir,
-    })
+    await runGit(
+      {...context, remote: url},
+      mirrorDir,
+      ['fetch', '--verbose', '--prune', '--no-write-fetch-head', '--', 'origin', '+refs/heads/*:refs/heads/*', '+refs/tags/*:refs/tags/*'],
+      {
+        GIT_DIR: mirrorDir,
+      },
+    )
     return 'fetched'
   }
   removeEntries(dirname(mirrorDir), staleWithPrefix(`${basename(mirrorDir)}.stage-`))
@@ -229,7 +37,7 @@ export const updateMirror = async (context: GitContext, url: string, mirrorDir: 
   const staging = `${mirrorDir}.stage-${randomBytes(4).toString('hex')}`
   mkdirSync(staging, {recursive: true})
   try {
-    await runGit(context, staging, ['clone', '--bare', ...(options.partial ? ['--filter=blob:none'] : []), '--', url, '.'])
+    await runGit({...context, remote: url}, staging, ['clone', '--bare', ...(options.partial ? ['--filter=blob:none'] : []), '--', url, '.'])
     failpoint('git.cloned')
     rmSync(mirrorDir, {recursive: true, force: true})
     try {
@@ -249,7 +57,7 @@ const FULL_SHA = /^[0-9a-f]{40}$/
 
 /** Whether the mirror already holds a commit (no network). */
 export const hasCommit = async (context: GitContext, mirrorDir: string, sha: string): Promise<boolean> =>
-  runGit(context, mirrorDir, ['cat-file', '-e', `${sha}^{commit}`], {GIT_DIR: mirrorDir}).then(
+  runGit(context, mirrorDir, ['cat-file', '-t', `${sha}^{commit}`], {GIT_DIR: mirrorDir}).then(
     () => true,
     () => false,
   )
@@ -285,10 +93,10 @@ export const resolveCommit = async (context: GitContext, mirrorDir: string, ref:
   if (wanted.startsWith('-')) throw new LoadoutError('bad-ref', EXIT.usage, `refusing ref "${wanted}"`)
   if (FULL_SHA.test(wanted)) {
     try {
-      await runGit(context, mirrorDir, ['cat-file', '-e', `${wanted}^{commit}`], {GIT_DIR: mirrorDir})
+      await runGit(context, mirrorDir, ['cat-file', '-t', `${wanted}^{commit}`], {GIT_DIR: mirrorDir})
     } catch {
       try {
-        await runGit(context, mirrorDir, ['fetch', '--no-write-fetch-head', '--', 'origin', wanted], {GIT_DIR: mirrorDir})
+        await runGit({...context, remote: url}, mirrorDir, ['fetch', '--no-write-fetch-head', '--', 'origin', wanted], {GIT_DIR: mirrorDir})
       } catch {
         throw notFound('commit-not-found', `commit ${wanted} does not exist in ${redactUrl(url)}`)
       }
@@ -326,7 +134,7 @@ export const checkoutTree = async (context: GitContext, mirrorDir: string, commi
     pathspec = []
     for (const path of paths) {
       try {
-        await runGit(context, mirrorDir, ['cat-file', '-e', `${commit}:${path.replace(/^\.\//, '')}`], {GIT_DIR: mirrorDir})
+        await runGit(context, mirrorDir, ['cat-file', '-t', `${commit}:${path.replace(/^\.\//, '')}`], {GIT_DIR: mirrorDir})
         pathspec.push(path)
       } catch {
         // not in this commit
@@ -336,7 +144,11 @@ export const checkoutTree = async (context: GitContext, mirrorDir: string, commi
   }
   await prefetchBlobs(context, mirrorDir, commit, paths && paths.length > 0 ? pathspec : [])
   try {
-    await runGit(context, dest, ['checkout', '--force', commit, '--', ...pathspec], {GIT_DIR: mirrorDir, GIT_WORK_TREE: dest, GIT_INDEX_FILE: index})
+    await runGit(context, dest, ['checkout', '--progress', '--force', commit, '--', ...pathspec], {
+      GIT_DIR: mirrorDir,
+      GIT_WORK_TREE: dest,
+      GIT_INDEX_FILE: index,
+    })
   } finally {
     rmSync(index, {force: true})
   }
@@ -344,7 +156,7 @@ export const checkoutTree = async (context: GitContext, mirrorDir: string, commi
 
 /** The commit a remote ref points at, asked of the remote itself (one round trip, nothing cloned). */
 export const lsRemote = async (context: GitContext, cwd: string, url: string, ref?: string): Promise<string | undefined> => {
-  const out = await runGit(context, cwd, ['ls-remote', '--', url, ref ?? 'HEAD'])
+  const out = await runGit({...context, remote: url}, cwd, ['ls-remote', '--', url, ref ?? 'HEAD'])
   const lines = out
     .split('\n')
     .filter(Boolean)

@@ -6,9 +6,8 @@
 import {lstatSync, mkdirSync, readdirSync, rmSync, writeFileSync} from 'node:fs'
 import {dirname, join, resolve} from 'node:path'
 import type {Environment} from '../../kernel/env/environment.js'
-import {loadoutPaths} from '../../kernel/env/environment.js'
 import {conflict, errnoCode, usageError, validationFailed} from '../../model/errors.js'
-import {gitContext, runGit} from '../../kernel/sources/git.js'
+import {localGitContext, runGit} from '../../kernel/sources/git-process.js'
 import {assertNoLinksBelow, safeRealpath, unsafePath} from '../../kernel/fs/contain.js'
 import {explainWriteError, stagingDirFor, swapDirectoryIn, writeFileAtomic} from '../../kernel/fs/write.js'
 import {readCatalog} from '../../kernel/marketplace/catalog.js'
@@ -80,7 +79,7 @@ export const parseOwner = (text: string): PluginAuthor => {
 
 const gitConfig = async (env: Environment, key: string): Promise<string | undefined> => {
   try {
-    const value = (await runGit(gitContext(env, loadoutPaths(env).cache), env.cwd, ['config', '--get', key])).trim()
+    const value = (await runGit(localGitContext(env), env.cwd, ['config', '--get', key])).trim()
     return value === '' ? undefined : value
   } catch {
     return undefined
@@ -225,7 +224,7 @@ export const createMarketplace = async (input: CreateMarketplaceInput): Promise<
   }
   if (result.git.status === 'initialized') {
     try {
-      await runGit(gitContext(env, loadoutPaths(env).cache), path, ['init', '--quiet'])
+      await runGit(localGitContext(env), path, ['-c', 'init.defaultBranch=main', 'init', '--quiet'])
     } catch (error) {
       result.git = {
         status: 'failed',

@@ -4,10 +4,10 @@
  * anything is written (the name, the parts and formats, the target folder); the folder is built
  * beside its destination, validated, given a git repository, and renamed into place.
  */
-import {execFile} from 'node:child_process'
 import {lstatSync, mkdirSync, rmSync, writeFileSync} from 'node:fs'
 import {dirname, join, resolve} from 'node:path'
 import {expandHome, type Environment} from '../../kernel/env/environment.js'
+import {localGitContext, runGit as runHardenedGit} from '../../kernel/sources/git-process.js'
 import {conflict, usageError, validationFailed} from '../../model/errors.js'
 import {assertNoLinksBelow, isInside, safeRealpath} from '../../kernel/fs/contain.js'
 import {explainWriteError, stagingDirFor, swapDirectoryIn} from '../../kernel/fs/write.js'
@@ -113,21 +113,16 @@ export const parseAuthor = (text: string): PluginAuthor => {
 }
 
 // ---------------------------------------------------------------------------------------------
-// git, run as a program: no shell, no prompts, nothing fetched
+// git, run as loadout runs it everywhere: hardened, no prompts, nothing fetched
 
 const runGit = (args: readonly string[], cwd: string, env: Environment): Promise<{ok: boolean; stdout: string; reason: string}> =>
-  new Promise((done) => {
-    execFile(
-      'git',
-      [...args],
-      {cwd, env: {...env.vars, HOME: env.home, GIT_TERMINAL_PROMPT: '0'}, timeout: 20_000, windowsHide: true},
-      (error, stdout, stderr) => {
-        if (!error) return done({ok: true, stdout: String(stdout).trim(), reason: ''})
-        const code = (error as NodeJS.ErrnoException).code
-        done({ok: false, stdout: '', reason: code === 'ENOENT' ? 'git is not installed' : String(stderr).trim().split('\n')[0] || error.message})
-      },
-    )
-  })
+  runHardenedGit(localGitContext(env, 20_000), cwd, [...args]).then(
+    (stdout) => ({ok: true, stdout: stdout.trim(), reason: ''}),
+    (error: unknown) => {
+      const message = error instanceof Error ? error.message : String(error)
+      return {ok: false, stdout: '', reason: /spawn \S+ ENOENT/.test(message) ? 'git is not installed' : message.replace(/^git \S+ failed: /, '')}
+    },
+  )
 
 const gitConfig = async (key: string, env: Environment): Promise<string | undefined> => {
   const got = await runGit(['config', '--get', key], env.cwd, env)

@@ -5,9 +5,9 @@
  */
 import {existsSync, statSync} from 'node:fs'
 import {relative} from 'node:path'
-import {loadoutPaths, type Environment} from '../../kernel/env/environment.js'
+import type {Environment} from '../../kernel/env/environment.js'
 import {conflict, notFound, validationFailed} from '../../model/errors.js'
-import {gitContext, runGit} from '../../kernel/sources/git.js'
+import {localGitContext, runGit} from '../../kernel/sources/git-process.js'
 import {readPlugin} from '../../kernel/plugin/read.js'
 import {tagName} from '../../kernel/resolve/tags.js'
 
@@ -28,7 +28,7 @@ export const tagPlugin = async (path: string, options: {env: Environment; dryRun
   const semver = (await import('semver')).default
   const version = semver.valid(model.version)
   if (!version) throw validationFailed('plugin-bad-version', `plugin "${model.name}" has version "${model.version}", which is not a semver version (1.2.3)`)
-  const context = gitContext(options.env, loadoutPaths(options.env).cache)
+  const context = localGitContext(options.env)
   let top: string
   try {
     top = (await runGit(context, path, ['rev-parse', '--show-toplevel'])).trim()

@@ -1,7 +1,8 @@
 import {statSync} from 'node:fs'
 import {join} from 'node:path'
-import {loadoutPaths, type Environment} from '../../kernel/env/environment.js'
-import {gitContext, headCommitFromFiles, runGit} from '../../kernel/sources/git.js'
+import type {Environment} from '../../kernel/env/environment.js'
+import {headCommitFromFiles} from '../../kernel/sources/git.js'
+import {localGitContext, runGit} from '../../kernel/sources/git-process.js'
 import {findGitRoot} from '../../kernel/env/scope.js'
 
 /**
@@ -19,7 +20,7 @@ export const localGitCommit = async (folder: string, env: Environment): Promise<
   const fromFiles = statSync(gitDir, {throwIfNoEntry: false})?.isDirectory() ? headCommitFromFiles(gitDir) : undefined
   if (fromFiles) return fromFiles
   try {
-    const sha = (await runGit(gitContext(env, loadoutPaths(env).cache), folder, ['rev-parse', '--verify', 'HEAD^{commit}'])).trim()
+    const sha = (await runGit(localGitContext(env), folder, ['rev-parse', '--verify', 'HEAD^{commit}'])).trim()
     return /^[0-9a-f]{40,64}$/.test(sha) ? sha : undefined
   } catch {
     return undefined

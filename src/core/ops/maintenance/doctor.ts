@@ -4,14 +4,13 @@
  * interrupted install the way the next install would, removing caches nothing uses) and leaves
  * the rest to the person.
  */
-import {execFile} from 'node:child_process'
 import {accessSync, constants, existsSync, lstatSync, readFileSync, readlinkSync} from 'node:fs'
 import {dirname, join} from 'node:path'
-import {promisify} from 'node:util'
 import {parseJsonText} from '../../kernel/agent-config/json-edit.js'
 import {parseTomlText} from '../../kernel/agent-config/toml-edit.js'
 import {journalFile, type Environment} from '../../kernel/env/environment.js'
 import {isLoadoutError} from '../../model/errors.js'
+import {localGitContext, runGit} from '../../kernel/sources/git-process.js'
 import {peekPending, recoverIfFree} from '../../kernel/state/transaction.js'
 import {PACKAGE_ROOT} from '../../kernel/env/package-root.js'
 import {SCOPES, type ScopeContext} from '../../kernel/env/scope.js'
@@ -64,8 +63,7 @@ const checkNode = (): DoctorCheck => {
 
 const checkGit = async (env: Environment): Promise<DoctorCheck> => {
   try {
-    const {stdout} = await promisify(execFile)('git', ['--version'], {env: {...env.vars} as NodeJS.ProcessEnv, timeout: 10_000})
-    const version = stdout.trim()
+    const version = (await runGit(localGitContext(env, 10_000), env.cwd, ['--version'])).trim()
     return atLeast(version, MIN_GIT)
       ? {id: 'git', status: 'ok', message: `${version} (loadout needs ${MIN_GIT} or newer)`}
       : {

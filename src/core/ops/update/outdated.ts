@@ -1,6 +1,7 @@
 import {join} from 'node:path'
 import {loadoutPaths, type Environment} from '../../kernel/env/environment.js'
-import {gitContext, lsRemote} from '../../kernel/sources/git.js'
+import {lsRemote} from '../../kernel/sources/git.js'
+import {gitContext} from '../../kernel/sources/git-process.js'
 import {treeIntegrity} from '../../kernel/fs/integrity.js'
 import {discardDownload, fetchCatalogSource, readCatalogFile} from '../../kernel/marketplace/fetch.js'
 import {knownMarketplaces, type KnownMarketplace} from '../../kernel/marketplace/known.js'
