@@ -214,11 +214,18 @@ describe.concurrent('what the agents’ own CLIs load from what loadout wrote', 
     expect(complaints(skills.out), skills.out).toEqual([])
   })
 
-  it.each(['user', 'project'] as const)('OpenCode (%s): MCP servers connect; the subagent is listed', async (scope) => {
+  it.each(['user', 'project'] as const)('OpenCode (%s): MCP servers connect, with one from mcp add; the subagent is listed', async (scope) => {
     const {sb} = await installKit('opencode', scope)
+    const server = join(sb.dir, 'stand-in.js')
+    writeFileSync(server, STAND_IN)
+    const added = await loadout(sb, ['mcp', 'add', 'added', '--agent', 'opencode', '--scope', scope, '--yes', '--json', '--', 'node', server], {
+      env: vendorEnv(sb),
+    })
+    expect(added.status, added.stdout + added.stderr).toBe(0)
     const list = await vendor('opencode', sb, ['mcp', 'list'])
     expect(list.out).toMatch(/✓ kit-plain\s+\S*connected/)
     expect(list.out).toMatch(/✓ kit-token\s+\S*connected/)
+    expect(list.out).toMatch(/✓ added\s+\S*connected/)
     expect(complaints(list.out), list.out).toEqual([])
     const agents = await vendor('opencode', sb, ['agent', 'list'])
     expect(agents.out).toMatch(/^reviewer \(subagent\)$/m)
