@@ -225,11 +225,11 @@ describe.concurrent('agents create, list, info and delete in each format', () =>
 
   it('prints what it did, with notes and skipped agents, in plain text without --json', async ({expect}) => {
     const sb = sandbox({git: true})
-    const result = await loadout(sb, ['agents', 'create', 'plain', '--agent', 'deepagents,gemini-cli', '--tools', 'Read'])
+    const result = await loadout(sb, ['agents', 'create', 'plain', '--agent', 'deepagents,universal', '--tools', 'Read'])
     expect(result.status, result.stderr).toBe(0)
     expect(result.stdout).toContain(`created ${fileOf(sb, 'deepagents', 'project', 'plain')} for deepagents`)
     expect(result.stdout).toContain('note: "tools" restriction')
-    expect(result.stdout).toContain('skipped gemini-cli: Gemini CLI has no project-scope subagents folder')
+    expect(result.stdout).toContain('skipped universal: Universal (.agents) has no project-scope subagents folder')
     expect(result.stdout).not.toContain('\u001B[')
   })
 })
@@ -313,25 +313,22 @@ describe.concurrent('agents create refusals', () => {
     const sb = sandbox({git: true})
     const before = snapshot(sb.dir)
     const [some, none, list] = await Promise.all([
-      loadout(sb, ['agents', 'create', 'partial', '--agent', 'claude-code,gemini-cli,universal', '--dry-run', '--json']),
+      loadout(sb, ['agents', 'create', 'partial', '--agent', 'claude-code,universal', '--dry-run', '--json']),
       // codex keeps subagents in the project only
-      loadout(sb, ['agents', 'create', 'nowhere', '--agent', 'codex,gemini-cli', '--scope', 'user', '--json']),
-      loadout(sb, ['agents', 'list', '--agent', 'gemini-cli,codex', '--scope', 'user', '--json']),
+      loadout(sb, ['agents', 'create', 'nowhere', '--agent', 'codex,universal', '--scope', 'user', '--json']),
+      loadout(sb, ['agents', 'list', '--agent', 'universal,codex', '--scope', 'user', '--json']),
     ])
     expect(some.status, some.stdout).toBe(0)
-    expect(some.json<CreatedSubagent>().skipped).toEqual([
-      {agent: 'gemini-cli', reason: 'Gemini CLI has no project-scope subagents folder'},
-      {agent: 'universal', reason: expect.stringMatching(/has no project-scope subagents folder$/)},
-    ])
+    expect(some.json<CreatedSubagent>().skipped).toEqual([{agent: 'universal', reason: expect.stringMatching(/has no project-scope subagents folder$/)}])
     expect(some.json<CreatedSubagent>().destinations.map((d) => d.agents)).toEqual([['claude-code']])
     expect(none.status).toBe(2)
     const error = jsonError(none)
     expect(error.code).toBe('no-subagent-target')
     expect(error.suggestions).toEqual(
-      expect.arrayContaining([expect.stringMatching(/^Codex.* has no user-scope subagents folder$/), 'Gemini CLI has no user-scope subagents folder']),
+      expect.arrayContaining([expect.stringMatching(/^Codex.* has no user-scope subagents folder$/), 'Universal (.agents) has no user-scope subagents folder']),
     )
     expect(list.status, list.stderr).toBe(0)
-    expect(list.json<SubagentsListResult>()).toMatchObject({folders: [], subagents: [], skipped: [{agent: 'gemini-cli'}, {agent: 'codex'}]})
+    expect(list.json<SubagentsListResult>()).toMatchObject({folders: [], subagents: [], skipped: [{agent: 'universal'}, {agent: 'codex'}]})
     expect(changes(before, snapshot(sb.dir))).toEqual([])
   })
 
@@ -486,13 +483,13 @@ describe.concurrent('agents list and info over one populated sandbox', () => {
   })
 
   it('prints a table with shadowing, owners and problems without --json', async ({expect}) => {
-    const result = await loadout(sb, ['agents', 'list', '--agent', 'claude-code,gemini-cli'])
+    const result = await loadout(sb, ['agents', 'list', '--agent', 'claude-code,universal'])
     expect(result.status, result.stderr).toBe(0)
     expect(result.stdout).toMatch(/^AGENT +NAME +SCOPE +STATUS +VALID +OWNER +PATH$/m)
     expect(result.stdout).toMatch(new RegExp(`^claude-code +plugged +user +active +valid +review@acme +${sb.home}/\\.claude/agents/plugged\\.md$`, 'm'))
     expect(result.stdout).toContain(`claude-code ${entryOf(sb, 'claude-code', 'user', 'dup')} is shadowed by ${entryOf(sb, 'claude-code', 'project', 'dup')}`)
     expect(result.stdout).toContain(`error subagent-description-missing ${join(sb.project, '.claude/agents/no-desc.md')}`)
-    expect(result.stdout).toContain('skipped gemini-cli: Gemini CLI has no subagents folder')
+    expect(result.stdout).toContain('skipped universal: Universal (.agents) has no subagents folder')
   })
 
   it('info on an unknown name exits 3 and suggests a near one', async ({expect}) => {
@@ -529,12 +526,12 @@ describe.concurrent('agents delete', () => {
     for (const agent of AGENTS) handMade(sb, agent, 'user', 'maybe')
     const before = snapshot(sb.dir)
     const [json, text] = await Promise.all([
-      loadout(sb, ['agents', 'delete', 'maybe', '--agent', 'claude-code,deepagents,cst-agent,gemini-cli', '--scope', 'user', '--dry-run', '--json']),
+      loadout(sb, ['agents', 'delete', 'maybe', '--agent', 'claude-code,deepagents,cst-agent,universal', '--scope', 'user', '--dry-run', '--json']),
       loadout(sb, ['agents', 'delete', 'maybe', '--agent', 'deepagents', '--scope', 'user', '--dry-run']),
     ])
     expect(json.status, json.stdout).toBe(0)
     const result = json.json<DeletedSubagent>()
-    expect(result).toMatchObject({name: 'maybe', scope: 'user', dryRun: true, skipped: [{agent: 'gemini-cli'}]})
+    expect(result).toMatchObject({name: 'maybe', scope: 'user', dryRun: true, skipped: [{agent: 'universal'}]})
     expect(result.removals.map((r) => r.path)).toEqual(AGENTS.map((a) => entryOf(sb, a, 'user', 'maybe')))
     expect(text.status, text.stderr).toBe(0)
     expect(text.stdout).toContain(`would delete ${entryOf(sb, 'deepagents', 'user', 'maybe')}`)

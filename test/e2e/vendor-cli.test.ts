@@ -136,6 +136,11 @@ const installKit = async (agent: Agent, scope: Scope): Promise<{sb: Sandbox; out
   return {sb, output: installed.stdout + installed.stderr}
 }
 
+const uninstallKit = async (sb: Sandbox, scope: Scope): Promise<void> => {
+  const removed = await loadout(sb, ['uninstall', 'kit@mk', '--scope', scope, '--yes'], {env: vendorEnv(sb)})
+  expect(removed.status, removed.stdout + removed.stderr).toBe(0)
+}
+
 const editJson = (file: string, edit: (json: any) => void): void => {
   const json = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {}
   edit(json)
@@ -179,6 +184,8 @@ describe.concurrent('what the agents’ own CLIs load from what loadout wrote', 
     expect(init.skills).toContain('tidy')
     expect(init.agents).toContain('reviewer')
     expect(init.slash_commands).toContain('review')
+    await uninstallKit(sb, scope)
+    expect((await vendor('claude-code', sb, ['mcp', 'list'])).out).not.toContain('kit-')
   })
 
   it.each(['user', 'project'] as const)('Codex (%s): codex mcp list --json lists the server; no custom prompts are written', async (scope) => {
@@ -197,6 +204,8 @@ describe.concurrent('what the agents’ own CLIs load from what loadout wrote', 
     expect(complaints(list.out), list.out).toEqual([])
     expect(existsSync(join(sb.home, '.codex', 'prompts'))).toBe(false)
     if (scope === 'user') expect(output).toMatch(/not written: command review: .*custom prompts .* removed/)
+    await uninstallKit(sb, scope)
+    expect((await vendor('codex', sb, ['mcp', 'list', '--json'])).out).not.toContain('kit-')
   })
 
   it.each(['user', 'project'] as const)('Gemini CLI (%s): MCP servers connect; the skill and subagent load without an error', async (scope) => {
@@ -214,11 +223,18 @@ describe.concurrent('what the agents’ own CLIs load from what loadout wrote', 
     expect(complaints(skills.out), skills.out).toEqual([])
   })
 
-  it.each(['user', 'project'] as const)('OpenCode (%s): MCP servers connect; the subagent is listed', async (scope) => {
+  it.each(['user', 'project'] as const)('OpenCode (%s): MCP servers connect, with one from mcp add; the subagent is listed', async (scope) => {
     const {sb} = await installKit('opencode', scope)
+    const server = join(sb.dir, 'stand-in.js')
+    writeFileSync(server, STAND_IN)
+    const added = await loadout(sb, ['mcp', 'add', 'added', '--agent', 'opencode', '--scope', scope, '--yes', '--json', '--', 'node', server], {
+      env: vendorEnv(sb),
+    })
+    expect(added.status, added.stdout + added.stderr).toBe(0)
     const list = await vendor('opencode', sb, ['mcp', 'list'])
     expect(list.out).toMatch(/✓ kit-plain\s+\S*connected/)
     expect(list.out).toMatch(/✓ kit-token\s+\S*connected/)
+    expect(list.out).toMatch(/✓ added\s+\S*connected/)
     expect(complaints(list.out), list.out).toEqual([])
     const agents = await vendor('opencode', sb, ['agent', 'list'])
     expect(agents.out).toMatch(/^reviewer \(subagent\)$/m)
@@ -237,5 +253,7 @@ describe.concurrent('what the agents’ own CLIs load from what loadout wrote', 
     const skills = await vendor('github-copilot', sb, ['skill', 'list', '--json'])
     expect(JSON.parse(skills.out.slice(skills.out.indexOf('[')))).toEqual(expect.arrayContaining([expect.objectContaining({name: 'tidy'})]))
     expect(existsSync(join(scope === 'user' ? join(sb.home, '.copilot') : join(sb.project, '.github'), 'agents', 'reviewer.agent.md'))).toBe(true)
+    await uninstallKit(sb, scope)
+    expect((await vendor('github-copilot', sb, ['mcp', 'list', '--json'])).out).not.toContain('kit-')
   })
 })

@@ -215,6 +215,24 @@ describe('renderSubagent', () => {
     expect(readMarkdown(alias.content).fields).not.toHaveProperty('model')
   })
 
+  it("gemini-agent-md: a slug name, Gemini CLI's tool names as a YAML list, max_turns; nothing it would refuse", () => {
+    const out = renderSubagent(agent({...REVIEWER, tools: 'Read, Grep, Bash(git diff:*), Task, Edit', maxTurns: 8, color: 'red'}), 'gemini-agent-md', {
+      name: 'Review.Bot',
+    })
+    expect(out.path).toBe('review-bot.md')
+    const fields = readMarkdown(out.content).fields
+    expect(fields).toEqual({name: 'review-bot', description: REVIEWER.description, tools: ['read_file', 'grep_search', 'replace'], max_turns: 8})
+    const notes = out.notes.join('\n')
+    expect(notes).toMatch(/name written as "review-bot"/)
+    expect(notes).toMatch(/"Bash\(git diff:\*\)" left off/)
+    expect(notes).toMatch(/no Gemini CLI counterpart left out: Task/)
+    expect(notes).toMatch(/"color" dropped/)
+    // a restriction that maps to nothing stays a restriction: no tools, not every tool
+    expect(readMarkdown(renderSubagent(agent({description: 'd', tools: 'Task'}), 'gemini-agent-md').content).fields.tools).toEqual([])
+    // no tools given: the agent's defaults
+    expect(readMarkdown(renderSubagent(agent({description: 'd'}), 'gemini-agent-md').content).fields).not.toHaveProperty('tools')
+  })
+
   it("cursor-agent-md: name, description, model (inherit is Cursor's own)", () => {
     const out = renderSubagent(agent({...REVIEWER, model: 'inherit'}), 'cursor-agent-md')
     expect(out.path).toBe('code-reviewer.md')

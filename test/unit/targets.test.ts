@@ -285,8 +285,11 @@ describe('resolution', () => {
     expect(user[0]!.requiresTrust).toBeUndefined()
   })
 
-  it('uses a per-location key where the agent does (Copilot user MCP)', () => {
-    const [d] = describeTargets([target('github-copilot')], envWith(), context('project'), ['project', 'user'])
+  it('uses a per-location key where a location gives one, else the section key', () => {
+    const copilot = target('github-copilot')
+    const [first, ...rest] = copilot.mcp!.locations
+    const edited = {...copilot, mcp: {...copilot.mcp!, locations: [{...first!, key: 'servers'}, ...rest]}}
+    const [d] = describeTargets([edited], envWith(), context('project'), ['project', 'user'])
     const mcp = d!.paths.filter((p) => p.section === 'mcp')
     expect(mcp.map((p) => [p.scope, p.key])).toEqual([
       ['project', 'servers'],
@@ -359,7 +362,6 @@ describe('confidence', () => {
     ['codex', 'subagents'],
     ['codex', 'hooks'],
     ['cursor', 'subagents'],
-    ['opencode', 'subagents'],
   ] as const)('marks %s %s unconfirmed while the agent itself is confirmed', (id, section) => {
     expect(target(id).confidence).toBe('confirmed')
     const rows = pathsOf(id, section)
@@ -375,6 +377,10 @@ describe('confidence', () => {
       ['claude-code', 'subagents'],
       ['cst-agent', 'skills'],
       ['deepagents', 'subagents'],
+      // confirmed by `opencode agent list` and `gemini skills list` (test/e2e/vendor-cli.test.ts)
+      ['opencode', 'subagents'],
+      ['opencode', 'mcp'],
+      ['gemini-cli', 'subagents'],
     ] as const) {
       const rows = pathsOf(id, section)
       expect(rows.length, `${id} ${section}`).toBeGreaterThan(0)
