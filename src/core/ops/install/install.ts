@@ -286,7 +286,7 @@ export const applyInTransaction = async (
   const {existing, others: before, plans} = planFor(p, current)
   refuseNothingWritten(id, plans, options, model.problems)
   // every config entry the old records name must be loadout's before anything is touched
-  for (const old of existing) ownedEdits(old.config)
+  for (const old of existing) ownedEdits(old.config, {scope: context.scope})
   // what the replaced version created in a config file passes to the installs still there, as an uninstall
   // does; only a version installed here: a fresh clone's lock names edits this machine never made (and
   // its plugin copy, machine-local, is not there yet)
@@ -296,7 +296,7 @@ export const applyInTransaction = async (
     journalCopy(tx, dirs.root)
     await materializeCopy(model.root, dirs.root, prepared.files)
   }
-  for (const old of existing) removeApplied(old, {force: true, keep: pathsRecordedBy(before)}, tx)
+  for (const old of existing) removeApplied(old, {force: true, keep: pathsRecordedBy(before), owned: {scope: context.scope}}, tx)
   const others = inheritCreated(written, before)
   const recordBase: RecordBase = {
     plugin: id,
