@@ -151,10 +151,10 @@ describe('uninstall', () => {
     expect((await loadout(sb, ['marketplace', 'add', join(work, 'market')])).status).toBe(0)
     for (const name of Object.keys(CORPUS)) {
       const installed = await loadout(sb, ['install', `${name}@fidelity`, '--agent', AGENTS, '--scope', 'user', '--yes'])
-      expect(installed.status, `${name}: ${installed.stderr}`).toBe(0)
+      expect(installed.status, `${name}: ${installed.stderr}`).toBe(name === 'nothing-written' ? 4 : 0)
     }
     expect(homeFiles(sb.home)).not.toEqual(before)
-    for (const name of Object.keys(CORPUS)) {
+    for (const name of Object.keys(CORPUS).filter((n) => n !== 'nothing-written')) {
       const removed = await loadout(sb, ['uninstall', `${name}@fidelity`, '--scope', 'user', '--yes'])
       expect(removed.status, `${name}: ${removed.stderr}`).toBe(0)
     }
@@ -185,7 +185,10 @@ describe('a catalog in a sub-folder, with an entry whose folder is missing', () 
     expect(jsonError(again).code).toBe('marketplace-name-taken')
   })
 
-  it.each(Object.keys(CORPUS))('installs %s into four agents, with warnings', async (name) => {
+  /** the corpus plugin no agent gets anything from: refused (exit 4) rather than recorded as an empty install */
+  const WRITES_SOMETHING = Object.keys(CORPUS).filter((name) => name !== 'nothing-written')
+
+  it.each(WRITES_SOMETHING)('installs %s into four agents, with warnings', async (name) => {
     const result = await loadout(sb, ['install', `${name}@fidelity`, '--agent', AGENTS, '--scope', 'user', '--yes', '--json'])
     expect(result.status, result.stdout + result.stderr).toBe(0)
     const body = result.json()
@@ -220,9 +223,12 @@ describe('a catalog in a sub-folder, with an entry whose folder is missing', () 
     const two = await loadout(sb, ['install', 'two-manifests@fidelity', '--agent', 'codex', '--scope', 'user', '--force', '--json'])
     expect(two.json().problems).toContainEqual(expect.objectContaining({code: 'path-missing', severity: 'warning', path: 'skills'}))
     const none = await loadout(sb, ['install', 'nothing-written@fidelity', '--agent', 'claude-code', '--scope', 'user', '--force', '--json'])
-    const body = none.json()
-    expect(body.problems).toContainEqual(expect.objectContaining({code: 'app-connectors-not-installed'}))
-    expect(body.plans[0].skipped[0].reason).toMatch(/nothing written for Claude Code/)
+    expect(none.status, none.stdout).toBe(4)
+    const body = jsonError(none)
+    expect(body.code).toBe('nothing-written')
+    const details = body.details as {problems: unknown[]; plans: Array<{skipped: Array<{reason: string}>}>}
+    expect(details.problems).toContainEqual(expect.objectContaining({code: 'app-connectors-not-installed'}))
+    expect(details.plans[0]!.skipped[0]!.reason).toMatch(/nothing written for Claude Code/)
   })
 
   it('an entry whose folder is missing fails alone', async () => {

@@ -12,7 +12,7 @@ import {fileSha256Sync} from '../../kernel/fs/integrity.js'
 import {splitFrontmatter} from '../../kernel/text/frontmatter.js'
 import type {HookEvents} from '../../model/plugin.js'
 import type {RecordedConfigEdit, RecordedFile} from '../../kernel/state/records.js'
-import {ownedEdits} from './owned-edits.js'
+import {ownedEdits, type OwnedEditsOptions} from './owned-edits.js'
 import type {Operation} from './plan.js'
 import type {Guard} from '../../kernel/state/transaction.js'
 
@@ -224,9 +224,13 @@ const unrecordedBelow = (tree: string, recorded: ReadonlySet<string>): boolean =
  * commit, if empty. A tree loadout wrote whole goes in one step when nothing in it is the user's.
  * `keep` holds paths another install still records (two agents sharing a folder), which stay.
  */
-export const removeApplied = (applied: Applied, options: {force: boolean; keep?: ReadonlySet<string>}, guard: Guard): RemovalReport => {
+export const removeApplied = (
+  applied: Applied,
+  options: {force: boolean; keep?: ReadonlySet<string>; owned: OwnedEditsOptions},
+  guard: Guard,
+): RemovalReport => {
   const report: RemovalReport = {kept: [], drifted: []}
-  for (const edit of [...ownedEdits(applied.config)].reverse()) revertConfigEdit(edit, report, guard)
+  for (const edit of [...ownedEdits(applied.config, options.owned)].reverse()) revertConfigEdit(edit, report, guard)
   const keep = options.keep ?? new Set<string>()
   const changed = (file: RecordedFile) => existsSync(file.path) && file.sha256 !== 'link' && fileSha256Sync(file.path) !== file.sha256
   const recorded = new Set(applied.files.map((f) => f.path))

@@ -1,7 +1,7 @@
 import {existsSync} from 'node:fs'
 import {basename} from 'node:path'
 import type {Environment} from '../../kernel/env/environment.js'
-import {EXIT, LoadoutError, needsConsent, notFound, usageError} from '../../model/errors.js'
+import {EXIT, LoadoutError, needsConsent, notFound, usageError, validationFailed} from '../../model/errors.js'
 import {projectManifestFile} from '../../kernel/state/marketplaces.js'
 import type {PluginEntry} from '../../model/marketplace.js'
 import {installView, readForInstall} from '../../kernel/plugin/leniency.js'
@@ -237,7 +237,11 @@ export const preflightInstall = async (prepared: Prepared, options: InstallOptio
   }
   const consent = {items: summary.items, files: summary.files, fingerprint: summary.fingerprint, approvedBy}
   const pending: PendingInstall = {prepared, options, base, summary, consent, dirs, userConfig}
-  if (options.dryRun) return {done: {...base, status: 'planned', plans: planFor(pending, all).plans, consent}}
+  if (options.dryRun) {
+    const {plans} = planFor(pending, all)
+    refuseNothingWritten(id, plans, options, model.problems)
+    return {done: {...base, status: 'planned', plans, consent}}
+  }
   return {pending}
 }
 
@@ -280,8 +284,9 @@ export const applyInTransaction = async (
     return {result: {...base, status: 'already-installed', plans: [], consent: {...consent, approvedBy: 'not-needed'}}, records: [...current], changed: false}
   }
   const {existing, others: before, plans} = planFor(p, current)
+  refuseNothingWritten(id, plans, options, model.problems)
   // every config entry the old records name must be loadout's before anything is touched
-  for (const old of existing) ownedEdits(old.config)
+  for (const old of existing) ownedEdits(old.config, {scope: context.scope})
   // what the replaced version created in a config file passes to the installs still there, as an uninstall
   // does; only a version installed here: a fresh clone's lock names edits this machine never made (and
   // its plugin copy, machine-local, is not there yet)
@@ -291,7 +296,7 @@ export const applyInTransaction = async (
     journalCopy(tx, dirs.root)
     await materializeCopy(model.root, dirs.root, prepared.files)
   }
-  for (const old of existing) removeApplied(old, {force: true, keep: pathsRecordedBy(before)}, tx)
+  for (const old of existing) removeApplied(old, {force: true, keep: pathsRecordedBy(before), owned: {scope: context.scope}}, tx)
   const others = inheritCreated(written, before)
   const recordBase: RecordBase = {
     plugin: id,
@@ -360,10 +365,28 @@ const inheritDirs = (record: InstallRecord, replaced: readonly InstallRecord[]):
 
 type RecordBase = Omit<InstallRecord, 'target' | 'enabled' | 'components' | 'skipped' | 'files' | 'dirs' | 'config'>
 
-/** Applies every planned operation through the transaction, a safe point between each, and returns the records. */
+/**
+ * A plugin that writes nothing into any chosen agent is not installed there: like npm refusing a package
+ * for a platform it does not support, the run fails (exit 4) saying why for each agent, and records nothing.
+ * A dependency that has nothing for these agents is passed over instead, as npm passes over an optional one.
+ */
+const refuseNothingWritten = (id: string, plans: readonly TargetPlan[], options: Pick<InstallOptions, 'dependency'>, problems: readonly Problem[]): void => {
+  if (plans.some((p) => p.operations.length > 0) || options.dependency?.kind === 'dependency') return
+  const reasons = plans.map((p) => p.skipped.at(-1)?.reason ?? `nothing written for ${p.target}`)
+  throw validationFailed('nothing-written', `${id} was not installed: ${reasons.join('; ')}`, {
+    suggestions: ['choose an agent that loads its parts (`loadout targets` lists what each one reads)'],
+    details: {plans: plans.map((p) => ({target: p.target, skipped: p.skipped})), problems},
+  })
+}
+
+/**
+ * Applies every planned operation through the transaction, a safe point between each, and returns the
+ * records: none for an agent the plan writes nothing into, so that it is not listed as installed there.
+ */
 const applyPlans = async (plans: readonly TargetPlan[], recordBase: RecordBase, tx: Transaction): Promise<InstallRecord[]> => {
   const records: InstallRecord[] = []
   for (const plan of plans) {
+    if (plan.operations.length === 0) continue
     const record: InstallRecord = {
       ...recordBase,
       target: plan.target,

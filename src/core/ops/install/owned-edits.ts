@@ -34,17 +34,34 @@ const withoutRevision = (value: unknown, plugin: string): unknown => {
 const sameEntry = (current: unknown, recorded: unknown, plugin: string): boolean =>
   jsonEqual(current, recorded) || jsonEqual(withoutRevision(current, plugin), withoutRevision(recorded, plugin))
 
-const notOwned = (edit: RecordedConfigEdit): LoadoutError => {
+export interface OwnedEditsOptions {
+  /** whose records these are: the user's own state (this machine's loadout wrote them) or a project's loadout.lock */
+  scope: 'user' | 'project'
+  /**
+   * `uninstall --force` in user scope: an entry the user edited since loadout wrote it goes, as a changed
+   * file does. Never for a lock, which anyone may have committed: it cannot show loadout wrote the entry.
+   */
+  takeEdited?: boolean
+}
+
+const notOwned = (edit: RecordedConfigEdit, scope: OwnedEditsOptions['scope']): LoadoutError => {
   const entry = [...edit.path, edit.key].filter(Boolean).join('.')
+  const plugin = pluginOf(edit)
   return new LoadoutError(
     'config-not-owned',
     EXIT.conflict,
     `${edit.file}: the entry ${entry} is not what loadout recorded writing for ${edit.component}; refusing to remove it (nothing was changed)`,
     {
-      suggestions: [
-        'if it is yours, keep it: remove the record of it from loadout.lock (or restore the lock from a commit you trust)',
-        'if loadout wrote it and you edited it, put it back as it was or remove it by hand, then run again',
-      ],
+      suggestions:
+        scope === 'user'
+          ? [
+              `if you edited it and want it gone: loadout uninstall ${plugin} --scope user --force takes it out, your edits with it`,
+              'to keep your edits, put the entry back as loadout wrote it (or remove it by hand), then run again',
+            ]
+          : [
+              'if it is yours, keep it: remove the record of it from loadout.lock (or restore the lock from a commit you trust)',
+              'if loadout wrote it and you edited it, put it back as it was or remove it by hand, then run again',
+            ],
     },
   )
 }
@@ -68,8 +85,12 @@ const hooksOnDisk = (current: HookEvents, added: HookEvents, plugin: string): Ho
  * is gone needs nothing; one that is as recorded (or differs only in the revision folder, then as it
  * is on disk) is taken back; any other value is refused, before anything is touched.
  */
-export const ownedEdits = (edits: readonly RecordedConfigEdit[]): RecordedConfigEdit[] =>
+export const ownedEdits = (edits: readonly RecordedConfigEdit[], options: OwnedEditsOptions): RecordedConfigEdit[] =>
   edits.map((edit) => {
+    const edited = (current: unknown): RecordedConfigEdit => {
+      if (options.takeEdited && options.scope === 'user') return {...edit, value: current}
+      throw notOwned(edit, options.scope)
+    }
     if (!existsSync(edit.file)) return edit
     const text = readFileSync(edit.file, 'utf8')
     if (text.trim() === '') return edit
@@ -78,7 +99,7 @@ export const ownedEdits = (edits: readonly RecordedConfigEdit[]): RecordedConfig
       const table = getTomlTable(text, edit.path, edit.file)
       if (table === undefined || jsonEqual(table, edit.value)) return edit
       if (sameEntry(table, edit.value, plugin)) return {...edit, value: table}
-      throw notOwned(edit)
+      return edited(table)
     }
     const current = getJsonMember(text, edit.path, edit.key, edit.file)
     if (current === undefined) return edit
@@ -89,5 +110,5 @@ export const ownedEdits = (edits: readonly RecordedConfigEdit[]): RecordedConfig
     }
     if (jsonEqual(current, edit.value)) return edit
     if (sameEntry(current, edit.value, plugin)) return {...edit, value: current}
-    throw notOwned(edit)
+    return edited(current)
   })

@@ -434,10 +434,13 @@ export const planInstall = (input: PlanInput): TargetPlan[] =>
     planMcp(input, target, plan)
     planHooks(input, target, plan)
     planCommandsAndTools(input, target, plan)
-    if (plan.operations.length === 0 && plan.skipped.length === 0) {
+    if (plan.operations.length === 0) {
       plan.skipped.push({
         component: input.id,
-        reason: `nothing written for ${target.name}: the plugin holds no skill, subagent, command, MCP server or hook (see the warnings for parts no agent reads from files)`,
+        reason:
+          plan.skipped.length === 0
+            ? `nothing written for ${target.name}: the plugin holds no skill, subagent, command, MCP server or hook (see the warnings for parts no agent reads from files)`
+            : `nothing written for ${target.name}: no part of the plugin can be written there (each is listed above with its reason)`,
       })
     }
     return plan

@@ -44,7 +44,7 @@ export const installDeclared = async (options: DeclaredOptions): Promise<Declare
   // The lock is checked (every path contained) before anything, even a marketplace, is registered.
   const locked = readInstallRecords(env, context.projectRoot).filter((r) => r.scope === 'project')
   // ...and every config entry it claims is, on this machine, absent or as loadout recorded writing it.
-  for (const record of locked) ownedEdits(record.config)
+  for (const record of locked) ownedEdits(record.config, {scope: 'project'})
   const registered = await registerDeclaredMarketplaces(env, context, {
     offline: options.offline,
     ...(options.onProgress ? {onProgress: options.onProgress} : {}),
