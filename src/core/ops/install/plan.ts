@@ -21,7 +21,7 @@ import {listSkillFiles, readSkillDir} from '../../kernel/skills/read.js'
 import type {InstallRecord, Ownership} from '../../kernel/state/records.js'
 import {resolveLocation, writeLocation, type ResolvedLocation} from '../../kernel/targets/resolve.js'
 import type {AgentTarget, SectionName} from '../../kernel/targets/types.js'
-import {yaml} from '../../kernel/text/yaml-lazy.js'
+import {renderCharacteroidSkill} from '../../kernel/writers/characteroid-skill.js'
 
 /** One change to one agent's files, planned before anything is written. */
 export type Operation =
@@ -149,7 +149,12 @@ const planYamlSkills = (input: PlanInput, target: AgentTarget, plan: TargetPlan)
     }
     const read = readSkillDir(skill.dir)
     const instructions = (substitutePluginVars(read.body, varsOf(input, target)) as string).trim()
-    const content = yaml().stringify({name: skill.name, description: read.description ?? skill.name, instructions: `${instructions}\n`}, {lineWidth: 0})
+    const content = renderCharacteroidSkill({
+      name: skill.name,
+      description: read.description ?? skill.name,
+      instructions,
+      allowedTools: read.frontmatter?.['allowed-tools'],
+    })
     if (listSkillFiles(skill.dir, 2).files.length > 1) {
       plan.notes.push({
         component,
