@@ -1,4 +1,4 @@
-import {mkdirSync, writeFileSync} from 'node:fs'
+import {existsSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {describe, it} from 'vitest'
 import type {SkillsValidation} from '../../src/core/ops/skills/validate-paths.js'
@@ -61,5 +61,55 @@ describe('skills validate on CHARACTOID skill YAML', () => {
     expect(text.status).toBe(4)
     expect(text.stderr).toContain(`FAIL Broken ${badFile}`)
     expect(text.stderr).toContain(`error name-uppercase ${badFile} name`)
+  })
+})
+
+describe('CHARACTOID skills written by loadout', () => {
+  it("install carries a skill's allowed-tools into tool_names, and the file validates", async ({expect}) => {
+    const sb = sandbox()
+    const root = join(sb.dir, 'tools')
+    mkdirSync(join(root, 'skills', 'fetcher'), {recursive: true})
+    writeFileSync(
+      join(root, 'skills', 'fetcher', 'SKILL.md'),
+      '---\nname: fetcher\ndescription: Fetches pages.\nallowed-tools: web_search read_file Bash(git log:*)\n---\n\nFetch the page.\n',
+    )
+    const installed = await loadout(sb, ['install', root, '--agent', 'characteroid', '--scope', 'user', '--yes', '--json'])
+    expect(installed.status, installed.stdout + installed.stderr).toBe(0)
+    const file = join(sb.home, '.characteroid', 'skills', 'fetcher.yaml')
+    expect(readFileSync(file, 'utf8')).toBe(
+      'name: fetcher\ndescription: Fetches pages.\ninstructions: |\n  Fetch the page.\ntool_names:\n  - web_search\n  - read_file\n  - Bash(git log:*)\n',
+    )
+    const validated = await loadout(sb, ['skills', 'validate', file, '--strict', '--json'])
+    expect(validated.status, validated.stdout).toBe(0)
+  })
+
+  it('skills create --agent characteroid writes one YAML skill that lists and validates', async ({expect}) => {
+    const sb = sandbox()
+    const created = await loadout(sb, [
+      'skills',
+      'create',
+      'take-notes',
+      '--agent',
+      'characteroid',
+      '--scope',
+      'user',
+      '--description',
+      'Takes notes.',
+      '--json',
+    ])
+    expect(created.status, created.stdout + created.stderr).toBe(0)
+    const file = join(sb.home, '.characteroid', 'skills', 'take-notes.yaml')
+    expect(created.json().destinations).toEqual([{agents: ['characteroid'], path: file, replaced: false}])
+    expect(readFileSync(file, 'utf8')).toMatch(/^name: take-notes\ndescription: Takes notes\.\ninstructions: \|\n {2}# Take Notes\n/)
+    expect(existsSync(join(sb.home, '.characteroid', 'skills', 'take-notes'))).toBe(false)
+    const [validated, listed, again] = await Promise.all([
+      loadout(sb, ['skills', 'validate', file, '--strict', '--json']),
+      loadout(sb, ['skills', 'list', '--agent', 'characteroid', '--scope', 'user', '--json']),
+      loadout(sb, ['skills', 'create', 'take-notes', '--agent', 'characteroid', '--scope', 'user', '--json']),
+    ])
+    expect(validated.status, validated.stdout).toBe(0)
+    expect(listed.json().skills).toMatchObject([{agent: 'characteroid', name: 'take-notes', path: file, valid: true}])
+    expect(again.status).toBe(5)
+    expect(jsonError(again).code).toBe('skill-exists')
   })
 })

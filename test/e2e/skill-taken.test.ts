@@ -56,3 +56,35 @@ describe('a skill name taken by another plugin', () => {
     expect(existsSync(join(sb.home, '.claude', 'skills', 'beta-review', 'SKILL.md'))).toBe(true)
   })
 })
+
+describe("a slash command name taken by the user's own file", () => {
+  const withCommand = (sb: Sandbox): string => {
+    const root = plugin(sb, 'gamma', [])
+    write(join(root, 'commands', 'x.md'), '---\ndescription: the x of gamma\n---\nDo x.\n')
+    return root
+  }
+
+  it('is refused (exit 5) naming the file and --prefix, and the file is left as it was; --prefix installs it beside', async () => {
+    const sb = sandbox()
+    const mine = join(sb.home, '.claude', 'commands', 'x.md')
+    write(mine, 'my own x\n')
+    const root = withCommand(sb)
+    const refused = await install(sb, root)
+    expect(refused.status, refused.stdout).toBe(5)
+    const error = jsonError(refused)
+    expect(error.code).toBe('command-taken')
+    expect(error.message).toContain(mine)
+    expect(error.message).toContain('belongs to the user')
+    expect(error.message).toMatch(/install it as "gamma-x" with --prefix$/)
+    expect(readFileSync(mine, 'utf8')).toBe('my own x\n')
+    expect((await loadout(sb, ['list', '--json'])).stdout).not.toContain('gamma')
+
+    const prefixed = await install(sb, root, ['--prefix'])
+    expect(prefixed.status, prefixed.stdout).toBe(0)
+    expect(readFileSync(mine, 'utf8')).toBe('my own x\n')
+    expect(readFileSync(join(sb.home, '.claude', 'commands', 'gamma-x.md'), 'utf8')).toContain('Do x.')
+    expect((await loadout(sb, ['uninstall', 'gamma', '--yes'])).status).toBe(0)
+    expect(existsSync(join(sb.home, '.claude', 'commands', 'gamma-x.md'))).toBe(false)
+    expect(readFileSync(mine, 'utf8')).toBe('my own x\n')
+  })
+})

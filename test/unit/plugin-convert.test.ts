@@ -113,6 +113,8 @@ const HOOKS = {
 
 const LOCAL_SERVER = {command: 'node', args: ['${CLAUDE_PLUGIN_ROOT}/servers/local.mjs']}
 const REMOTE_SERVER = {type: 'http', url: 'https://mcp.example.com/mcp'}
+/** LOCAL_SERVER as cst-agent names it: plugin-relative, started in the plugin folder */
+const CST_LOCAL_SERVER = {command: 'node', args: ['servers/local.mjs'], cwd: '.'}
 
 /** A Claude plugin: two skills, an agent, a command, hooks, a stdio and an http MCP server. */
 const claudeFiles = (extra: Files = {}): Files => ({
@@ -259,17 +261,23 @@ describe('from a Claude plugin', () => {
       license: 'MIT',
       keywords: ['demo', 'review'],
       skills: 'skills',
-      mcpServers: {local: LOCAL_SERVER},
+      mcpServers: {local: CST_LOCAL_SERVER},
     })
     expect(result.carried).toMatchObject({skills: ['notes', 'pdf-tools'], mcpServers: ['local'], hooks: [], subagents: []})
     expect(reasons(result.notCarried).sort()).toEqual(['command hi', 'hooks hooks', 'mcp remote', 'subagent reviewer'])
     expect(reasonOf(result.notCarried, 'mcp', 'remote')).toBe('cst-agent runs MCP servers over stdio only; this one is a remote http server')
     expect(reasonOf(result.notCarried, 'hooks', 'hooks')).toBe('cst-agent runs no hooks')
     // .mcp.json was found by convention: with servers declared in plugin.json, loadout stops reading it
-    expect(result.effects).toEqual([{kind: 'mcp', name: 'remote', change: 'lost', detail: expect.stringContaining('found in .mcp.json by convention')}])
-    expect(result.notes.join('\n')).toContain('${CLAUDE_PLUGIN_ROOT}')
+    // and the local server is now read in its cst-agent form (plugin-relative), which starts the same program
+    expect(result.effects).toEqual([
+      {kind: 'mcp', name: 'remote', change: 'lost', detail: expect.stringContaining('found in .mcp.json by convention')},
+      {kind: 'mcp', name: 'local', change: 'changed', detail: expect.any(String)},
+    ])
+    // cst-agent expands no ${CLAUDE_PLUGIN_ROOT}: the server names its file relative to the plugin folder it starts in
+    expect(JSON.stringify(readJson(join(root, 'plugin.json')))).not.toContain('PLUGIN_ROOT')
+    expect(result.notes.join('\n')).toContain('relative to the plugin folder')
     const model = await expectValid(root)
-    expect(model.mcpServers.map((s) => [s.name, s.config])).toEqual([['local', LOCAL_SERVER]])
+    expect(model.mcpServers.map((s) => [s.name, s.config])).toEqual([['local', CST_LOCAL_SERVER]])
     expect(model.tools).toEqual([])
   })
 

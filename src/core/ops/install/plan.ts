@@ -21,7 +21,7 @@ import {listSkillFiles, readSkillDir} from '../../kernel/skills/read.js'
 import type {InstallRecord, Ownership} from '../../kernel/state/records.js'
 import {resolveLocation, writeLocation, type ResolvedLocation} from '../../kernel/targets/resolve.js'
 import type {AgentTarget, SectionName} from '../../kernel/targets/types.js'
-import {yaml} from '../../kernel/text/yaml-lazy.js'
+import {renderCharacteroidSkill} from '../../kernel/writers/characteroid-skill.js'
 
 /** One change to one agent's files, planned before anything is written. */
 export type Operation =
@@ -154,7 +154,12 @@ const planYamlSkills = (input: PlanInput, target: AgentTarget, plan: TargetPlan)
     }
     const read = readSkillDir(skill.dir)
     const instructions = (substitutePluginVars(read.body, varsOf(input, target)) as string).trim()
-    const content = yaml().stringify({name: skill.name, description: read.description ?? skill.name, instructions: `${instructions}\n`}, {lineWidth: 0})
+    const content = renderCharacteroidSkill({
+      name: skill.name,
+      description: read.description ?? skill.name,
+      instructions,
+      allowedTools: read.frontmatter?.['allowed-tools'],
+    })
     if (listSkillFiles(skill.dir, 2).files.length > 1) {
       plan.notes.push({
         component,
@@ -167,17 +172,25 @@ const planYamlSkills = (input: PlanInput, target: AgentTarget, plan: TargetPlan)
 }
 
 /**
- * A taken skill name. Inside the agent two plugins' skills coexist under namespaced names
- * (`<plugin>:<name>`); a skills folder has one flat namespace, so --prefix writes `<plugin>-<name>`.
- * The suggestion is offered only when that prefixed name is itself free.
+ * A taken skill or command name. Inside the agent two plugins' parts coexist under namespaced names
+ * (`<plugin>:<name>`); a skills or commands folder has one flat namespace, so --prefix writes
+ * `<plugin>-<name>`. The suggestion is offered only when that prefixed name is itself free.
  */
-const skillTaken = (name: string, plugin: string, target: AgentTarget, dest: string, holder: string, prefixed: string | undefined) => {
+const partTaken = (
+  kind: 'skill' | 'command',
+  name: string,
+  plugin: string,
+  target: AgentTarget,
+  dest: string,
+  holder: string,
+  prefixed: string | undefined,
+) => {
   const shown = `${plugin}:${name}`
   const suggestions = prefixed
-    ? [`install it as "${prefixed}" with --prefix (as a plugin, ${target.name} would show it as "${shown}")`, `or remove the other skill first`]
-    : [`remove or rename the skill at ${dest} first (as a plugin, ${target.name} would show it as "${shown}")`]
+    ? [`install it as "${prefixed}" with --prefix (as a plugin, ${target.name} would show it as "${shown}")`, `or remove the other ${kind} first`]
+    : [`remove or rename the ${kind} at ${dest} first (as a plugin, ${target.name} would show it as "${shown}")`]
   const hint = prefixed ? `; install it as "${prefixed}" with --prefix` : ''
-  return conflict('skill-taken', `skill "${name}" cannot be installed for ${target.id}: ${dest} belongs to ${holder}${hint}`, {suggestions})
+  return conflict(`${kind}-taken`, `${kind} "${name}" cannot be installed for ${target.id}: ${dest} belongs to ${holder}${hint}`, {suggestions})
 }
 
 const planSkills = (input: PlanInput, target: AgentTarget, plan: TargetPlan) => {
@@ -211,8 +224,8 @@ const planSkills = (input: PlanInput, target: AgentTarget, plan: TargetPlan) => 
       const prefixed = `${model.name}-${skill.name}`
       const prefixedDest = join(location.absolute, prefixed)
       const prefixedHolder = holderOf(input, prefixedDest)
-      if (!input.prefix) throw skillTaken(skill.name, model.name, target, dest, holder, prefixedHolder ? undefined : prefixed)
-      if (prefixedHolder) throw skillTaken(prefixed, model.name, target, prefixedDest, prefixedHolder, undefined)
+      if (!input.prefix) throw partTaken('skill', skill.name, model.name, target, dest, holder, prefixedHolder ? undefined : prefixed)
+      if (prefixedHolder) throw partTaken('skill', prefixed, model.name, target, prefixedDest, prefixedHolder, undefined)
       name = prefixed
       dest = prefixedDest
     }
@@ -388,19 +401,25 @@ const planHooks = (input: PlanInput, target: AgentTarget, plan: TargetPlan) => {
   }
 }
 
-/** Slash commands in the agent's own form; one whose file is taken is left out, with the reason. */
+/** Slash commands in the agent's own form; one whose file is taken is refused, or written as `<plugin>-<name>` with --prefix. */
 const planCommands = (input: PlanInput, target: AgentTarget, plan: TargetPlan) => {
   for (const command of input.model.commands) {
     const component = componentId(input.id, 'command', command.name)
     const location = locationOrSkip(input, target, 'commands', 'slash commands folder', plan, component)
     if (!target.commands || !location) continue
     const text = readContainedText(command.file, {root: input.model.root, file: command.file, maxBytes: MAX_MARKDOWN_BYTES})
-    const rendered = renderCommand(command.name, text, target.commands.format)
-    const dest = join(location.absolute, rendered.path)
+    let rendered = renderCommand(command.name, text, target.commands.format)
+    let dest = join(location.absolute, rendered.path)
     const holder = holderOf(input, dest)
     if (holder) {
-      plan.skipped.push({component, reason: `${target.name}: ${dest} belongs to ${holder}`})
-      continue
+      const name = input.model.name
+      const prefixed = renderCommand(`${name}-${command.name}`, text, target.commands.format)
+      const prefixedDest = join(location.absolute, prefixed.path)
+      const prefixedHolder = holderOf(input, prefixedDest)
+      if (!input.prefix) throw partTaken('command', command.name, name, target, dest, holder, prefixedHolder ? undefined : `${name}-${command.name}`)
+      if (prefixedHolder) throw partTaken('command', `${name}-${command.name}`, name, target, prefixedDest, prefixedHolder, undefined)
+      rendered = prefixed
+      dest = prefixedDest
     }
     assertNoLinksBelow(location.root, dest)
     plan.operations.push({kind: 'write-file', component, dest, root: location.root, content: rendered.content})

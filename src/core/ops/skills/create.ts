@@ -3,7 +3,8 @@ import {dirname, join} from 'node:path'
 import type {Environment} from '../../kernel/env/environment.js'
 import {conflict, usageError, validationFailed} from '../../model/errors.js'
 import {assertNoLinksBelow} from '../../kernel/fs/contain.js'
-import {ensureDirBelow, explainWriteError, stagingDirFor, swapDirectoryIn} from '../../kernel/fs/write.js'
+import {ensureDirBelow, explainWriteError, stagingDirFor, swapDirectoryIn, writeFileAtomic} from '../../kernel/fs/write.js'
+import {renderCharacteroidSkill} from '../../kernel/writers/characteroid-skill.js'
 import {formatProblem, hasErrors} from '../../model/problems.js'
 import type {Scope, ScopeContext} from '../../kernel/env/scope.js'
 import type {Ownership} from '../../kernel/state/records.js'
@@ -99,7 +100,7 @@ export const createSkill = (input: CreateSkillInput): CreatedSkill => {
   const extras = checkExtras(input.extras)
 
   const skipped: CreatedSkill['skipped'] = []
-  const byPath = new Map<string, SkillDestination & {root: string}>()
+  const byPath = new Map<string, SkillDestination & {root: string; yaml: boolean}>()
   for (const target of input.targets) {
     const section = target.skills
     const location = section ? writeLocation(section.locations, context.scope) : undefined
@@ -107,15 +108,16 @@ export const createSkill = (input: CreateSkillInput): CreatedSkill => {
       skipped.push({agent: target.id, reason: `${target.name} has no ${context.scope}-scope skills folder`})
       continue
     }
-    if (section.format !== 'agent-skills') {
+    const yaml = section.format === 'characteroid-yaml'
+    if (section.format !== 'agent-skills' && !yaml) {
       skipped.push({agent: target.id, reason: `${target.name} keeps skills as ${section.format}, which loadout does not write yet`})
       continue
     }
     const resolved = resolveLocation(target, location, env, context.projectRoot)
-    const path = join(resolved.absolute, name)
+    const path = join(resolved.absolute, yaml ? `${name}.yaml` : name)
     const existing = byPath.get(path)
     if (existing) existing.agents.push(target.id)
-    else byPath.set(path, {agents: [target.id], path, replaced: false, root: resolved.root})
+    else byPath.set(path, {agents: [target.id], path, replaced: false, root: resolved.root, yaml})
   }
   if (byPath.size === 0) {
     throw usageError('no-skill-target', `none of the chosen agents can hold a ${context.scope}-scope skill`, {
@@ -144,7 +146,7 @@ export const createSkill = (input: CreateSkillInput): CreatedSkill => {
     throw validationFailed('template-invalid', `the rendered skill is invalid: ${check.problems.map(formatProblem).join('; ')}`)
   }
 
-  const destinations = [...byPath.values()].map(({root: _root, ...d}) => d)
+  const destinations = [...byPath.values()].map(({root: _root, yaml: _yaml, ...d}) => d)
   const result: CreatedSkill = {name, scope: context.scope, dryRun: input.dryRun, files: [...files.keys()], destinations, skipped}
   if (input.dryRun) return result
 
@@ -152,7 +154,8 @@ export const createSkill = (input: CreateSkillInput): CreatedSkill => {
   const made: string[] = []
   for (const dest of byPath.values()) {
     try {
-      writeCopy(dest, files)
+      if (dest.yaml) writeYamlSkill(dest, name, description, check.body)
+      else writeCopy(dest, files)
       if (!dest.replaced) made.push(dest.path)
     } catch (error) {
       for (const path of made) rmSync(path, {recursive: true, force: true})
@@ -160,6 +163,13 @@ export const createSkill = (input: CreateSkillInput): CreatedSkill => {
     }
   }
   return result
+}
+
+/** A CHARACTOID skill is one YAML file: the SKILL.md text only (the --with folders have no place in it). */
+const writeYamlSkill = (dest: SkillDestination & {root: string}, name: string, description: string, instructions: string): void => {
+  ensureDirBelow(dest.root, dirname(dest.path))
+  assertNoLinksBelow(dest.root, dest.path)
+  writeFileAtomic(dest.path, renderCharacteroidSkill({name, description, instructions}))
 }
 
 const writeCopy = (dest: SkillDestination & {root: string}, files: ReadonlyMap<string, string>): void => {

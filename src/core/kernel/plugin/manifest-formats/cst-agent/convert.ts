@@ -21,6 +21,7 @@ import {
 import {conflict} from '../../../../model/errors.js'
 import type {Json} from '../../components.js'
 import type {PluginModel} from '../../../../model/plugin.js'
+import {relativeToPlugin} from './plugin-root.js'
 
 /** The root plugin.json, unless it is the plugin's Lexora manifest (both formats use that file). */
 export const cstAgentTarget = (existing: (rel: string) => Json | undefined, root: string): TargetManifest => {
@@ -57,6 +58,7 @@ export const buildCstAgent = (ctx: BuildContext): ConversionPlan => {
   carried.tools = model.tools.map((t) => t.name)
 
   const servers: Record<string, Json> = {}
+  const relative: string[] = []
   for (const server of model.mcpServers) {
     const transport = transportOf(server.config)
     if (transport !== 'stdio') {
@@ -68,7 +70,9 @@ export const buildCstAgent = (ctx: BuildContext): ConversionPlan => {
       notCarried.push({kind: 'mcp', name: server.name, reason: `it is defined differently in ${clash}; two definitions under one name would clash`})
       continue
     }
-    servers[server.name] = inlineServer(server.config)
+    const inline = relativeToPlugin(inlineServer(server.config))
+    servers[server.name] = inline.server
+    if (inline.changed) relative.push(`MCP server "${server.name}"`)
     carried.mcpServers.push(server.name)
   }
   if (Object.keys(servers).length > 0) json.mcpServers = servers
@@ -90,7 +94,15 @@ export const buildCstAgent = (ctx: BuildContext): ConversionPlan => {
       'cst-agent has no slash commands',
     ),
   )
-  const rooted = model.mcpServers.filter((s) => carried.mcpServers.includes(s.name) && usesClaudeRoot(s.config)).map((s) => `MCP server "${s.name}"`)
+  const rooted = model.mcpServers
+    .filter((s) => carried.mcpServers.includes(s.name) && !relative.includes(`MCP server "${s.name}"`) && usesClaudeRoot(servers[s.name]))
+    .map((s) => `MCP server "${s.name}"`)
+  const madeRelative =
+    relative.length === 0
+      ? []
+      : [
+          `${relative.join(', ')}: \${CLAUDE_PLUGIN_ROOT} written as paths relative to the plugin folder (cwd "."), which is how cst-agent names a plugin's files`,
+        ]
   return {
     format: 'cst-agent',
     target: ctx.target,
@@ -98,6 +110,6 @@ export const buildCstAgent = (ctx: BuildContext): ConversionPlan => {
     files: [],
     carried,
     notCarried,
-    notes: claudeRootNote(rooted, 'cst-agent'),
+    notes: [...madeRelative, ...claudeRootNote(rooted, 'cst-agent')],
   }
 }
