@@ -1,6 +1,7 @@
 import {Command, Errors, type Interfaces} from '@oclif/core'
 import {environmentFromProcess, type Environment} from '../core/kernel/env/environment.js'
 import {EXIT, LoadoutError} from '../core/model/errors.js'
+import {withRequestPolicy} from '../core/kernel/policy/requests.js'
 import type {PendingRun, Recovery} from '../core/kernel/state/transaction.js'
 import type {CommandIo} from './command-io.js'
 import {asLoadoutError, reportCommandFailure, writeJson} from './report.js'
@@ -47,7 +48,7 @@ export abstract class LoadoutCommand extends Command {
   static override enableJsonFlag = true
 
   protected environment(): Environment {
-    return environmentFromProcess()
+    return withRequestPolicy(environmentFromProcess())
   }
 
   /**

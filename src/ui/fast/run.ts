@@ -8,6 +8,7 @@ import {existsSync} from 'node:fs'
 import {join} from 'node:path'
 import {format} from 'node:util'
 import {environmentFromProcess} from '../../core/kernel/env/environment.js'
+import {withRequestPolicy} from '../../core/kernel/policy/requests.js'
 import type {CommandIo} from '../command-io.js'
 import type {CommandSpec} from '../command-spec.js'
 import type {SharedCommand, SharedInput} from '../shared-commands/types.js'
@@ -53,7 +54,7 @@ export const runFast = async (argv: readonly string[]): Promise<boolean> => {
   const parsed = fastParse(command.spec, match.rest)
   if (!parsed) return false
   const io: CommandIo = {
-    env: environmentFromProcess(),
+    env: withRequestPolicy(environmentFromProcess()),
     json: parsed.json,
     log: (text) => {
       if (!parsed.json) console.log(format(text))

@@ -11,6 +11,11 @@ export interface Environment {
   cwd: string
   platform: NodeJS.Platform
   interactive: boolean
+  /**
+   * The host check every request loadout makes passes, the first hop and every redirect (the
+   * policy's `sources`, attached by the commands; see kernel/policy/gate.ts). Throws to refuse.
+   */
+  judgeUrl?: (url: URL) => void
 }
 
 export const environmentFromProcess = (): Environment => ({

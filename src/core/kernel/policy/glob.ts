@@ -2,20 +2,34 @@
  * The globs of policy files: `*` stands for any run of characters (dots and colons too), `?` for one;
  * everything else is literal. Hosts compare without regard to case, names exactly.
  */
-const compiled = new Map<string, RegExp>()
-
-const toRegExp = (pattern: string, caseless: boolean): RegExp => {
-  const key = `${caseless ? 'i' : 's'}${pattern}`
-  let re = compiled.get(key)
-  if (!re) {
-    const body = [...pattern].map((c) => (c === '*' ? '.*' : c === '?' ? '.' : c.replace(/[.+^${}()|[\]\\/-]/g, '\\$&'))).join('')
-    re = new RegExp(`^${body}$`, caseless ? 'is' : 's')
-    compiled.set(key, re)
+/**
+ * Matched without a regular expression: on a mismatch only the last `*` seen takes one more
+ * character, so the work is at most the pattern's length times the subject's, whatever the pattern
+ * (a regex of `*a*a*a*a*a*a*a*ab` backtracks exponentially on a long run of `a`).
+ */
+export const globMatches = (pattern: string, subject: string, caseless = false): boolean => {
+  // by code point, so that `?` is one character however it is encoded
+  const p = [...(caseless ? pattern.toLowerCase() : pattern)]
+  const s = [...(caseless ? subject.toLowerCase() : subject)]
+  let pi = 0
+  let si = 0
+  let star = -1
+  let resume = 0
+  while (si < s.length) {
+    if (pi < p.length && (p[pi] === '?' || (p[pi] !== '*' && p[pi] === s[si]))) {
+      pi++
+      si++
+    } else if (pi < p.length && p[pi] === '*') {
+      star = pi++
+      resume = si
+    } else if (star >= 0) {
+      pi = star + 1
+      si = ++resume
+    } else return false
   }
-  return re
+  while (pi < p.length && p[pi] === '*') pi++
+  return pi === p.length
 }
-
-export const globMatches = (pattern: string, subject: string, caseless = false): boolean => toRegExp(pattern, caseless).test(subject)
 
 /**
  * Whether everything `narrower` matches is matched by `wider`, judged by reading `narrower` as a

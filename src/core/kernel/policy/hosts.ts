@@ -1,3 +1,4 @@
+import {domainToASCII} from 'node:url'
 import type {PluginFetchSpec} from '../resolve/resolve.js'
 import {DEFAULT_GITHUB_URL} from '../sources/parse.js'
 import type {Source} from '../../model/source.js'
@@ -20,12 +21,44 @@ export const LOCAL_HOST: SourceHost = {host: 'local', explicitPort: false, subje
 const DEFAULT_PORTS: Record<string, string> = {https: '443', http: '80', ssh: '22', git: '9418'}
 const SCP = /^[A-Za-z0-9._][A-Za-z0-9._-]*@([A-Za-z0-9_][A-Za-z0-9._-]*|\[[0-9A-Fa-f:.]+\]):/
 
-const hostOf = (host: string, port: string, explicitPort: boolean): SourceHost => ({
-  host: host.toLowerCase(),
-  port,
-  explicitPort,
-  subject: explicitPort ? `${host.toLowerCase()}:${port}` : host.toLowerCase(),
-})
+const MAPPED_V4 = /^\[::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})\]$/
+
+/**
+ * A host as policy judges it, one spelling per host: lower case, IDN labels in punycode, IPv4 in
+ * dotted decimal (the URL parser reads `2130706433`, `0x7f.1` and `0177.0.0.1` as 127.0.0.1), no
+ * trailing dot (`evil.example.` is `evil.example`), and an IPv4-mapped IPv6 address
+ * (`[::ffff:127.0.0.1]`) as the IPv4 address it reaches.
+ */
+export const canonicalHost = (host: string): string => {
+  let name = host.trim()
+  try {
+    name = new URL(`https://${name.includes(':') && !name.startsWith('[') ? `[${name}]` : name}/`).hostname
+  } catch {
+    name = domainToASCII(name.toLowerCase()) || name.toLowerCase()
+  }
+  name = name.replace(/\.+$/, '')
+  const mapped = MAPPED_V4.exec(name)
+  if (mapped) {
+    const [hi, lo] = [parseInt(mapped[1]!, 16), parseInt(mapped[2]!, 16)]
+    name = `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`
+  }
+  return name
+}
+
+/** A `sources` glob in the same spelling as the hosts it is matched against (its `*` and `?` kept). */
+const canonicalPattern = (pattern: string): string => {
+  const port = /^(\[[^\]]*\]|[^[:]*)(:.*)?$/.exec(pattern.trim())
+  if (!port) return pattern.toLowerCase()
+  const host = port[1]!
+  const glob = /[*?]/.test(host)
+  const canonical = glob ? (domainToASCII(host.toLowerCase()) || host.toLowerCase()).replace(/\.+$/, '') : canonicalHost(host)
+  return `${canonical}${port[2] ?? ''}`
+}
+
+const hostOf = (raw: string, port: string, explicitPort: boolean): SourceHost => {
+  const host = raw === '?' ? raw : canonicalHost(raw)
+  return {host, port, explicitPort, subject: explicitPort ? `${host}:${port}` : host}
+}
 
 /** The host of a URL (https, ssh, or scp-style `user@host:path`); an unreadable URL has the host `?`. */
 export const hostOfUrl = (url: string): SourceHost => {
@@ -83,7 +116,8 @@ export const hostOfSpec = (spec: PluginFetchSpec): SourceHost => {
  * Whether a `sources` glob matches a host. A glob without a port matches the host at its scheme's
  * default port only (`github.com`); `host:*` matches any port, `host:8443` that one.
  */
-export const hostMatches = (pattern: string, host: SourceHost): boolean => {
+export const hostMatches = (written: string, host: SourceHost): boolean => {
+  const pattern = canonicalPattern(written)
   const withPort = /^\[.*\]:|^[^[]*:/.test(pattern)
   if (!withPort) return !host.explicitPort && globMatches(pattern, host.host, true)
   return host.port !== undefined && host.port !== '' && globMatches(pattern, `${host.host}:${host.port}`, true)

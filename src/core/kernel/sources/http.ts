@@ -80,6 +80,8 @@ const once = async (start: URL, options: HttpOptions): Promise<HttpResult> => {
   for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
     if (url.protocol !== 'https:') throw fetchFailed(`refusing to follow a redirect to ${redactUrl(url.href)}: remote sources must use https`)
     if (url.username || url.password) throw fetchFailed('refusing a redirect to a URL with credentials in it')
+    // the policy judges every hop, not only the URL the command was given
+    options.env.judgeUrl?.(url)
     const headers: Record<string, string> = {'user-agent': 'loadout', accept: options.accept ?? 'application/json, */*;q=0.5'}
     // The token goes only to the origin it was meant for; a redirect elsewhere drops it.
     if (token && url.origin === origin) headers.authorization = `Bearer ${token}`

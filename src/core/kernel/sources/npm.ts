@@ -8,6 +8,8 @@
 import {createHash} from 'node:crypto'
 import {existsSync, readFileSync} from 'node:fs'
 import {mkdir, mkdtemp, rename, rm} from 'node:fs/promises'
+import {Agent as HttpsAgent, type AgentOptions} from 'node:https'
+import type {Duplex} from 'node:stream'
 import {rootCertificates} from 'node:tls'
 import {join} from 'node:path'
 import type {Environment} from '../env/environment.js'
@@ -52,7 +54,36 @@ const trustedCas = (env: Environment): string[] | undefined => {
   }
 }
 
-const pacoteOptions = (spec: NpmSpec, env: Environment, cacheDir: string, offline: boolean): Record<string, unknown> => {
+/**
+ * An https agent that asks `judgeUrl` before each connection: pacote follows redirects itself, so
+ * the policy sees the packument's host, the tarball's and every hop between through the agent. A
+ * refusal is kept, to be thrown in place of the fetch error it causes. Being https only, it fails a
+ * plain http hop too.
+ */
+class JudgingAgent extends HttpsAgent {
+  refusal: unknown
+  constructor(
+    private readonly judge: (url: URL) => void,
+    ca: string[] | undefined,
+  ) {
+    super(ca ? {ca} : {})
+  }
+  override createConnection(
+    options: AgentOptions & {host?: string | null; hostname?: string | null; port?: number | string | null},
+    callback?: (error: Error | null, socket: Duplex) => void,
+  ): Duplex | null | undefined {
+    const host = String(options.host ?? options.hostname ?? '')
+    try {
+      this.judge(new URL(`https://${host.includes(':') ? `[${host}]` : host}:${options.port ?? 443}/`))
+    } catch (error) {
+      this.refusal ??= error
+      throw error
+    }
+    return super.createConnection(options, callback)
+  }
+}
+
+const pacoteOptions = (spec: NpmSpec, env: Environment, cacheDir: string, offline: boolean, agent?: JudgingAgent): Record<string, unknown> => {
   const registry = (spec.registry ?? DEFAULT_NPM_REGISTRY).replace(/\/+$/, '') + '/'
   const scope = spec.package.startsWith('@') ? spec.package.split('/')[0] : undefined
   const ca = trustedCas(env)
@@ -61,6 +92,7 @@ const pacoteOptions = (spec: NpmSpec, env: Environment, cacheDir: string, offlin
     ...(scope ? {[`${scope}:registry`]: registry} : {}),
     cache: join(cacheDir, 'npm', '_cacache'),
     ...(ca ? {ca} : {}),
+    ...(agent ? {agent} : {}),
     ...(offline ? {offline: true} : {preferOnline: true}),
     // a token for the registry comes from the environment only, never from a file loadout writes
     ...(env.vars.LOADOUT_NPM_TOKEN ? {[`//${new URL(registry).host}${new URL(registry).pathname}:_authToken`]: env.vars.LOADOUT_NPM_TOKEN} : {}),
@@ -112,6 +144,23 @@ const failure = (spec: NpmSpec, error: unknown): LoadoutError => {
   return new LoadoutError('npm-fetch-failed', EXIT.network, `${what}: ${message}`)
 }
 
+/** A tarball is fetched over https only, from a host the policy allows (it may differ from the registry's). */
+const checkTarballUrl = (resolved: string, manifest: PacoteManifest, env: Environment): void => {
+  let url: URL
+  try {
+    url = new URL(resolved)
+  } catch {
+    throw new LoadoutError('npm-bad-tarball', EXIT.validation, `npm package ${manifest.name}@${manifest.version}: its tarball URL is not a URL`)
+  }
+  if (url.protocol !== 'https:')
+    throw new LoadoutError(
+      'insecure-url',
+      EXIT.usage,
+      `npm package ${manifest.name}@${manifest.version}: refusing its tarball at ${redactUrl(url.href)}: remote sources must use https`,
+    )
+  env.judgeUrl?.(url)
+}
+
 /**
  * Resolves the version, fetches the tarball (checked against `dist.integrity`, and against the
  * integrity a lock pinned when there is one) and extracts it once into the cache.
@@ -120,12 +169,16 @@ export const fetchNpm = async (spec: NpmSpec, options: {env: Environment; cacheD
   const rule = npmSpecRule(spec)
   if (rule) throw usageError('bad-npm-source', rule)
   const pacote = await loadPacote()
-  const opts = pacoteOptions(spec, options.env, options.cacheDir, options.offline)
+  const judge = options.env.judgeUrl
+  const agent = judge ? new JudgingAgent(judge, trustedCas(options.env)) : undefined
+  const opts = pacoteOptions(spec, options.env, options.cacheDir, options.offline, agent)
+  // the policy judges the packument's host and the tarball's, which may be another one
+  if (!options.offline) options.env.judgeUrl?.(new URL(opts.registry as string))
   let manifest: PacoteManifest
   try {
     manifest = await pacote.manifest(`${spec.package}@${spec.version ?? 'latest'}`, opts)
   } catch (error) {
-    throw failure(spec, error)
+    throw agent?.refusal ?? failure(spec, error)
   }
   const published = manifest._integrity
   if (!published) {
@@ -146,6 +199,7 @@ export const fetchNpm = async (spec: NpmSpec, options: {env: Environment; cacheD
       },
     )
   }
+  if (manifest._resolved !== undefined && !options.offline) checkTarballUrl(manifest._resolved, manifest, options.env)
   const key = createHash('sha256').update(`${manifest.name}@${manifest.version}\0${published}`).digest('hex').slice(0, 24)
   const treesDir = join(options.cacheDir, 'npm', 'trees')
   const root = join(treesDir, key)
@@ -158,7 +212,7 @@ export const fetchNpm = async (spec: NpmSpec, options: {env: Environment; cacheD
       try {
         await pacote.tarball.file(`${manifest.name}@${manifest.version}`, file, {...opts, integrity: published})
       } catch (error) {
-        throw failure(spec, error)
+        throw agent?.refusal ?? failure(spec, error)
       }
       const staging = join(download, 'tree')
       await extractTarGz(file, staging, {label: `${manifest.name}@${manifest.version}`, stripSingleRoot: true})
