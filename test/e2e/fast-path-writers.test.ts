@@ -58,7 +58,8 @@ const STEPS: Step[] = [
   fast(() => ['install', '--json']),
   fast(() => ['install', '--frozen']),
   oclif(() => ['install', 'review@acme', '--skill', 'review-alpha', '--agent', 'codex', '--scope', 'user', '--yes'], 0),
-  oclif(() => ['install', '--help'], 0),
+  // help as oclif rendered it at build time, without oclif (test/e2e/help-fast.test.ts)
+  fast(() => ['install', '--help'], 0),
   oclif(() => ['install', 'review@acme', '--scope', 'everywhere']),
   oclif(() => ['install', 'review@acme', '--bogus']),
   fast(() => ['list', '--json']),
