@@ -209,3 +209,38 @@ describe('a cloned project', () => {
     expect(evil.requests).toEqual([])
   })
 })
+
+describe('plain HTTP is never followed', () => {
+  it('an npm packument that redirects to http://, or whose tarball is http://, sends nothing there', async () => {
+    const {createServer} = await import('node:http')
+    const seen: Array<{url?: string; authorization?: string}> = []
+    const plain = createServer((req, res) => {
+      seen.push({url: req.url, authorization: req.headers.authorization})
+      res.writeHead(404)
+      res.end()
+    })
+    await new Promise<void>((resolve) => plain.listen(0, '127.0.0.1', resolve))
+    try {
+      const address = plain.address() as {port: number}
+      good.redirect('/to-plain', `http://127.0.0.1:${address.port}/to-plain`)
+      good.json('/plain-tarball', {
+        name: 'plain-tarball',
+        'dist-tags': {latest: '1.0.0'},
+        versions: {'1.0.0': {name: 'plain-tarball', version: '1.0.0', dist: {tarball: `http://127.0.0.1:${address.port}/t.tgz`, integrity: 'sha512-AAAA'}}},
+      })
+      const sb = sandbox()
+      policyFile(sb, {})
+      for (const name of ['to-plain', 'plain-tarball']) {
+        const result = await run(sb, ['install', `npm:${name}@1.0.0`, '--agent', 'universal', '--scope', 'user', '--yes', '--json'], {
+          LOADOUT_NPM_REGISTRY: good.origin,
+          LOADOUT_NPM_TOKEN: 'npm-token-never-in-the-clear',
+        })
+        expect(result.status, result.stdout).not.toBe(0)
+        expect(result.stdout + result.stderr).not.toContain('npm-token-never-in-the-clear')
+      }
+      expect(seen).toEqual([])
+    } finally {
+      plain.close()
+    }
+  })
+})
