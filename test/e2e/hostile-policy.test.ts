@@ -176,3 +176,71 @@ describe('a policy glob cannot hang loadout', () => {
     expect(Date.now() - started).toBeLessThan(15_000)
   }, 30_000)
 })
+
+describe('policy show', () => {
+  it("prints a project policy's terminal escapes harmlessly, and keeps them whole under --json", async () => {
+    const sb = sandbox({git: true})
+    policyFile(sb, {})
+    const osc52 = '\u001b]52;c;ZWNobyBvd25lZA==\u0007'
+    const osc8 = '\u001b]8;;https://evil.example/\u001b\\click\u001b]8;;\u001b\\'
+    const csi = '\u001b[2J\u001b[1;1H'
+    writeFileSync(join(sb.project, 'loadout-policy.json'), JSON.stringify({sources: {block: [`a${osc52}`, `b${osc8}`]}, plugins: {block: [`c${csi}`]}}))
+    const text = await run(sb, ['policy', 'show'])
+    expect(text.status, text.stderr).toBe(0)
+    expect(text.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/)
+    expect(text.stdout).toContain('\\x1b]52;c;')
+    const json = await run(sb, ['policy', 'show', '--json'])
+    expect(json.json().effective.sources.block).toEqual([`a${osc52}`, `b${osc8}`])
+  })
+})
+
+describe('a cloned project', () => {
+  it('asks no registry its loadout.json declares on a refused host, not even with --dry-run', async () => {
+    const sb = sandbox({git: true})
+    onlyGood(sb)
+    const source = `${evil.origin}/v0.1/servers/${encodeURIComponent('io.github.acme/x')}/versions/1.0.0`
+    writeFileSync(join(sb.project, 'loadout.json'), JSON.stringify({plugins: {'mcp:x@registry': {source}}}))
+    evil.clearRequests()
+    for (const dry of [['--dry-run'], []]) {
+      const result = await run(sb, ['install', '--agent', 'claude-code', '--yes', '--json', ...dry])
+      expect(result.status, result.stdout).toBe(11)
+      expect(result.stdout).toContain('refused by policy')
+    }
+    expect(evil.requests).toEqual([])
+  })
+})
+
+describe('plain HTTP is never followed', () => {
+  it('an npm packument that redirects to http://, or whose tarball is http://, sends nothing there', async () => {
+    const {createServer} = await import('node:http')
+    const seen: Array<{url?: string; authorization?: string}> = []
+    const plain = createServer((req, res) => {
+      seen.push({url: req.url, authorization: req.headers.authorization})
+      res.writeHead(404)
+      res.end()
+    })
+    await new Promise<void>((resolve) => plain.listen(0, '127.0.0.1', resolve))
+    try {
+      const address = plain.address() as {port: number}
+      good.redirect('/to-plain', `http://127.0.0.1:${address.port}/to-plain`)
+      good.json('/plain-tarball', {
+        name: 'plain-tarball',
+        'dist-tags': {latest: '1.0.0'},
+        versions: {'1.0.0': {name: 'plain-tarball', version: '1.0.0', dist: {tarball: `http://127.0.0.1:${address.port}/t.tgz`, integrity: 'sha512-AAAA'}}},
+      })
+      const sb = sandbox()
+      policyFile(sb, {})
+      for (const name of ['to-plain', 'plain-tarball']) {
+        const result = await run(sb, ['install', `npm:${name}@1.0.0`, '--agent', 'universal', '--scope', 'user', '--yes', '--json'], {
+          LOADOUT_NPM_REGISTRY: good.origin,
+          LOADOUT_NPM_TOKEN: 'npm-token-never-in-the-clear',
+        })
+        expect(result.status, result.stdout).not.toBe(0)
+        expect(result.stdout + result.stderr).not.toContain('npm-token-never-in-the-clear')
+      }
+      expect(seen).toEqual([])
+    } finally {
+      plain.close()
+    }
+  })
+})

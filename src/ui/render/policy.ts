@@ -1,18 +1,20 @@
 import type {PolicyShown} from '../../core/kernel/policy/show.js'
 import {dim, yellow} from '../style.js'
+import {safeText} from '../safe-text.js'
 import {renderTable} from '../table.js'
 
-const valueText = (value: string[] | boolean): string => (typeof value === 'boolean' ? String(value) : value.join(', '))
+// a project's policy file is committed by anyone: its patterns and paths may hold terminal escapes
+const valueText = (value: string[] | boolean): string => (typeof value === 'boolean' ? String(value) : value.map((v) => safeText(v)).join(', '))
 
 export const renderPolicy = (shown: PolicyShown): string => {
-  const files = shown.files.map((f) => `  ${f.level.padEnd(7)} ${f.path}${f.present ? '' : dim(' (none)')}`)
+  const files = shown.files.map((f) => `  ${f.level.padEnd(7)} ${safeText(f.path, {max: Infinity})}${f.present ? '' : dim(' (none)')}`)
   const rules =
     shown.rules.length > 0
       ? renderTable(
           ['RULE', 'VALUE', 'FROM'],
-          shown.rules.map((r) => [r.rule, valueText(r.value), `${r.file} (${r.level})`]),
+          shown.rules.map((r) => [r.rule, valueText(r.value), `${safeText(r.file, {max: Infinity})} (${r.level})`]),
         )
       : dim('no rules: everything is allowed')
-  const warnings = shown.warnings.map((w) => yellow(`warning: ${w.file}: ${w.rule} ${w.message}`))
+  const warnings = shown.warnings.map((w) => yellow(safeText(`warning: ${w.file}: ${w.rule} ${w.message}`, {max: Infinity})))
   return ['policy files, in order:', ...files, '', rules, ...(warnings.length > 0 ? ['', ...warnings] : [])].join('\n')
 }

@@ -37,6 +37,16 @@ export const checkServerName = (name: string): string => {
   return name
 }
 
+/** Names whose value is a credential: such a value is written only as a reference to a variable. */
+const SECRET_NAME = /key|token|secret|passw|auth|cookie|credential/i
+
+/** The URL with every query value shown as `***`, for messages. */
+const withoutQueryValues = (url: URL): string => {
+  const shown = new URL(url.href)
+  for (const name of [...new Set(shown.searchParams.keys())]) shown.searchParams.set(name, '***')
+  return redactUrl(shown.href)
+}
+
 /**
  * A server URL loadout will write: https only (a plain http URL would carry the session and any
  * token in the clear) and no user name or password in it (it would sit in the agent's config).
@@ -47,6 +57,14 @@ export const checkServerUrl = (url: string): string => {
     parsed = new URL(url)
   } catch {
     throw usageError('bad-server-url', `"${redactUrl(url)}" is not a URL`)
+  }
+  const secret = [...parsed.searchParams].find(([name, value]) => SECRET_NAME.test(name) && value !== '' && referencedEnvNames(value).length === 0)
+  if (secret) {
+    throw usageError(
+      'secret-in-url',
+      `refusing ${withoutQueryValues(parsed)}: its query parameter "${secret[0]}" holds a credential, which would be written into each agent's config and shown`,
+      {suggestions: ['send the credential in a header that refers to an environment variable: --header X-Api-Key=${MY_KEY}']},
+    )
   }
   if (parsed.username || parsed.password) {
     throw usageError('credentials-in-url', `refusing ${redactUrl(url)}: it has a user name or password in it, which would be written into the agent's config`, {
@@ -60,9 +78,6 @@ export const checkServerUrl = (url: string): string => {
   }
   return url
 }
-
-/** Names whose value is a credential: such a value is written only as a reference to a variable. */
-const SECRET_NAME = /key|token|secret|passw|auth|cookie|credential/i
 
 const splitPair = (pair: string): [string, string | undefined] => {
   const at = pair.indexOf('=')
