@@ -131,6 +131,8 @@ const hardenedConfig = (context: GitContext): string[] => {
     'fetch.recurseSubmodules=false',
     'core.fsmonitor=false',
     'credential.interactive=false',
+    // a redirect would take the fetch to a host the policy never judged: git follows none
+    'http.followRedirects=false',
     'http.lowSpeedLimit=1',
     `http.lowSpeedTime=${timeoutSeconds}`,
     'advice.detachedHead=false',
