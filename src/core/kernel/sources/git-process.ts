@@ -197,7 +197,9 @@ const REFUSING_PLUGINS = new Set(['unsafe', 'allowEnvironment', 'binary'])
  */
 export const runGit = async (context: GitContext, cwd: string, args: string[], extraEnv: Record<string, string> = {}): Promise<string> => {
   const {simpleGit} = simpleGitModule()
-  const env = {...hardenedEnv(context), ...extraEnv}
+  const hardened = hardenedEnv(context)
+  // the caller's variables (GIT_DIR and the like) neither override the hardened ones nor unlock a guard
+  const env = {...extraEnv, ...hardened}
   try {
     const git = simpleGit({
       baseDir: cwd,
@@ -205,7 +207,7 @@ export const runGit = async (context: GitContext, cwd: string, args: string[], e
       timeout: {block: context.timeoutMs ?? gitTimeoutMs(context.env)},
       // every variable is one loadout chose (the allowlist above, GIT_DIR and the like)
       allowEnvironment: Object.keys(env),
-      unsafe: ownSettings(env),
+      unsafe: ownSettings(hardened),
       errors: exitFailure,
     }).env(env)
     return await git.raw(args)
