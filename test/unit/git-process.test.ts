@@ -82,11 +82,16 @@ describe("simple-git's guards stay on", () => {
     expect(existsSync(join(base, 'c1')) || existsSync(join(base, 'c2'))).toBe(false)
   })
 
-  it('refuses a variable that names a program (GIT_EDITOR), even one loadout passes itself', async () => {
-    await expect(runGit(context, work, ['--version'], {GIT_EDITOR: program('editor')})).rejects.toMatchObject({
+  it.each([
+    ['GIT_EDITOR', /allowUnsafeEditor/],
+    ['GIT_SSH_COMMAND', /allowUnsafeSshCommand/],
+  ])('refuses a variable that names a program (%s), even one loadout passes itself', async (name, guard) => {
+    const https = gitContext(env, join(base, 'cache'), false, 'https://127.0.0.1:9/x.git')
+    await expect(runGit(https, work, ['--version'], {[name]: program('editor')})).rejects.toMatchObject({
       code: 'git-refused',
-      message: expect.stringMatching(/allowUnsafeEditor/),
+      message: expect.stringMatching(guard),
     })
+    expect(ran()).toEqual([])
   })
 })
 

@@ -1,17 +1,23 @@
-import {join} from 'node:path'
 import {mkdirSync} from 'node:fs'
+import {createRequire} from 'node:module'
+import {join} from 'node:path'
 import type {SimpleGitOptions} from 'simple-git'
 import {loadoutPaths, type Environment} from '../env/environment.js'
 import {EXIT, LoadoutError, notFound} from '../../model/errors.js'
 import {redactUrl} from './redact.js'
 
 /**
- * Every git process loadout starts goes through `runGit`, on simple-git (imported on the first
+ * Every git process loadout starts goes through `runGit`, on simple-git (loaded on the first
  * call, so no command that runs no git loads it). simple-git refuses options and variables that
  * make git run another program (`--upload-pack`, `-c core.sshCommand=…`, `GIT_EDITOR`, …); those
  * guards stay on, except the few settings below that loadout makes itself to lock git down, each
  * allowed only when this run carries it.
  */
+
+// simple-git and what it loads (debug, @kwsites/*) are CommonJS: required on the first git call,
+// not imported, which spares the export-name scan of each module an ESM import of CommonJS makes
+let loaded: typeof import('simple-git') | undefined
+const simpleGitModule = (): typeof import('simple-git') => (loaded ??= createRequire(import.meta.url)('simple-git') as typeof import('simple-git'))
 
 /** How long git may go without printing anything before it is stopped. */
 export const gitTimeoutMs = (env: Environment): number => {
@@ -192,8 +198,10 @@ const REFUSING_PLUGINS = new Set(['unsafe', 'allowEnvironment', 'binary'])
  * install runs ask git to say what it did (`cat-file -t`, `fetch --verbose`, `checkout --progress`).
  */
 export const runGit = async (context: GitContext, cwd: string, args: string[], extraEnv: Record<string, string> = {}): Promise<string> => {
-  const {simpleGit} = await import('simple-git')
-  const env = {...hardenedEnv(context), ...extraEnv}
+  const {simpleGit} = simpleGitModule()
+  const hardened = hardenedEnv(context)
+  // the caller's variables (GIT_DIR and the like) neither override the hardened ones nor unlock a guard
+  const env = {...extraEnv, ...hardened}
   try {
     const git = simpleGit({
       baseDir: cwd,
@@ -201,7 +209,7 @@ export const runGit = async (context: GitContext, cwd: string, args: string[], e
       timeout: {block: context.timeoutMs ?? gitTimeoutMs(context.env)},
       // every variable is one loadout chose (the allowlist above, GIT_DIR and the like)
       allowEnvironment: Object.keys(env),
-      unsafe: ownSettings(env),
+      unsafe: ownSettings(hardened),
       errors: exitFailure,
     }).env(env)
     return await git.raw(args)
