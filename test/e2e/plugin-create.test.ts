@@ -138,6 +138,28 @@ describe.concurrent('plugin create --with skills,agents,hooks,mcp --format all',
   })
 })
 
+describe('plugin create --format lexora --with mcp', SLOW, () => {
+  it('alone, defines the MCP server as a contributes.mcpConnectors entry (Lexora runs no stdio server) that validates and installs', async ({expect}) => {
+    const sb = sandbox()
+    const created = await run(sb, ['plugin', 'create', 'conn-kit', '--with', 'mcp', '--format', 'lexora', '--no-git', '--json'])
+    expect(created.status, created.stdout).toBe(0)
+    const root = join(sb.project, 'conn-kit')
+    expect(json(join(root, 'package.json')).contributes.mcpConnectors).toEqual([
+      expect.objectContaining({id: 'conn-kit', transport: 'streamable-http', url: 'https://mcp.example.com/conn-kit', authentication: 'none'}),
+    ])
+    expect(existsSync(join(root, '.mcp.json'))).toBe(false)
+    expect(existsSync(join(root, 'servers'))).toBe(false)
+    expect(readFileSync(join(root, 'README.md'), 'utf8')).toContain('contributes.mcpConnectors')
+    const validated = await run(sb, ['plugin', 'validate', './conn-kit', '--strict', '--json'])
+    expect(validated.status, validated.stdout).toBe(0)
+    const installed = await run(sb, ['install', './conn-kit', '--agent', 'claude-code', '--scope', 'user', '--yes'])
+    expect(installed.status, installed.stdout + installed.stderr).toBe(0)
+    expect(Object.values(JSON.parse(readFileSync(join(sb.home, '.claude.json'), 'utf8')).mcpServers)).toEqual([
+      {type: 'http', url: 'https://mcp.example.com/conn-kit'},
+    ])
+  })
+})
+
 describe.concurrent('plugin create options', SLOW, () => {
   it('takes the author from git config, or --author, or leaves it out', async ({expect}) => {
     const sb = sandbox()

@@ -56,3 +56,18 @@ describe('uninstalling the last entry', () => {
     }
   }
 })
+
+describe('after the last uninstall and cache clean', () => {
+  it("loadout's data and cache folders hold nothing: no plugin copy, no plugin-files record, no empty folder", async () => {
+    const sb = sandbox()
+    const plugin = join(sb.dir, 'kit')
+    mkdirSync(join(plugin, 'skills', 'kit-skill'), {recursive: true})
+    writeFileSync(join(plugin, 'skills', 'kit-skill', 'SKILL.md'), '---\nname: kit-skill\ndescription: For tests.\n---\n\nBody.\n')
+    expect((await loadout(sb, ['install', plugin, '--agent', 'claude-code', '--scope', 'user', '--yes'])).status).toBe(0)
+    expect((await loadout(sb, ['uninstall', 'kit', '--scope', 'user', '--yes'])).status).toBe(0)
+    const cleaned = await loadout(sb, ['cache', 'clean', '--json'])
+    expect(cleaned.status, cleaned.stdout + cleaned.stderr).toBe(0)
+    const left = [...snapshot(sb.home).keys()].filter((p) => p.includes('.local/share/loadout') || p.includes('.cache/loadout'))
+    expect(left).toEqual([])
+  })
+})

@@ -534,15 +534,25 @@ describe('plugin folders the catalog points at', () => {
     expect(result.valid).toBe(false)
   })
 
-  it('a plugin folder reached through a link inside the marketplace is an error, as install refuses it', async () => {
+  it('a plugin folder reached through a link that stays inside the marketplace is followed, as install follows it', async () => {
     const catalog = good()
     ;(catalog.plugins as Json[])[0]!.source = './linked/real'
     const root = marketplace({[CLAUDE]: JSON.stringify(catalog), ...pluginFiles('real', 'review')})
     symlinkSync(join(root, 'plugins'), join(root, 'linked'))
-    const found = one(await validate(root), 'source-through-link')
+    const result = await validate(root)
+    expect(result.problems.filter((p) => p.severity === 'error')).toEqual([])
+  })
+
+  it('a plugin folder reached through a link out of the marketplace is an error, as install refuses it', async () => {
+    const catalog = good()
+    ;(catalog.plugins as Json[])[0]!.source = './linked/real'
+    const root = marketplace({[CLAUDE]: JSON.stringify(catalog)})
+    const outside = marketplace(pluginFiles('real', 'review'))
+    symlinkSync(join(outside, 'plugins'), join(root, 'linked'))
+    const found = one(await validate(root), 'plugin-path-outside')
     expect(found.severity).toBe('error')
     expect(found.path).toBe('plugins[0].source')
-    expect(found.message).toMatch(/\.\/linked\/real goes through the symbolic link linked \(to .*plugins\)/)
+    expect(found.message).toMatch(/\.\/linked\/real, which leads through a symbolic link to .*plugins\/real, outside the marketplace/)
   })
 
   it('a manifest of 5 MB is refused by size, not read', async () => {

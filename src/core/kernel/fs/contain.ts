@@ -57,6 +57,32 @@ export const linkOnTheWay = (root: string, path: string): string | undefined => 
   return undefined
 }
 
+/**
+ * A folder below `root`, every symbolic link on its way followed when where it leads stays inside
+ * the real `root` (`plugins/x -> ../shared/x`, `plugins/x -> ..`, as the agents read a checkout).
+ * A cycle, a link to nothing and a link (or a link through a link) that leads out are refused.
+ */
+export const followInsideRoot = (root: string, path: string): {root: string; path: string} | {code: string; why: string} => {
+  const realRoot = safeRealpath(root) ?? resolve(root)
+  const link = linkOnTheWay(root, path)
+  if (!link) return {root: realRoot, path}
+  const at = relative(root, link).split(sep).join('/')
+  let real: string
+  try {
+    real = realpathSync.native(path)
+  } catch (error) {
+    if (errnoCode(error) === 'ELOOP') return {code: 'source-link-cycle', why: `symbolic links that lead round in a cycle, at ${at}`}
+    return {code: 'source-through-link', why: `the symbolic link ${at} (to ${safeRealpath(link) ?? 'a missing target'}), which leads to no folder`}
+  }
+  if (!isInside(realRoot, real)) {
+    return {
+      code: 'source-through-link',
+      why: `the symbolic link ${at} (to ${real}), outside the marketplace; a link is followed only to a folder inside the marketplace`,
+    }
+  }
+  return {root: realRoot, path: real}
+}
+
 /** The real path of `path`, or undefined when it (or its target) does not exist. */
 export const safeRealpath = (path: string): string | undefined => {
   try {

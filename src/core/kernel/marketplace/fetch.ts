@@ -162,7 +162,8 @@ const fetchLocal = (source: Extract<Source, {kind: 'local'}>): FetchedCatalog =>
   } catch {
     throw notFound('path-not-found', `${source.path} does not exist`)
   }
-  if (stat.isFile()) return {origin: 'local', catalogFile: source.path, root: dirname(source.path), action: 'local'}
+  // a catalog file given by path: its relative plugins are relative to the marketplace root (above `.claude-plugin/`), as Claude Code reads it
+  if (stat.isFile()) return {origin: 'local', catalogFile: source.path, root: catalogRootOf(source.path), action: 'local'}
   const candidates = catalogCandidates(source.path)
   if (candidates.length === 0) {
     throw notFound('catalog-not-found', `${source.path} has no marketplace catalog (looked for ${CATALOG_PATHS.join(' and ')}, and in each folder)`, {

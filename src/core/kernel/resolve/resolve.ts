@@ -1,7 +1,7 @@
 import {relative, resolve, sep} from 'node:path'
 import type {Environment} from '../env/environment.js'
 import {conflict, notFound, usageError, validationFailed} from '../../model/errors.js'
-import {isInside, linkOnTheWay, safeRealpath} from '../fs/contain.js'
+import {followInsideRoot, isInside} from '../fs/contain.js'
 import {readKnownCatalog} from '../marketplace/browse.js'
 import {findMarketplace, knownMarketplaces, type KnownMarketplace} from '../marketplace/known.js'
 import {marketEnv} from '../state/marketplaces.js'
@@ -63,6 +63,15 @@ const originOf = (url: string): string | undefined => {
   }
 }
 
+/** A relative plugin folder, its links followed while they stay inside the marketplace (see followInsideRoot). */
+const followInside = (root: string, path: string, label: string, shown: string): {root: string; path: string} => {
+  const followed = followInsideRoot(root, path)
+  if ('path' in followed) return followed
+  throw validationFailed(followed.code, `${label}: ${shown} goes through ${followed.why}`, {
+    suggestions: ['fix the link in the marketplace repository, or replace it with the folder itself'],
+  })
+}
+
 export const entrySpec = (entry: PluginEntry, market: KnownMarketplace, machineEnv: Environment): PluginFetchSpec => {
   const source = entry.source
   // GitHub sources of a marketplace added with a GitHub base URL are on that server
@@ -78,22 +87,13 @@ export const entrySpec = (entry: PluginEntry, market: KnownMarketplace, machineE
         )
       const path = resolve(market.root, source.path)
       if (!isInside(market.root, path)) throw usageError('source-outside', `${label}: ${source.path} points outside the marketplace`)
-      const link = linkOnTheWay(market.root, path)
-      if (link) {
-        throw validationFailed(
-          'source-through-link',
-          `${label}: ${source.path} goes through the symbolic link ${relative(market.root, link)} (to ${safeRealpath(link) ?? 'a missing target'}); a plugin folder and every folder on its way must be real folders inside the marketplace`,
-          {
-            suggestions: ['replace the link with the folder itself in the marketplace repository'],
-          },
-        )
-      }
+      const real = followInside(market.root, path, label, source.path)
       // A folder of a git marketplace is at the commit the marketplace was read at: recorded, so a
       // lock can fetch that folder at that commit again.
       const url = market.commit ? cloneUrl(market.source, env.vars.LOADOUT_GITHUB_URL || undefined) : undefined
       const under = market.source.kind === 'github' || market.source.kind === 'git' ? (market.source.path ?? '').replace(/^\.?\/+|\/+$/g, '') : ''
-      const inRepo = [under, relative(market.root, path).split(sep).join('/')].filter(Boolean).join('/')
-      return {kind: 'folder', path, label: source.path, ...(url && market.commit ? {commit: market.commit, git: {url, path: inRepo}} : {})}
+      const inRepo = [under, relative(real.root, real.path).split(sep).join('/')].filter(Boolean).join('/')
+      return {kind: 'folder', path: real.path, label: source.path, ...(url && market.commit ? {commit: market.commit, git: {url, path: inRepo}} : {})}
     }
     case 'github':
       return {

@@ -5,7 +5,7 @@
  * or on its way, `source-through-link`) is an error here too.
  */
 import {relative, resolve, sep} from 'node:path'
-import {linkOnTheWay, safeRealpath} from '../../kernel/fs/contain.js'
+import {followInsideRoot} from '../../kernel/fs/contain.js'
 import {validatePlugin} from './plugin-validate.js'
 import type {Problem} from '../../model/problems.js'
 
@@ -29,21 +29,21 @@ export const checkEntryFolders = async (root: string, folders: readonly EntryFol
   const problems: Problem[] = []
   const cache = new Map<string, Awaited<ReturnType<typeof validatePlugin>>>()
   for (const folder of folders) {
-    const link = linkOnTheWay(root, resolve(folder.abs))
-    if (link) {
+    const followed = followInsideRoot(root, resolve(folder.abs))
+    if (!('path' in followed)) {
       problems.push({
         severity: 'error',
-        code: 'source-through-link',
-        message: `${folder.at}: ${folder.shown} goes through the symbolic link ${shownPath(root, link)} (to ${safeRealpath(link) ?? 'a missing target'}); a plugin folder and every folder on its way must be real folders inside the marketplace, or install refuses it`,
+        code: followed.code,
+        message: `${folder.at}: ${folder.shown} goes through ${followed.why}, so install refuses it`,
         file: folder.file,
         path: folder.pathAt,
       })
       continue
     }
-    let validation = cache.get(folder.abs)
+    let validation = cache.get(followed.path)
     if (!validation) {
-      validation = await validatePlugin(folder.abs, {strict})
-      cache.set(folder.abs, validation)
+      validation = await validatePlugin(followed.path, {strict})
+      cache.set(followed.path, validation)
     }
     const pluginDir = shownPath(root, validation.path)
     for (const p of validation.problems) {

@@ -36,6 +36,8 @@ const CONTENTS: Record<PluginPart, (name: string) => string> = {
 /** The README line of a part: the format that alone carries it (or defines it inline) says it best. */
 const contentLine = (part: PluginPart, name: string, scaffolds: readonly FormatScaffold[], inline: string | undefined): string => {
   if (part === 'agents' && inline) return inline
+  const inlineMcp = scaffolds.length === 1 ? scaffolds[0]!.inlineMcp : undefined
+  if (part === 'mcp' && inlineMcp) return inlineMcp(name)
   const owner = scaffolds.find((s) => s.ownParts?.[part])
   return owner ? owner.ownParts![part]!(name) : CONTENTS[part](name)
 }
@@ -73,6 +75,7 @@ export const scaffoldPlugin = (input: ScaffoldInput, scaffolds: readonly FormatS
       agentPrompt = text.replace(/^---[\s\S]*?\n---\n+/, '').trim()
       if (inline) continue
     }
+    if (part === 'mcp' && scaffolds.length === 1 && scaffolds[0]!.inlineMcp) continue
     files.set(rel, {text, mode: /^(servers|tools)\/.*\.mjs$/.test(rel) ? 0o755 : 0o644})
   }
   for (const scaffold of scaffolds) files.set(scaffold.file, json(scaffold.manifest(input, agentPrompt)))

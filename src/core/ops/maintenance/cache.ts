@@ -11,8 +11,8 @@
  * the user state and the current project's `loadout.lock`: a copy that only another project's lock
  * points at is not seen (`loadout install` there puts it back).
  */
-import {lstatSync, readdirSync} from 'node:fs'
-import {dirname, join, relative, sep} from 'node:path'
+import {lstatSync, readdirSync, rmdirSync, rmSync} from 'node:fs'
+import {basename, dirname, join, relative, sep} from 'node:path'
 import {loadoutPaths, type Environment} from '../../kernel/env/environment.js'
 import {resolvesInside} from '../../kernel/fs/contain.js'
 import {removeAside} from '../../kernel/fs/write.js'
@@ -148,6 +148,43 @@ export const listCache = (env: Environment, context: ScopeContext): CacheListing
   return {cacheDir: cache, dataDir: data, entries, totalBytes, unusedBytes}
 }
 
+/** The file list kept for a removed copy `<data>/plugins/<market>/<name>/<revision>` (`plugin-files/.../<revision>.json`). */
+const forgetCopy = (data: string, copy: string): void => {
+  const [market, name, revision] = relative(join(data, 'plugins'), copy).split(sep)
+  if (!market || !name || !revision || market === '..') return
+  rmSync(join(data, 'plugin-files', basename(market), basename(name), `${basename(revision)}.json`), {force: true})
+}
+
+/** Removes every empty folder below `root`, and `root` itself when that leaves it empty; links are not followed. */
+const removeEmptyBelow = (root: string): void => {
+  const prune = (dir: string): boolean => {
+    let empty = true
+    for (const entry of safeEntries(dir)) {
+      if (entry.isDirectory() && !entry.isSymbolicLink()) empty = prune(join(dir, entry.name)) && empty
+      else empty = false
+    }
+    return empty && removeIfEmpty(dir)
+  }
+  prune(root)
+}
+
+const removeIfEmpty = (dir: string): boolean => {
+  try {
+    rmdirSync(dir)
+    return true
+  } catch {
+    return false
+  }
+}
+
+const safeEntries = (dir: string) => {
+  try {
+    return readdirSync(dir, {withFileTypes: true})
+  } catch {
+    return []
+  }
+}
+
 /**
  * Removes every entry nothing uses, under the state lock and after recovering what a killed run
  * left (so no install or marketplace update is half-way through writing one). Each path is checked to lie inside the cache or data folder first.
@@ -164,7 +201,15 @@ export const cleanCache = async (env: Environment, context: ScopeContext, option
       const root = inside(e.path, listing.cacheDir) ? listing.cacheDir : listing.dataDir
       return e.path !== root && !relative(root, e.path).startsWith('..') && resolvesInside(root, dirname(e.path))
     })
-    if (!options.dryRun) for (const entry of removed) removeAside(entry.path)
+    if (!options.dryRun) {
+      for (const entry of removed) {
+        removeAside(entry.path)
+        if (entry.kind === 'plugin-copy') forgetCopy(listing.dataDir, entry.path)
+      }
+      // the folders that held the removed copies and their records go once empty, then the roots if nothing else is in them
+      for (const dir of ['plugins', 'plugin-files']) removeEmptyBelow(join(listing.dataDir, dir))
+      for (const root of [listing.dataDir, listing.cacheDir]) removeIfEmpty(root)
+    }
     const freedBytes = removed.reduce((n, e) => n + e.bytes, 0)
     return {...listing, dryRun: options.dryRun, removed, freedBytes}
   })

@@ -44,6 +44,8 @@ export interface FormatScaffold {
   notes?(input: ScaffoldInput): string[]
   /** alone, the format defines the example subagent in its manifest (no agents/<name>.md): the README line for it */
   inlineSubagent?: string
+  /** alone, the format defines the example MCP server in its manifest (no .mcp.json, no server program): the README line for it */
+  inlineMcp?: (name: string) => string
   /** parts only this format carries (cst-agent: exec tools), with their README line: asking for one needs the format */
   ownParts?: Partial<Record<PluginPart, (name: string) => string>>
 }
