@@ -3,7 +3,7 @@
  * `{"SessionStart": []}`, no `"mcpServers": {}`, and the files loadout created are gone, whichever
  * order two plugins sharing those files are installed and removed in.
  */
-import {mkdirSync, writeFileSync} from 'node:fs'
+import {existsSync, mkdirSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {changes, changesOutside, loadout, sandboxes, snapshot} from './helpers.js'
@@ -69,5 +69,24 @@ describe('after the last uninstall and cache clean', () => {
     expect(cleaned.status, cleaned.stdout + cleaned.stderr).toBe(0)
     const left = [...snapshot(sb.home).keys()].filter((p) => p.includes('.local/share/loadout') || p.includes('.cache/loadout'))
     expect(left).toEqual([])
+  })
+
+  it("no state file and no approval of an uninstalled plugin are left in loadout's config", async () => {
+    const sb = sandbox()
+    const plugin = join(sb.dir, 'hooked')
+    mkdirSync(join(plugin, 'hooks'), {recursive: true})
+    writeFileSync(join(plugin, 'hooks', 'hooks.json'), JSON.stringify({hooks: {Stop: [{hooks: [{type: 'command', command: 'echo done'}]}]}}))
+    const config = join(sb.home, '.config', 'loadout')
+    expect((await loadout(sb, ['install', plugin, '--agent', 'claude-code', '--scope', 'user', '--yes'])).status).toBe(0)
+    expect(existsSync(join(config, 'approvals.json'))).toBe(true)
+    expect(existsSync(join(config, 'state.json'))).toBe(true)
+    expect((await loadout(sb, ['uninstall', 'hooked', '--scope', 'user', '--yes'])).status).toBe(0)
+    expect(existsSync(join(config, 'approvals.json')), 'approvals.json').toBe(false)
+    expect(existsSync(join(config, 'state.json')), 'state.json').toBe(false)
+    const list = await loadout(sb, ['list', '--json'])
+    expect(list.status).toBe(0)
+    expect(list.json().installs).toEqual([])
+    // installed again, it asks again: nothing approves it off a terminal without --yes
+    expect((await loadout(sb, ['install', plugin, '--agent', 'claude-code', '--scope', 'user'])).status).toBe(8)
   })
 })

@@ -1,4 +1,4 @@
-import {readFileSync} from 'node:fs'
+import {readFileSync, rmSync} from 'node:fs'
 import {dirname, isAbsolute, join, relative, resolve, sep} from 'node:path'
 import type {JsonEditUndo} from '../agent-config/json-edit.js'
 import type {TomlEditUndo} from '../agent-config/toml-edit.js'
@@ -158,7 +158,10 @@ const shareCreatedDirs = (records: InstallRecord[]): InstallRecord[] => {
  * (sorted keys, no timestamps, so the lock is deterministic and diffable).
  */
 export const writeInstallRecords = (env: Environment, projectRoot: string, scope: Scope, records: InstallRecord[]): void => {
-  if (scope === 'user') writeJsonFile(userStateFile(env), {version: 1, installs: shareCreatedDirs(sortRecords(records.filter((r) => r.scope === scope)))})
+  const user = records.filter((r) => r.scope === 'user')
+  // no install left: no state file, as before the first one (a missing file reads as no installs)
+  if (scope === 'user' && user.length === 0) rmSync(userStateFile(env), {force: true})
+  else if (scope === 'user') writeJsonFile(userStateFile(env), {version: 1, installs: shareCreatedDirs(sortRecords(user))})
   else writeJsonFile(projectLockFile(projectRoot), lockContent(projectRoot, records))
 }
 

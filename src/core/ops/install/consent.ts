@@ -1,4 +1,5 @@
 import {createHash} from 'node:crypto'
+import {rmSync} from 'node:fs'
 import {join} from 'node:path'
 import {loadoutPaths, type Environment} from '../../kernel/env/environment.js'
 import {stableStringify, readJsonFile, writeJsonFile} from '../../kernel/fs/json.js'
@@ -75,6 +76,16 @@ export const isApproved = (env: Environment, id: string, fingerprint: string): b
 export const storeApproval = (env: Environment, id: string, fingerprint: string): void => {
   const current = readJsonFile<Approvals>(approvalsFile(env), {version: 1, approvals: {}})
   writeJsonFile(approvalsFile(env), {version: 1, approvals: {...current.approvals, [id]: fingerprint}})
+}
+
+/** Forgets what was approved for a plugin (none of it is installed any more); the file goes with its last approval. */
+export const dropApproval = (env: Environment, id: string): void => {
+  const file = approvalsFile(env)
+  const current = readJsonFile<Approvals>(file, {version: 1, approvals: {}})
+  if (!(id in current.approvals)) return
+  const {[id]: _dropped, ...rest} = current.approvals
+  if (Object.keys(rest).length === 0) rmSync(file, {force: true})
+  else writeJsonFile(file, {version: 1, approvals: rest})
 }
 
 export const describeConsentItem = (item: ConsentItem): string => {

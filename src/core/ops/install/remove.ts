@@ -10,6 +10,7 @@ import {ownedEdits} from './owned-edits.js'
 import {pruneProjectCopies} from './project-copy.js'
 import {undeclarePlugin} from './project.js'
 import {transaction} from '../../kernel/state/transaction.js'
+import {approvalsFile, dropApproval} from './consent.js'
 
 export interface RemovalResult {
   plugin: string
@@ -83,6 +84,11 @@ export const removeInstalled = async (
     if (context.scope === 'project' && !options.keepRecord && !remaining.some((r) => r.plugin === plugin && r.scope === 'project')) {
       tx.touch(projectManifestFile(context.projectRoot))
       undeclarePlugin(context.projectRoot, plugin)
+    }
+    // the last install of the plugin gone (any scope): what was approved for it goes too, as a fresh install asks again
+    if (!options.keepRecord && !remaining.some((r) => r.plugin === plugin)) {
+      tx.touch(approvalsFile(env))
+      dropApproval(env, plugin)
     }
     return {plugin, scope: context.scope, dryRun: false, targets}
   })
