@@ -1,17 +1,37 @@
 /**
- * Kill -9 at any moment of `disable` and `enable` (into claude-code, codex and deepagents, with a
- * multi-MB ~/.claude.json and a commented config.toml), each at 40 moments spread over the whole run.
- * After every kill `verify` passes and finds the plugin wholly enabled or wholly disabled in every
- * agent, never half; the same command run again succeeds; no staging or temporary name is left.
+ * Kill -9 at every step of `disable` and `enable` (into claude-code, codex and deepagents, with a
+ * multi-MB ~/.claude.json and a commented config.toml). Each command runs once with
+ * LOADOUT_FAILPOINT_TRACE, which lists the failpoints it passes (today disable passes 58, enable 61),
+ * then is killed once at each, and SOAK more times at a random moment of its run. After every kill
+ * `verify` passes and finds the plugin wholly enabled or wholly disabled in every agent, never half;
+ * the same command run again succeeds; no staging or temporary name is left.
+ *
+ * The killed runs are real `bin/run.js` processes; the checks and the re-runs after a failpoint kill
+ * run in-process (test/e2e/in-process.ts), those after a random kill through the CLI.
  */
 import {existsSync, readFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {loadout, sandboxes} from './helpers.js'
-import {AGENTS3, configHashes, journalPending, prepareHome, runAndSignal, SKILL_DIRS, tempNames, timedRun, writeKit} from './tx-support.js'
+import * as run from './in-process.js'
+import {
+  AGENTS3,
+  configHashes,
+  journalPending,
+  killLabel,
+  killPlan,
+  killRun,
+  prepareHome,
+  SKILL_DIRS,
+  tempNames,
+  tracePoints,
+  unkilledRound,
+  writeKit,
+  type Kill,
+} from './tx-support.js'
 
 const sandbox = sandboxes()
-const KILLS = 40
+const SOAK = 4
 
 /** Whether each user-scope record of `plugin` is enabled, by agent (read as data, not through loadout). */
 const enabledByTarget = (home: string, plugin: string): Record<string, boolean> => {
@@ -21,22 +41,23 @@ const enabledByTarget = (home: string, plugin: string): Record<string, boolean> 
   return Object.fromEntries(state.installs.filter((r) => r.plugin === plugin).map((r) => [r.target, r.enabled !== false]))
 }
 
-describe('SIGKILL at 40 moments of disable and enable', () => {
-  it('always leaves the plugin enabled or disabled in every agent, never half', {timeout: 600_000}, async () => {
+describe('SIGKILL at every step of disable and enable', () => {
+  it('always leaves the plugin enabled or disabled in every agent, never half', {timeout: 1_200_000}, async () => {
     const sb = sandbox()
     prepareHome(sb)
+    const env = run.sandboxEnv(sb)
     const plugin = writeKit(sb.dir)
     const original = configHashes(sb.home)
     const installed = await loadout(sb, ['install', plugin, '--agent', AGENTS3, '--scope', 'user', '--yes'])
     expect(installed.status, installed.stderr).toBe(0)
     const disable = ['disable', 'kit@direct', '--scope', 'user']
     const enable = ['enable', 'kit@direct', '--scope', 'user', '--yes']
+    const again = {disable: () => run.disable(env, 'kit@direct'), enable: () => run.enable(env, 'kit@direct')}
     const skillFiles = () => SKILL_DIRS.flatMap((d) => ['kit-alpha', 'kit-beta'].map((s) => join(sb.home, d, s, 'SKILL.md')))
 
     /** What the next command sees: 'on' or 'off', the same in every agent and on disk. */
     const check = async (label: string): Promise<'on' | 'off'> => {
-      const verify = await loadout(sb, ['verify', '--json'])
-      expect(verify.status, `${label}: ${verify.stdout}${verify.stderr}`).toBe(0)
+      await run.verify(env).catch((error) => expect.fail(`${label}: verify failed: ${error.message} ${JSON.stringify(error.details ?? '')}`))
       expect(journalPending(sb.home), label).toBe(false)
       expect(tempNames(sb.home), label).toEqual([])
       const states = new Set(Object.values(enabledByTarget(sb.home, 'kit@direct')))
@@ -52,36 +73,47 @@ describe('SIGKILL at 40 moments of disable and enable', () => {
       return on ? 'on' : 'off'
     }
 
-    const timed = (args: string[]) => timedRun(sb, args)
-    const span = {disable: await timed(disable), enable: 0}
-    expect(await check('after an unkilled disable')).toBe('off')
-    span.enable = await timed(enable)
-    expect(await check('after an unkilled enable')).toBe('on')
+    // one unkilled round through the CLI, then a traced one that names the points each command passes
+    await unkilledRound(
+      sb,
+      [
+        [disable, 'off'],
+        [enable, 'on'],
+      ],
+      check,
+    )
+    const traced = {disable: await tracePoints(sb, disable), enable: await tracePoints(sb, enable)}
+    expect(await check('after a traced disable and enable')).toBe('on')
+    const counts = {disable: traced.disable.points.length, enable: traced.enable.points.length}
+    console.log(`failpoints passed: ${JSON.stringify(counts)}`)
+    for (const n of Object.values(counts)) expect(n).toBeGreaterThan(20)
 
     const midway = {disable: 0, enable: 0}
-    const killAt = async (command: 'disable' | 'enable', args: string[], i: number) => {
-      const delay = Math.floor(((i + Math.random()) / KILLS) * span[command] * 1.1)
-      const killed = await runAndSignal(sb, args, delay)
-      const label = `${command} killed at ${delay} ms (kill ${i + 1})`
-      if (killed.signal === 'SIGKILL' && journalPending(sb.home)) midway[command]++
-      return {seen: await check(label), label}
+    const killOnce = async (command: 'disable' | 'enable', args: string[], kill: Kill, before: 'on' | 'off') => {
+      const label = killLabel(command, kill)
+      const killed = await killRun(sb, args, kill)
+      if (killed.midway) midway[command]++
+      if ((await check(label)) === before) {
+        // the same command again succeeds: in-process after a failpoint, through the CLI after a random kill
+        if ('point' in kill) await again[command]()
+        else {
+          const result = await loadout(sb, args)
+          expect(result.status, `${label}, then again: ${result.stderr}`).toBe(0)
+        }
+      }
+      expect(await check(`${label}, re-run`)).toBe(before === 'on' ? 'off' : 'on')
     }
 
-    for (let i = 0; i < KILLS; i++) {
-      let {seen, label} = await killAt('disable', disable, i)
-      if (seen === 'on') {
-        const again = await loadout(sb, disable)
-        expect(again.status, `${label}, then again: ${again.stderr}`).toBe(0)
-      }
-      expect(await check(`${label}, re-run`)).toBe('off')
-      ;({seen, label} = await killAt('enable', enable, i))
-      if (seen === 'off') {
-        const again = await loadout(sb, enable)
-        expect(again.status, `${label}, then again: ${again.stderr}`).toBe(0)
-      }
-      expect(await check(`${label}, re-run`)).toBe('on')
+    const disables = killPlan(traced.disable, SOAK)
+    const enables = killPlan(traced.enable, SOAK)
+    for (let i = 0; i < Math.max(disables.length, enables.length); i++) {
+      if (i < disables.length) await killOnce('disable', disable, disables[i]!, 'on')
+      else await again.disable()
+      if (i < enables.length) await killOnce('enable', enable, enables[i]!, 'off')
+      else await again.enable()
     }
-    console.log(`kills that left a journal to recover: ${JSON.stringify(midway)} of ${KILLS} each; unkilled runs took ${JSON.stringify(span)} ms`)
-    expect(midway.disable + midway.enable).toBeGreaterThan(0)
+    console.log(`kills that left a journal to recover: ${JSON.stringify(midway)}; traced runs took ${traced.disable.ms}, ${traced.enable.ms} ms`)
+    // the kills did land inside transactions: all but the few points outside the journal
+    for (const command of ['disable', 'enable'] as const) expect(midway[command]).toBeGreaterThan(counts[command] - 8)
   })
 })

@@ -1,41 +1,57 @@
 /**
- * Kill -9 at any moment: `install`, `update` and `uninstall` into claude-code, codex and deepagents,
- * with a multi-MB ~/.claude.json and a commented config.toml, each killed at 40 moments spread over
- * the whole run (measured from an unkilled run first). After every kill the next command (`verify`)
- * finds the state before or after, never half; re-running the command succeeds; no staging or
- * temporary name is left; with nothing installed, the user's config bytes are as they were.
+ * Kill -9 at every step of `install`, `update` and `uninstall` into claude-code, codex and deepagents,
+ * with a multi-MB ~/.claude.json and a commented config.toml. Each command runs once with
+ * LOADOUT_FAILPOINT_TRACE, which lists the failpoints it passes (today install passes 61, update 94,
+ * uninstall 58: the mutex, every journal line, each staged write, rename, swap and removal, the state
+ * written, the journal dropped); then it is killed once at each of them, and SOAK more times at a
+ * random moment, so that a step nobody named is still sometimes hit. After every kill the next command
+ * (`verify`) finds the state before or after, never half; re-running the command succeeds; no staging
+ * or temporary name is left; with nothing installed, the user's config bytes are as they were.
+ *
+ * The killed runs are real `bin/run.js` processes; the checks and the re-runs after a failpoint kill
+ * run in-process (test/e2e/in-process.ts), those after a random kill through the CLI.
  */
 import {existsSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {loadout, sandboxes} from './helpers.js'
+import * as run from './in-process.js'
 import {
   AGENTS3,
   configHashes,
   journalPending,
+  killLabel,
+  killPlan,
+  killRun,
   prepareHome,
   recordedTargets,
-  runAndSignal,
   SKILL_DIRS,
   skillText,
   tempNames,
-  timedRun,
+  tracePoints,
   writeKit,
+  type Kill,
 } from './tx-support.js'
 
 const sandbox = sandboxes()
-const KILLS = 40
+const SOAK = 4
 const ALL = AGENTS3.split(',').sort()
 
-describe('SIGKILL at 40 moments of install, update and uninstall', () => {
-  it('always leaves before or after, never half', {timeout: 600_000}, async () => {
+describe('SIGKILL at every step of install, update and uninstall', () => {
+  it('always leaves before or after, never half', {timeout: 1_200_000}, async () => {
     const sb = sandbox()
     prepareHome(sb)
+    const env = run.sandboxEnv(sb)
     const plugin = writeKit(sb.dir)
     const original = configHashes(sb.home)
     const install = ['install', plugin, '--agent', AGENTS3, '--scope', 'user', '--yes']
     const update = ['update', '--scope', 'user', '--yes']
     const uninstall = ['uninstall', 'kit', '--scope', 'user', '--yes']
+    const again = {
+      install: () => run.install(env, [plugin], AGENTS3),
+      update: () => run.update(env),
+      uninstall: () => run.uninstall(env, 'kit'),
+    }
     let version = 'v1'
     const flip = () => {
       version = version === 'v1' ? 'v2' : 'v1'
@@ -44,11 +60,8 @@ describe('SIGKILL at 40 moments of install, update and uninstall', () => {
     const skillFiles = () => SKILL_DIRS.flatMap((d) => ['kit-alpha', 'kit-beta'].map((s) => join(sb.home, d, s, 'SKILL.md')))
 
     /** What the next loadout command sees: verify must pass, and the state must be whole. */
-    const check = async (label: string, viaVerify = true): Promise<'none' | string> => {
-      if (viaVerify) {
-        const verify = await loadout(sb, ['verify', '--json'])
-        expect(verify.status, `${label}: ${verify.stdout}${verify.stderr}`).toBe(0)
-      }
+    const check = async (label: string): Promise<'none' | string> => {
+      await run.verify(env).catch((error) => expect.fail(`${label}: verify failed: ${error.message} ${JSON.stringify(error.details ?? '')}`))
       // a lock the killed run left may remain: its owner is dead, and the re-run below takes it over
       expect(journalPending(sb.home), label).toBe(false)
       expect(tempNames(sb.home), label).toEqual([])
@@ -58,6 +71,8 @@ describe('SIGKILL at 40 moments of install, update and uninstall', () => {
         for (const f of skillFiles()) expect(existsSync(f), `${label}: ${f}`).toBe(false)
         expect(existsSync(join(sb.home, '.codex', 'hooks.json')), label).toBe(false)
         expect(existsSync(join(sb.home, '.deepagents', '.mcp.json')), label).toBe(false)
+        // nor a folder loadout made for them (a write killed inside one must not keep it)
+        for (const dir of ['.deepagents', '.agents', '.claude/skills']) expect(existsSync(join(sb.home, dir)), `${label}: ${dir}`).toBe(false)
         return 'none'
       }
       expect(targets, label).toEqual(ALL)
@@ -71,61 +86,91 @@ describe('SIGKILL at 40 moments of install, update and uninstall', () => {
       return [...versions][0]!
     }
 
-    // one unkilled round first: it must work, and it says how long each command runs
-    const timed = (args: string[]) => timedRun(sb, args)
-    const span = {install: await timed(install), update: 0, uninstall: 0}
+    // one unkilled round first, through the CLI: it must work, and it leaves the HOME as every later round finds it
+    for (const [args, after] of [
+      [install, 'v1'],
+      [update, 'v2'],
+      [uninstall, 'none'],
+    ] as const) {
+      if (args === update) flip()
+      const result = await loadout(sb, args)
+      expect(result.status, result.stderr).toBe(0)
+      expect(await check(`after an unkilled ${args[0]}`)).toBe(after)
+    }
+    // then a traced round: it names the points each command passes
     flip()
-    span.update = await timed(update)
-    span.uninstall = await timed(uninstall)
-    expect(await check('after the unkilled round')).toBe('none')
-    expect(configHashes(sb.home)).toEqual(original)
+    const tracedInstall = await tracePoints(sb, install)
+    expect(await check('after the traced install')).toBe('v1')
+    flip()
+    const tracedUpdate = await tracePoints(sb, update)
+    expect(await check('after the traced update')).toBe('v2')
+    const tracedUninstall = await tracePoints(sb, uninstall)
+    expect(await check('after the traced uninstall')).toBe('none')
+    const counts = {install: tracedInstall.points.length, update: tracedUpdate.points.length, uninstall: tracedUninstall.points.length}
+    console.log(`failpoints passed: ${JSON.stringify(counts)}`)
+    // every command passes the mutex, its journal lines, its writes and the commit: far more than a handful
+    for (const n of Object.values(counts)) expect(n).toBeGreaterThan(20)
 
-    const killedMidway = {install: 0, update: 0, uninstall: 0}
-    const killAt = async (command: 'install' | 'update' | 'uninstall', args: string[], i: number) => {
-      // spread from the first millisecond to a little past the end of a whole run
-      const delay = Math.floor(((i + Math.random()) / KILLS) * span[command] * 1.1)
-      const killed = await runAndSignal(sb, args, delay)
-      const label = `${command} killed at ${delay} ms (kill ${i + 1})`
-      const journalPendingBefore = journalPending(sb.home)
-      if (killed.signal === 'SIGKILL' && journalPendingBefore) killedMidway[command]++
+    const midway = {install: 0, update: 0, uninstall: 0}
+    /** Kills one run of `command`; the re-run after a random kill goes through the CLI, after a failpoint in-process. */
+    const killOnce = async (command: 'install' | 'update' | 'uninstall', args: string[], kill: Kill) => {
+      const label = killLabel(command, kill)
+      const killed = await killRun(sb, args, kill)
+      if (killed.midway) midway[command]++
       const seen = await check(label)
-      return {seen, label, midway: killed.signal === 'SIGKILL' && journalPendingBefore}
+      const rerun = async () => {
+        if ('point' in kill) await again[command]()
+        else {
+          const result = await loadout(sb, args)
+          expect(result.status, `${label}, then again: ${result.stderr}`).toBe(0)
+        }
+      }
+      return {seen, label, midway: killed.midway, rerun}
     }
 
-    for (let i = 0; i < KILLS; i++) {
-      // install: before is nothing, after is the current version everywhere
-      let {seen, label, midway} = await killAt('install', install, i)
-      expect(['none', version], label).toContain(seen)
-      // the same command again succeeds (run whenever it has work left, or the kill was mid-transaction)
-      if (seen === 'none' || midway) {
-        const again = await loadout(sb, install)
-        expect(again.status, `${label}, then again: ${again.stderr}`).toBe(0)
-        expect(await check(`${label}, re-run`, false)).toBe(version)
-      }
+    // install and uninstall, in turn: each install kill is followed by an uninstall kill, from whole states
+    const installs = killPlan(tracedInstall, SOAK)
+    const uninstalls = killPlan(tracedUninstall, SOAK)
+    for (let i = 0; i < Math.max(installs.length, uninstalls.length); i++) {
+      if (i < installs.length) {
+        // before is nothing, after is the current version everywhere
+        const {seen, label, midway: mid, rerun} = await killOnce('install', install, installs[i]!)
+        expect(['none', version], label).toContain(seen)
+        // the same command again succeeds (run whenever it has work left, or the kill was mid-transaction)
+        if (seen === 'none' || mid) {
+          await rerun()
+          expect(await check(`${label}, re-run`)).toBe(version)
+        }
+      } else await again.install()
+      if (i < uninstalls.length) {
+        // before is installed, after is nothing
+        const {seen, label, rerun} = await killOnce('uninstall', uninstall, uninstalls[i]!)
+        expect([version, 'none'], label).toContain(seen)
+        if (seen !== 'none') await rerun()
+        expect(await check(`${label}, re-run`)).toBe('none')
+      } else await again.uninstall()
+    }
 
-      // update: before is the old version, after the new one
+    // update: before is the old version, after the new one
+    await again.install()
+    for (const kill of killPlan(tracedUpdate, SOAK)) {
       const old = version
       flip()
-      ;({seen, label, midway} = await killAt('update', update, i))
+      const {seen, label, midway: mid, rerun} = await killOnce('update', update, kill)
       expect([old, version], label).toContain(seen)
-      if (seen === old || midway) {
-        const updated = await loadout(sb, update)
-        expect(updated.status, `${label}, then again: ${updated.stderr}`).toBe(0)
-        expect(await check(`${label}, re-run`, false)).toBe(version)
+      if (seen === old || mid) {
+        await rerun()
+        expect(await check(`${label}, re-run`)).toBe(version)
       }
-
-      // uninstall: before is installed, after is nothing
-      ;({seen, label} = await killAt('uninstall', uninstall, i))
-      expect([version, 'none'], label).toContain(seen)
-      if (seen !== 'none') {
-        const removed = await loadout(sb, uninstall)
-        expect(removed.status, `${label}, then again: ${removed.stderr}`).toBe(0)
-      }
-      expect(await check(`${label}, re-run`, false)).toBe('none')
     }
-    console.log(`kills that left a journal to recover: ${JSON.stringify(killedMidway)} of ${KILLS} each; unkilled runs took ${JSON.stringify(span)} ms`)
-    // the kills did land inside transactions, not only before or after them
-    expect(killedMidway.install + killedMidway.update + killedMidway.uninstall).toBeGreaterThan(0)
+    await again.uninstall()
+    expect(await check('at the end')).toBe('none')
+
+    console.log(
+      `kills that left a journal to recover: ${JSON.stringify(midway)}; traced runs took ${tracedInstall.ms}, ${tracedUpdate.ms}, ${tracedUninstall.ms} ms`,
+    )
+    // the kills did land inside transactions, not only before or after them: all but the few points outside the journal
+    for (const command of ['install', 'update', 'uninstall'] as const) expect(midway[command]).toBeGreaterThan(counts[command] - 8)
     expect(configHashes(sb.home)).toEqual(original)
   })
 })

@@ -1,8 +1,9 @@
 /** Shared by the transaction tests: a small plugin, a lived-in HOME, and a way to kill a real run. */
 import {spawn} from 'node:child_process'
-import {createHash} from 'node:crypto'
-import {existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync} from 'node:fs'
+import {createHash, randomBytes} from 'node:crypto'
+import {existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
+import {expect} from 'vitest'
 import {BIN, NODE, type Sandbox} from '../support/cli.js'
 import {loadout} from './helpers.js'
 
@@ -112,6 +113,70 @@ export const runAndSignal = (
       resolve({code, signal: sig, stdout, stderr})
     })
   })
+
+/** What one traced run of a command passed: each failpoint as `<point>#<n>` (its n-th pass), in order, and how long the run took. */
+export interface Traced {
+  points: string[]
+  ms: number
+}
+
+/** Runs `loadout <args>` to the end (it must succeed) with LOADOUT_FAILPOINT_TRACE: the failpoints it passes (src/core/kernel/env/failpoint.ts). */
+export const tracePoints = async (sb: Sandbox, args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<Traced> => {
+  const file = join(sb.dir, `failpoints-${randomBytes(4).toString('hex')}`)
+  const ms = await timedRun(sb, args, {...env, LOADOUT_FAILPOINT_TRACE: file})
+  const names = existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : []
+  rmSync(file, {force: true})
+  const passes = new Map<string, number>()
+  return {
+    ms,
+    points: names.map((name) => {
+      const n = (passes.get(name) ?? 0) + 1
+      passes.set(name, n)
+      return `${name}#${n}`
+    }),
+  }
+}
+
+/** Runs each command through the CLI in turn (each must succeed), checking after each that `check` finds it at `after`. */
+export const unkilledRound = async <T>(
+  sb: Sandbox,
+  steps: ReadonlyArray<readonly [readonly string[], T]>,
+  check: (label: string) => Promise<T>,
+  env: NodeJS.ProcessEnv = {},
+): Promise<void> => {
+  for (const [args, after] of steps) {
+    const result = await loadout(sb, args, {env})
+    expect(result.status, `${args.join(' ')}: ${result.stderr}`).toBe(0)
+    expect(await check(`after an unkilled ${args.join(' ')}`)).toBe(after)
+  }
+}
+
+/** One kill of a run: at a named failpoint (exactly there), or after a delay (wherever the run is then). */
+export type Kill = {point: string} | {delayMs: number}
+
+/** Every traced point once, then `soak` kills at random moments spread over a run as long as the traced one (and a little past it). */
+export const killPlan = (traced: Traced, soak: number): Kill[] => [
+  ...traced.points.map((point) => ({point})),
+  ...Array.from({length: soak}, (_, i) => ({delayMs: Math.floor(((i + Math.random()) / soak) * traced.ms * 1.1)})),
+]
+
+export const killLabel = (command: string, kill: Kill): string =>
+  'point' in kill ? `${command} killed at ${kill.point}` : `${command} killed after ${kill.delayMs} ms`
+
+/**
+ * Runs `loadout <args>` and kills it with SIGKILL as `kill` says. A failpoint kill must land (the run
+ * dies there, by its own SIGKILL), or the command no longer passes the point it was traced passing.
+ * Says whether the kill left a journal for the next command to recover.
+ */
+export const killRun = async (sb: Sandbox, args: readonly string[], kill: Kill, env: NodeJS.ProcessEnv = {}): Promise<{midway: boolean}> => {
+  const killed =
+    'point' in kill
+      ? await runAndSignal(sb, args, 120_000, 'SIGKILL', {...env, LOADOUT_FAILPOINT: kill.point})
+      : await runAndSignal(sb, args, kill.delayMs, 'SIGKILL', env)
+  if ('point' in kill && killed.signal !== 'SIGKILL')
+    throw new Error(`loadout ${args.join(' ')} did not die at ${kill.point} (exit ${killed.code}): ${killed.stderr}`)
+  return {midway: killed.signal === 'SIGKILL' && journalPending(sb.home)}
+}
 
 /** The user-scope install records in the state file (read as data, not through loadout). */
 export const recordedTargets = (home: string, plugin: string): string[] => {

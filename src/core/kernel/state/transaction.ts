@@ -232,8 +232,11 @@ const undo = (entry: Entry): void => {
   switch (entry.t) {
     case 'create':
       if (!linkFree(entry.root, entry.path)) return
-      if (entry.kind === 'dir') rmdirQuiet(entry.path)
-      else rmSync(entry.path, {recursive: true, force: true})
+      if (entry.kind === 'dir') {
+        // a write killed inside it left its temporary file there, an orphan that would keep the folder
+        if (!isLink(entry.path)) removeEntries(entry.path, (name) => TEMP_NAME.test(name))
+        rmdirQuiet(entry.path)
+      } else rmSync(entry.path, {recursive: true, force: true})
       return
     case 'backup':
       restoreBackup(entry)
