@@ -18,7 +18,8 @@ import {fetchPlugin, type FetchedPlugin} from './fetch-plugin.js'
 import {assertLockUnchanged, unchangedFromLockfile} from './frozen.js'
 import {ownedEdits} from './owned-edits.js'
 import {inheritCreated} from './config-heirs.js'
-import {planInstall, type TargetPlan} from './plan.js'
+import {planInstall, type Operation, type PlanInput, type SharedEntries, type TargetPlan} from './plan.js'
+import {shareDestinations} from './shared-dests.js'
 import {declarePlugin, undeclarePlugin} from './project.js'
 import {placeProjectCopy, pruneProjectCopies} from './project-copy.js'
 import {installedDirs, pluginVarsFor} from './project-root.js'
@@ -249,7 +250,7 @@ const planFor = (p: PendingInstall, all: readonly InstallRecord[]) => {
   const {options, prepared, dirs, userConfig} = p
   const existing = existingRecords(all, prepared.id, options)
   const others = all.filter((r) => !existing.includes(r))
-  const plans = planInstall({
+  const input: PlanInput = {
     ...(userConfig ? {userConfig} : {}),
     id: prepared.id,
     model: prepared.model,
@@ -258,9 +259,12 @@ const planFor = (p: PendingInstall, all: readonly InstallRecord[]) => {
     context: options.context,
     ownership: ownershipFrom(others),
     replacing: existing,
+    siblings: others.filter((r) => r.plugin === prepared.id && r.scope === options.context.scope),
+    integrity: prepared.fetched.integrity,
     prefix: options.prefix,
     vars: (target) => pluginVarsFor(target, options.context, dirs),
-  })
+  }
+  const plans = shareDestinations(planInstall(input), input, options.targets)
   return {existing, others, plans}
 }
 
@@ -385,6 +389,15 @@ const refuseNothingWritten = (id: string, plans: readonly TargetPlan[], options:
  */
 const applyPlans = async (plans: readonly TargetPlan[], recordBase: RecordBase, tx: Transaction): Promise<InstallRecord[]> => {
   const records: InstallRecord[] = []
+  // what each destination received, for the agents that share it (written once, recorded for each)
+  const at = new Map<string, SharedEntries>()
+  const add = (record: InstallRecord, applied: SharedEntries & {config?: InstallRecord['config']}) => {
+    record.files.push(...applied.files)
+    record.dirs.push(...applied.dirs)
+    if (applied.trees.length > 0) record.trees = [...(record.trees ?? []), ...applied.trees]
+    record.config.push(...(applied.config ?? []))
+  }
+  const sharing: Array<{record: InstallRecord; op: Extract<Operation, {kind: 'shared'}>}> = []
   for (const plan of plans) {
     if (plan.operations.length === 0) continue
     const record: InstallRecord = {
@@ -398,15 +411,18 @@ const applyPlans = async (plans: readonly TargetPlan[], recordBase: RecordBase, 
       config: [],
     }
     for (const op of plan.operations) {
+      if (op.kind === 'shared') {
+        sharing.push({record, op})
+        continue
+      }
       await tx.checkpoint()
       const applied = applyOperation(op, tx)
-      record.files.push(...applied.files)
-      record.dirs.push(...applied.dirs)
-      if (applied.trees && applied.trees.length > 0) record.trees = [...(record.trees ?? []), ...applied.trees]
-      record.config.push(...applied.config)
+      add(record, {...applied, trees: applied.trees ?? []})
+      if (op.kind === 'copy-dir' || op.kind === 'write-file') at.set(op.dest, {files: applied.files, dirs: applied.dirs, trees: applied.trees ?? []})
     }
     records.push(record)
   }
+  for (const {record, op} of sharing) add(record, op.recorded ?? at.get(op.dest) ?? {files: [], dirs: [], trees: []})
   await tx.checkpoint()
   return records
 }
