@@ -173,6 +173,21 @@ describe('dependencies', () => {
     expect((await run(sb, ['prune', '--scope', 'user', '--yes', '--json'])).json().removed).toEqual([])
   })
 
+  it('a dependency is not uninstalled from under the plugin that needs it (exit 5, naming it) unless --force', async () => {
+    const sb = await withMarketplace()
+    expect((await run(sb, ['install', 'a@acme', ...USER])).status).toBe(0)
+    for (const dry of [['--dry-run'], []]) {
+      const refused = await run(sb, ['uninstall', 'b@acme', '--scope', 'user', '--yes', ...dry, '--json'])
+      expect(refused.status, refused.stdout).toBe(5)
+      expect(jsonError(refused)).toMatchObject({code: 'dependency-needed', details: {dependents: ['a@acme']}})
+      expect(jsonError(refused).message).toContain('a@acme')
+      expect(hasSkill(sb, 'b')).toBe(true)
+    }
+    const forced = await run(sb, ['uninstall', 'b@acme', '--scope', 'user', '--yes', '--force', '--json'])
+    expect(forced.status, forced.stdout).toBe(0)
+    expect(hasSkill(sb, 'b')).toBe(false)
+  })
+
   it('an explicitly installed plugin is never pruned, even when a dependent needed it', async () => {
     const sb = await withMarketplace()
     expect((await run(sb, ['install', 'c@acme', ...USER])).status).toBe(0)
