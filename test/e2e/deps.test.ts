@@ -292,3 +292,22 @@ describe('plugin tag', () => {
     expect(git(repo, ['tag', '--list'])).toBe('b--v1.2.0')
   })
 })
+
+describe('an update that drops a dependency', () => {
+  it('lets prune find the dropped dependency, and list shows the new version', async () => {
+    const sb = await withMarketplace()
+    expect((await run(sb, ['install', 'q@acme', ...USER])).status).toBe(0)
+    expect(state(sb).installs.find((r) => r.plugin === 'c@acme')).toMatchObject({autoInstalled: true, dependencyOf: ['q@acme']})
+    const v1 = JSON.parse(readFileSync(join(served.repo, '.claude-plugin/marketplace.json'), 'utf8'))
+    v1.plugins = v1.plugins.map((e: {name: string}) => (e.name === 'q' ? entry('q', '1.1.0') : e))
+    commitFiles(served.repo, {'.claude-plugin/marketplace.json': JSON.stringify(v1), ...plugin('q', '1.1.0')}, 'q 1.1.0 needs nothing')
+    syncServedRepo(served.bare)
+    const updated = await run(sb, ['update', 'q@acme', '--scope', 'user', '--yes', '--json'])
+    expect(updated.status, updated.stderr + updated.stdout).toBe(0)
+    expect(updated.json().updates[0]).toMatchObject({plugin: 'q@acme', status: 'updated', to: {version: '1.1.0'}})
+    const listed = (await run(sb, ['list', '--json'])).json()
+    expect(JSON.stringify(listed)).toContain('1.1.0')
+    const dry = await run(sb, ['prune', '--scope', 'user', '--dry-run', '--json'])
+    expect(dry.json()).toMatchObject({removed: ['c@acme'], dryRun: true})
+  })
+})

@@ -19,6 +19,7 @@ import {assertLockUnchanged, unchangedFromLockfile} from './frozen.js'
 import {ownedEdits} from './owned-edits.js'
 import {inheritCreated} from './config-heirs.js'
 import {planInstall, type Operation, type PlanInput, type SharedEntries, type TargetPlan} from './plan.js'
+import {readPluginExtras, type Dependency} from '../../kernel/resolve/manifest.js'
 import {shareDestinations} from './shared-dests.js'
 import {declarePlugin, undeclarePlugin} from './project.js'
 import {placeProjectCopy, pruneProjectCopies} from './project-copy.js'
@@ -329,9 +330,22 @@ export const applyInTransaction = async (
     tx.touch(approvalsFile(env))
     storeApproval(env, id, summary.fingerprint)
   }
-  const after = [...others, ...records]
+  const after = releaseDropped([...others, ...records], id, context.scope, readPluginExtras(fetched.root, resolved.entry).dependencies)
   if (context.scope === 'project') pruneProjectCopies(context.projectRoot, id, after, tx)
   return {result: {...base, status: 'installed', plans, consent}, records: after, changed: true}
+}
+
+/**
+ * The plugins this one no longer declares stop counting it as a dependent (an update that dropped a
+ * dependency), so that `prune` finds them once nothing else needs them.
+ */
+const releaseDropped = (records: InstallRecord[], id: string, scope: string, declared: readonly Dependency[]): InstallRecord[] => {
+  const market = id.split('@')[1]
+  const needs = new Set(declared.map((d) => `${d.name}@${d.marketplace ?? market}`))
+  return records.map((r) => {
+    if (r.scope !== scope || !r.dependencyOf?.includes(id) || needs.has(r.plugin)) return r
+    return {...r, dependencyOf: r.dependencyOf.filter((d) => d !== id)}
+  })
 }
 
 /** Writes the records a batch ended with, once; `--frozen`: loadout.lock and loadout.json stay as they are, and must already say this. */
