@@ -138,6 +138,26 @@ describe('Lexora API 4', () => {
 })
 
 describe('Deep Agents Code', () => {
+  it('gets command hooks only: a prompt hook is left out with a reason, and consent shows the prompt rather than runs ""', async () => {
+    const sb = sandbox()
+    const root = write(join(sb.dir, 'hooked'), {
+      '.claude-plugin/plugin.json': {name: 'hooked', version: '1.0.0'},
+      'hooks/hooks.json': {
+        hooks: {
+          Stop: [{hooks: [{type: 'command', command: 'echo done'}]}],
+          SessionStart: [{hooks: [{type: 'prompt', prompt: 'Summarise the repository.'}]}],
+        },
+      },
+    })
+    const result = await loadout(sb, ['install', root, '--agent', 'deepagents', '--scope', 'user', '--yes'])
+    expect(result.status, result.stdout + result.stderr).toBe(0)
+    expect(result.stdout).not.toContain('runs ""')
+    expect(result.stdout).toContain('gives a model the prompt "Summarise the repository."')
+    expect(result.stdout).toMatch(/"prompt" hooks dropped/)
+    const written = json(join(sb.home, '.deepagents', 'hooks.json'))
+    expect(written.hooks).toEqual({Stop: [{hooks: [{type: 'command', command: 'echo done'}]}]})
+  })
+
   it.each(['allowedTools', 'disabledTools', 'auth'])('an MCP server with %s is not written without it: refused, naming the field', async (field) => {
     const sb = sandbox()
     const root = write(join(sb.dir, 'narrow'), {

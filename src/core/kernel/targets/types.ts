@@ -54,7 +54,7 @@ export interface McpSection extends Section<'codex-toml' | 'json-key'> {
 
 export interface HooksSection extends Section<'json-key'> {
   key: string
-  shape: 'claude' | 'codex' | 'cursor' | 'gemini'
+  shape: 'claude' | 'claude-commands' | 'codex' | 'cursor' | 'gemini'
 }
 
 export interface AgentTarget {
