@@ -173,6 +173,21 @@ describe('dependencies', () => {
     expect((await run(sb, ['prune', '--scope', 'user', '--yes', '--json'])).json().removed).toEqual([])
   })
 
+  it('a dependency is not uninstalled from under the plugin that needs it (exit 5, naming it) unless --force', async () => {
+    const sb = await withMarketplace()
+    expect((await run(sb, ['install', 'a@acme', ...USER])).status).toBe(0)
+    for (const dry of [['--dry-run'], []]) {
+      const refused = await run(sb, ['uninstall', 'b@acme', '--scope', 'user', '--yes', ...dry, '--json'])
+      expect(refused.status, refused.stdout).toBe(5)
+      expect(jsonError(refused)).toMatchObject({code: 'dependency-needed', details: {dependents: ['a@acme']}})
+      expect(jsonError(refused).message).toContain('a@acme')
+      expect(hasSkill(sb, 'b')).toBe(true)
+    }
+    const forced = await run(sb, ['uninstall', 'b@acme', '--scope', 'user', '--yes', '--force', '--json'])
+    expect(forced.status, forced.stdout).toBe(0)
+    expect(hasSkill(sb, 'b')).toBe(false)
+  })
+
   it('an explicitly installed plugin is never pruned, even when a dependent needed it', async () => {
     const sb = await withMarketplace()
     expect((await run(sb, ['install', 'c@acme', ...USER])).status).toBe(0)
@@ -275,5 +290,24 @@ describe('plugin tag', () => {
     expect(dirty.status).toBe(5)
     expect(jsonError(dirty).code).toBe('tree-dirty')
     expect(git(repo, ['tag', '--list'])).toBe('b--v1.2.0')
+  })
+})
+
+describe('an update that drops a dependency', () => {
+  it('lets prune find the dropped dependency, and list shows the new version', async () => {
+    const sb = await withMarketplace()
+    expect((await run(sb, ['install', 'q@acme', ...USER])).status).toBe(0)
+    expect(state(sb).installs.find((r) => r.plugin === 'c@acme')).toMatchObject({autoInstalled: true, dependencyOf: ['q@acme']})
+    const v1 = JSON.parse(readFileSync(join(served.repo, '.claude-plugin/marketplace.json'), 'utf8'))
+    v1.plugins = v1.plugins.map((e: {name: string}) => (e.name === 'q' ? entry('q', '1.1.0') : e))
+    commitFiles(served.repo, {'.claude-plugin/marketplace.json': JSON.stringify(v1), ...plugin('q', '1.1.0')}, 'q 1.1.0 needs nothing')
+    syncServedRepo(served.bare)
+    const updated = await run(sb, ['update', 'q@acme', '--scope', 'user', '--yes', '--json'])
+    expect(updated.status, updated.stderr + updated.stdout).toBe(0)
+    expect(updated.json().updates[0]).toMatchObject({plugin: 'q@acme', status: 'updated', to: {version: '1.1.0'}})
+    const listed = (await run(sb, ['list', '--json'])).json()
+    expect(JSON.stringify(listed)).toContain('1.1.0')
+    const dry = await run(sb, ['prune', '--scope', 'user', '--dry-run', '--json'])
+    expect(dry.json()).toMatchObject({removed: ['c@acme'], dryRun: true})
   })
 })

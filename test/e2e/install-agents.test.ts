@@ -148,10 +148,12 @@ describe('install into four agents from a git marketplace', () => {
     expect(body.consent.approvedBy).toBe('yes')
     const h = sb.home
     // skills
-    for (const dir of ['.claude/skills', '.agents/skills', '.deepagents/agent/skills', '.config/cst-agent/skills']) {
+    for (const dir of ['.claude/skills', '.agents/skills', '.config/cst-agent/skills']) {
       expect(existsSync(join(h, dir, 'lint-rules', 'SKILL.md')), dir).toBe(true)
       expect(existsSync(join(h, dir, 'lint-rules', 'references', 'RULES.md')), dir).toBe(true)
     }
+    // Deep Agents Code reads ~/.agents/skills too: Codex's copy serves it, a second would load twice
+    expect(existsSync(join(h, '.deepagents/agent/skills', 'lint-rules'))).toBe(false)
     expect(readFileSync(join(h, '.claude/skills/toolkit-mine/SKILL.md'), 'utf8')).toMatch(/^---\nname: toolkit-mine\n/)
     expect(readFileSync(join(h, '.claude/skills/mine/SKILL.md'), 'utf8')).toMatch(/My own skill/)
     // subagents in each format

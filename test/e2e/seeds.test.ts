@@ -138,6 +138,41 @@ describe('Lexora API 4', () => {
 })
 
 describe('Deep Agents Code', () => {
+  it('gets command hooks only: a prompt hook is left out with a reason, and consent shows the prompt rather than runs ""', async () => {
+    const sb = sandbox()
+    const root = write(join(sb.dir, 'hooked'), {
+      '.claude-plugin/plugin.json': {name: 'hooked', version: '1.0.0'},
+      'hooks/hooks.json': {
+        hooks: {
+          Stop: [{hooks: [{type: 'command', command: 'echo done'}]}],
+          SessionStart: [{hooks: [{type: 'prompt', prompt: 'Summarise the repository.'}]}],
+        },
+      },
+    })
+    const result = await loadout(sb, ['install', root, '--agent', 'deepagents', '--scope', 'user', '--yes'])
+    expect(result.status, result.stdout + result.stderr).toBe(0)
+    expect(result.stdout).not.toContain('runs ""')
+    expect(result.stdout).toContain('gives a model the prompt "Summarise the repository."')
+    expect(result.stdout).toMatch(/"prompt" hooks dropped/)
+    const written = json(join(sb.home, '.deepagents', 'hooks.json'))
+    expect(written.hooks).toEqual({Stop: [{hooks: [{type: 'command', command: 'echo done'}]}]})
+  })
+
+  it.each(['allowedTools', 'disabledTools', 'auth'])('an MCP server with %s is not written without it: refused, naming the field', async (field) => {
+    const sb = sandbox()
+    const root = write(join(sb.dir, 'narrow'), {
+      '.claude-plugin/plugin.json': {name: 'narrow', version: '1.0.0'},
+      '.mcp.json': {mcpServers: {files: {command: 'files-server', [field]: field === 'auth' ? {type: 'oauth'} : ['read']}}},
+      'skills/notes/SKILL.md': SKILL,
+    })
+    const result = await loadout(sb, ['install', root, '--agent', 'deepagents', '--scope', 'user', '--yes', '--json'])
+    expect(result.status, result.stdout + result.stderr).toBe(0)
+    const skipped = result.json().plans[0].skipped as Array<{component: string; reason: string}>
+    expect(skipped).toContainEqual(expect.objectContaining({component: 'narrow@direct/mcp/files', reason: expect.stringContaining(`"${field}"`)}))
+    const config = join(sb.home, '.deepagents', '.mcp.json')
+    expect(existsSync(config) ? readFileSync(config, 'utf8') : '').not.toContain('files-server')
+  })
+
   const SEED_ORDER_LOWEST_FIRST = ['.deepagents/agent/skills', '.agents/skills', 'project:.deepagents/skills', 'project:.agents/skills']
 
   it("skill precedence is the seed's, lowest to highest: user dcode, user ~/.agents, project .deepagents, project .agents", async () => {

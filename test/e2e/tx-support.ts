@@ -9,8 +9,11 @@ import {loadout} from './helpers.js'
 
 export const AGENTS3 = 'claude-code,codex,deepagents'
 
-/** Where each of the three agents keeps user-scope skills (from TARGETS.md). */
-export const SKILL_DIRS = ['.claude/skills', '.agents/skills', '.deepagents/agent/skills']
+/**
+ * Where the three agents' user-scope skills are written (from TARGETS.md): Deep Agents Code reads
+ * Codex's `~/.agents/skills` too, so that one copy serves both (a second would load twice).
+ */
+export const SKILL_DIRS = ['.claude/skills', '.agents/skills']
 
 export const skillText = (name: string, version: string) =>
   `---\nname: ${name}\ndescription: Use when testing transactions (${version}).\n---\n\nBody ${version}.\n`

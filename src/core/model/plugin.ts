@@ -20,6 +20,8 @@ export interface McpServerConfig {
   startupTimeoutSec?: number
   /** Claude Code's OAuth settings for a remote server */
   oauth?: Record<string, unknown>
+  /** fields that narrow which tools the server offers, or how it signs in (`allowedTools`, `disabledTools`, `auth`) */
+  narrowing?: string[]
 }
 
 /** One hook handler: a `command` run by the shell, or (Claude Code only) a `prompt` given to a model. */

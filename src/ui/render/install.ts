@@ -14,6 +14,8 @@ const describeOp = (op: Operation): string => {
       return `write ${op.dest}`
     case 'json-member':
       return `${op.hooks ? 'merge hooks into' : 'add'} ${[...op.path, op.key].join('.')} in ${op.file}`
+    case 'shared':
+      return `use ${op.dest}, written for ${op.with} (one copy serves both)`
     case 'toml-table':
       return `add [${op.table.join('.')}] to ${op.file}`
     default:

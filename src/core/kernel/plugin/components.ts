@@ -105,7 +105,12 @@ const nativeFields = (raw: Json, at: string, options: McpParseOptions, config: M
     if (isRecord(raw.oauth)) config.oauth = raw.oauth
     else drop('oauth', 'must be an object')
   }
+  // never dropped: without them the server would offer more than its author allowed
+  const narrowing = NARROWING_FIELDS.filter((key) => key in raw)
+  if (narrowing.length > 0) config.narrowing = narrowing
 }
+
+const NARROWING_FIELDS = ['allowedTools', 'disabledTools', 'auth'] as const
 
 const stdioServer = (raw: Json, at: string, options: McpParseOptions): McpServerConfig | undefined => {
   const {report, file} = options

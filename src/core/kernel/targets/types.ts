@@ -63,7 +63,7 @@ export interface McpSection extends Section<'codex-toml' | 'json-key'> {
 
 export interface HooksSection extends Section<'json-key'> {
   key: string
-  shape: 'claude' | 'codex' | 'cursor' | 'gemini'
+  shape: 'claude' | 'claude-commands' | 'codex' | 'cursor' | 'gemini'
   /** the variable the agent expands to the project root in hook commands (Claude Code: `${CLAUDE_PROJECT_DIR}`) */
   projectDirVariable?: string
 }

@@ -90,7 +90,9 @@ const unsupportedEvents = (events: HookEvents, known: (event: string) => boolean
  * Converts a Claude-style hook set (`{Event: [{matcher?, hooks: [{type, command, timeout?}]}]}`) into
  * the value for a target's hooks key:
  *
- * - `claude` (Claude Code, Deep Agents Code): the same structure, copied.
+ * - `claude` (Claude Code): the same structure, copied.
+ * - `claude-commands` (Deep Agents Code): the same structure with `command` handlers only; `prompt`
+ *   hooks, `async` and `shell` are left out, each named in a note.
  * - `codex`: the same structure: Codex took over Claude's layout, event names and timeout unit.
  *   Unsupported when the set uses an event Codex does not fire (it has no `SessionEnd`,
  *   `Notification`, `PreCompact`, `SubagentStop`, ...). A note warns when a tool matcher names
@@ -109,6 +111,8 @@ export const renderHooks = (events: HookEvents, shape: HooksShape): HooksResult 
   if (shape === 'claude') return {value: clone(events), notes: []}
   const {events: portable, notes} = withoutClaudeOnly(events)
   if (Object.keys(portable).length === 0) return {unsupported: notes.join('; ')}
+  // Claude's layout with command handlers only (Deep Agents Code): nothing else changes
+  if (shape === 'claude-commands') return {value: portable, notes}
   const result = renderPortableHooks(portable, shape)
   return 'unsupported' in result ? result : {value: result.value, notes: [...notes, ...result.notes]}
 }
@@ -139,7 +143,7 @@ const withoutClaudeOnly = (events: HookEvents): {events: HookEvents; notes: stri
   return {events: out, notes: [...notes]}
 }
 
-const renderPortableHooks = (events: HookEvents, shape: Exclude<HooksShape, 'claude'>): HooksResult => {
+const renderPortableHooks = (events: HookEvents, shape: Exclude<HooksShape, 'claude' | 'claude-commands'>): HooksResult => {
   switch (shape) {
     case 'codex': {
       const unknown = unsupportedEvents(events, (event) => CODEX_EVENTS.has(event))
@@ -305,6 +309,8 @@ export interface HookConsent {
   matcher?: string
   type: string
   command?: string
+  /** a `prompt` hook's text, given to a model (Claude Code) */
+  prompt?: string
   timeout?: number
 }
 
@@ -317,6 +323,7 @@ export const hookCommandsForConsent = (events: HookEvents): HookConsent[] =>
         ...(group.matcher === undefined ? {} : {matcher: group.matcher}),
         type: hook.type,
         ...(typeof hook.command === 'string' ? {command: hook.command} : {}),
+        ...(typeof hook.prompt === 'string' ? {prompt: hook.prompt} : {}),
         ...(typeof hook.timeout === 'number' ? {timeout: hook.timeout} : {}),
       })),
     ),

@@ -97,6 +97,11 @@ const dropNote = (field: string, shape: McpShape): string => `"${field}" dropped
  * `notes`; a server the shape cannot run at all comes back as `{unsupported: reason}`.
  */
 export const renderMcpEntry = (config: McpServerConfig, shape: McpShape): McpEntryResult => {
+  // no shape loadout writes can hold these: writing the server without them would widen it
+  if (config.narrowing && config.narrowing.length > 0)
+    return {
+      unsupported: `it sets ${config.narrowing.map((f) => `"${f}"`).join(', ')}, which the ${shape} shape cannot hold; it is not written rather than given more tools or access than its author allowed`,
+    }
   const notes: string[] = []
   const transport = resolveTransport(config, notes)
   if ('unsupported' in transport) return transport

@@ -88,6 +88,9 @@ const writeConfig = (guard: Guard, file: string, root: string, text: string, cre
 export const applyOperation = (op: Operation, guard: Guard): Applied => {
   const done = empty()
   switch (op.kind) {
+    case 'shared':
+      // written by another agent's operation: the caller records its entries for this agent too
+      return done
     case 'copy-dir': {
       done.dirs.push(...makeDirs(guard, op.root, dirname(op.dest)))
       assertNoLinksBelow(op.root, op.dest)

@@ -91,7 +91,9 @@ export const dropApproval = (env: Environment, id: string): void => {
 export const describeConsentItem = (item: ConsentItem): string => {
   switch (item.kind) {
     case 'hook':
-      return `hook ${item.hook.event}${item.hook.matcher ? ` (${item.hook.matcher})` : ''}: runs ${JSON.stringify((item.hook as {command?: string}).command ?? '')}`
+      return `hook ${item.hook.event}${item.hook.matcher ? ` (${item.hook.matcher})` : ''}: ${
+        item.hook.type === 'prompt' ? `gives a model the prompt ${JSON.stringify(item.hook.prompt ?? '')}` : `runs ${JSON.stringify(item.hook.command ?? '')}`
+      }`
     case 'mcp': {
       const s = item.server
       const what = s.url ? `connects to ${s.url}` : `runs ${[s.command, ...(s.args ?? [])].map((a) => JSON.stringify(a)).join(' ')}`

@@ -18,7 +18,9 @@ import {fetchPlugin, type FetchedPlugin} from './fetch-plugin.js'
 import {assertLockUnchanged, unchangedFromLockfile} from './frozen.js'
 import {ownedEdits} from './owned-edits.js'
 import {inheritCreated} from './config-heirs.js'
-import {planInstall, type TargetPlan} from './plan.js'
+import {planInstall, type Operation, type PlanInput, type SharedEntries, type TargetPlan} from './plan.js'
+import {readPluginExtras, type Dependency} from '../../kernel/resolve/manifest.js'
+import {shareDestinations} from './shared-dests.js'
 import {declarePlugin, undeclarePlugin} from './project.js'
 import {placeProjectCopy, pruneProjectCopies} from './project-copy.js'
 import {installedDirs, pluginVarsFor} from './project-root.js'
@@ -249,7 +251,7 @@ const planFor = (p: PendingInstall, all: readonly InstallRecord[]) => {
   const {options, prepared, dirs, userConfig} = p
   const existing = existingRecords(all, prepared.id, options)
   const others = all.filter((r) => !existing.includes(r))
-  const plans = planInstall({
+  const input: PlanInput = {
     ...(userConfig ? {userConfig} : {}),
     id: prepared.id,
     model: prepared.model,
@@ -258,9 +260,12 @@ const planFor = (p: PendingInstall, all: readonly InstallRecord[]) => {
     context: options.context,
     ownership: ownershipFrom(others),
     replacing: existing,
+    siblings: others.filter((r) => r.plugin === prepared.id && r.scope === options.context.scope),
+    integrity: prepared.fetched.integrity,
     prefix: options.prefix,
     vars: (target, section) => pluginVarsFor(target, options.context, dirs, section),
-  })
+  }
+  const plans = shareDestinations(planInstall(input), input, options.targets)
   return {existing, others, plans}
 }
 
@@ -325,9 +330,22 @@ export const applyInTransaction = async (
     tx.touch(approvalsFile(env))
     storeApproval(env, id, summary.fingerprint)
   }
-  const after = [...others, ...records]
+  const after = releaseDropped([...others, ...records], id, context.scope, readPluginExtras(fetched.root, resolved.entry).dependencies)
   if (context.scope === 'project') pruneProjectCopies(context.projectRoot, id, after, tx)
   return {result: {...base, status: 'installed', plans, consent}, records: after, changed: true}
+}
+
+/**
+ * The plugins this one no longer declares stop counting it as a dependent (an update that dropped a
+ * dependency), so that `prune` finds them once nothing else needs them.
+ */
+const releaseDropped = (records: InstallRecord[], id: string, scope: string, declared: readonly Dependency[]): InstallRecord[] => {
+  const market = id.split('@')[1]
+  const needs = new Set(declared.map((d) => `${d.name}@${d.marketplace ?? market}`))
+  return records.map((r) => {
+    if (r.scope !== scope || !r.dependencyOf?.includes(id) || needs.has(r.plugin)) return r
+    return {...r, dependencyOf: r.dependencyOf.filter((d) => d !== id)}
+  })
 }
 
 /** Writes the records a batch ended with, once; `--frozen`: loadout.lock and loadout.json stay as they are, and must already say this. */
@@ -385,6 +403,15 @@ const refuseNothingWritten = (id: string, plans: readonly TargetPlan[], options:
  */
 const applyPlans = async (plans: readonly TargetPlan[], recordBase: RecordBase, tx: Transaction): Promise<InstallRecord[]> => {
   const records: InstallRecord[] = []
+  // what each destination received, for the agents that share it (written once, recorded for each)
+  const at = new Map<string, SharedEntries>()
+  const add = (record: InstallRecord, applied: SharedEntries & {config?: InstallRecord['config']}) => {
+    record.files.push(...applied.files)
+    record.dirs.push(...applied.dirs)
+    if (applied.trees.length > 0) record.trees = [...(record.trees ?? []), ...applied.trees]
+    record.config.push(...(applied.config ?? []))
+  }
+  const sharing: Array<{record: InstallRecord; op: Extract<Operation, {kind: 'shared'}>}> = []
   for (const plan of plans) {
     if (plan.operations.length === 0) continue
     const record: InstallRecord = {
@@ -398,15 +425,18 @@ const applyPlans = async (plans: readonly TargetPlan[], recordBase: RecordBase, 
       config: [],
     }
     for (const op of plan.operations) {
+      if (op.kind === 'shared') {
+        sharing.push({record, op})
+        continue
+      }
       await tx.checkpoint()
       const applied = applyOperation(op, tx)
-      record.files.push(...applied.files)
-      record.dirs.push(...applied.dirs)
-      if (applied.trees && applied.trees.length > 0) record.trees = [...(record.trees ?? []), ...applied.trees]
-      record.config.push(...applied.config)
+      add(record, {...applied, trees: applied.trees ?? []})
+      if (op.kind === 'copy-dir' || op.kind === 'write-file') at.set(op.dest, {files: applied.files, dirs: applied.dirs, trees: applied.trees ?? []})
     }
     records.push(record)
   }
+  for (const {record, op} of sharing) add(record, op.recorded ?? at.get(op.dest) ?? {files: [], dirs: [], trees: []})
   await tx.checkpoint()
   return records
 }

@@ -18,7 +18,7 @@ import type {HookEvents, PluginModel} from '../../model/plugin.js'
 import {referencesEnv, substituteUserConfig, type UserConfigVars} from '../../kernel/user-config/substitute.js'
 import type {ScopeContext} from '../../kernel/env/scope.js'
 import {listSkillFiles, readSkillDir} from '../../kernel/skills/read.js'
-import type {InstallRecord, Ownership} from '../../kernel/state/records.js'
+import type {InstallRecord, Ownership, RecordedFile} from '../../kernel/state/records.js'
 import {resolveLocation, writeLocation, type ResolvedLocation} from '../../kernel/targets/resolve.js'
 import type {AgentTarget, SectionName} from '../../kernel/targets/types.js'
 import {renderCharacteroidSkill} from '../../kernel/writers/characteroid-skill.js'
@@ -29,6 +29,18 @@ export type Operation =
   | {kind: 'write-file'; component: string; dest: string; root: string; content: string; dir?: string}
   | {kind: 'json-member'; component: string; file: string; root: string; path: string[]; key: string; value: unknown; hooks?: HookEvents}
   | {kind: 'toml-table'; component: string; file: string; root: string; table: string[]; entries: TomlEntries}
+  /**
+   * What another agent's write puts where this agent reads it (see shared-dests.ts): nothing is written,
+   * and this agent's record names the same files. `recorded` when they come from an earlier install.
+   */
+  | {kind: 'shared'; component: string; dest: string; with: string; recorded?: SharedEntries}
+
+/** The part of a record a shared write stands for: its files, the tree it wrote whole, the folders it made. */
+export interface SharedEntries {
+  files: RecordedFile[]
+  trees: string[]
+  dirs: string[]
+}
 
 export interface TargetPlan {
   target: string
@@ -48,6 +60,10 @@ export interface PlanInput {
   ownership: Ownership
   /** records of this plugin being replaced (reinstall, update): what they own is not a conflict */
   replacing: readonly InstallRecord[]
+  /** records of this plugin for the scope's other agents: a folder they share is written once (shared-dests.ts) */
+  siblings?: readonly InstallRecord[]
+  /** the integrity of the tree being installed: a sibling of another version shares nothing */
+  integrity?: string
   prefix: boolean
   /** the plugin variables, or how each agent spells them (project scope: see project-root.ts) */
   /** the plugin variables as `target` spells them, in the commands of `section` when one is given */
@@ -97,7 +113,7 @@ const copiedWhole = (input: PlanInput, target: AgentTarget): ResolvedLocation | 
   input.model.tools.length > 0 && target.plugins ? firstLocation(target, 'plugins', input) : undefined
 
 const ownedByReplaced = (input: PlanInput, path: string): boolean =>
-  input.replacing.some((r) => r.files.some((f) => f.path === path || f.path.startsWith(path + '/')) || r.dirs.includes(path))
+  [...input.replacing, ...(input.siblings ?? [])].some((r) => r.files.some((f) => f.path === path || f.path.startsWith(path + '/')) || r.dirs.includes(path))
 
 const configKeyOwned = (input: PlanInput, file: string, path: readonly string[], key: string): boolean =>
   input.replacing.some((r) => r.config.some((c) => c.file === file && c.key === key && c.path.join('\0') === path.join('\0')))

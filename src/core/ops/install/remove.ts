@@ -1,5 +1,5 @@
 import type {Environment} from '../../kernel/env/environment.js'
-import {notFound} from '../../model/errors.js'
+import {conflict, notFound} from '../../model/errors.js'
 import {projectManifestFile} from '../../kernel/state/marketplaces.js'
 import type {Scope, ScopeContext} from '../../kernel/env/scope.js'
 import {pathsRecordedBy, readInstallRecords, type InstallRecord} from '../../kernel/state/records.js'
@@ -52,6 +52,29 @@ const summarize = (record: InstallRecord) => ({
 })
 
 /**
+ * A dependency is not taken from under a plugin that needs it (npm and pnpm keep a dependency while a
+ * dependent stays): refused, naming the dependents, unless `--force`. Only when the plugin would leave
+ * the scope entirely: uninstalling it from one agent of several leaves it for the dependent.
+ */
+const refuseNeeded = (plugin: string, scope: Scope, mine: readonly InstallRecord[], remaining: readonly InstallRecord[]): void => {
+  if (remaining.some((r) => r.plugin === plugin && r.scope === scope)) return
+  const installed = new Set(remaining.filter((r) => r.scope === scope).map((r) => r.plugin))
+  const dependents = [...new Set(mine.flatMap((r) => r.dependencyOf ?? []))].filter((d) => installed.has(d)).sort()
+  if (dependents.length === 0) return
+  throw conflict(
+    'dependency-needed',
+    `${plugin} is a dependency of ${dependents.join(', ')} (${scope} scope): uninstalling it would break ${dependents.length === 1 ? 'it' : 'them'}`,
+    {
+      suggestions: [
+        `uninstall ${dependents.join(' and ')} first (the dependencies nothing else needs go with ${dependents.length === 1 ? 'it' : 'them'})`,
+        'or pass --force to remove it anyway',
+      ],
+      details: {dependents},
+    },
+  )
+}
+
+/**
  * Removes exactly what was recorded: a file the user changed since is kept (and named) unless
  * `force`; then the records go. With `keepRecord` (disable) the records stay, marked disabled.
  */
@@ -62,7 +85,14 @@ export const removeInstalled = async (
   options: {agents?: readonly string[]; force: boolean; dryRun: boolean; keepRecord?: boolean},
 ): Promise<RemovalResult> => {
   if (options.dryRun) {
-    const {mine} = recordsFor(id, env, context, options.agents)
+    const {mine, all} = recordsFor(id, env, context, options.agents)
+    if (!options.force && !options.keepRecord)
+      refuseNeeded(
+        mine[0]!.plugin,
+        context.scope,
+        mine,
+        all.filter((r) => !mine.includes(r)),
+      )
     return {plugin: mine[0]!.plugin, scope: context.scope, dryRun: true, targets: mine.map(summarize)}
   }
   return transaction(env, context.projectRoot, `${options.keepRecord ? 'disable' : 'uninstall'} ${id}`, (tx) => {
@@ -71,6 +101,7 @@ export const removeInstalled = async (
     const plugin = mine[0]!.plugin
     const targets: RemovalResult['targets'] = []
     const remaining = all.filter((r) => !mine.includes(r))
+    if (!options.force && !options.keepRecord) refuseNeeded(plugin, context.scope, mine, remaining)
     // an uninstall (not a disable) with --force takes out an entry the user edited, as it does a changed file
     const owned = {scope: context.scope, takeEdited: options.force && !options.keepRecord}
     for (const record of mine) ownedEdits(record.config, owned)
