@@ -31,8 +31,11 @@ const run = (sb: Sandbox, args: string[]) => loadout(sb, args, {env: envFor()})
 const USER = ['--agent', 'universal', '--scope', 'user', '--yes']
 const skillText = (sb: Sandbox, name: string) => readFileSync(join(sb.home, '.agents', 'skills', `${name}-skill`, 'SKILL.md'), 'utf8')
 const hasSkill = (sb: Sandbox, name: string) => existsSync(join(sb.home, '.agents', 'skills', `${name}-skill`))
-const state = (sb: Sandbox) =>
-  JSON.parse(readFileSync(join(sb.home, '.config', 'loadout', 'state.json'), 'utf8')) as {installs: Array<Record<string, unknown> & {plugin: string}>}
+// no state file once nothing is installed
+const state = (sb: Sandbox) => {
+  const file = join(sb.home, '.config', 'loadout', 'state.json')
+  return (existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {installs: []}) as {installs: Array<Record<string, unknown> & {plugin: string}>}
+}
 
 beforeAll(async () => {
   work = realpathSync(mkdtempSync(join(tmpdir(), 'loadout-deps-')))

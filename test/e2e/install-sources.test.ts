@@ -403,7 +403,12 @@ describe('direct installs', () => {
   it('--skill picks one skill out of several; a skill the plugin lacks is "not found", naming the ones it has', async () => {
     const result = await run(sb, ['install', 'acme/alpha', '--skill', 'alpha-two', '--agent', 'deepagents', '--scope', 'user', '--json'])
     expect(result.status, result.stdout).toBe(0)
-    expect(readdirSync(join(sb.home, '.deepagents/agent/skills'))).toEqual(['alpha-two'])
+    // Deep Agents Code reads ~/.agents/skills, where the universal install above already wrote alpha's skills:
+    // its record takes just the one skill asked for, sharing that copy
+    const deep = (await run(sb, ['list', '--json']))
+      .json()
+      .installs.find((i: {plugin: string; target: string}) => i.plugin === 'alpha@direct' && i.target === 'deepagents')
+    expect(deep.components.filter((c: string) => c.includes('/skill/'))).toEqual(['alpha@direct/skill/alpha-two'])
     const before = agentSnapshot(sb.home)
     const missing = await run(sb, ['install', 'acme/alpha', '--skill', 'alpha-four', '--agent', 'cst-agent', '--scope', 'user', '--json'])
     expect(missing.status).toBe(3)
