@@ -8,7 +8,6 @@ import {existsSync} from 'node:fs'
 import {join} from 'node:path'
 import {format} from 'node:util'
 import {environmentFromProcess} from '../../core/kernel/env/environment.js'
-import {withRequestPolicy} from '../../core/kernel/policy/requests.js'
 import type {CommandIo} from '../command-io.js'
 import type {CommandSpec} from '../command-spec.js'
 import type {SharedCommand, SharedInput} from '../shared-commands/types.js'
@@ -38,11 +37,15 @@ const oclifWouldDiffer = (env: NodeJS.ProcessEnv): boolean => {
   return configDir === undefined || existsSync(join(configDir, 'theme.json'))
 }
 
-const matchCommand = (argv: readonly string[]): {loader: Loader; rest: string[]} | undefined => {
-  const two = FAST_COMMANDS[`${argv[0]} ${argv[1]}`]
-  if (two) return {loader: two, rest: argv.slice(2)}
+/** The fast commands that make requests: only they load the policy that judges each one. */
+const REQUESTING = new Set(['install', 'marketplace add'])
+
+const matchCommand = (argv: readonly string[]): {loader: Loader; rest: string[]; requests: boolean} | undefined => {
+  const words = `${argv[0]} ${argv[1]}`
+  const two = FAST_COMMANDS[words]
+  if (two) return {loader: two, rest: argv.slice(2), requests: REQUESTING.has(words)}
   const one = FAST_COMMANDS[argv[0] ?? '']
-  return one ? {loader: one, rest: argv.slice(1)} : undefined
+  return one ? {loader: one, rest: argv.slice(1), requests: REQUESTING.has(argv[0] ?? '')} : undefined
 }
 
 /** Runs argv on the fast path when it can; false (nothing printed) means: run it through oclif. */
@@ -53,8 +56,9 @@ export const runFast = async (argv: readonly string[]): Promise<boolean> => {
   const command = await match.loader()
   const parsed = fastParse(command.spec, match.rest)
   if (!parsed) return false
+  const env = environmentFromProcess()
   const io: CommandIo = {
-    env: withRequestPolicy(environmentFromProcess()),
+    env: match.requests ? (await import('../../core/kernel/policy/requests.js')).withRequestPolicy(env) : env,
     json: parsed.json,
     log: (text) => {
       if (!parsed.json) console.log(format(text))
