@@ -177,3 +177,17 @@ export const writeState = (home: string, installs: readonly StateInstall[]): voi
   mkdirSync(dir, {recursive: true})
   writeFileSync(join(dir, 'state.json'), JSON.stringify(state))
 }
+
+/** Every file under a folder whose bytes hold `needle`. */
+export const filesHolding = (dir: string, needle: string): string[] => {
+  const out: string[] = []
+  const walk = (d: string) => {
+    for (const entry of readdirSync(d, {withFileTypes: true})) {
+      const full = join(d, entry.name)
+      if (entry.isDirectory()) walk(full)
+      else if (entry.isFile() && readFileSync(full).includes(needle)) out.push(full)
+    }
+  }
+  walk(dir)
+  return out
+}

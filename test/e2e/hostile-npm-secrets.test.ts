@@ -4,11 +4,11 @@
  * git repository or an alias and fetches it from anywhere; loadout accepts only an exact version, a
  * semver range or a dist-tag, from the command line and from a catalog.
  */
-import {mkdirSync, readdirSync, readFileSync, writeFileSync} from 'node:fs'
+import {mkdirSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {startHttpsServer, type TestHttpsServer} from '../support/https-server.js'
-import {jsonError, loadout, sandboxes} from './helpers.js'
+import {filesHolding, jsonError, loadout, sandboxes} from './helpers.js'
 
 const sandbox = sandboxes()
 let server: TestHttpsServer
@@ -19,19 +19,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server?.stop()
 })
-
-const filesHolding = (dir: string, needle: string): string[] => {
-  const out: string[] = []
-  const walk = (d: string) => {
-    for (const entry of readdirSync(d, {withFileTypes: true})) {
-      const full = join(d, entry.name)
-      if (entry.isDirectory()) walk(full)
-      else if (entry.isFile() && readFileSync(full).includes(needle)) out.push(full)
-    }
-  }
-  walk(dir)
-  return out
-}
 
 const VERSIONS = (origin: string) => [
   `${origin}/x.tgz`,

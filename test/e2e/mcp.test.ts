@@ -5,13 +5,13 @@
  * them; mcp remove and uninstall leave every config file byte for byte as it was.
  */
 import {createHash} from 'node:crypto'
-import {existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync} from 'node:fs'
+import {existsSync, mkdirSync, readFileSync, statSync, writeFileSync} from 'node:fs'
 import type {IncomingMessage, ServerResponse} from 'node:http'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import type {Sandbox} from '../support/cli.js'
 import {startHttpsServer, type TestHttpsServer} from '../support/https-server.js'
-import {jsonError, loadout, sandboxes} from './helpers.js'
+import {filesHolding, jsonError, loadout, sandboxes} from './helpers.js'
 
 const SECRET = 'sk-live-0123456789-do-not-write-me'
 const AGENTS = 'claude-code,codex,cursor'
@@ -158,20 +158,6 @@ const hashes = (sb: Sandbox) =>
           .digest('hex')
       : 'absent',
   )
-
-/** Every file under a folder whose bytes hold `needle`. */
-const filesHolding = (dir: string, needle: string): string[] => {
-  const out: string[] = []
-  const walk = (d: string) => {
-    for (const entry of readdirSync(d, {withFileTypes: true})) {
-      const full = join(d, entry.name)
-      if (entry.isDirectory()) walk(full)
-      else if (entry.isFile() && readFileSync(full).includes(needle)) out.push(full)
-    }
-  }
-  walk(dir)
-  return out
-}
 
 const claudeServers = (sb: Sandbox) => JSON.parse(readFileSync(join(sb.home, '.claude.json'), 'utf8')).mcpServers
 const cursorText = (sb: Sandbox) => readFileSync(join(sb.home, '.cursor', 'mcp.json'), 'utf8')
