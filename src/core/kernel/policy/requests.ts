@@ -11,10 +11,12 @@ import {loadPolicy} from './load.js'
  * working directory), read again at each request so that no hop escapes a file changed meanwhile.
  */
 export const withRequestPolicy = (env: Environment): Environment => {
-  const projectRoot = findGitRoot(env.cwd) ?? env.cwd
+  // found at the first request, not at start-up: most commands make none
+  let projectRoot: string | undefined
   return {
     ...env,
     judgeUrl: (url) => {
+      projectRoot ??= findGitRoot(env.cwd) ?? env.cwd
       const host = hostOfUrl(url.href)
       checkSourceHost(loadPolicy(env, projectRoot), host, `a request to ${host.subject}`)
     },
