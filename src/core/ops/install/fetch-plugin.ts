@@ -9,6 +9,7 @@ import {pluginFiles, type PluginFiles} from './plugin-copy.js'
 import {redactUrl} from '../../kernel/sources/redact.js'
 import {localGitCommit} from './local-commit.js'
 import type {PluginFetchSpec} from '../../kernel/resolve/resolve.js'
+import type {SignerSeen} from '../../model/signing.js'
 
 export interface FetchedPlugin {
   /** the folder holding the plugin (inside the cache, or the local folder itself) */
@@ -18,6 +19,8 @@ export interface FetchedPlugin {
   /** a package fetched from a registry: the version it resolved to and the registry's integrity */
   artifact?: {version: string; integrity: string}
   integrity: string
+  /** who signed `commit`, when its marketplace declares keys (the lock records the fingerprint) */
+  signer?: SignerSeen
   /** the files of `root`, when they were hashed file by file here (their integrity is `integrity`) */
   files?: PluginFiles
 }

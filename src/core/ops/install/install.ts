@@ -15,6 +15,7 @@ import type {AgentTarget} from '../../kernel/targets/types.js'
 import {applyOperation, removeApplied} from './apply.js'
 import {approvalsFile, consentSummary, isApproved, storeApproval, type ConsentSummary} from './consent.js'
 import {fetchPlugin, type FetchedPlugin} from './fetch-plugin.js'
+import {checkPluginSignature} from './signature.js'
 import {assertLockUnchanged, unchangedFromLockfile} from './frozen.js'
 import {ownedEdits} from './owned-edits.js'
 import {inheritCreated} from './config-heirs.js'
@@ -64,6 +65,8 @@ export interface InstallResult {
   version?: string
   source: string
   commit?: string
+  /** the fingerprint of the key that signed `commit`, when its marketplace declares keys */
+  signer?: string
   integrity: string
   scope: string
   dryRun: boolean
@@ -126,6 +129,8 @@ export const prepareFetched = async (
   fetched: FetchedPlugin,
   options: Pick<InstallOptions, 'env' | 'context' | 'skills' | 'allowHiddenText'>,
 ): Promise<Prepared> => {
+  const signer = await checkPluginSignature(resolved, fetched, options.env, options.context.projectRoot)
+  if (signer) fetched = {...fetched, signer}
   let model = readFetched(resolved, fetched, options.env)
   if (options.skills && options.skills.length > 0) model = pickSkills(model, options.skills)
   const id = resolved.marketplace === DIRECT ? `${model.name}@${DIRECT}` : resolved.id
@@ -194,6 +199,7 @@ export const preflightInstall = async (prepared: Prepared, options: InstallOptio
     ...(version ? {version} : {}),
     source: resolved.fetch.label,
     ...(fetched.commit ? {commit: fetched.commit} : {}),
+    ...(fetched.signer ? {signer: fetched.signer.fingerprint} : {}),
     integrity: fetched.integrity,
     scope: context.scope,
     dryRun: options.dryRun,
@@ -309,6 +315,7 @@ export const applyInTransaction = async (
     ...(base.version ? {version: base.version} : {}),
     source: base.source,
     ...(fetched.commit ? {commit: fetched.commit} : {}),
+    ...(fetched.signer ? {signer: fetched.signer.fingerprint} : {}),
     ...(fetched.archiveSha256 ? {archiveSha256: fetched.archiveSha256} : {}),
     ...(fetched.artifact ? {artifact: fetched.artifact} : {}),
     integrity: fetched.integrity,

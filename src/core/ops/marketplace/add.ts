@@ -6,9 +6,12 @@ import type {ScopeContext} from '../../kernel/env/scope.js'
 import {parseSource, sourceLabel} from '../../kernel/sources/parse.js'
 import type {Source, SourceKind} from '../../model/source.js'
 import {isInside} from '../../kernel/fs/contain.js'
-import {admitMarketplace} from '../../kernel/policy/gate.js'
+import {admitMarketplace, admitSigning} from '../../kernel/policy/gate.js'
+import type {SignerSeen} from '../../model/signing.js'
+import {verifyMirrorCommit} from '../../kernel/sources/git-signature.js'
+import {keysFromDeclaration, keysFromFiles, refuseUnsignable, type DeclaredKeys} from './signing.js'
 import {relative, sep} from 'node:path'
-import {commitDownload, discardDownload, fetchCatalogSource, readFetchedCatalog, sourceKey} from '../../kernel/marketplace/fetch.js'
+import {commitDownload, discardDownload, fetchCatalogSource, gitUrlOf, readFetchedCatalog, sourceKey} from '../../kernel/marketplace/fetch.js'
 import {BUILTIN_NAME} from '../../kernel/marketplace/known.js'
 import {checkMarketplaceName} from '../../kernel/text/names.js'
 import {
@@ -25,6 +28,10 @@ export interface AddMarketplaceInput {
   name?: string
   ref?: string
   sparse?: string[]
+  /** key files (`--signed-by`) every commit read must be signed by */
+  signedBy?: string[]
+  /** loadout.json's signedBy for this marketplace (key texts or project-relative files), when registering a declaration */
+  declaredSignedBy?: unknown
   env: Environment
   context: ScopeContext
   offline: boolean
@@ -44,6 +51,10 @@ export interface MarketplaceAdded {
   kind: SourceKind
   commit?: string
   pluginCount: number
+  /** fingerprints of the keys its commits must be signed by */
+  signedBy?: string[]
+  /** who signed the commit read */
+  signer?: SignerSeen
   warnings: Problem[]
 }
 
@@ -81,6 +92,13 @@ export const addMarketplace = async (input: AddMarketplaceInput): Promise<Market
   admitMarketplace(source, input.name, env, context.projectRoot, sourceLabel(source))
   const key = sourceKey(source, env)
   const project = context.scope === 'project' ? context.projectRoot : undefined
+  const trust: DeclaredKeys =
+    input.declaredSignedBy !== undefined
+      ? await keysFromDeclaration(input.declaredSignedBy, context.projectRoot, env.vars.PATH)
+      : await keysFromFiles(input.signedBy ?? [], env.cwd, project, env.vars.PATH)
+  refuseUnsignable(source, trust.keys)
+  const signing = trust.keys.length > 0 ? {signedBy: trust.keys.map((k) => k.fingerprint)} : {}
+  admitSigning({source}, input.name, trust.keys.length > 0, env, context.projectRoot, `marketplace ${sourceLabel(source)}`)
   return withStateLock(env, async () => {
     const records = readMarketplaces(env)
     const visible = visibleMarketplaces(records, context.projectRoot)
@@ -109,16 +127,21 @@ export const addMarketplace = async (input: AddMarketplaceInput): Promise<Market
       ...(input.sparse ? {sparse: input.sparse} : {}),
       ...(input.onProgress ? {onProgress: input.onProgress} : {}),
     })
+    let signer: SignerSeen | undefined
     const read = readFetchedCatalog(fetched)
     const name = input.name ?? read.catalog.name
-    if (input.name === undefined) {
-      try {
+    try {
+      if (input.name === undefined) {
         admitMarketplace(source, name, env, context.projectRoot, sourceLabel(source))
-      } catch (error) {
-        discardDownload(fetched)
-        throw error
+        admitSigning({source}, name, trust.keys.length > 0, env, context.projectRoot, `marketplace ${sourceLabel(source)}`)
       }
+      if (trust.keys.length > 0)
+        signer = await verifyMirrorCommit(env, gitUrlOf(source, env), fetched.commit!, trust.keys, `marketplace ${sourceLabel(source)}`)
+    } catch (error) {
+      discardDownload(fetched)
+      throw error
     }
+    const signed = {...signing, ...(signer ? {signer} : {})}
     const taken = nameTaken(name)
     if (taken) {
       discardDownload(fetched)
@@ -135,6 +158,7 @@ export const addMarketplace = async (input: AddMarketplaceInput): Promise<Market
         kind: source.kind,
         ...(fetched.commit ? {commit: fetched.commit} : {}),
         pluginCount: read.catalog.plugins.length,
+        ...signed,
         warnings: read.problems,
       }
     }
@@ -158,6 +182,8 @@ export const addMarketplace = async (input: AddMarketplaceInput): Promise<Market
       catalogFile: final.catalogFile,
       pluginCount: read.catalog.plugins.length,
       warningCount: read.problems.length,
+      ...(trust.keys.length > 0 ? {signedBy: trust.keys} : {}),
+      ...(signer ? {signer} : {}),
     }
     writeMarketplaces(env, [...records, record])
     if (project && input.declare !== false) {
@@ -168,6 +194,7 @@ export const addMarketplace = async (input: AddMarketplaceInput): Promise<Market
           source: portableInput(source, record.input, project),
           ...(record.ref ? {ref: record.ref} : {}),
           ...(record.sparse ? {sparse: record.sparse} : {}),
+          ...(trust.portable.length > 0 ? {signedBy: trust.portable} : {}),
         },
       }
       writeProjectManifest(project, manifest)
@@ -180,6 +207,7 @@ export const addMarketplace = async (input: AddMarketplaceInput): Promise<Market
       kind: source.kind,
       ...(record.commit ? {commit: record.commit} : {}),
       pluginCount: record.pluginCount,
+      ...signed,
       warnings: read.problems,
     }
   })
