@@ -103,6 +103,20 @@ export const checkSignedRequired = (policy: Policy, host: SourceHost, marketplac
   )
 }
 
+/** `requireProvenance`: an npm package must carry registry signatures and an attestation that checked. */
+export const checkProvenance = (policy: Policy, provenance: {signatures: string; attestations: string}, what: string): void => {
+  if (!policy.requireProvenance) return
+  const missing = [provenance.signatures === 'verified' ? '' : 'registry signatures', provenance.attestations === 'verified' ? '' : 'a provenance attestation']
+    .filter(Boolean)
+    .join(' and ')
+  if (!missing) return
+  throw policyRefused(
+    what,
+    {rule: 'requireProvenance', file: policy.requireProvenance.from, subject: what},
+    `it has no ${missing} that checked against the registry's keys`,
+  )
+}
+
 const isStdio = (config: McpServerConfig): boolean => config.type === 'stdio' || (config.type === undefined && config.command !== undefined)
 
 /** What an `mcp.allow` glob is matched against: the URL, or the command alone and with its arguments. */

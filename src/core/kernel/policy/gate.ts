@@ -4,7 +4,7 @@ import {DIRECT, type ResolvedPlugin} from '../resolve/resolve.js'
 import type {McpServerConfig, PluginModel} from '../../model/plugin.js'
 import {problem} from '../../model/problems.js'
 import type {Source} from '../../model/source.js'
-import {checkMarketplaceName, checkMcpServer, checkParts, checkPinned, checkPluginId, checkSignedRequired, checkSourceHost} from './enforce.js'
+import {checkMarketplaceName, checkMcpServer, checkParts, checkPinned, checkPluginId, checkProvenance, checkSignedRequired, checkSourceHost} from './enforce.js'
 import {hostOfSource, hostOfSpec, hostOfUrl, type SourceHost} from './hosts.js'
 import {loadPolicy} from './load.js'
 
@@ -65,6 +65,10 @@ export const admitSigning = (
   const host: SourceHost = 'source' in subject ? hostOfSource(subject.source, env.vars) : hostOfSpec(subject.spec)
   checkSignedRequired(loadPolicy(env, projectRoot), host, marketplace === DIRECT ? undefined : marketplace, hasKeys, what)
 }
+
+/** Once an npm package is fetched (before it is read): `requireProvenance`. */
+export const admitProvenance = (provenance: {signatures: string; attestations: string}, env: Environment, projectRoot: string, what: string): void =>
+  checkProvenance(loadPolicy(env, projectRoot), provenance, what)
 
 /** Before asking a git remote anything (`outdated`'s ls-remote): its host. */
 export const admitRemote = (url: string, env: Environment, projectRoot: string): void => {

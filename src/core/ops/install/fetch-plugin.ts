@@ -10,6 +10,7 @@ import {redactUrl} from '../../kernel/sources/redact.js'
 import {localGitCommit} from './local-commit.js'
 import type {PluginFetchSpec} from '../../kernel/resolve/resolve.js'
 import type {SignerSeen} from '../../model/signing.js'
+import type {NpmProvenance} from '../../kernel/sources/npm.js'
 
 export interface FetchedPlugin {
   /** the folder holding the plugin (inside the cache, or the local folder itself) */
@@ -19,6 +20,8 @@ export interface FetchedPlugin {
   /** a package fetched from a registry: the version it resolved to and the registry's integrity */
   artifact?: {version: string; integrity: string}
   integrity: string
+  /** an npm package: what the registry's signing keys proved about it */
+  provenance?: NpmProvenance
   /** who signed `commit`, when its marketplace declares keys (the lock records the fingerprint) */
   signer?: SignerSeen
   /** the files of `root`, when they were hashed file by file here (their integrity is `integrity`) */
@@ -82,7 +85,12 @@ export const fetchPlugin = async (spec: PluginFetchSpec, env: Environment, offli
     case 'npm': {
       const {fetchNpm} = await import('../../kernel/sources/npm.js')
       const fetched = await fetchNpm(spec, {env, cacheDir: loadoutPaths(env).cache, offline})
-      return {root: fetched.root, artifact: {version: fetched.version, integrity: fetched.artifactIntegrity}, integrity: fetched.integrity}
+      return {
+        root: fetched.root,
+        artifact: {version: fetched.version, integrity: fetched.artifactIntegrity},
+        integrity: fetched.integrity,
+        provenance: fetched.provenance,
+      }
     }
     default: {
       const never: never = spec

@@ -1,11 +1,17 @@
 import type {Environment} from '../../kernel/env/environment.js'
 import {findMarketplace} from '../../kernel/marketplace/known.js'
-import {admitSigning} from '../../kernel/policy/gate.js'
+import {admitProvenance, admitSigning} from '../../kernel/policy/gate.js'
 import {DIRECT, type ResolvedPlugin} from '../../kernel/resolve/resolve.js'
 import {verifyMirrorCommit} from '../../kernel/sources/git-signature.js'
 import {EXIT, LoadoutError} from '../../model/errors.js'
 import type {SignerSeen} from '../../model/signing.js'
 import type {FetchedPlugin} from './fetch-plugin.js'
+
+/** `requireProvenance` for a package fetched from an npm registry. */
+export const checkPluginProvenance = (resolved: ResolvedPlugin, fetched: FetchedPlugin, env: Environment, projectRoot: string): void => {
+  if (resolved.fetch.kind !== 'npm') return
+  admitProvenance(fetched.provenance ?? {signatures: 'none', attestations: 'none'}, env, projectRoot, resolved.id || resolved.fetch.label)
+}
 
 /** The repository and commit a fetched plugin was read at, when it came from git. */
 const gitCommitOf = (resolved: ResolvedPlugin, fetched: FetchedPlugin): {url: string; commit: string} | undefined => {
