@@ -1,5 +1,6 @@
 // The system programs the signing tests drive: gpg (and gpgconf) from GnuPG, ssh-keygen from
-// OpenSSH. Debian packages them as gnupg and openssh-client; a missing one is installed with apt-get
+// OpenSSH, openssl for the test Sigstore's certificates. Debian packages them as gnupg,
+// openssh-client and openssl; a missing one is installed with apt-get
 // (through sudo when not root), so that `npm test` passes on a fresh machine by itself.
 //
 //   node test/support/system-tools.js     install the missing ones (npm test's pretest step, .ci/run)
@@ -9,7 +10,7 @@ import {spawnSync} from 'node:child_process'
 import {pathToFileURL} from 'node:url'
 
 /** program -> the Debian package that provides it */
-const SYSTEM_TOOLS = {gpg: 'gnupg', gpgconf: 'gnupg', 'ssh-keygen': 'openssh-client'}
+const SYSTEM_TOOLS = {gpg: 'gnupg', gpgconf: 'gnupg', 'ssh-keygen': 'openssh-client', openssl: 'openssl'}
 
 const found = (program) => spawnSync('sh', ['-c', `command -v ${program}`], {stdio: 'ignore'}).status === 0
 

@@ -7,8 +7,15 @@ export interface TrustedKey {
   key: string
 }
 
+/** A Sigstore identity the user trusts (`--signed-by-identity <issuer>=<subject>`): the OIDC issuer and the certificate's subject (SAN). */
+export interface SigstoreIdentity {
+  issuer: string
+  subject: string
+}
+
 /** Who signed what loadout took: recorded in the marketplace record and in loadout.lock. */
 export interface SignerSeen {
-  format: 'ssh' | 'pgp'
+  format: 'ssh' | 'pgp' | 'sigstore'
+  /** a key's fingerprint; for Sigstore, `<issuer>=<subject>` */
   fingerprint: string
 }

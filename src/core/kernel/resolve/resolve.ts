@@ -19,6 +19,8 @@ export type PluginFetchSpec =
       url: string
       sha256?: string
       label: string
+      /** a Sigstore bundle signing the archive (from its catalog entry) */
+      sigstore?: string
       /** where LOADOUT_TOKEN may go: the archive's origin when the user named it, a catalog URL's when that listed it */ tokenOrigin?: string
     }
   | {kind: 'npm'; package: string; version?: string; registry?: string; integrity?: string; label: string}
@@ -116,7 +118,14 @@ export const entrySpec = (entry: PluginEntry, market: KnownMarketplace, machineE
       }
     case 'archive': {
       const tokenOrigin = market.source.kind === 'catalog-url' ? originOf(market.source.url) : undefined
-      return {kind: 'archive', url: source.url, ...(source.sha256 ? {sha256: source.sha256} : {}), label: source.url, ...(tokenOrigin ? {tokenOrigin} : {})}
+      return {
+        kind: 'archive',
+        url: source.url,
+        ...(source.sha256 ? {sha256: source.sha256} : {}),
+        ...(source.sigstore ? {sigstore: source.sigstore} : {}),
+        label: source.url,
+        ...(tokenOrigin ? {tokenOrigin} : {}),
+      }
     }
     case 'npm':
       return {

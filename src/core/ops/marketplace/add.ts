@@ -9,7 +9,7 @@ import {isInside} from '../../kernel/fs/contain.js'
 import {admitMarketplace, admitSigning} from '../../kernel/policy/gate.js'
 import type {SignerSeen} from '../../model/signing.js'
 import {verifyMirrorCommit} from '../../kernel/sources/git-signature.js'
-import {keysFromDeclaration, keysFromFiles, refuseUnsignable, type DeclaredKeys} from './signing.js'
+import {identitiesFrom, keysFromDeclaration, keysFromFiles, refuseUnsignable, type DeclaredKeys} from './signing.js'
 import {relative, sep} from 'node:path'
 import {commitDownload, discardDownload, fetchCatalogSource, gitUrlOf, readFetchedCatalog, sourceKey} from '../../kernel/marketplace/fetch.js'
 import {BUILTIN_NAME} from '../../kernel/marketplace/known.js'
@@ -32,6 +32,8 @@ export interface AddMarketplaceInput {
   signedBy?: string[]
   /** loadout.json's signedBy for this marketplace (key texts or project-relative files), when registering a declaration */
   declaredSignedBy?: unknown
+  /** `--signed-by-identity` (or loadout.json's signedByIdentity): `<issuer>=<subject>` an archive it lists must be signed by (Sigstore) */
+  signedByIdentity?: unknown
   env: Environment
   context: ScopeContext
   offline: boolean
@@ -53,6 +55,8 @@ export interface MarketplaceAdded {
   pluginCount: number
   /** fingerprints of the keys its commits must be signed by */
   signedBy?: string[]
+  /** the Sigstore identities its archives must be signed by, `<issuer>=<subject>` */
+  signedByIdentity?: string[]
   /** who signed the commit read */
   signer?: SignerSeen
   warnings: Problem[]
@@ -97,8 +101,15 @@ export const addMarketplace = async (input: AddMarketplaceInput): Promise<Market
       ? await keysFromDeclaration(input.declaredSignedBy, context.projectRoot, env.vars.PATH)
       : await keysFromFiles(input.signedBy ?? [], env.cwd, project, env.vars.PATH)
   refuseUnsignable(source, trust.keys)
-  const signing = trust.keys.length > 0 ? {signedBy: trust.keys.map((k) => k.fingerprint)} : {}
-  admitSigning({source}, input.name, trust.keys.length > 0, env, context.projectRoot, `marketplace ${sourceLabel(source)}`)
+  const identities = identitiesFrom(input.signedByIdentity)
+  const identityTexts = identities.map((i) => `${i.issuer}=${i.subject}`)
+  const signing = {
+    ...(trust.keys.length > 0 ? {signedBy: trust.keys.map((k) => k.fingerprint)} : {}),
+    ...(identities.length > 0 ? {signedByIdentity: identityTexts} : {}),
+  }
+  // identities check the archives a catalog lists; a git marketplace's own commits need keys
+  const trusted = trust.keys.length > 0 || (identities.length > 0 && source.kind !== 'git' && source.kind !== 'github')
+  admitSigning({source}, input.name, trusted, env, context.projectRoot, `marketplace ${sourceLabel(source)}`)
   return withStateLock(env, async () => {
     const records = readMarketplaces(env)
     const visible = visibleMarketplaces(records, context.projectRoot)
@@ -133,7 +144,7 @@ export const addMarketplace = async (input: AddMarketplaceInput): Promise<Market
     try {
       if (input.name === undefined) {
         admitMarketplace(source, name, env, context.projectRoot, sourceLabel(source))
-        admitSigning({source}, name, trust.keys.length > 0, env, context.projectRoot, `marketplace ${sourceLabel(source)}`)
+        admitSigning({source}, name, trusted, env, context.projectRoot, `marketplace ${sourceLabel(source)}`)
       }
       if (trust.keys.length > 0)
         signer = await verifyMirrorCommit(env, gitUrlOf(source, env), fetched.commit!, trust.keys, `marketplace ${sourceLabel(source)}`)
@@ -183,6 +194,7 @@ export const addMarketplace = async (input: AddMarketplaceInput): Promise<Market
       pluginCount: read.catalog.plugins.length,
       warningCount: read.problems.length,
       ...(trust.keys.length > 0 ? {signedBy: trust.keys} : {}),
+      ...(identities.length > 0 ? {signedByIdentity: identities} : {}),
       ...(signer ? {signer} : {}),
     }
     writeMarketplaces(env, [...records, record])
@@ -195,6 +207,7 @@ export const addMarketplace = async (input: AddMarketplaceInput): Promise<Market
           ...(record.ref ? {ref: record.ref} : {}),
           ...(record.sparse ? {sparse: record.sparse} : {}),
           ...(trust.portable.length > 0 ? {signedBy: trust.portable} : {}),
+          ...(identities.length > 0 ? {signedByIdentity: identityTexts} : {}),
         },
       }
       writeProjectManifest(project, manifest)

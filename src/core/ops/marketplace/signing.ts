@@ -1,6 +1,7 @@
 import {isAbsolute, relative, resolve, sep} from 'node:path'
 import {usageError} from '../../model/errors.js'
-import type {TrustedKey} from '../../model/signing.js'
+import type {SigstoreIdentity, TrustedKey} from '../../model/signing.js'
+import {parseIdentity} from '../../kernel/sources/sigstore.js'
 import type {Source} from '../../model/source.js'
 import {isInside, resolvesInside} from '../../kernel/fs/contain.js'
 import {isKeyText, parseTrustedKey, readKeyFile} from '../../kernel/sources/signing-keys.js'
@@ -49,6 +50,20 @@ export const keysFromDeclaration = async (values: unknown, project: string, path
     keys.push(await parseTrustedKey(readKeyFile(file, value), value, path))
   }
   return {keys, portable: values as string[]}
+}
+
+/** `--signed-by-identity <issuer>=<subject>` values (or loadout.json's signedByIdentity, untrusted). */
+export const identitiesFrom = (values: unknown): SigstoreIdentity[] => {
+  if (values === undefined) return []
+  if (!Array.isArray(values)) throw usageError('bad-signed-by-identity', 'signedByIdentity must be a list of <issuer>=<subject>')
+  return values.map((value) => {
+    const identity = typeof value === 'string' ? parseIdentity(value) : undefined
+    if (!identity)
+      throw usageError('bad-signed-by-identity', `${JSON.stringify(value)} is not <issuer>=<subject>`, {
+        suggestions: ['for example: https://token.actions.githubusercontent.com=https://github.com/acme/tools/.github/workflows/release.yml@refs/tags/v1'],
+      })
+    return identity
+  })
 }
 
 /** Only a git source has commits to check; the others are refused up front rather than taken unchecked. */
