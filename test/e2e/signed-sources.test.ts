@@ -137,6 +137,14 @@ describe('git commits signed with SSH and OpenPGP keys', () => {
     expect(jsonError(added).code).toBe('bad-signing-key')
   })
 
+  it('adding a marketplace again with other keys is a conflict (exit 5), never a silent drop of the keys', async () => {
+    const sb = sandbox()
+    expect((await run(sb, ['marketplace', 'add', server.git.url('alice/market'), '--json'])).status).toBe(0)
+    const again = await run(sb, ['marketplace', 'add', server.git.url('alice/market'), '--signed-by', keys.alice.pub, '--json'])
+    expect(again.status, again.stdout + again.stderr).toBe(5)
+    expect(jsonError(again).code).toBe('marketplace-trust-differs')
+  })
+
   it('policy requireSigned refuses a marketplace added with no key to check it (exit 11)', async () => {
     const sb = sandbox()
     writeFileSync(join(sb.project, 'loadout-policy.json'), JSON.stringify({requireSigned: {hosts: ['127.0.0.1:*']}}))
@@ -195,6 +203,16 @@ describe('a project declares its keys; an unsigned commit on top is refused by u
     expect(frozen.status, frozen.stdout + frozen.stderr).toBe(7)
     expect(jsonError(frozen).code).toBe('unsigned-commit')
     expect(jsonError(frozen).message).toContain(unsigned.slice(0, 12))
+  })
+
+  it('a key file loadout.json names outside the project is refused (exit 2) before anything is fetched', async () => {
+    const c = sandbox()
+    makeRepo(c.project, {
+      'loadout.json': JSON.stringify({marketplaces: {team: {source: market.url, signedBy: ['../../home/.ssh/id.pub']}}}),
+    })
+    const result = await run(c, ['install', '--frozen', '--yes', '--json'])
+    expect(result.status, result.stdout + result.stderr).toBe(2)
+    expect(jsonError(result).code).toBe('signing-key-outside')
   })
 
   it('once the publisher signs the next commit with the trusted key, the clone installs at the locked, signed commit', async () => {

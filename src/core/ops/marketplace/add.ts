@@ -115,6 +115,23 @@ export const addMarketplace = async (input: AddMarketplaceInput): Promise<Market
     const visible = visibleMarketplaces(records, context.projectRoot)
     const same = visible.find((r) => r.scope === context.scope && sourceKey(r.source, env) === key && (r.ref ?? '') === (input.ref ?? ''))
     if (same && (input.name === undefined || input.name === same.name)) {
+      // keys or identities asked for now are never silently dropped: the record would not check them
+      const sameTrust = (a: readonly string[] | undefined, b: readonly string[]) => [...(a ?? [])].sort().join('\n') === [...b].sort().join('\n')
+      if (
+        input.declaredSignedBy === undefined &&
+        trust.keys.length + identities.length > 0 &&
+        (!sameTrust(
+          same.signedBy?.map((k) => k.fingerprint),
+          trust.keys.map((k) => k.fingerprint),
+        ) ||
+          !sameTrust(
+            same.signedByIdentity?.map((i) => `${i.issuer}=${i.subject}`),
+            identityTexts,
+          ))
+      )
+        throw conflict('marketplace-trust-differs', `marketplace "${same.name}" is already added from this source with other signing keys or identities`, {
+          suggestions: [`remove it and add it again with the keys you trust: loadout marketplace remove ${same.name}`],
+        })
       return {
         status: 'already-added',
         name: same.name,
