@@ -1,5 +1,5 @@
 import type {Environment} from '../../kernel/env/environment.js'
-import {findMarketplace} from '../../kernel/marketplace/known.js'
+import {knownMarketplaces} from '../../kernel/marketplace/known.js'
 import {admitProvenance, admitSigning} from '../../kernel/policy/gate.js'
 import {DIRECT, type ResolvedPlugin} from '../../kernel/resolve/resolve.js'
 import {verifyMirrorCommit} from '../../kernel/sources/git-signature.js'
@@ -63,7 +63,9 @@ export const checkPluginSignature = async (
   env: Environment,
   projectRoot: string,
 ): Promise<SignerSeen | undefined> => {
-  const market = resolved.marketplace === DIRECT ? undefined : findMarketplace(resolved.marketplace, env, projectRoot)
+  // a plugin whose marketplace is gone (configure of an installed one) has no keys left to check against
+  const known = resolved.marketplace === DIRECT ? [] : knownMarketplaces(env, projectRoot).filter((m) => m.name === resolved.marketplace)
+  const market = known.find((m) => m.scope === 'project') ?? known[0]
   const keys = market?.signedBy ?? []
   const identities = market?.signedByIdentity ?? []
   const what = resolved.id || resolved.fetch.label
