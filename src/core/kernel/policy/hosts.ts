@@ -17,8 +17,7 @@ const canonicalPattern = (pattern: string): string => {
 }
 
 /** The host a marketplace source is fetched from. */
-export const hostOfSource = (source: Source, vars: Readonly<Record<string, string | undefined>>): SourceHost =>
-  kindOf(source).host(source, vars)
+export const hostOfSource = (source: Source, vars: Readonly<Record<string, string | undefined>>): SourceHost => kindOf(source).host(source, vars)
 
 /** The host a plugin is fetched from: a folder of a git marketplace comes from that repository's host. */
 export const hostOfSpec = (spec: PluginFetchSpec): SourceHost => fetchSpecKinds[spec.kind].host(spec as never)

@@ -60,4 +60,3 @@ export const hostOfUrl = (url: string): SourceHost => {
 }
 
 export const githubHost = (vars: Readonly<Record<string, string | undefined>>): SourceHost => hostOfUrl(vars.LOADOUT_GITHUB_URL || DEFAULT_GITHUB_URL)
-
