@@ -3,6 +3,8 @@ import {knownMarketplaces} from '../../kernel/marketplace/known.js'
 import {admitProvenance, admitSigning} from '../../kernel/policy/gate.js'
 import {DIRECT, type ResolvedPlugin} from '../../kernel/resolve/resolve.js'
 import {verifyMirrorCommit} from '../../kernel/sources/git-signature.js'
+import {gitCommitOf, isArchiveSpec, isGitSpec, isNpmSpec} from '../../kernel/sources/signable.js'
+import type {PluginFetchSpec} from '../../model/source.js'
 import {EXIT, LoadoutError} from '../../model/errors.js'
 import type {SignerSeen, SigstoreIdentity} from '../../model/signing.js'
 import {readFileSync} from 'node:fs'
@@ -11,22 +13,13 @@ import type {FetchedPlugin} from './fetch-plugin.js'
 
 /** `requireProvenance` for a package fetched from an npm registry. */
 export const checkPluginProvenance = (resolved: ResolvedPlugin, fetched: FetchedPlugin, env: Environment, projectRoot: string): void => {
-  if (resolved.fetch.kind !== 'npm') return
+  if (!isNpmSpec(resolved.fetch)) return
   admitProvenance(fetched.provenance ?? {signatures: 'none', attestations: 'none'}, env, projectRoot, resolved.id || resolved.fetch.label)
-}
-
-/** The repository and commit a fetched plugin was read at, when it came from git. */
-const gitCommitOf = (resolved: ResolvedPlugin, fetched: FetchedPlugin): {url: string; commit: string} | undefined => {
-  const spec = resolved.fetch
-  if (!fetched.commit) return undefined
-  if (spec.kind === 'git') return {url: spec.url, commit: fetched.commit}
-  if (spec.kind === 'folder' && spec.git) return {url: spec.git.url, commit: fetched.commit}
-  return undefined
 }
 
 /** An archive under a marketplace that pins Sigstore identities: its bundle must verify to one of them. */
 const checkArchiveBundle = async (
-  spec: Extract<ResolvedPlugin['fetch'], {kind: 'archive'}>,
+  spec: Extract<PluginFetchSpec, {kind: 'archive'}>,
   fetched: FetchedPlugin,
   identities: readonly SigstoreIdentity[],
   env: Environment,
@@ -70,11 +63,11 @@ export const checkPluginSignature = async (
   const identities = market?.signedByIdentity ?? []
   const what = resolved.id || resolved.fetch.label
   const spec = resolved.fetch
-  const archiveChecked = spec.kind === 'archive' && identities.length > 0
+  const archiveChecked = isArchiveSpec(spec) && identities.length > 0
   admitSigning({spec}, resolved.marketplace, keys.length > 0 || archiveChecked, env, projectRoot, what)
-  if (archiveChecked) return checkArchiveBundle(spec, fetched, identities, env, what)
-  if (keys.length === 0 && (identities.length === 0 || spec.kind === 'git' || spec.kind === 'folder')) return undefined
-  const at = gitCommitOf(resolved, fetched)
+  if (archiveChecked && isArchiveSpec(spec)) return checkArchiveBundle(spec, fetched, identities, env, what)
+  if (keys.length === 0 && (identities.length === 0 || isGitSpec(spec))) return undefined
+  const at = gitCommitOf(spec, fetched.commit)
   if (!at)
     throw new LoadoutError(
       'unsigned-source',

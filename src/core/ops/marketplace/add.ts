@@ -10,6 +10,7 @@ import {isInside} from '../../kernel/fs/contain.js'
 import {admitMarketplace, admitSigning} from '../../kernel/policy/gate.js'
 import type {SignerSeen} from '../../model/signing.js'
 import {verifyMirrorCommit} from '../../kernel/sources/git-signature.js'
+import {hasCommits} from '../../kernel/sources/signable.js'
 import {identitiesFrom, keysFromDeclaration, keysFromFiles, refuseUnsignable, type DeclaredKeys} from './signing.js'
 import {relative, sep} from 'node:path'
 import {commitDownload, discardDownload, fetchCatalogSource, gitUrlOf, readFetchedCatalog, sourceKey} from '../../kernel/marketplace/fetch.js'
@@ -112,7 +113,7 @@ export const addMarketplace = async (input: AddMarketplaceInput): Promise<Market
     ...(identities.length > 0 ? {signedByIdentity: identityTexts} : {}),
   }
   // identities check the archives a catalog lists; a git marketplace's own commits need keys
-  const trusted = trust.keys.length > 0 || (identities.length > 0 && source.kind !== 'git' && source.kind !== 'github')
+  const trusted = trust.keys.length > 0 || (identities.length > 0 && !hasCommits(source))
   admitSigning({source}, input.name, trusted, env, context.projectRoot, `marketplace ${sourceLabel(source)}`)
   return withStateLock(env, async () => {
     const records = readMarketplaces(env)

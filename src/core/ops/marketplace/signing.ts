@@ -5,6 +5,7 @@ import {parseIdentity} from '../../kernel/sources/sigstore.js'
 import type {Source} from '../../model/source.js'
 import {isInside, resolvesInside} from '../../kernel/fs/contain.js'
 import {isKeyText, parseTrustedKey, readKeyFile} from '../../kernel/sources/signing-keys.js'
+import {hasCommits} from '../../kernel/sources/signable.js'
 
 export interface DeclaredKeys {
   keys: TrustedKey[]
@@ -68,7 +69,7 @@ export const identitiesFrom = (values: unknown): SigstoreIdentity[] => {
 
 /** Only a git source has commits to check; the others are refused up front rather than taken unchecked. */
 export const refuseUnsignable = (source: Source, keys: readonly TrustedKey[]): void => {
-  if (keys.length === 0 || source.kind === 'git' || source.kind === 'github') return
+  if (keys.length === 0 || hasCommits(source)) return
   throw usageError('not-signable', `--signed-by checks git commits, and this marketplace is a ${source.kind} source`, {
     suggestions: ['add the marketplace from its git repository to check who signed it'],
   })
