@@ -16,7 +16,10 @@ const spec = {
     yes: YES_FLAG,
     'dry-run': DRY_RUN_FLAG,
     force: {type: 'boolean', char: 'f', description: 'reinstall even when the same content is installed'},
-    prefix: {type: 'boolean', description: 'install skills and commands whose names are taken as <plugin>-<name>'},
+    prefix: {
+      type: 'boolean',
+      description: 'install a skill, subagent or command whose name is your own file as <plugin>-<name> (one another plugin holds is renamed so anyway)',
+    },
     skill: {type: 'string', description: 'install only these skills of the plugin', multiple: true},
     frozen: {type: 'boolean', description: 'with no argument: fail if loadout.lock would change'},
     offline: OFFLINE_FLAG,
