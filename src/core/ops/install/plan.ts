@@ -1,5 +1,5 @@
 import {existsSync, readdirSync, readFileSync} from 'node:fs'
-import {isAbsolute, join, posix} from 'node:path'
+import {basename, dirname, isAbsolute, join, posix, relative, sep} from 'node:path'
 import {getJsonMember, parseJsonText} from '../../kernel/agent-config/json-edit.js'
 import {getTomlTable, parseTomlText, type TomlEntries} from '../../kernel/agent-config/toml-edit.js'
 import type {Environment} from '../../kernel/env/environment.js'
@@ -20,7 +20,8 @@ import type {ScopeContext} from '../../kernel/env/scope.js'
 import {listSkillFiles, readSkillDir} from '../../kernel/skills/read.js'
 import type {InstallRecord, Ownership, RecordedFile} from '../../kernel/state/records.js'
 import {resolveLocation, writeLocation, type ResolvedLocation} from '../../kernel/targets/resolve.js'
-import type {AgentTarget, SectionName} from '../../kernel/targets/types.js'
+import type {AgentTarget, PluginForm, SectionName} from '../../kernel/targets/types.js'
+import {nativeMarketplaceEntry, nativeMarketplaceName, nativePluginKey, renderNativeMarketplace} from '../../kernel/writers/claude-marketplace.js'
 import {renderCharacteroidSkill} from '../../kernel/writers/characteroid-skill.js'
 
 /** One change to one agent's files, planned before anything is written. */
@@ -78,6 +79,10 @@ export interface PlanInput {
   /** the integrity of the tree being installed: a sibling of another version shares nothing */
   integrity?: string
   prefix: boolean
+  /** install as the agent's own plugin where it has a plugin system loadout writes (pluginForm native) */
+  native?: boolean
+  /** the installed copy, absolute: what a native plugin's marketplace offers */
+  pluginRoot?: string
   /** the plugin variables, or how each agent spells them (project scope: see project-root.ts) */
   /** the plugin variables as `target` spells them, in the commands of `section` when one is given */
   vars: PluginVars | ((target: AgentTarget, section?: 'hooks' | 'mcp') => PluginVars)
@@ -512,10 +517,65 @@ const planCommandsAndTools = (input: PlanInput, target: AgentTarget, plan: Targe
   }
 }
 
+/**
+ * The plugin as Claude Code's own (see kernel/writers/claude-marketplace.ts): the catalog beside the
+ * installed copy, then the marketplace and the plugin's switch in the scope's settings file. A project's
+ * settings name the folder relative to the project (`./.loadout/plugins/<id>`), which `loadout
+ * install` recreates from the lock on each machine: no machine path goes into a committed file.
+ */
+const planNative = (input: PlanInput, target: AgentTarget, plan: TargetPlan, form: PluginForm): void => {
+  const component = componentId(input.id, 'native', input.model.name)
+  const settings = form.locations ? writeLocation(form.locations, input.context.scope) : undefined
+  if (!settings || !input.pluginRoot) {
+    plan.skipped.push({component, reason: `${target.name} has no ${input.context.scope}-scope plugin settings`})
+    return
+  }
+  const location = resolveLocation(target, settings, input.env, input.context.projectRoot)
+  const copies = dirname(input.pluginRoot)
+  const marketplace = nativeMarketplaceName(input.id)
+  const catalog = join(copies, '.claude-plugin', 'marketplace.json')
+  const holder = holderOf(input, catalog)
+  if (holder) throw conflict('plugin-taken', `${catalog} belongs to ${holder}`)
+  const content = renderNativeMarketplace(marketplace, {
+    name: input.model.name,
+    revision: basename(input.pluginRoot),
+    ...(input.model.version ? {version: input.model.version} : {}),
+  })
+  plan.operations.push({kind: 'write-file', component, dest: catalog, root: copies, content})
+  const text = readConfigText(location.absolute)
+  parseJsonText(text.trim() === '' ? '{}' : text, location.absolute)
+  const path = input.context.scope === 'project' ? `./${relative(input.context.projectRoot, copies).split(sep).join('/')}` : copies
+  const key = nativePluginKey(input.model.name, marketplace)
+  for (const [section, name, value] of [
+    ['extraKnownMarketplaces', marketplace, nativeMarketplaceEntry(path)],
+    ['enabledPlugins', key, true],
+  ] as const) {
+    if (
+      text.trim() !== '' &&
+      getJsonMember(text, [section], name, location.absolute) !== undefined &&
+      !configKeyOwned(input, location.absolute, [section], name)
+    ) {
+      throw conflict('plugin-taken', `${location.absolute} already has ${section}.${name}, which loadout did not install`, {
+        suggestions: ['remove that entry, or install without --native'],
+      })
+    }
+    assertNoLinksBelow(location.root, location.absolute)
+    plan.operations.push({kind: 'json-member', component, file: location.absolute, root: location.root, path: [section], key: name, value})
+  }
+}
+
+const nativeForm = (input: PlanInput, target: AgentTarget): PluginForm | undefined =>
+  input.native && target.pluginForm?.form === 'native' && target.pluginForm.format === 'claude-marketplace' ? target.pluginForm : undefined
+
 /** Every file to write and config entry to add, per target; conflicts are found here, before any write. */
 export const planInstall = (input: PlanInput): TargetPlan[] =>
   input.targets.map((target) => {
     const plan: TargetPlan = {target: target.id, operations: [], renamed: [], skipped: [], notes: []}
+    const native = nativeForm(input, target)
+    if (native) {
+      planNative(input, target, plan, native)
+      return plan
+    }
     planSkills(input, target, plan)
     planSubagents(input, target, plan)
     planMcp(input, target, plan)
