@@ -310,6 +310,12 @@ describe.concurrent('Claude Code native plugins (install --native)', () => {
       const plugins = [nativePlugin(sb.dir, 'alpha'), nativePlugin(sb.dir, 'beta'), lspOnly(sb.dir)]
       const installed = await loadout(sb, ['install', ...plugins, '--agent', 'claude-code', '--scope', scope, '--native', '--yes', '--json'], {env})
       expect(installed.status, installed.stdout + installed.stderr).toBe(0)
+      // what Claude Code will run is what consent showed: the MCP servers, and the language server
+      const consented = installed.json<{results: Array<{plugin: string; consent: {items: Array<{kind: string}>}}>}>().results
+      expect(consented.find((r) => r.plugin === 'golsp@direct')!.consent.items).toEqual([
+        {kind: 'lsp', component: 'golsp@direct/lsp/go', server: {command: 'gopls', args: ['serve']}},
+      ])
+      expect(consented.find((r) => r.plugin === 'alpha@direct')!.consent.items.map((i) => i.kind)).toEqual(['mcp'])
       const written = readFileSync(settings, 'utf8')
       expect(written).toContain('"theme":   "dark" ,')
       if (scope === 'project') {
