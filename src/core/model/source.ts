@@ -7,5 +7,7 @@ export type Source =
   | {kind: 'local'; path: string}
   /** a package in an npm registry ($LOADOUT_NPM_REGISTRY, else the public one); version is a range, version or tag */
   | {kind: 'npm'; package: string; version?: string}
+  /** an artifact in an OCI registry: `oci://host[:port]/repo` with `:tag`, `@sha256:<digest>` or `:<semver range>` (kernel/sources/oci.ts) */
+  | {kind: 'oci'; ref: string}
 
 export type SourceKind = Source['kind']

@@ -65,6 +65,8 @@ export const describePluginSource = (source: PluginSource): string => {
       return source.url
     case 'npm':
       return `npm:${source.package}${source.version ? `@${source.version}` : ''}${source.registry ? ` (${source.registry})` : ''}`
+    case 'oci':
+      return source.ref
     case 'unsupported':
       return `unsupported source (${source.type})`
     default: {

@@ -46,6 +46,8 @@ export const sourceKey = (source: Source, env: Environment): string => {
         return `local:${source.path}`
       case 'npm':
         return `npm:${source.package}@${source.version ?? ''}`
+      case 'oci':
+        return source.ref
       default: {
         const never: never = source
         return never
@@ -155,6 +157,24 @@ const fetchUrl = async (source: Extract<Source, {kind: 'catalog-url'}>, options:
   return {origin: 'url', label: redactUrl(source.url), catalogFile: staged, action: 'downloaded', ...newMeta}
 }
 
+/** A catalog pushed to an OCI registry (`marketplace push`): its JSON layer, staged like a downloaded catalog. */
+const fetchOciCatalogSource = async (source: Extract<Source, {kind: 'oci'}>, options: FetchOptions): Promise<FetchedCatalog> => {
+  const {env} = options
+  const dir = join(loadoutPaths(env).cache, 'catalogs', sourceKey(source, env))
+  const file = join(dir, 'catalog.json')
+  if (options.offline) {
+    if (!existsSync(file)) throw offlineMiss(source.ref)
+    return {origin: 'url', label: source.ref, catalogFile: file, action: 'cached'}
+  }
+  options.onProgress?.(`pulling ${source.ref}`)
+  const {fetchOciCatalog} = await import('../sources/oci.js')
+  const {bytes} = await fetchOciCatalog(source.ref, env, MAX_CATALOG_BYTES)
+  mkdirSync(dir, {recursive: true})
+  const staged = join(dir, `.catalog-${randomBytes(4).toString('hex')}.json`)
+  writeFileSync(staged, bytes)
+  return {origin: 'url', label: source.ref, catalogFile: staged, action: 'downloaded'}
+}
+
 const fetchLocal = (source: Extract<Source, {kind: 'local'}>): FetchedCatalog => {
   let stat
   try {
@@ -184,6 +204,8 @@ export const fetchCatalogSource = async (source: Source, options: FetchOptions):
         return await fetchUrl(source, options)
       case 'local':
         return fetchLocal(source)
+      case 'oci':
+        return await fetchOciCatalogSource(source, options)
       case 'archive':
       case 'npm':
         throw new LoadoutError(

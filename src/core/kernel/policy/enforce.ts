@@ -70,6 +70,8 @@ export const isPinned = (spec: PluginFetchSpec): boolean => {
       return Boolean(spec.commit && spec.git)
     case 'npm':
       return Boolean(spec.integrity)
+    case 'oci':
+      return Boolean(spec.digest) || spec.ref.includes('@sha256:')
     default: {
       const never: never = spec
       return never

@@ -4,6 +4,7 @@ import {DEFAULT_GITHUB_URL} from '../sources/parse.js'
 import type {Source} from '../../model/source.js'
 import {globMatches} from './glob.js'
 import {DEFAULT_NPM_REGISTRY} from '../sources/npm-spec.js'
+import {ociHostUrl} from '../sources/oci.js'
 
 /** Where a source's bytes come from, as policy sees it: `local` for a folder on this machine. */
 export interface SourceHost {
@@ -88,6 +89,8 @@ export const hostOfSource = (source: Source, vars: Readonly<Record<string, strin
       return LOCAL_HOST
     case 'npm':
       return hostOfUrl(vars.LOADOUT_NPM_REGISTRY || DEFAULT_NPM_REGISTRY)
+    case 'oci':
+      return hostOfUrl(ociHostUrl(source.ref))
     default: {
       const never: never = source
       return never
@@ -105,6 +108,8 @@ export const hostOfSpec = (spec: PluginFetchSpec): SourceHost => {
       return hostOfUrl(spec.url)
     case 'npm':
       return hostOfUrl(spec.registry ?? DEFAULT_NPM_REGISTRY)
+    case 'oci':
+      return hostOfUrl(ociHostUrl(spec.ref))
     default: {
       const never: never = spec
       return never

@@ -8,6 +8,7 @@ import {marketEnv} from '../state/marketplaces.js'
 import type {DroppedEntry, PluginEntry} from '../../model/marketplace.js'
 import {cloneUrl, parseSource, sourceLabel} from '../sources/parse.js'
 import {closestNames} from '../text/suggest.js'
+import {ociDirectName} from '../sources/oci.js'
 import {followRename} from './renames.js'
 
 /** Where a plugin's files come from, once resolved. */
@@ -22,6 +23,8 @@ export type PluginFetchSpec =
       /** where LOADOUT_TOKEN may go: the archive's origin when the user named it, a catalog URL's when that listed it */ tokenOrigin?: string
     }
   | {kind: 'npm'; package: string; version?: string; registry?: string; integrity?: string; label: string}
+  /** `digest`: the manifest digest to pull whatever the reference's tag now says (the lock's) */
+  | {kind: 'oci'; ref: string; digest?: string; label: string}
 
 export interface ResolvedPlugin {
   /** plugin@marketplace */
@@ -126,6 +129,8 @@ export const entrySpec = (entry: PluginEntry, market: KnownMarketplace, machineE
         ...(source.registry ? {registry: source.registry} : {}),
         label: `npm:${source.package}${source.version ? `@${source.version}` : ''}`,
       }
+    case 'oci':
+      return {kind: 'oci', ref: source.ref, label: source.ref}
     case 'unsupported':
       throw usageError('unsupported-source', `${label} has an unsupported source type (${source.type}); loadout cannot install it`)
     default: {
@@ -236,6 +241,8 @@ export const resolvePluginSpec = (input: string, env: Environment, projectRoot: 
           fetch: {kind: 'npm', package: source.package, ...(source.version ? {version: source.version} : {}), ...(registry ? {registry} : {}), label},
         }
       }
+      case 'oci':
+        return {id: '', name: ociDirectName(source.ref), marketplace: DIRECT, fetch: {kind: 'oci', ref: source.ref, label}}
       case 'catalog-url':
         throw usageError('catalog-not-plugin', `${label} is a catalog, not a plugin`, {suggestions: [`add it first: loadout marketplace add ${label}`]})
       default: {

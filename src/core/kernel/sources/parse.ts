@@ -3,6 +3,7 @@ import {resolve} from 'node:path'
 import {usageError} from '../../model/errors.js'
 import {npmSpecRule} from './npm-spec.js'
 import {hasCredentials, redactUrl} from './redact.js'
+import {matchOci} from './oci.js'
 import type {Source, SourceKind} from '../../model/source.js'
 
 /**
@@ -77,7 +78,7 @@ const LOCAL_PATH = /^(?:(?:\.{1,2}|~)(?:\/|$)|\/)/
 const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/
 const SCHEME = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//
 const REMOTE_HELPER = /^([A-Za-z][A-Za-z0-9+.-]*)::/
-const ALLOWED_SCHEMES = new Set(['https', 'ssh'])
+const ALLOWED_SCHEMES = new Set(['https', 'ssh', 'oci'])
 const ALLOWED_TRANSPORTS = 'https://host/path.git, ssh://[user@]host/path or git@host:path'
 
 const stripGitSuffix = (name: string): string => name.replace(/\.git$/i, '')
@@ -288,6 +289,13 @@ const matchNpm = (input: string): Source | undefined => {
 export const ACCEPTED_SOURCE_FORMS: readonly SourceForm[] = [
   {name: 'local folder', pattern: './dir, ../dir, /abs/dir, ~/dir', example: './my-plugins', kind: 'local', match: matchLocalPath},
   {name: 'local catalog file', pattern: 'path/to/file.json', example: 'marketplace.json', kind: 'local', match: matchLocalJson},
+  {
+    name: 'OCI registry artifact',
+    pattern: 'oci://host[:port]/repo(:tag|@sha256:<hex>|:<range>)',
+    example: 'oci://ghcr.io/acme/kit:1.2.0',
+    kind: 'oci',
+    match: matchOci,
+  },
   {name: 'npm package', pattern: 'npm:<package>[@<range>]', example: 'npm:@acme/agent-tools@^1.2', kind: 'npm', match: matchNpm},
   {name: 'GitHub repository', pattern: 'owner/repo[@ref|#ref]', example: 'acme/agent-tools@v1.2.0', kind: 'github', match: matchGithub},
   {name: 'GitHub repository', pattern: 'github:owner/repo[@ref|#ref]', example: 'github:acme/agent-tools', kind: 'github', match: matchGithubPrefixed},
@@ -462,6 +470,8 @@ export const sourceLabel = (source: Source): string => {
       return source.path
     case 'npm':
       return `npm:${source.package}${source.version ? `@${source.version}` : ''}`
+    case 'oci':
+      return source.ref
     default:
       return unreachable(source)
   }

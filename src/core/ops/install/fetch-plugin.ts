@@ -81,6 +81,11 @@ export const fetchPlugin = async (spec: PluginFetchSpec, env: Environment, offli
       const fetched = await fetchNpm(spec, {env, cacheDir: loadoutPaths(env).cache, offline})
       return {root: fetched.root, artifact: {version: fetched.version, integrity: fetched.artifactIntegrity}, integrity: fetched.integrity}
     }
+    case 'oci': {
+      const {fetchOci} = await import('../../kernel/sources/oci.js')
+      const fetched = await fetchOci(spec.ref, {env, cacheDir: loadoutPaths(env).cache, offline, ...(spec.digest ? {digest: spec.digest} : {})})
+      return {root: fetched.dir, artifact: {version: fetched.version ?? fetched.digest, integrity: fetched.digest}, integrity: fetched.integrity}
+    }
     default: {
       const never: never = spec
       return never

@@ -67,6 +67,11 @@ export const installDeclared = async (options: DeclaredOptions): Promise<Declare
       const fetch = {...prepared.resolved.fetch, version: lock.artifact.version, integrity: lock.artifact.integrity}
       prepared = await prepareFetched({...prepared.resolved, fetch}, await fetchPlugin(fetch, options.env, options.offline), options)
     }
+    // an OCI artifact is pulled by the manifest digest the lock records, whatever its tag says now
+    if (lock?.artifact && prepared.resolved.fetch.kind === 'oci' && prepared.fetched.artifact?.integrity !== lock.artifact.integrity) {
+      const fetch = {...prepared.resolved.fetch, digest: lock.artifact.integrity}
+      prepared = await prepareFetched({...prepared.resolved, fetch}, await fetchPlugin(fetch, options.env, options.offline), options)
+    }
     // The lock is the contract: other content at the locked commit (or a folder that changed) is refused; `update` moves the lock.
     if (lock && lock.integrity !== prepared.fetched.integrity) {
       throw new LoadoutError(
