@@ -232,3 +232,10 @@ export const newestOciTag = async (refText: string, range: string, env: Environm
   const ref = parseOciReference(refText)
   return tagForRange(await new OciClient(ref.registry, env).listTags(ref.repository), range, formatOciReference(ref))
 }
+
+/** The manifest digest a tag (or range) names right now. */
+export const ociTagDigest = async (refText: string, env: Environment): Promise<string> => {
+  const {OciClient} = await pulling()
+  const ref = parseOciReference(refText)
+  return (await resolveOci(ref, new OciClient(ref.registry, env))).digest
+}
