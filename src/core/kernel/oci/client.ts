@@ -358,9 +358,9 @@ export class OciClient {
   }
 
   /** Every tag of a repository, following the `Link: <...>; rel="next"` pages. */
-  async listTags(repository: string): Promise<string[]> {
+  async listTags(repository: string, pageSize = 1000): Promise<string[]> {
     const tags: string[] = []
-    let path: string | undefined = `/v2/${repository}/tags/list?n=1000`
+    let path: string | undefined = `/v2/${repository}/tags/list?n=${pageSize}`
     for (let page = 0; path !== undefined && page < MAX_TAG_PAGES; page++) {
       const response = await this.expect(
         await this.call(path, pullScope(repository), {method: 'GET', headers: {accept: 'application/json'}}),
