@@ -89,10 +89,6 @@ export const parseChallenge = (header: string): {scheme: string; params: Record<
   return {scheme: (match?.[1] ?? '').toLowerCase(), params}
 }
 
-export interface Tagged {
-  tags: string[]
-}
-
 export interface FetchedManifest {
   digest: string
   mediaType: string

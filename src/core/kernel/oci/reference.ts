@@ -68,5 +68,3 @@ export const parseOciReference = (input: string): OciReference => {
 export const formatOciReference = (ref: OciReference): string =>
   `oci://${ref.registry}/${ref.repository}${ref.tag ? `:${ref.tag}` : ref.range ? `:${ref.range}` : ''}${ref.digest ? `@${ref.digest}` : ''}`
 
-/** The https URL of the registry's API root. */
-export const registryOrigin = (ref: Pick<OciReference, 'registry'>): string => `https://${ref.registry}`
