@@ -88,6 +88,36 @@ describe('plugin push and install oci:// behind basic auth', () => {
   }, 120_000)
 })
 
+describe('a tag that moves', () => {
+  it('a teammate gets the digest the lock records, not what the tag names now; outdated says the tag moved', async () => {
+    const author = sandbox({git: true})
+    dockerLogin(author, registry)
+    const first = await push(author, writePlugin(join(author.dir, 'moving-1'), 'moving', '1.0.0', 'first content'), `oci://${registry.host}/acme/moving:stable`)
+    const install = await loadout(
+      author,
+      ['install', `oci://${registry.host}/acme/moving:stable`, '--agent', 'codex', '--scope', 'project', '--yes', '--json'],
+      trust(registry),
+    )
+    expect(install.status, install.stderr + install.stdout).toBe(0)
+    const second = await push(
+      author,
+      writePlugin(join(author.dir, 'moving-2'), 'moving', '1.0.1', 'second content'),
+      `oci://${registry.host}/acme/moving:stable`,
+    )
+    expect(second.digest).not.toBe(first.digest)
+
+    const mate = sandbox({git: true})
+    dockerLogin(mate, registry)
+    for (const name of ['loadout.json', 'loadout.lock']) cpSync(join(author.project, name), join(mate.project, name))
+    const frozen = await loadout(mate, ['install', '--frozen', '--yes', '--json'], trust(registry))
+    expect(frozen.status, frozen.stderr + frozen.stdout).toBe(0)
+    expect(readFileSync(join(mate.project, '.agents', 'skills', 'moving-skill', 'SKILL.md'), 'utf8')).toContain('first content')
+
+    const outdated = await loadout(author, ['outdated', '--json'], trust(registry))
+    expect(outdated.json<{rows: unknown[]}>().rows).toEqual([expect.objectContaining({outdated: true, reason: 'the tag names a new digest'})])
+  }, 120_000)
+})
+
 describe('what an OCI registry serves is checked', () => {
   it('refuses a tampered layer blob (exit 7) and writes nothing: no skill, no lock, no cache folder', async () => {
     const sb = sandbox({git: true})
