@@ -71,7 +71,7 @@ export const isPinned = (spec: PluginFetchSpec): boolean => {
     case 'npm':
       return Boolean(spec.integrity)
     case 'oci':
-      return Boolean(spec.digest) || spec.ref.includes('@sha256:')
+      return Boolean(spec.integrity) || spec.ref.includes('@sha256:')
     default: {
       const never: never = spec
       return never

@@ -23,8 +23,8 @@ export type PluginFetchSpec =
       /** where LOADOUT_TOKEN may go: the archive's origin when the user named it, a catalog URL's when that listed it */ tokenOrigin?: string
     }
   | {kind: 'npm'; package: string; version?: string; registry?: string; integrity?: string; label: string}
-  /** `digest`: the manifest digest to pull whatever the reference's tag now says (the lock's) */
-  | {kind: 'oci'; ref: string; digest?: string; label: string}
+  /** `integrity`: the manifest digest to pull whatever the reference's tag now says (the lock's); `version` as the lock recorded it */
+  | {kind: 'oci'; ref: string; version?: string; integrity?: string; label: string}
 
 export interface ResolvedPlugin {
   /** plugin@marketplace */

@@ -83,7 +83,7 @@ export const fetchPlugin = async (spec: PluginFetchSpec, env: Environment, offli
     }
     case 'oci': {
       const {fetchOci} = await import('../../kernel/sources/oci.js')
-      const fetched = await fetchOci(spec.ref, {env, cacheDir: loadoutPaths(env).cache, offline, ...(spec.digest ? {digest: spec.digest} : {})})
+      const fetched = await fetchOci(spec.ref, {env, cacheDir: loadoutPaths(env).cache, offline, ...(spec.integrity ? {digest: spec.integrity} : {})})
       return {root: fetched.dir, artifact: {version: fetched.version ?? fetched.digest, integrity: fetched.digest}, integrity: fetched.integrity}
     }
     default: {

@@ -63,13 +63,10 @@ export const installDeclared = async (options: DeclaredOptions): Promise<Declare
       ? await prepareDeclaredServer(id, declared[id]!, env, context.projectRoot)
       : await preparePlugin(declared[id]!.source ?? id, {...options, env: {...env, cwd: context.projectRoot}})
     if (lock?.commit && prepared.fetched.commit !== lock.commit) prepared = await preparePluginAt(prepared, lock.commit, options)
-    if (lock?.artifact && prepared.resolved.fetch.kind === 'npm' && prepared.fetched.artifact?.integrity !== lock.artifact.integrity) {
+    // a registry artifact (npm, or OCI: its manifest digest) is fetched as the lock pinned it, whatever a tag says now
+    const artifactKind = prepared.resolved.fetch.kind === 'npm' || prepared.resolved.fetch.kind === 'oci'
+    if (lock?.artifact && artifactKind && prepared.fetched.artifact?.integrity !== lock.artifact.integrity) {
       const fetch = {...prepared.resolved.fetch, version: lock.artifact.version, integrity: lock.artifact.integrity}
-      prepared = await prepareFetched({...prepared.resolved, fetch}, await fetchPlugin(fetch, options.env, options.offline), options)
-    }
-    // an OCI artifact is pulled by the manifest digest the lock records, whatever its tag says now
-    if (lock?.artifact && prepared.resolved.fetch.kind === 'oci' && prepared.fetched.artifact?.integrity !== lock.artifact.integrity) {
-      const fetch = {...prepared.resolved.fetch, digest: lock.artifact.integrity}
       prepared = await prepareFetched({...prepared.resolved, fetch}, await fetchPlugin(fetch, options.env, options.offline), options)
     }
     // The lock is the contract: other content at the locked commit (or a folder that changed) is refused; `update` moves the lock.

@@ -14,7 +14,7 @@ import type {ScopeContext} from '../../kernel/env/scope.js'
 import {readInstallRecords, type InstallRecord} from '../../kernel/state/records.js'
 import {DIRECT, resolvePluginSpec} from '../../kernel/resolve/resolve.js'
 import {followRename} from '../../kernel/resolve/renames.js'
-import {parseOciReference} from '../../kernel/oci/reference.js'
+import {isOciInput, parseOciReference} from '../../kernel/oci/reference.js'
 
 const ociRangeOf = (ref: string): {range?: string; digest?: string} => parseOciReference(ref)
 
@@ -176,7 +176,7 @@ const checkOci = async (row: OutdatedRow, first: InstallRecord, ref: string, rem
 const checkDirect = async (row: OutdatedRow, first: InstallRecord, remotes: Remotes): Promise<void> => {
   try {
     const resolved = resolvePluginSpec(first.source, remotes.env, remotes.projectRoot)
-    if (resolved.fetch.kind === 'oci') return await checkOci(row, first, resolved.fetch.ref, remotes)
+    if (isOciInput(first.source)) return await checkOci(row, first, first.source, remotes)
     if (resolved.fetch.kind !== 'git') return
     const head = await remotes.head(resolved.fetch.url, resolved.fetch.ref)
     if (head) row.latest = {commit: head}
