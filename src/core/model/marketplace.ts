@@ -10,7 +10,7 @@ export type PluginSource =
   | {kind: 'archive'; url: string; sha256?: string}
   /** a package in an npm registry: `version` is a range, a version or a dist-tag */
   | {kind: 'npm'; package: string; version?: string; registry?: string}
-  /** an artifact in an OCI registry (`oci://...`, see kernel/sources/oci.ts) */
+  /** an artifact in an OCI registry (`oci://...`, see kernel/sources/kinds/oci.ts) */
   | {kind: 'oci'; ref: string}
   | {kind: 'unsupported'; type: string}
 

@@ -1,11 +1,12 @@
 import {validationFailed} from '../../model/errors.js'
 import {npmSpecRule} from '../sources/npm-spec.js'
+import {entryKindOf} from '../sources/kinds/entries.js'
 import {problem, type Problem} from '../../model/problems.js'
 import {skeleton} from '../text/name-skeleton.js'
 import {checkMarketplaceName, checkPluginName} from '../text/names.js'
 import type {Catalog, CatalogFormat, CatalogRead, DroppedEntry, PluginAuthor, PluginEntry, PluginSource} from '../../model/marketplace.js'
 import {jsonPathJoin} from '../json/path.js'
-import {ociEntrySource} from '../sources/oci.js'
+import {ociEntrySource} from '../sources/kinds/oci.js'
 
 /**
  * Reading a marketplace catalog (`.claude-plugin/marketplace.json`, Codex's
@@ -336,7 +337,7 @@ class Reader {
     }
     this.bySkeleton.set(look, name)
     this.firstAt.set(name, index)
-    if (source.kind === 'unsupported') {
+    if (!entryKindOf(source).supported && 'type' in source) {
       this.warn(
         'source-unsupported',
         `unsupported source type ${SIMPLE_TYPE.test(source.type) ? source.type : quoted(source.type)}: plugin ${quoted(name)} is listed but cannot be installed`,

@@ -27,7 +27,7 @@ import {
   type Descriptor,
 } from '../../kernel/oci/media-types.js'
 import {formatOciReference, parseOciReference, TAG, type OciReference} from '../../kernel/oci/reference.js'
-import {resolveOci} from '../../kernel/sources/oci.js'
+import {resolveOci} from '../../kernel/sources/kinds/oci.js'
 import {findCatalogFile, catalogRootOf} from '../../kernel/marketplace/fetch.js'
 import {inspectPlugin} from '../../kernel/plugin/read.js'
 import {isInside} from '../../kernel/fs/contain.js'

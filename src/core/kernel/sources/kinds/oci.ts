@@ -7,9 +7,9 @@
  */
 import {mkdir, mkdtemp, readFile, rename, rm, stat, writeFile} from 'node:fs/promises'
 import {join} from 'node:path'
-import type {Environment} from '../env/environment.js'
-import {EXIT, isLoadoutError, LoadoutError, notFound, validationFailed} from '../../model/errors.js'
-import type {OciClient} from '../oci/client.js'
+import type {Environment} from '../../env/environment.js'
+import {EXIT, isLoadoutError, LoadoutError, notFound, validationFailed} from '../../../model/errors.js'
+import type {OciClient} from '../../oci/client.js'
 import {
   ANNOTATION,
   CATALOG_ARTIFACT_TYPE,
@@ -18,17 +18,21 @@ import {
   MANIFEST_MEDIA_TYPE,
   PLUGIN_ARTIFACT_TYPE,
   type ArtifactManifest,
-} from '../oci/media-types.js'
-import {formatOciReference, isOciInput, parseOciReference, type OciReference} from '../oci/reference.js'
+} from '../../oci/media-types.js'
+import {formatOciReference, isOciInput, parseOciReference, type OciReference} from '../../oci/reference.js'
+import type {PluginFetchSpec, Source} from '../../../model/source.js'
+import type {PluginSource} from '../../../model/marketplace.js'
+import {hostOfUrl} from '../hosts.js'
+import type {FetchSpecKind, SourceKind} from '../kind.js'
 
 // the client, the extractor and semver load only when something is pulled: parsing and policy
 // checks (which every command may do) stay light
 const pulling = async () => {
   const [client, archive, integrity, write, semver] = await Promise.all([
-    import('../oci/client.js'),
-    import('./archive.js'),
-    import('../fs/integrity.js'),
-    import('../fs/write.js'),
+    import('../../oci/client.js'),
+    import('../archive.js'),
+    import('../../fs/integrity.js'),
+    import('../../fs/write.js'),
     import('semver'),
   ])
   return {...client, ...archive, ...integrity, ...write, semver}
@@ -239,3 +243,43 @@ export const ociTagDigest = async (refText: string, env: Environment): Promise<s
   const ref = parseOciReference(refText)
   return (await resolveOci(ref, new OciClient(ref.registry, env))).digest
 }
+
+type OciSource = Extract<Source, {kind: 'oci'}>
+type OciSpec = Extract<PluginFetchSpec, {kind: 'oci'}>
+
+/** `oci://host[:port]/repo:tag|@sha256:<digest>|:<range>`: a plugin artifact, or a catalog pushed with `marketplace push`. */
+export const oci: SourceKind<OciSource> = {
+  kind: 'oci',
+  describe: (source) => source.ref,
+  host: (source) => hostOfUrl(ociHostUrl(source.ref)),
+  gitUrl: () => undefined,
+  cacheId: (source) => `oci:${source.ref}`,
+  catalog: 'oci',
+  cached: 'catalog',
+  localPath: () => undefined,
+  repositoryPath: () => undefined,
+  withRepositoryPath: (source) => source,
+  onGithub: false,
+  tokenOrigin: () => undefined,
+  direct: (source, {label}) => ({name: ociDirectName(source.ref), fetch: {kind: 'oci', ref: source.ref, label}}),
+}
+
+export const ociFetch: FetchSpecKind<OciSpec> = {
+  kind: 'oci',
+  host: (spec) => hostOfUrl(ociHostUrl(spec.ref)),
+  pinned: (spec) => Boolean(spec.integrity) || parseOciReference(spec.ref).digest !== undefined,
+  atCommit: () => undefined,
+  marketplaceRepository: () => undefined,
+  remote: () => undefined,
+  artifact: true,
+}
+
+/** A catalog entry `{"source": "oci", "ref": "oci://host/repo:tag@sha256:<digest>"}`. */
+export const ociEntry = {
+  kind: 'oci' as const,
+  describe: (source: OciEntrySource): string => source.ref,
+  supported: true,
+  fetch: (source: OciEntrySource): PluginFetchSpec => ({kind: 'oci', ref: source.ref, label: source.ref}),
+}
+
+type OciEntrySource = Extract<PluginSource, {kind: 'oci'}>
