@@ -67,4 +67,3 @@ export const parseOciReference = (input: string): OciReference => {
 /** The reference written back: `oci://host/repo[:tag|:range][@digest]`. */
 export const formatOciReference = (ref: OciReference): string =>
   `oci://${ref.registry}/${ref.repository}${ref.tag ? `:${ref.tag}` : ref.range ? `:${ref.range}` : ''}${ref.digest ? `@${ref.digest}` : ''}`
-
