@@ -28,7 +28,7 @@ export interface ParseSourceOptions {
   githubUrl?: string
 }
 
-export {DEFAULT_GITHUB_URL, normalizeGitUrl} from './git-url.js'
+export {normalizeGitUrl} from './git-url.js'
 
 /** A web host whose repository URLs need no `.git` suffix; `nested` allows groups (GitLab). */
 export interface GitHost {
