@@ -433,11 +433,19 @@ class Reader {
         const url = this.remoteUrl(value.url)
         if (typeof url !== 'string') return url
         const sha256 = value.sha256
-        if (sha256 === undefined) return {kind: 'archive', url}
+        // a Sigstore bundle for the archive, by URL: checked against the marketplace's --signed-by-identity
+        let sigstore: string | undefined
+        if (value.sigstore !== undefined) {
+          const bundle = this.remoteUrl(value.sigstore)
+          if (typeof bundle !== 'string') return bundle
+          sigstore = bundle
+        }
+        const withBundle = sigstore ? {sigstore} : {}
+        if (sha256 === undefined) return {kind: 'archive', url, ...withBundle}
         if (typeof sha256 !== 'string') return missingOrWrong('sha256', sha256, "the archive's sha256 (64 hexadecimal characters)")
         const rule = hexRule(sha256, 64, 'sha256 digest')
         if (rule) return {code: 'source-bad-sha256', message: `sha256 ${quoted(sha256)} ${rule}`, field: 'sha256'}
-        return {kind: 'archive', url, sha256: sha256.toLowerCase()}
+        return {kind: 'archive', url, sha256: sha256.toLowerCase(), ...withBundle}
       }
       case 'npm':
         return npmEntrySource(value)

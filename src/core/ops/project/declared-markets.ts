@@ -30,6 +30,8 @@ export const registerDeclaredMarketplaces = async (
       name,
       ...(typeof entry.ref === 'string' ? {ref: entry.ref} : {}),
       ...(Array.isArray(entry.sparse) ? {sparse: entry.sparse} : {}),
+      ...(entry.signedBy === undefined ? {} : {declaredSignedBy: entry.signedBy}),
+      ...(entry.signedByIdentity === undefined ? {} : {signedByIdentity: entry.signedByIdentity}),
       env: {...env, cwd: context.projectRoot},
       context: {scope: 'project', projectRoot: context.projectRoot},
       offline: options.offline,

@@ -90,6 +90,7 @@ const archive: EntrySourceKind<Of<'archive'>> = {
     kind: 'archive',
     url: source.url,
     ...(source.sha256 ? {sha256: source.sha256} : {}),
+    ...(source.sigstore ? {sigstore: source.sigstore} : {}),
     label: source.url,
     ...(tokenOrigin ? {tokenOrigin} : {}),
   }),
