@@ -1,6 +1,6 @@
 import type {UserConfigOption} from '../core/kernel/resolve/manifest.js'
 import type {Environment} from '../core/kernel/env/environment.js'
-import type {StoredValue} from '../core/kernel/user-config/store.js'
+import {emptyMap, type StoredValue} from '../core/kernel/user-config/store.js'
 import {parseValue} from '../core/kernel/user-config/values.js'
 import {whilePrompting} from './progress.js'
 
@@ -12,7 +12,7 @@ export const askUserConfig =
 
 const ask = async (env: Environment, id: string, options: readonly UserConfigOption[]): Promise<Record<string, StoredValue>> => {
   const {input, password, confirm} = await import('@inquirer/prompts')
-  const answers: Record<string, StoredValue> = {}
+  const answers = emptyMap<StoredValue>()
   process.stderr.write(`${id} asks for ${options.length} setting(s):\n`)
   for (const option of options) {
     const message = `${option.title ?? option.key}${option.description ? ` (${option.description})` : ''}${option.required ? '' : ' [optional]'}`
