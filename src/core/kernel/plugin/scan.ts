@@ -111,11 +111,15 @@ export const agentReadFiles = (model: PluginModel): string[] => {
 
 export const formatFinding = (f: HiddenTextFinding): string => `${f.file}:${f.line}:${f.column} ${f.codePoint} ${f.name}`
 
+/** Hidden characters in the names of files (a bidi control can make `run.sh` of `hs.nur`), relative to `root`. */
+export const hiddenInNames = (files: readonly string[], root: string): HiddenTextFinding[] =>
+  files.flatMap((file) => findHiddenText(relative(root, file).split(sep).join('/')).map((f) => ({...f, file, line: 0, name: `${f.name} IN THE FILE NAME`})))
+
 /** Refuses a plugin whose agent-read text hides characters (`--allow-hidden-text` skips this). */
 export const refuseHiddenText = (model: PluginModel, id: string): void => {
-  const findings = agentReadFiles(model)
-    .flatMap((file) => scanFile(file, !isMarkdown(file)))
-    .map((f) => ({...f, file: relative(model.root, f.file).split(sep).join('/')}))
+  const findings = [...hiddenInNames(filesBelow(model.root), model.root), ...agentReadFiles(model).flatMap((file) => scanFile(file, !isMarkdown(file)))].map(
+    (f) => ({...f, file: relative(model.root, f.file).split(sep).join('/')}),
+  )
   if (findings.length === 0) return
   const large = findings.filter((f) => f.tooLarge).map((f) => f.file)
   if (large.length > 0)

@@ -38,8 +38,9 @@ const NAMES: Record<number, string> = {
   0xfeff: 'ZERO WIDTH NO-BREAK SPACE',
 }
 
-/** Every character the walk below can report: a format character or a tag. */
-const MAY_HIDE = /[\p{Cf}\u{E0000}-\u{E007F}]/u
+/** Every character the walk below can report: a format character, a tag or a variation selector. */
+// eslint-disable-next-line no-misleading-character-class -- the class lists the selectors themselves, never a selected character
+const MAY_HIDE = /[\p{Cf}\u{E0000}-\u{E007F}\uFE00-\uFE0F\u{E0100}-\u{E01EF}]/u
 const PICTOGRAPH = /\p{Extended_Pictographic}/u
 /** what may stand between a pictograph and a joiner: a variation selector or a skin-tone modifier */
 // eslint-disable-next-line no-misleading-character-class -- the class lists the modifiers themselves, never a modified emoji
@@ -53,7 +54,22 @@ const SUBDIVISION_ID = /^(?:[a-z]{2}|[0-9]{3})[a-z0-9]{1,4}$/
 /** the longest id above: the run of tags a flag may carry */
 const MAX_FLAG_TAGS = 7
 
+const isSelector = (cp: number | undefined) => cp !== undefined && ((cp >= 0xfe00 && cp <= 0xfe0f) || (cp >= 0xe0100 && cp <= 0xe01ef))
+const IDEOGRAPH = /\p{Ideographic}/u
+
+/**
+ * A variation selector picks how the character before it is drawn; one is normal (U+FE0F after an
+ * emoji, U+E0100 and up after a CJK ideograph). Anything else (a run of them, one at the start, the
+ * supplementary ones after anything but an ideograph) carries bytes no one sees: "emoji smuggling".
+ */
+const hiddenSelector = (text: string, at: number, cp: number): boolean => {
+  const before = pointBefore(text, at)
+  if (!before || isSelector(before.cp) || before.cp === 0x0a) return true
+  return cp >= 0xe0100 && !IDEOGRAPH.test(String.fromCodePoint(before.cp))
+}
+
 const nameOf = (cp: number): string => {
+  if (isSelector(cp)) return `VARIATION SELECTOR-${cp >= 0xe0100 ? cp - 0xe0100 + 17 : cp - 0xfe00 + 1}`
   if (isTag(cp)) {
     const ascii = cp - 0xe0000
     return ascii >= 0x20 && ascii < 0x7f ? `TAG ${JSON.stringify(String.fromCharCode(ascii))}` : cp === CANCEL_TAG ? 'CANCEL TAG' : 'TAG CHARACTER'
@@ -94,6 +110,7 @@ const flagTagRun = (text: string, at: number): number => {
   return 0
 }
 
+// eslint-disable-next-line no-misleading-character-class -- as MAY_HIDE
 const MAY_HIDE_ALL = new RegExp(MAY_HIDE.source, 'gu')
 
 /** Code points in text[from, to). */
@@ -130,6 +147,7 @@ export const findHiddenText = (text: string): HiddenChar[] => {
     }
     if (cp === 0xfeff && at === 0) continue
     if (cp === 0x200d && joinsEmoji(text, at)) continue
+    if (isSelector(cp) && !hiddenSelector(text, at, cp)) continue
     for (let nl = text.indexOf('\n', counted); nl !== -1 && nl < at; nl = text.indexOf('\n', counted)) {
       line++
       counted = nl + 1

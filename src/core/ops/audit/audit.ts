@@ -4,7 +4,7 @@ import type {Scope, ScopeContext} from '../../kernel/env/scope.js'
 import {readInstallRecords} from '../../kernel/state/records.js'
 import {loadTargets} from '../../kernel/targets/registry.js'
 import {sectionLocations} from '../../kernel/targets/resolve.js'
-import {filesBelow, scanFile, type HiddenTextFinding} from '../../kernel/plugin/scan.js'
+import {filesBelow, hiddenInNames, scanFile, type HiddenTextFinding} from '../../kernel/plugin/scan.js'
 
 export interface AuditResult {
   ok: boolean
@@ -38,7 +38,7 @@ export const auditInstalled = async (env: Environment, context: ScopeContext, sc
   const copies = [...new Set(records.flatMap((r) => (r.pluginRoot ? [r.pluginRoot] : [])))]
   for (const folder of [...folders, ...copies]) for (const file of filesBelow(folder)) files.add(file)
   const sorted = [...files].sort()
-  const findings = sorted.flatMap((file) => scanFile(file, true))
+  const findings = [...hiddenInNames(sorted, '/'), ...sorted.flatMap((file) => scanFile(file, true))]
   const verify = await verifyInstalled(env, context.projectRoot, scope ? {scope} : {})
   return {ok: findings.length === 0 && verify.ok, scanned: sorted.length, folders, findings, verify}
 }
