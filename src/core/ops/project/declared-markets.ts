@@ -3,6 +3,7 @@ import {addMarketplace} from '../marketplace/add.js'
 import {readMarketplaces, readProjectManifest, visibleMarketplaces} from '../../kernel/state/marketplaces.js'
 import type {ScopeContext} from '../../kernel/env/scope.js'
 import {parseSource} from '../../kernel/sources/parse.js'
+import {kindOf} from '../../kernel/sources/kinds/index.js'
 import {safeRealpath} from '../../kernel/fs/contain.js'
 import {validationFailed} from '../../model/errors.js'
 import {isAbsolute, relative, resolve} from 'node:path'
@@ -13,9 +14,10 @@ import {isAbsolute, relative, resolve} from 'node:path'
  */
 const refuseOutsideFolder = (name: string, input: string, env: Environment, projectRoot: string): void => {
   const source = parseSource(input, {cwd: projectRoot, home: env.home})
-  if (source.kind !== 'local') return
+  const folder = kindOf(source).localPath(source)
+  if (folder === undefined) return
   const root = safeRealpath(projectRoot) ?? resolve(projectRoot)
-  const path = safeRealpath(source.path) ?? resolve(source.path)
+  const path = safeRealpath(folder) ?? resolve(folder)
   const rel = relative(root, path)
   if (rel === '..' || rel.startsWith(`..${'/'}`) || isAbsolute(rel))
     throw validationFailed(
