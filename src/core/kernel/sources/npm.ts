@@ -262,12 +262,14 @@ export const fetchNpm = async (spec: NpmSpec, options: {env: Environment; cacheD
   } catch (error) {
     throw agent?.refusal ?? failure(spec, error)
   }
-  const published = manifest._integrity
+  // pacote makes a sha1 integrity from `dist.shasum` when the registry gives no `dist.integrity`: sha1 no
+  // longer proves the bytes are the published ones, so only a sha256/384/512 entry counts
+  const published = /(?:^|\s)sha(?:256|384|512)-/.test(manifest._integrity ?? '') ? manifest._integrity : undefined
   if (!published) {
     throw new LoadoutError(
       'npm-no-integrity',
       EXIT.integrity,
-      `npm package ${manifest.name}@${manifest.version} has no dist.integrity in the registry; loadout installs only what it can check`,
+      `npm package ${manifest.name}@${manifest.version} has no sha256/384/512 dist.integrity in the registry (a sha1 shasum proves nothing); loadout installs only what it can check`,
     )
   }
   if (spec.integrity && spec.integrity !== published) {

@@ -12,7 +12,7 @@ import type {Problem} from '../../model/problems.js'
 import type {ScopeContext} from '../../kernel/env/scope.js'
 import {pathsRecordedBy, ownershipFrom, readInstallRecords, type InstallRecord} from '../../kernel/state/records.js'
 import type {AgentTarget} from '../../kernel/targets/types.js'
-import {applyOperation, removeApplied} from './apply.js'
+import {applyOperation, flushConfigs, removeApplied, type PendingConfigs} from './apply.js'
 import {approvalsFile, consentSummary, isApproved, storeApproval, type ConsentSummary} from './consent.js'
 import {fetchPlugin, type FetchedPlugin} from './fetch-plugin.js'
 import type {NpmProvenance} from '../../kernel/sources/npm.js'
@@ -431,6 +431,7 @@ const applyPlans = async (plans: readonly TargetPlan[], recordBase: RecordBase, 
     record.config.push(...(applied.config ?? []))
   }
   const sharing: Array<{record: InstallRecord; op: Extract<Operation, {kind: 'shared'}>}> = []
+  const pending: PendingConfigs = new Map()
   for (const plan of plans) {
     if (plan.operations.length === 0) continue
     const record: InstallRecord = {
@@ -449,12 +450,13 @@ const applyPlans = async (plans: readonly TargetPlan[], recordBase: RecordBase, 
         continue
       }
       await tx.checkpoint()
-      const applied = applyOperation(op, tx)
+      const applied = applyOperation(op, tx, pending)
       add(record, {...applied, trees: applied.trees ?? []})
       if (op.kind === 'copy-dir' || op.kind === 'write-file') at.set(op.dest, {files: applied.files, dirs: applied.dirs, trees: applied.trees ?? []})
     }
     records.push(record)
   }
+  flushConfigs(pending)
   for (const {record, op} of sharing) add(record, op.recorded ?? at.get(op.dest) ?? {files: [], dirs: [], trees: []})
   await tx.checkpoint()
   return records
