@@ -92,9 +92,29 @@ const confirmedBy = (agent) => {
   return lines.length === 0 ? '—' : lines.join('<br>')
 }
 
+/** The budget the agent documents for the descriptions it lists at start-up, with its source (`loadout budget`). */
+const startupBudget = (agent) => {
+  const b = agent.startupBudget
+  if (!b || b.chars === null) return 'none documented'
+  const covers = b.covers.join(', ')
+  return `${b.chars} chars (${covers})${b.env ? ` ${code(`$${b.env}`)}` : ''}<br>[source](${b.source})`
+}
+
 /** The Markdown table (and its legend) for the README, from the parsed target files. */
 export const renderAgentTable = (agents) => {
-  const header = ['Agent', 'Name', 'Confidence', 'Homes', 'Skills', 'Subagents', 'MCP servers', 'Hooks / plugins', 'Slash commands', 'Confirmed by']
+  const header = [
+    'Agent',
+    'Name',
+    'Confidence',
+    'Homes',
+    'Skills',
+    'Subagents',
+    'MCP servers',
+    'Hooks / plugins',
+    'Slash commands',
+    'Start-up budget',
+    'Confirmed by',
+  ]
   const rows = [...agents]
     .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
     .map((agent) => {
@@ -110,6 +130,7 @@ export const renderAgentTable = (agents) => {
         sectionCell(agent, 'mcp'),
         hooksAndPlugins(agent),
         sectionCell(agent, 'commands'),
+        installs ? startupBudget(agent) : '—',
         installs ? confirmedBy(agent) : '—',
       ]
     })
@@ -123,6 +144,8 @@ export const renderAgentTable = (agents) => {
     'relative to the project root. Skills folders are listed in load order: the first wins when two',
     'skills share a name. "Confirmed by" names the agent\'s own CLI, at the version pinned in',
     '`test/support/vendor-clis.js`, that listed what loadout wrote there (`test/e2e/vendor-cli.test.ts`).',
+    '"Start-up budget" is what the agent documents for the names and descriptions it lists when it starts',
+    '(`loadout budget` counts them against it).',
   ].join('\n')
 }
 

@@ -75,6 +75,18 @@ export interface ConfirmedBy {
   checks: string[]
 }
 
+/** The budget an agent gives the descriptions it loads at start-up, as it documents it (`loadout budget`). */
+export interface StartupBudget {
+  /** characters of names and descriptions listed before some are dropped; null: the agent documents no limit */
+  chars: number | null
+  /** an environment variable the agent reads to set it, in characters */
+  env?: string
+  covers: Array<'skills' | 'commands' | 'subagents'>
+  note: string
+  /** where the agent documents it */
+  source: string | null
+}
+
 export interface AgentTarget {
   id: string
   name: string
@@ -85,6 +97,7 @@ export interface AgentTarget {
   /** why the agent has no place for a kind of part, said when an install skips one */
   lacks?: Partial<Record<SectionName, string>>
   confirmedBy?: ConfirmedBy[]
+  startupBudget: StartupBudget
   bases: Record<string, BaseCandidate[]>
   detect: string[]
   skills?: SkillsSection
