@@ -5,6 +5,7 @@ import {readJsonFile, writeJsonFile} from '../fs/json.js'
 import {TEMP_NAME} from '../fs/write.js'
 import type {Scope} from '../env/scope.js'
 import type {Source} from '../../model/source.js'
+import type {AutoUpdate} from '../../model/marketplace.js'
 
 /** A marketplace as registered and as last fetched on this machine. */
 export interface MarketplaceRecord {
@@ -31,6 +32,8 @@ export interface MarketplaceRecord {
   catalogFile: string
   pluginCount: number
   warningCount: number
+  /** `loadout update --auto`: off (absent), notify or apply, once the last refresh is a day old */
+  autoUpdate?: AutoUpdate
 }
 
 interface StateFile {
@@ -76,7 +79,7 @@ export const visibleMarketplaces = (records: readonly MarketplaceRecord[], proje
 
 /** The project's declarations in loadout.json (what the project says it uses). */
 export interface ProjectManifest {
-  marketplaces?: Record<string, {source: string; ref?: string; sparse?: string[]}>
+  marketplaces?: Record<string, {source: string; ref?: string; sparse?: string[]; autoUpdate?: AutoUpdate}>
   [key: string]: unknown
 }
 

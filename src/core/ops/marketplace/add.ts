@@ -1,6 +1,7 @@
 import type {Environment} from '../../kernel/env/environment.js'
 import {conflict, usageError} from '../../model/errors.js'
 import {withStateLock} from '../../kernel/state/transaction.js'
+import {parseAutoUpdate} from './auto-update.js'
 import type {Problem} from '../../model/problems.js'
 import type {ScopeContext} from '../../kernel/env/scope.js'
 import {parseSource, sourceLabel} from '../../kernel/sources/parse.js'
@@ -32,6 +33,8 @@ export interface AddMarketplaceInput {
   dryRun?: boolean
   /** project scope: also declare it in loadout.json (default); false when registering what loadout.json declares */
   declare?: boolean
+  /** `--auto-update`: what `loadout update --auto` does with it (default off) */
+  autoUpdate?: string
   now?: () => Date
   onProgress?: (message: string) => void
 }
@@ -68,6 +71,7 @@ const withCatalogFolder = (source: Source, subdir: string | undefined): Source =
 /** Fetches a catalog, checks it, and registers it under its name (or `--name`). */
 export const addMarketplace = async (input: AddMarketplaceInput): Promise<MarketplaceAdded> => {
   const {env, context} = input
+  const autoUpdate = input.autoUpdate === undefined ? undefined : parseAutoUpdate(input.autoUpdate)
   const source = parseSource(input.input, {
     cwd: env.cwd,
     home: env.home,
@@ -158,6 +162,7 @@ export const addMarketplace = async (input: AddMarketplaceInput): Promise<Market
       catalogFile: final.catalogFile,
       pluginCount: read.catalog.plugins.length,
       warningCount: read.problems.length,
+      ...(autoUpdate && autoUpdate !== 'off' ? {autoUpdate} : {}),
     }
     writeMarketplaces(env, [...records, record])
     if (project && input.declare !== false) {
@@ -168,6 +173,7 @@ export const addMarketplace = async (input: AddMarketplaceInput): Promise<Market
           source: portableInput(source, record.input, project),
           ...(record.ref ? {ref: record.ref} : {}),
           ...(record.sparse ? {sparse: record.sparse} : {}),
+          ...(record.autoUpdate ? {autoUpdate: record.autoUpdate} : {}),
         },
       }
       writeProjectManifest(project, manifest)

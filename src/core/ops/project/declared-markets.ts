@@ -30,6 +30,7 @@ export const registerDeclaredMarketplaces = async (
       name,
       ...(typeof entry.ref === 'string' ? {ref: entry.ref} : {}),
       ...(Array.isArray(entry.sparse) ? {sparse: entry.sparse} : {}),
+      ...(typeof entry.autoUpdate === 'string' ? {autoUpdate: entry.autoUpdate} : {}),
       env: {...env, cwd: context.projectRoot},
       context: {scope: 'project', projectRoot: context.projectRoot},
       offline: options.offline,
