@@ -47,9 +47,6 @@ export const readParts = (value: unknown): DisabledParts => {
 
 export const noParts = (parts: DisabledParts | undefined): boolean => PART_KINDS.every((k) => (parts?.[k]?.length ?? 0) === 0)
 
-export const sameParts = (a: DisabledParts | undefined, b: DisabledParts | undefined): boolean =>
-  JSON.stringify(normalParts(a)) === JSON.stringify(normalParts(b))
-
 export const addParts = (a: DisabledParts | undefined, b: DisabledParts): DisabledParts =>
   normalParts(Object.fromEntries(PART_KINDS.map((k) => [k, [...(a?.[k] ?? []), ...(b[k] ?? [])]])))
 
