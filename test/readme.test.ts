@@ -48,9 +48,18 @@ describe('renderAgentTable', () => {
       'Hooks / plugins',
       'Slash commands',
       'Plugins',
+      'Start-up budget',
       'Confirmed by',
     ])
     for (const row of rows) expect(cells(row), row).toHaveLength(header.length)
+  })
+
+  it("shows each agent's start-up budget from its registry file, with the source, or that it documents none", () => {
+    expect(cells(rowOf(table, 'claude-code')!)[9]).toBe(
+      '8000 chars (skills, commands) `$SLASH_COMMAND_TOOL_CHAR_BUDGET`<br>[source](https://code.claude.com/docs/en/skills)',
+    )
+    expect(cells(rowOf(table, 'codex')!)[9]).toContain('8000 chars (skills)')
+    expect(cells(rowOf(table, 'cursor')!)[9]).toBe('none documented')
   })
 
   it('shows the paths of each scope, the homes and the keys', () => {
