@@ -4,7 +4,7 @@ import type {Policy, PolicyFile, PolicySourceFile, PolicyWarning} from '../../mo
 
 export interface PolicyRuleView {
   rule: string
-  value: string[] | boolean
+  value: string[] | boolean | string | Array<{plugin: string; version?: string}>
   /** the file the rule comes from */
   file: string
   level: PolicySourceFile['level']
@@ -44,6 +44,21 @@ const rulesOf = (policy: Policy): PolicyRuleView[] => {
   lists('mcp.allow', policy.mcp.allow)
   if (policy.tools) rules.push({rule: 'tools', value: false, file: policy.tools.from, level: level(policy.tools.from)})
   if (policy.requirePinned) rules.push({rule: 'requirePinned', value: true, file: policy.requirePinned.from, level: level(policy.requirePinned.from)})
+  if (policy.minimumReleaseAge)
+    rules.push({
+      rule: 'minimumReleaseAge',
+      value: policy.minimumReleaseAge.text,
+      file: policy.minimumReleaseAge.from,
+      level: level(policy.minimumReleaseAge.from),
+    })
+  if (policy.noDowngrade) rules.push({rule: 'noDowngrade', value: true, file: policy.noDowngrade.from, level: level(policy.noDowngrade.from)})
+  for (const file of [...new Set(policy.require.map((r) => r.from))])
+    rules.push({
+      rule: 'require',
+      value: policy.require.filter((r) => r.from === file).map(({plugin, version}) => ({plugin, ...(version ? {version} : {})})),
+      file,
+      level: level(file),
+    })
   return rules
 }
 
@@ -64,5 +79,8 @@ const effectiveOf = (policy: Policy): PolicyFile => {
     ...(mcp ? {mcp} : {}),
     ...(policy.tools ? {tools: false} : {}),
     ...(policy.requirePinned ? {requirePinned: true} : {}),
+    ...(policy.minimumReleaseAge ? {minimumReleaseAge: policy.minimumReleaseAge.text} : {}),
+    ...(policy.noDowngrade ? {noDowngrade: true} : {}),
+    ...(policy.require.length > 0 ? {require: policy.require.map(({plugin, version}) => ({plugin, ...(version ? {version} : {})}))} : {}),
   }
 }
