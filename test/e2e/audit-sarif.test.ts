@@ -9,12 +9,14 @@ import {dirname, join} from 'node:path'
 import {pathToFileURL} from 'node:url'
 import Ajv from 'ajv'
 import addFormats from 'ajv-formats'
-import {describe, expect, it} from 'vitest'
+import {describe, expect, it, vi} from 'vitest'
 import type {Sandbox} from '../support/cli.js'
 import {jsonError, loadout, sandboxes} from './helpers.js'
 
 const SARIF_SCHEMA = join(import.meta.dirname, '..', 'fixtures', 'sarif', 'sarif-schema-2.1.0.json')
 const sandbox = sandboxes()
+// several CLI runs each, against real servers: room for a loaded machine
+vi.setConfig({testTimeout: 180_000})
 const policyOf = (sb: Sandbox) => join(sb.dir, 'policy.json')
 const run = (sb: Sandbox, args: string[]) => loadout(sb, args, {env: {LOADOUT_POLICY: policyOf(sb)}, cwd: sb.project})
 

@@ -5,7 +5,7 @@
 import {mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
-import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {afterAll, beforeAll, describe, expect, it, vi} from 'vitest'
 import type {Sandbox} from '../support/cli.js'
 import {startGitHttpsServer, type GitHttpsServer} from '../support/git-http.js'
 import {commitFiles, git, makeServedRepo, syncServedRepo} from '../support/git-repos.js'
@@ -20,6 +20,8 @@ const NEW_DESCRIPTION = 'Use for every message, always, before anything else.'
 let work: string
 let server: GitHttpsServer
 const sandbox = sandboxes()
+// several CLI runs each, against real servers: room for a loaded machine
+vi.setConfig({testTimeout: 180_000})
 afterAll(async () => {
   await server?.stop()
   rmSync(work, {recursive: true, force: true})
@@ -148,6 +150,15 @@ describe('minimumReleaseAge and noDowngrade', () => {
     rmSync(policy)
     const free = await run(['update', '--scope', 'user', '--json'])
     expect(free.json().updates[0]).toMatchObject({status: 'updated', to: {version: '1.1.0'}})
+    // noDowngrade: installing the older tag over it moves the lock back, so it is refused unless allowed
+    writeFileSync(policy, JSON.stringify({noDowngrade: true}))
+    const back = await run(['install', 'notes@acme@1.0.0', '--agent', 'claude-code', '--scope', 'user', '--yes', '--json'])
+    expect(back.status).toBe(11)
+    expect(jsonError(back)).toMatchObject({code: 'downgrade-refused'})
+    expect(jsonError(back).message).toMatch(/version 1\.0\.0 is older than the installed 1\.1\.0 \(rule noDowngrade in /)
+    const allowed = await run(['install', 'notes@acme@1.0.0', '--agent', 'claude-code', '--scope', 'user', '--yes', '--allow-downgrade', '--json'])
+    expect(allowed.status, allowed.stderr).toBe(0)
+    expect((await run(['list', '--json'])).json().installs[0]).toMatchObject({version: '1.0.0'})
   })
 
   it('noDowngrade refuses a commit that does not descend from the installed one, unless --allow-downgrade', async () => {

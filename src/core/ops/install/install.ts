@@ -54,6 +54,8 @@ export interface InstallOptions {
   dependency?: DependencyMark
   /** the catalog renamed the installed plugin to this one: its records are replaced too */
   renamedFrom?: string
+  /** move to an older version or a commit that does not descend from the installed one despite policy `noDowngrade` */
+  allowDowngrade?: boolean
   /** asks on a terminal for userConfig values not set yet; absent: missing ones fail the install */
   askUserConfig?: AskUserConfig
 }

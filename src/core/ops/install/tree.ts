@@ -29,6 +29,7 @@ import {configState} from '../../kernel/user-config/values.js'
 import {rangeOf, resolveInMarketplace} from '../../kernel/resolve/spec.js'
 import {releaseCutoff} from '../../kernel/policy/release-age.js'
 import {loadPolicy} from '../../kernel/policy/load.js'
+import {checkDowngrade} from './downgrade.js'
 
 export interface PlannedPlugin {
   prepared: Prepared
@@ -213,6 +214,16 @@ export const installManyWithDependencies = async (specs: readonly string[], opti
   return readingOnce(async () => {
     const plans: TreePlan[] = []
     for (const spec of specs) plans.push(await planTree(spec, options))
+    // policy noDowngrade: an install over an installed plugin moves its lock as an update does
+    const installed = readInstallRecords(options.env, options.context.projectRoot)
+    for (const {root} of plans) {
+      const first = installed.find((r) => r.plugin === root.prepared.id && r.scope === options.context.scope)
+      const to = {
+        ...(versionOf(root.prepared) ? {version: versionOf(root.prepared)!} : {}),
+        ...(root.prepared.fetched.commit ? {commit: root.prepared.fetched.commit} : {}),
+      }
+      if (first) await checkDowngrade(first, root.prepared, to, options.env, options.context.projectRoot, options.allowDowngrade ?? false)
+    }
     return installTrees(plans, options)
   })
 }

@@ -2,7 +2,8 @@ import {needsConsent, toExitStatus, type ExitStatus} from '../../model/errors.js
 import {updateMarketplaces} from '../marketplace/update.js'
 import {isMcpId} from '../../kernel/mcp/spec.js'
 import type {HeldRelease} from '../../kernel/policy/release-age.js'
-import {checkDowngrade, heldMessage, prepareCandidate} from './candidate.js'
+import {heldMessage, prepareCandidate} from './candidate.js'
+import {checkDowngrade} from '../install/downgrade.js'
 import {diffPlugin, type PluginDiff} from './review.js'
 import {readInstallRecords, type InstallRecord} from '../../kernel/state/records.js'
 import {loadTargets, pickTargets} from '../../kernel/targets/registry.js'
@@ -44,8 +45,6 @@ export interface UpdateOptions extends Omit<InstallOptions, 'targets' | 'force'>
   onReview?: (diff: PluginDiff) => void
   /** asks the person on a terminal whether to apply a reviewed update */
   confirmReview?: (diff: PluginDiff) => Promise<boolean>
-  /** move to an older version or a commit that does not descend from the installed one despite `noDowngrade` */
-  allowDowngrade?: boolean
 }
 
 /** --review: the update goes ahead once approved (--yes, or on a terminal); off one, status 8. */
@@ -113,7 +112,7 @@ export const updatePlugins = async (ids: readonly string[], options: UpdateOptio
         group.map((r) => r.target),
         all,
       )
-      const {review: _review, onReview: _onReview, confirmReview: _confirmReview, allowDowngrade: _allow, ...install} = options
+      const {review: _review, onReview: _onReview, confirmReview: _confirmReview, ...install} = options
       const result = await installPrepared(prepared, {...install, targets, force: true, ...(renamedFrom ? {renamedFrom} : {})})
       updates.push({
         plugin,
