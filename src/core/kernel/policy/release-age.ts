@@ -10,7 +10,10 @@ import {EXIT, LoadoutError} from '../../model/errors.js'
 import {describeAge, type Policy} from '../../model/policy.js'
 import {findMarketplace} from '../marketplace/known.js'
 import {committedAt, lastChangeOf} from '../resolve/history.js'
-import {DIRECT, type PluginFetchSpec, type ResolvedPlugin} from '../resolve/resolve.js'
+import {DIRECT, type ResolvedPlugin} from '../resolve/resolve.js'
+import type {PluginFetchSpec} from '../../model/source.js'
+import {fetchSpecKinds} from '../sources/kinds/index.js'
+import type {FetchSpecKind} from '../sources/kind.js'
 import {rangeOf, resolveSpec} from '../resolve/spec.js'
 import {releasedBy, resolveTagged, taggedVersions} from '../resolve/tags.js'
 import {loadPolicy} from './load.js'
@@ -41,12 +44,15 @@ export const releaseCutoff = (policy: Policy, now = Date.now()): number | undefi
 
 /** The commit a fetch spec names and when it was made, when a mirror in the cache can say. */
 export const releaseOf = async (fetch: PluginFetchSpec, env: Environment): Promise<{commit: string; at: Date} | undefined> => {
-  if (fetch.kind === 'folder' && fetch.commit && fetch.git) return lastChangeOf(fetch.git.url, fetch.commit, fetch.git.path, env)
-  if (fetch.kind === 'git' && fetch.sha) {
-    const at = await committedAt(fetch.url, fetch.sha, env)
-    return at ? {commit: fetch.sha, at} : undefined
-  }
-  return undefined
+  const kind = fetchSpecKinds[fetch.kind] as FetchSpecKind<PluginFetchSpec>
+  // a folder of a git marketplace: the last commit that changed the folder, up to the marketplace's commit
+  const folder = kind.marketplaceRepository(fetch)
+  if (folder && 'commit' in fetch && fetch.commit) return lastChangeOf(folder.url, fetch.commit, folder.path, env)
+  const remote = kind.remote(fetch)
+  const sha = 'sha' in fetch ? fetch.sha : undefined
+  if (!remote || !sha) return undefined
+  const at = await committedAt(remote.url, sha, env)
+  return at ? {commit: sha, at} : undefined
 }
 
 export const heldOf = (policy: Policy, release: {commit: string; at: Date}, version: string | undefined, now: number): HeldRelease => ({

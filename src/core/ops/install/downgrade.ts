@@ -1,7 +1,9 @@
 import type {Environment} from '../../kernel/env/environment.js'
 import {loadPolicy} from '../../kernel/policy/load.js'
 import {descendsFrom} from '../../kernel/resolve/history.js'
-import type {PluginFetchSpec} from '../../kernel/resolve/resolve.js'
+import type {PluginFetchSpec} from '../../model/source.js'
+import {fetchSpecKinds} from '../../kernel/sources/kinds/index.js'
+import type {FetchSpecKind} from '../../kernel/sources/kind.js'
 import type {InstallRecord} from '../../kernel/state/records.js'
 import {EXIT, LoadoutError} from '../../model/errors.js'
 import type {Prepared} from './install.js'
@@ -9,8 +11,10 @@ import type {Prepared} from './install.js'
 const semverOf = async () => (await import('semver')).default
 
 /** The repository whose history says whether one commit of this source descends from another. */
-const repositoryOf = (fetch: PluginFetchSpec): string | undefined =>
-  fetch.kind === 'git' ? fetch.url : fetch.kind === 'folder' && fetch.git ? fetch.git.url : undefined
+const repositoryOf = (fetch: PluginFetchSpec): string | undefined => {
+  const kind = fetchSpecKinds[fetch.kind] as FetchSpecKind<PluginFetchSpec>
+  return kind.marketplaceRepository(fetch)?.url ?? kind.remote(fetch)?.url
+}
 
 /**
  * `noDowngrade`: the new version may not be lower, and the new commit must descend from the locked

@@ -3,7 +3,10 @@ import {loadoutPaths, type Environment} from '../../kernel/env/environment.js'
 import {lsRemote} from '../../kernel/sources/git.js'
 import {gitContext} from '../../kernel/sources/git-process.js'
 import {treeIntegrity} from '../../kernel/fs/integrity.js'
-import {discardDownload, fetchCatalogSource, gitUrlOf, readCatalogFile} from '../../kernel/marketplace/fetch.js'
+import {discardDownload, fetchCatalogSource, gitUrlOf, readCatalogFile, readFromCache} from '../../kernel/marketplace/fetch.js'
+import {fetchSpecKinds} from '../../kernel/sources/kinds/index.js'
+import {entryKindOf} from '../../kernel/sources/kinds/entries.js'
+import {kindOf} from '../../kernel/sources/kinds/index.js'
 import {knownMarketplaces, type KnownMarketplace} from '../../kernel/marketplace/known.js'
 import {chooseVersion} from '../../kernel/resolve/tags.js'
 import type {Catalog, PluginEntry} from '../../model/marketplace.js'
@@ -104,7 +107,7 @@ class Remotes {
     if (!market) return {error: `marketplace "${name}" is no longer added`}
     try {
       if (!market.builtin) admitMarketplace(market.source, market.name, this.env, this.projectRoot, market.input)
-      if (!market.builtin && market.source.kind !== 'local') this.asked++
+      if (!market.builtin && readFromCache(market.source)) this.asked++
       const fetched = await fetchCatalogSource(market.source, {
         env: this.env,
         offline: false,
@@ -155,8 +158,9 @@ const newRow = (group: readonly InstallRecord[]): OutdatedRow => {
 const checkDirect = async (row: OutdatedRow, first: InstallRecord, remotes: Remotes): Promise<void> => {
   try {
     const resolved = resolvePluginSpec(first.source, remotes.env, remotes.projectRoot)
-    if (resolved.fetch.kind !== 'git') return
-    const head = await remotes.head(resolved.fetch.url, resolved.fetch.ref)
+    const remote = fetchSpecKinds[resolved.fetch.kind].remote(resolved.fetch as never)
+    if (!remote) return
+    const head = await remotes.head(remote.url, remote.ref)
     if (head) row.latest = {commit: head}
     row.wanted = row.latest
     row.outdated = Boolean(head && first.commit && head !== first.commit)
@@ -168,10 +172,11 @@ const checkDirect = async (row: OutdatedRow, first: InstallRecord, remotes: Remo
 
 /** What the entry's source says now: its remote's head, or the content of a folder beside the catalog. */
 const checkEntrySource = async (row: OutdatedRow, first: InstallRecord, entry: PluginEntry, root: string | undefined, remotes: Remotes): Promise<void> => {
-  const source = entry.source
-  if (source.kind === 'github' || source.kind === 'url' || source.kind === 'git-subdir') {
-    const url = source.kind === 'github' ? `${(remotes.env.vars.LOADOUT_GITHUB_URL || 'https://github.com').replace(/\/$/, '')}/${source.repo}.git` : source.url
-    const head = source.sha ?? (await remotes.head(url, source.ref))
+  const kind = entryKindOf(entry.source)
+  const remote = kind.remote?.(entry.source as never, remotes.env.vars.LOADOUT_GITHUB_URL || undefined)
+  const folder = kind.folder?.(entry.source as never)
+  if (remote) {
+    const head = remote.sha ?? (await remotes.head(remote.url, remote.ref))
     if (head) {
       row.wanted = {...row.wanted, commit: head}
       row.latest = {...row.latest, commit: head}
@@ -180,8 +185,8 @@ const checkEntrySource = async (row: OutdatedRow, first: InstallRecord, entry: P
       row.outdated = true
       row.reason = 'new commit'
     }
-  } else if ((source.kind === 'relative' || source.kind === 'local') && root) {
-    const integrity = await treeIntegrity(join(root, source.path)).catch(() => undefined)
+  } else if (folder !== undefined && root) {
+    const integrity = await treeIntegrity(join(root, folder)).catch(() => undefined)
     if (integrity && integrity !== first.integrity) {
       row.outdated = true
       row.reason = 'content changed'
@@ -230,7 +235,8 @@ const checkFromCatalog = async (row: OutdatedRow, first: InstallRecord, remotes:
       name,
       remotes.env,
     )
-  if (row.outdated && !row.renamedTo && entry.source.kind === 'relative') await holdYoung(row, first, name, entry.source.path, remotes)
+  const folder = entryKindOf(entry.source).folder?.(entry.source as never)
+  if (row.outdated && !row.renamedTo && folder !== undefined) await holdYoung(row, first, name, folder, remotes)
 }
 
 /**
@@ -243,10 +249,11 @@ const holdYoung = async (row: OutdatedRow, first: InstallRecord, name: string, p
   const cutoff = releaseCutoff(policy)
   const market = remotes.markets.find((m) => m.name === first.plugin.split('@')[1])
   const commit = (await remotes.catalogOf(market?.name ?? ''))?.commit
-  if (cutoff === undefined || !market || !commit || (market.source.kind !== 'github' && market.source.kind !== 'git')) return
+  const under = market ? kindOf(market.source).repositoryPath(market.source) : undefined
+  if (cutoff === undefined || !market || !commit || under === undefined) return
   const url = gitUrlOf(market.source, remotes.env)
-  const under = (market.source.path ?? '').replace(/^\.?\/+|\/+$/g, '')
-  const release = await lastChangeOf(url, commit, [under, path.replace(/^\.\//, '')].filter(Boolean).join('/'), remotes.env)
+  const inRepo = [under, path].map((p) => p.replace(/^\.?\/+|\/+$/g, '').replace(/^\.$/, '')).filter(Boolean)
+  const release = await lastChangeOf(url, commit, inRepo.join('/'), remotes.env)
   if (!release || release.at.getTime() <= cutoff || release.commit === first.commit) return
   row.held = heldOf(policy, release, row.latest.version, Date.now())
   const semver = (await import('semver')).default
