@@ -1,40 +1,66 @@
 import {Flags} from '@oclif/core'
 import {auditInstalled, type AuditResult} from '../core/ops/audit/audit.js'
-import {EXIT, LoadoutError} from '../core/model/errors.js'
+import {auditToSarif} from '../core/ops/audit/sarif.js'
+import {packageVersion} from '../core/kernel/env/package-root.js'
+import {EXIT, LoadoutError, usageError} from '../core/model/errors.js'
 import {resolveScope} from '../core/kernel/env/scope.js'
 import {LoadoutCommand} from '../ui/base-command.js'
 import {renderAudit} from '../ui/render/audit.js'
 import {writeStderr} from '../ui/safe-text.js'
 
+/** The failure an audit that found something ends with: hidden text first, then verify, then policy. */
+const auditFailure = (result: AuditResult): LoadoutError => {
+  if (result.findings.length > 0)
+    return new LoadoutError(
+      'hidden-text-found',
+      EXIT.validation,
+      `${result.findings.length} hidden character(s) in ${new Set(result.findings.map((f) => f.file)).size} file(s) agents read`,
+      {details: result, suggestions: ['remove them (cat -A shows where), or uninstall the plugin that wrote the file']},
+    )
+  if (!result.verify.ok)
+    return new LoadoutError('verify-failed', EXIT.integrity, 'some installed files or config entries are missing, changed or added', {
+      details: result,
+      suggestions: ['reinstall with: loadout install <plugin> --force'],
+    })
+  return new LoadoutError('policy-broken', EXIT.policy, `the policy in force is not met: ${result.policy.map((b) => b.message).join('; ')}`, {
+    details: result,
+    suggestions: ['install what policy requires: loadout install (in the project)', 'see the effective policy: loadout policy show'],
+  })
+}
+
 export default class Audit extends LoadoutCommand {
   static override summary =
-    'Look for hidden characters (Unicode tags, bidi controls, zero-width) in every installed file and every skill and subagent in the agent folders, then verify'
-  static override examples = ['<%= config.bin %> audit', '<%= config.bin %> audit --scope user --json']
-  static override flags = {scope: Flags.string({char: 's', description: 'only this scope (default: both)', options: ['user', 'project']})}
+    'Look for hidden characters (Unicode tags, bidi controls, zero-width) in every installed file and every skill and subagent in the agent folders, verify, and check what is installed against the policy'
+  static override examples = [
+    '<%= config.bin %> audit',
+    '<%= config.bin %> audit --scope user --json',
+    '<%= config.bin %> audit --format sarif > loadout.sarif',
+  ]
+  static override flags = {
+    scope: Flags.string({char: 's', description: 'only this scope (default: both)', options: ['user', 'project']}),
+    format: Flags.string({
+      char: 'f',
+      description: 'sarif: print a SARIF 2.1.0 log on stdout (for code scanning in CI) instead of the report; the exit status is the same',
+      options: ['text', 'sarif'],
+      default: 'text',
+    }),
+  }
 
   async run(): Promise<AuditResult> {
     const {flags} = await this.parse(Audit)
-    const env = this.environment()
-    const result = await auditInstalled(env, resolveScope(flags.scope, env), flags.scope as 'user' | 'project' | undefined)
-    if (!result.ok) {
-      if (!this.jsonEnabled()) writeStderr(renderAudit(result))
-      if (result.findings.length > 0) {
-        throw new LoadoutError(
-          'hidden-text-found',
-          EXIT.validation,
-          `${result.findings.length} hidden character(s) in ${new Set(result.findings.map((f) => f.file)).size} file(s) agents read`,
-          {
-            details: result,
-            suggestions: ['remove them (cat -A shows where), or uninstall the plugin that wrote the file'],
-          },
-        )
-      }
-      throw new LoadoutError('verify-failed', EXIT.integrity, 'some installed files or config entries are missing, changed or added', {
-        details: result,
-        suggestions: ['reinstall with: loadout install <plugin> --force'],
+    if (flags.format === 'sarif' && this.jsonEnabled())
+      throw usageError('format-and-json', '--format sarif and --json both print JSON on stdout: choose one', {
+        suggestions: ['loadout audit --format sarif', 'loadout audit --json'],
       })
+    const env = this.environment()
+    const context = resolveScope(flags.scope, env)
+    const result = await auditInstalled(env, context, flags.scope as 'user' | 'project' | undefined)
+    if (flags.format === 'sarif') this.log(JSON.stringify(auditToSarif(result, context.projectRoot, packageVersion()), null, 2))
+    if (!result.ok) {
+      if (!this.jsonEnabled() && flags.format !== 'sarif') writeStderr(renderAudit(result))
+      throw auditFailure(result)
     }
-    this.log(renderAudit(result))
+    if (flags.format !== 'sarif') this.log(renderAudit(result))
     return result
   }
 }

@@ -10,10 +10,22 @@ import {askConsent} from '../ui/install-options.js'
 import {withProgress} from '../ui/progress.js'
 import {renderUpdates} from '../ui/render/update.js'
 import {writeStderr} from '../ui/safe-text.js'
+import {renderReview} from '../ui/render/review.js'
+import type {PluginDiff} from '../core/ops/update/review.js'
+import {whilePrompting} from '../ui/progress.js'
+import {confirmOrFail} from '../ui/prompt.js'
+
+const askReview = (plugin: string): Promise<boolean> =>
+  whilePrompting(() => confirmOrFail(`Apply the update of ${plugin} reviewed above?`, {yes: false, interactive: true}))
 
 export default class Update extends LoadoutCommand {
   static override summary = 'Install newer versions of installed plugins, asking again when what they run changed'
-  static override examples = ['<%= config.bin %> update', '<%= config.bin %> update review@acme --yes', '<%= config.bin %> update --dry-run --json']
+  static override examples = [
+    '<%= config.bin %> update',
+    '<%= config.bin %> update review@acme --yes',
+    '<%= config.bin %> update --review',
+    '<%= config.bin %> update --dry-run --json',
+  ]
   static override strict = false
   static override args = {plugin: Args.string({description: 'plugins to update (default: all installed in the scope)'})}
   static override flags = {
@@ -26,6 +38,13 @@ export default class Update extends LoadoutCommand {
       description:
         'for a scheduler or a SessionStart hook: refresh the marketplaces with auto-update on that are due (last refreshed a day ago), then update (apply) or report (notify); never asks, and exits 0',
       exclusive: ['yes', 'dry-run', 'offline'],
+    }),
+    review: Flags.boolean({
+      description:
+        'show what each update changes (descriptions, text, hooks, MCP servers, permissions, sources) and ask before applying it; off a terminal without --yes: status 8',
+    }),
+    'allow-downgrade': Flags.boolean({
+      description: 'move to an older version or a commit that does not descend from the installed one, despite policy noDowngrade',
     }),
   }
 
@@ -48,7 +67,12 @@ export default class Update extends LoadoutCommand {
         offline: isOffline(flags.offline),
         yes: flags.yes,
         allowHiddenText: flags['allow-hidden-text'],
+        review: flags.review,
+        allowDowngrade: flags['allow-downgrade'],
         onProgress,
+        // the review goes to stdout before the question, so that it is read before anyone approves
+        ...(flags.review && !this.jsonEnabled() ? {onReview: (diff: PluginDiff) => this.log(renderReview(diff))} : {}),
+        ...(flags.review && interactive ? {confirmReview: (diff: PluginDiff) => askReview(diff.plugin)} : {}),
         ...(interactive ? {confirm: askConsent((id) => `${id} changed what it runs. Update and allow it?`)} : {}),
       }),
     )

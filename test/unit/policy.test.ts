@@ -4,7 +4,7 @@ import {findHiddenText} from '../../src/core/kernel/text/hidden-text.js'
 import {checkMcpServer, checkParts, checkPinned, checkSourceHost} from '../../src/core/kernel/policy/enforce.js'
 import {hostMatches, hostOfSource, hostOfUrl, LOCAL_HOST} from '../../src/core/kernel/policy/hosts.js'
 import {mergePolicy} from '../../src/core/kernel/policy/merge.js'
-import {emptyPolicy, type Policy} from '../../src/core/model/policy.js'
+import {describeAge, emptyPolicy, releaseAgeMs, type Policy} from '../../src/core/model/policy.js'
 import type {PluginModel} from '../../src/core/model/plugin.js'
 
 const chain = (...files: Array<[string, Parameters<typeof mergePolicy>[1]]>): Policy =>
@@ -79,6 +79,44 @@ describe('the tighten-only merge', () => {
     expect(p.mcp.stdio).toEqual({from: '/user'})
     expect(p.requirePinned).toEqual({from: '/etc'})
     expect(p.warnings.map((w) => w.rule).sort()).toEqual(['hooks', 'requirePinned'])
+  })
+})
+
+describe('cool-down, no-downgrade and require in the merge', () => {
+  it('keeps the longest minimumReleaseAge: a shorter later one is ignored with a warning', () => {
+    const policy = chain(['/etc', {minimumReleaseAge: '7d'}], ['/user', {minimumReleaseAge: '12h'}], ['/project', {minimumReleaseAge: '2w'}])
+    expect(policy.minimumReleaseAge).toEqual({text: '2w', ms: 14 * 86_400_000, from: '/project'})
+    expect(policy.warnings).toEqual([
+      expect.objectContaining({file: '/user', rule: 'minimumReleaseAge', message: expect.stringMatching(/12h is shorter than 7d/)}),
+    ])
+  })
+
+  it('noDowngrade true sticks; require lists add up, each with its file', () => {
+    const policy = chain(
+      ['/etc', {noDowngrade: true, require: [{plugin: 'guard@acme', version: '>=1.2.0'}]}],
+      ['/project', {noDowngrade: false, require: [{plugin: 'lint@acme'}]}],
+    )
+    expect(policy.noDowngrade).toEqual({from: '/etc'})
+    expect(policy.warnings.map((w) => w.rule)).toEqual(['noDowngrade'])
+    expect(policy.require).toEqual([
+      {plugin: 'guard@acme', version: '>=1.2.0', from: '/etc'},
+      {plugin: 'lint@acme', from: '/project'},
+    ])
+  })
+
+  it('reads ages in minutes, hours, days and weeks, and nothing else', () => {
+    expect(['30m', '12h', '7d', '1w', '7', 'd', '1y', '-1d'].map(releaseAgeMs)).toEqual([
+      1_800_000,
+      43_200_000,
+      604_800_000,
+      604_800_000,
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ])
+    expect(describeAge(3 * 86_400_000 + 4 * 3_600_000)).toBe('3d 4h')
+    expect(describeAge(59 * 60_000)).toBe('59m')
   })
 })
 

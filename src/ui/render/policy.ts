@@ -4,7 +4,12 @@ import {safeText} from '../safe-text.js'
 import {renderTable} from '../table.js'
 
 // a project's policy file is committed by anyone: its patterns and paths may hold terminal escapes
-const valueText = (value: string[] | boolean): string => (typeof value === 'boolean' ? String(value) : value.map((v) => safeText(v)).join(', '))
+const valueText = (value: PolicyShown['rules'][number]['value']): string =>
+  typeof value === 'boolean'
+    ? String(value)
+    : typeof value === 'string'
+      ? safeText(value)
+      : value.map((v) => safeText(typeof v === 'string' ? v : `${v.plugin}${v.version ? ` ${v.version}` : ''}`)).join(', ')
 
 export const renderPolicy = (shown: PolicyShown): string => {
   const files = shown.files.map((f) => `  ${f.level.padEnd(7)} ${safeText(f.path, {max: Infinity})}${f.present ? '' : dim(' (none)')}`)

@@ -28,9 +28,11 @@ export const renderUpdates = (result: PluginsUpdated): string =>
     : result.updates
         .map((u) =>
           u.status === 'updated'
-            ? `${green(u.result?.status === 'planned' ? 'would update' : 'updated')} ${u.plugin}${u.renamedTo ? ` (renamed to ${u.renamedTo})` : ''}: ${show(u.from)} -> ${show(u.to ?? {})}${u.consentChanged ? yellow(' (what it runs changed: approved again)') : ''}`
+            ? `${green(u.result?.status === 'planned' ? 'would update' : 'updated')} ${u.plugin}${u.renamedTo ? ` (renamed to ${u.renamedTo})` : ''}: ${show(u.from)} -> ${show(u.to ?? {})}${u.consentChanged ? yellow(' (what it runs changed: approved again)') : ''}${u.held ? yellow(` (newest ${u.held.version ?? u.held.commit.slice(0, 12)} held back by minimumReleaseAge)`) : ''}`
             : u.status === 'current'
               ? `${dim('current')}  ${u.plugin} ${show(u.from)}`
-              : `${red('failed')}   ${u.plugin}: ${safeMessage(u.message ?? '')}`,
+              : u.status === 'held'
+                ? `${yellow('held')}     ${u.plugin} ${show(u.from)}: ${safeMessage(u.message ?? '')}`
+                : `${red('failed')}   ${u.plugin}: ${safeMessage(u.message ?? '')}`,
         )
         .join('\n')

@@ -30,6 +30,10 @@ const spec = {
     frozen: {type: 'boolean', description: 'with no argument: fail if loadout.lock would change'},
     offline: OFFLINE_FLAG,
     'allow-hidden-text': ALLOW_HIDDEN_TEXT_FLAG,
+    'allow-downgrade': {
+      type: 'boolean',
+      description: 'install an older version, or a commit that does not descend from the installed one, despite policy noDowngrade',
+    },
   },
   args: {
     name: 'plugin',
@@ -105,6 +109,7 @@ export const install = {
       offline: isOffline(flags.offline),
       yes: flags.yes ?? false,
       allowHiddenText: flags['allow-hidden-text'] ?? false,
+      allowDowngrade: flags['allow-downgrade'] ?? false,
       ...(flags.skill ? {skills: flags.skill.flatMap((s) => splitList(s))} : {}),
       ...(interactive
         ? {

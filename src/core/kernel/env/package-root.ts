@@ -1,4 +1,4 @@
-import {existsSync} from 'node:fs'
+import {existsSync, readFileSync} from 'node:fs'
 import {dirname, join} from 'node:path'
 import {fileURLToPath} from 'node:url'
 
@@ -17,3 +17,12 @@ const findPackageRoot = (from: string): string => {
 export const PACKAGE_ROOT = findPackageRoot(dirname(fileURLToPath(import.meta.url)))
 export const REGISTRY_DIR = join(PACKAGE_ROOT, 'registry')
 export const TEMPLATES_DIR = join(PACKAGE_ROOT, 'templates')
+
+/** loadout's own version, from its package.json ("0.0.0" when that cannot be read). */
+export const packageVersion = (): string => {
+  try {
+    return (JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as {version?: string}).version ?? '0.0.0'
+  } catch {
+    return '0.0.0'
+  }
+}

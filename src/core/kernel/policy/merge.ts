@@ -1,5 +1,5 @@
 import {globWithin} from './glob.js'
-import type {AllowList, BlockPattern, FlagRule, Policy, PolicyFile} from '../../model/policy.js'
+import {describeAge, releaseAgeMs, type AllowList, type BlockPattern, type FlagRule, type Policy, type PolicyFile} from '../../model/policy.js'
 
 /**
  * Adds one file to the policy so far. Allow lists chain (a later list may only narrow: each of its
@@ -14,6 +14,7 @@ export const mergePolicy = (policy: Policy, file: PolicyFile, from: string, case
     plugins: {block: [...policy.plugins.block]},
     mcp: {...policy.mcp, allow: [...policy.mcp.allow]},
     requireSigned: {hosts: [...policy.requireSigned.hosts], marketplaces: [...policy.requireSigned.marketplaces]},
+    require: [...policy.require],
     warnings: [...policy.warnings],
   }
   const warn = (rule: string, message: string) => next.warnings.push({file: from, rule, message})
@@ -54,5 +55,18 @@ export const mergePolicy = (policy: Policy, file: PolicyFile, from: string, case
   if (stdio) next.mcp.stdio = stdio
   if (pinned) next.requirePinned = pinned
   if (provenance) next.requireProvenance = provenance
+  const noDowngrade = forbid('noDowngrade', file.noDowngrade, policy.noDowngrade, true)
+  if (noDowngrade) next.noDowngrade = noDowngrade
+  const age = file.minimumReleaseAge === undefined ? undefined : releaseAgeMs(file.minimumReleaseAge)
+  if (age !== undefined) {
+    // a longer cool-down tightens; a shorter one would let younger releases in
+    if (policy.minimumReleaseAge && age < policy.minimumReleaseAge.ms)
+      warn(
+        'minimumReleaseAge',
+        `ignored: ${file.minimumReleaseAge} is shorter than ${policy.minimumReleaseAge.text} (${describeAge(policy.minimumReleaseAge.ms)}) in ${policy.minimumReleaseAge.from}`,
+      )
+    else next.minimumReleaseAge = {text: file.minimumReleaseAge!, ms: age, from}
+  }
+  for (const rule of file.require ?? []) next.require.push({...rule, from})
   return next
 }

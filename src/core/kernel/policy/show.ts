@@ -4,7 +4,7 @@ import type {Policy, PolicyFile, PolicySourceFile, PolicyWarning} from '../../mo
 
 export interface PolicyRuleView {
   rule: string
-  value: string[] | boolean
+  value: string[] | boolean | string | Array<{plugin: string; version?: string}>
   /** the file the rule comes from */
   file: string
   level: PolicySourceFile['level']
@@ -48,6 +48,21 @@ const rulesOf = (policy: Policy): PolicyRuleView[] => {
   blocks('requireSigned.marketplaces', policy.requireSigned.marketplaces)
   if (policy.requireProvenance)
     rules.push({rule: 'requireProvenance', value: true, file: policy.requireProvenance.from, level: level(policy.requireProvenance.from)})
+  if (policy.minimumReleaseAge)
+    rules.push({
+      rule: 'minimumReleaseAge',
+      value: policy.minimumReleaseAge.text,
+      file: policy.minimumReleaseAge.from,
+      level: level(policy.minimumReleaseAge.from),
+    })
+  if (policy.noDowngrade) rules.push({rule: 'noDowngrade', value: true, file: policy.noDowngrade.from, level: level(policy.noDowngrade.from)})
+  for (const file of [...new Set(policy.require.map((r) => r.from))])
+    rules.push({
+      rule: 'require',
+      value: policy.require.filter((r) => r.from === file).map(({plugin, version}) => ({plugin, ...(version ? {version} : {})})),
+      file,
+      level: level(file),
+    })
   return rules
 }
 
@@ -71,5 +86,8 @@ const effectiveOf = (policy: Policy): PolicyFile => {
     ...(policy.requirePinned ? {requirePinned: true} : {}),
     ...(requireSigned ? {requireSigned} : {}),
     ...(policy.requireProvenance ? {requireProvenance: true} : {}),
+    ...(policy.minimumReleaseAge ? {minimumReleaseAge: policy.minimumReleaseAge.text} : {}),
+    ...(policy.noDowngrade ? {noDowngrade: true} : {}),
+    ...(policy.require.length > 0 ? {require: policy.require.map(({plugin, version}) => ({plugin, ...(version ? {version} : {})}))} : {}),
   }
 }

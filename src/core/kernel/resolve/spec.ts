@@ -18,9 +18,10 @@ export const resolveInMarketplace = async (
   env: Environment,
   projectRoot: string,
   chain: readonly string[] = [],
+  releasedBefore?: number,
 ): Promise<ResolvedPlugin> => {
   if (range === undefined || range === '*' || range === '') return resolvePluginSpec(`${name}@${market.name}`, env, projectRoot)
-  const choice = await chooseVersion(name, market, range, env)
+  const choice = await chooseVersion(name, market, range, env, releasedBefore)
   if (!choice.tagged && !choice.current) {
     const current = resolvePluginSpec(`${name}@${market.name}`, env, projectRoot)
     const via = chain.length > 0 ? ` (needed by ${[...chain, `${current.id}@${range}`].join(' -> ')})` : ''
@@ -48,11 +49,11 @@ export const rangeOf = (input: string): string | undefined => RANGE_FORM.exec(in
  * What the user typed, with `plugin@marketplace@<range>` resolved against the marketplace's tags;
  * every other form goes to resolvePluginSpec unchanged.
  */
-export const resolveSpec = async (input: string, env: Environment, projectRoot: string): Promise<ResolvedPlugin> => {
+export const resolveSpec = async (input: string, env: Environment, projectRoot: string, releasedBefore?: number): Promise<ResolvedPlugin> => {
   const match = RANGE_FORM.exec(input)
   if (!match) return resolvePluginSpec(input, env, projectRoot)
   const [, name, marketName, range] = match as unknown as [string, string, string, string]
   const rule = checkPluginName(name)
   if (rule) throw usageError('bad-plugin-spec', `plugin name ${JSON.stringify(name)} ${rule}`)
-  return resolveInMarketplace(name, findMarketplace(marketName, env, projectRoot), range, env, projectRoot)
+  return resolveInMarketplace(name, findMarketplace(marketName, env, projectRoot), range, env, projectRoot, [], releasedBefore)
 }

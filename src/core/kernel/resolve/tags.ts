@@ -20,6 +20,8 @@ export interface TaggedVersion {
   version: string
   tag: string
   commit: string
+  /** the commit's committer date, seconds since the epoch (what `minimumReleaseAge` judges) */
+  committedAt?: number
 }
 
 export const tagName = (plugin: string, version: string): string => `${plugin}--v${version}`
@@ -48,16 +50,23 @@ export const taggedVersions = async (plugin: string, market: KnownMarketplace, e
   const out = await runGit(
     context,
     repo.mirror,
-    ['for-each-ref', '--format=%(refname:strip=2)%09%(objectname)%09%(*objectname)', '--', `refs/tags/${plugin}--v*`],
+    [
+      'for-each-ref',
+      '--format=%(refname:strip=2)%09%(objectname)%09%(*objectname)%09%(committerdate:unix)%09%(*committerdate:unix)',
+      '--',
+      `refs/tags/${plugin}--v*`,
+    ],
     {GIT_DIR: repo.mirror},
   ).catch(() => '')
   const found: TaggedVersion[] = []
   for (const line of out.split('\n')) {
-    const [tag, object, peeled] = line.split('\t')
+    const [tag, object, peeled, date, peeledDate] = line.split('\t')
     if (!tag || !tag.startsWith(`${plugin}--v`)) continue
     const version = semver.valid(tag.slice(plugin.length + 3))
     const commit = peeled || object
-    if (version && commit && /^[0-9a-f]{40}$/.test(commit)) found.push({version, tag, commit})
+    const committedAt = Number(peeled ? peeledDate : date)
+    if (version && commit && /^[0-9a-f]{40}$/.test(commit))
+      found.push({version, tag, commit, ...(Number.isFinite(committedAt) && committedAt > 0 ? {committedAt} : {})})
   }
   return found.sort((a, b) => semver.rcompare(a.version, b.version))
 }
@@ -110,11 +119,23 @@ export interface VersionChoice {
   available: string[]
 }
 
+/** A tag made at or before `releasedBefore` (ms since the epoch); one whose date is unknown is not. */
+export const releasedBy = (tagged: TaggedVersion, releasedBefore: number | undefined): boolean =>
+  releasedBefore === undefined || (tagged.committedAt !== undefined && tagged.committedAt * 1000 <= releasedBefore)
+
 /**
  * Which version of `name` a range picks: the highest tag that satisfies it, else the catalog's
- * current entry when its version does. Undefined when nothing does.
+ * current entry when its version does. Undefined when nothing does. With `releasedBefore` (a
+ * `minimumReleaseAge` cool-down), tags made after it are passed over; the current entry is judged by
+ * the caller, which knows its commit.
  */
-export const chooseVersion = async (name: string, market: KnownMarketplace, range: string, env: Environment): Promise<VersionChoice> => {
+export const chooseVersion = async (
+  name: string,
+  market: KnownMarketplace,
+  range: string,
+  env: Environment,
+  releasedBefore?: number,
+): Promise<VersionChoice> => {
   const semver = await semverOf()
   if (semver.validRange(range) === null)
     throw usageError('bad-version-range', `"${range}" is not a version or a semver range`, {
@@ -123,7 +144,7 @@ export const chooseVersion = async (name: string, market: KnownMarketplace, rang
   const tags = await taggedVersions(name, market, env)
   const current = currentEntry(name, market)?.version
   const available = [...new Set([...tags.map((t) => t.version), ...(current ? [current] : [])])]
-  const best = tags.find((t) => semver.satisfies(t.version, range))
+  const best = tags.find((t) => semver.satisfies(t.version, range) && releasedBy(t, releasedBefore))
   const currentFits = Boolean(current && semver.valid(current) && semver.satisfies(current, range))
   if (best && !(currentFits && semver.gt(current!, best.version))) return {tagged: best, current: false, available}
   return {current: currentFits, available}

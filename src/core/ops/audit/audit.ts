@@ -5,6 +5,7 @@ import {readInstallRecords} from '../../kernel/state/records.js'
 import {loadTargets} from '../../kernel/targets/registry.js'
 import {sectionLocations} from '../../kernel/targets/resolve.js'
 import {filesBelow, hiddenInNames, scanFile, type HiddenTextFinding} from '../../kernel/plugin/scan.js'
+import {policyBreaks, type PolicyBreak} from './policy-breaks.js'
 
 export interface AuditResult {
   ok: boolean
@@ -14,6 +15,8 @@ export interface AuditResult {
   folders: string[]
   findings: HiddenTextFinding[]
   verify: VerifyResult
+  /** what the policy in force refuses among what is installed, and the plugins it requires that are missing or too old */
+  policy: PolicyBreak[]
 }
 
 /**
@@ -40,5 +43,7 @@ export const auditInstalled = async (env: Environment, context: ScopeContext, sc
   const sorted = [...files].sort()
   const findings = [...hiddenInNames(sorted, '/'), ...sorted.flatMap((file) => scanFile(file, true))]
   const verify = await verifyInstalled(env, context.projectRoot, scope ? {scope} : {})
-  return {ok: findings.length === 0 && verify.ok, scanned: sorted.length, folders, findings, verify}
+  // `require` is judged on every install, whichever scope is audited: a user-scope install serves the project too
+  const policy = await policyBreaks(env, context.projectRoot, records, scope ? readInstallRecords(env, context.projectRoot) : records)
+  return {ok: findings.length === 0 && verify.ok && policy.length === 0, scanned: sorted.length, folders, findings, verify, policy}
 }

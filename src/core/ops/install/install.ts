@@ -32,7 +32,7 @@ import {DIRECT, type ResolvedPlugin} from '../../kernel/resolve/resolve.js'
 import {checkRecord} from './verify.js'
 import {journalCopy, materializeCopy, pluginFiles, type PluginFiles} from './plugin-copy.js'
 import {dependencyFields, type DependencyMark} from '../../kernel/state/mark.js'
-import {resolveSpec} from '../../kernel/resolve/spec.js'
+import {releaseTooYoung, resolveMature} from '../../kernel/policy/release-age.js'
 import {ensureUserConfig, type AskUserConfig} from '../../kernel/user-config/ensure.js'
 
 export interface InstallOptions {
@@ -59,6 +59,8 @@ export interface InstallOptions {
   dependency?: DependencyMark
   /** the catalog renamed the installed plugin to this one: its records are replaced too */
   renamedFrom?: string
+  /** move to an older version or a commit that does not descend from the installed one despite policy `noDowngrade` */
+  allowDowngrade?: boolean
   /** asks on a terminal for userConfig values not set yet; absent: missing ones fail the install */
   askUserConfig?: AskUserConfig
   /** the parts to leave out in every chosen agent (`disable --skill`); absent: each agent keeps what its record, or loadout.json, turned off */
@@ -119,12 +121,27 @@ export const readFetched = (resolved: ResolvedPlugin, fetched: FetchedPlugin, en
   return readForInstall(fetched.root, {entry, home: env.home})
 }
 
+/**
+ * `spec` resolved under the policy's `minimumReleaseAge`: a release too young gives way to the newest
+ * tagged one old enough; with none, the install is refused (status 11).
+ */
+export const resolveForInstall = async (spec: string, env: Environment, projectRoot: string): Promise<ResolvedPlugin> => {
+  const choice = await resolveMature(spec, env, projectRoot)
+  if (!choice.resolved) throw releaseTooYoung(spec, choice.held!)
+  return choice.resolved
+}
+
 /** Resolve, fetch and read: everything up to the plan, nothing written to any agent. */
 export const preparePlugin = async (
   spec: string,
   options: Pick<InstallOptions, 'env' | 'context' | 'offline' | 'skills' | 'allowHiddenText' | 'onProgress'>,
+): Promise<Prepared> => prepareResolved(await resolveForInstall(spec, options.env, options.context.projectRoot), options)
+
+/** Fetch and read what is resolved already. */
+export const prepareResolved = async (
+  resolved: ResolvedPlugin,
+  options: Pick<InstallOptions, 'env' | 'context' | 'offline' | 'skills' | 'allowHiddenText' | 'onProgress'>,
 ): Promise<Prepared> => {
-  const resolved = await resolveSpec(spec, options.env, options.context.projectRoot)
   admitPluginSource(resolved, options.env, options.context.projectRoot)
   options.onProgress?.(`fetching ${resolved.fetch.label}`)
   const fetched = await fetchPlugin(resolved.fetch, options.env, options.offline)

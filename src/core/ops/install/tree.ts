@@ -9,7 +9,16 @@ import {findMarketplace} from '../../kernel/marketplace/known.js'
 import {readInstallRecords} from '../../kernel/state/records.js'
 import {consentSummary, isApproved} from './consent.js'
 import {fetchPlugin} from './fetch-plugin.js'
-import {existingRecords, isCurrent, prepareFetched, refusePackOnly, type InstallOptions, type InstallResult, type Prepared} from './install.js'
+import {
+  existingRecords,
+  isCurrent,
+  prepareFetched,
+  refusePackOnly,
+  resolveForInstall,
+  type InstallOptions,
+  type InstallResult,
+  type Prepared,
+} from './install.js'
 import {readingOnce} from '../../kernel/fs/read-once.js'
 import {installBatch} from './batch.js'
 import {DIRECT, type ResolvedPlugin} from '../../kernel/resolve/resolve.js'
@@ -17,7 +26,10 @@ import type {DependencyMark} from '../../kernel/state/mark.js'
 import {admitPluginSource} from '../../kernel/policy/gate.js'
 import {readPluginExtras} from '../../kernel/resolve/manifest.js'
 import {configState} from '../../kernel/user-config/values.js'
-import {rangeOf, resolveInMarketplace, resolveSpec} from '../../kernel/resolve/spec.js'
+import {rangeOf, resolveInMarketplace} from '../../kernel/resolve/spec.js'
+import {releaseCutoff} from '../../kernel/policy/release-age.js'
+import {loadPolicy} from '../../kernel/policy/load.js'
+import {checkDowngrade} from './downgrade.js'
 
 export interface PlannedPlugin {
   prepared: Prepared
@@ -61,7 +73,8 @@ export const planTree = async (
   options: Pick<InstallOptions, 'env' | 'context' | 'offline' | 'skills' | 'allowHiddenText' | 'onProgress'>,
 ): Promise<TreePlan> => {
   const {env, context} = options
-  const rootPrepared = await prepare(await resolveSpec(spec, env, context.projectRoot), options, options.skills)
+  const cutoff = releaseCutoff(loadPolicy(env, context.projectRoot))
+  const rootPrepared = await prepare(await resolveForInstall(spec, env, context.projectRoot), options, options.skills)
   const asked = rangeOf(spec)
   const root: PlannedPlugin = {prepared: rootPrepared, dependents: [], chain: [rootPrepared.id], ranges: asked ? [asked] : []}
   const nodes = new Map<string, PlannedPlugin>([[rootPrepared.id, root]])
@@ -107,7 +120,7 @@ export const planTree = async (
         continue
       }
       const market = findMarketplace(marketName, env, context.projectRoot)
-      const resolved = await resolveInMarketplace(dep.name, market, dep.range, env, context.projectRoot, node.chain)
+      const resolved = await resolveInMarketplace(dep.name, market, dep.range, env, context.projectRoot, node.chain, cutoff)
       const child: PlannedPlugin = {prepared: await prepare(resolved, options), dependents: [prepared.id], chain: path, ranges: dep.range ? [dep.range] : []}
       nodes.set(child.prepared.id, child)
       await visit(child)
@@ -201,6 +214,16 @@ export const installManyWithDependencies = async (specs: readonly string[], opti
   return readingOnce(async () => {
     const plans: TreePlan[] = []
     for (const spec of specs) plans.push(await planTree(spec, options))
+    // policy noDowngrade: an install over an installed plugin moves its lock as an update does
+    const installed = readInstallRecords(options.env, options.context.projectRoot)
+    for (const {root} of plans) {
+      const first = installed.find((r) => r.plugin === root.prepared.id && r.scope === options.context.scope)
+      const to = {
+        ...(versionOf(root.prepared) ? {version: versionOf(root.prepared)!} : {}),
+        ...(root.prepared.fetched.commit ? {commit: root.prepared.fetched.commit} : {}),
+      }
+      if (first) await checkDowngrade(first, root.prepared, to, options.env, options.context.projectRoot, options.allowDowngrade ?? false)
+    }
     return installTrees(plans, options)
   })
 }

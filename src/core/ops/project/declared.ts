@@ -7,13 +7,25 @@ import {loadTargets, pickTargets} from '../../kernel/targets/registry.js'
 import type {AgentTarget} from '../../kernel/targets/types.js'
 import {isApproved} from '../install/consent.js'
 import {fetchPlugin} from '../install/fetch-plugin.js'
-import {consentFor, disabledPartsFor, prepareFetched, preparePlugin, type InstallOptions, type InstallResult, type Prepared} from '../install/install.js'
+import {
+  consentFor,
+  disabledPartsFor,
+  prepareFetched,
+  preparePlugin,
+  prepareResolved,
+  type InstallOptions,
+  type InstallResult,
+  type Prepared,
+} from '../install/install.js'
 import {installBatch} from '../install/batch.js'
 import {registerDeclaredMarketplaces, type RegisteredMarketplace} from './declared-markets.js'
 import {lockDiffers} from '../install/frozen.js'
 import {ownedEdits} from '../install/owned-edits.js'
 import {declaredPlugins, type DeclaredPlugin} from '../install/project.js'
 import {missingIgnoreLines} from '../install/project-root.js'
+import {resolveSpec} from '../../kernel/resolve/spec.js'
+import {loadPolicy} from '../../kernel/policy/load.js'
+import {describeGap, requireGaps} from '../../kernel/policy/require.js'
 
 export interface DeclaredInstall {
   frozen: boolean
@@ -52,6 +64,7 @@ export const installDeclared = async (options: DeclaredOptions): Promise<Declare
   const declared = declaredPlugins(context.projectRoot)
   const ids = Object.keys(declared).sort((a, b) => a.localeCompare(b))
   if (options.frozen) assertDeclarationsLocked(declared, locked)
+  const required = await requiredSpecs(options, declared)
   // Everything is fetched and checked before anything is written: a stale lock or a missing approval
   // fails the whole run, not half of it.
   let chosen: readonly AgentTarget[] | undefined
@@ -59,9 +72,14 @@ export const installDeclared = async (options: DeclaredOptions): Promise<Declare
   for (const id of ids) {
     const lock = locked.find((r) => r.plugin === id)
     // a declared folder is relative to the project root, wherever loadout runs from
+    const spec = declared[id]!.source ?? id
+    const inProject = {...options, env: {...env, cwd: context.projectRoot}}
+    // a locked plugin is fetched at its locked commit: the cool-down judges what update takes, not the lock
     let prepared = isMcpId(id)
       ? await prepareDeclaredServer(id, declared[id]!, env, context.projectRoot)
-      : await preparePlugin(declared[id]!.source ?? id, {...options, env: {...env, cwd: context.projectRoot}})
+      : lock?.commit
+        ? await prepareResolved(await resolveSpec(spec, inProject.env, context.projectRoot), inProject)
+        : await preparePlugin(spec, inProject)
     if (lock?.commit && prepared.fetched.commit !== lock.commit) prepared = await preparePluginAt(prepared, lock.commit, options)
     if (lock?.artifact && fetchSpecKinds[prepared.resolved.fetch.kind].artifact && prepared.fetched.artifact?.integrity !== lock.artifact.integrity) {
       const fetch = {...prepared.resolved.fetch, version: lock.artifact.version, integrity: lock.artifact.integrity}
@@ -84,6 +102,10 @@ export const installDeclared = async (options: DeclaredOptions): Promise<Declare
       targets = recorded.length > 0 ? pickTargets(recorded, await loadTargets()) : (chosen ??= await options.chooseTargets())
     }
     ready.push({prepared, targets})
+  }
+  for (const spec of required) {
+    const prepared = await preparePlugin(spec, {...options, env: {...env, cwd: context.projectRoot}})
+    ready.push({prepared, targets: options.chooseTargets ? (chosen ??= await options.chooseTargets()) : options.targets})
   }
   if (!options.yes && !options.confirm && !options.dryRun) {
     // what each plugin runs with the parts the lock or loadout.json turned off left out
@@ -113,6 +135,31 @@ export const installDeclared = async (options: DeclaredOptions): Promise<Declare
     options,
   )
   return {frozen: options.frozen, registered, results, ignore: missingIgnoreLines(context.projectRoot)}
+}
+
+/**
+ * The plugins policy `require` names that neither an install nor loadout.json provides at a version
+ * its range allows, as specs to install (`plugin@marketplace@range`). With --frozen the lock may not
+ * change, so a gap fails instead (status 11).
+ */
+const requiredSpecs = async (options: DeclaredOptions, declared: Record<string, DeclaredPlugin>): Promise<string[]> => {
+  const {env, context} = options
+  const installed = [
+    ...readInstallRecords(env, context.projectRoot).map((r) => ({plugin: r.plugin, ...(r.version ? {version: r.version} : {})})),
+    ...Object.entries(declared).map(([plugin, d]) => ({plugin, ...(d.version ? {version: d.version} : {})})),
+  ]
+  const gaps = await requireGaps(loadPolicy(env, context.projectRoot), installed)
+  if (gaps.length > 0 && options.frozen)
+    throw new LoadoutError(
+      'policy-require-unmet',
+      EXIT.policy,
+      `--frozen, and policy requires what loadout.lock does not have: ${gaps.map(describeGap).join('; ')}`,
+      {
+        suggestions: ['run loadout install without --frozen to install them and commit loadout.json and loadout.lock'],
+        details: {gaps},
+      },
+    )
+  return gaps.map((g) => (g.version ? `${g.plugin}@${g.version}` : g.plugin))
 }
 
 /** --frozen: loadout.json and loadout.lock must name the same plugins, at the same versions. */

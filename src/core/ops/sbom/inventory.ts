@@ -1,7 +1,6 @@
-import {readFileSync} from 'node:fs'
-import {join, relative, sep} from 'node:path'
+import {relative, sep} from 'node:path'
 import type {Environment} from '../../kernel/env/environment.js'
-import {PACKAGE_ROOT} from '../../kernel/env/package-root.js'
+import {packageVersion} from '../../kernel/env/package-root.js'
 import type {Scope} from '../../kernel/env/scope.js'
 import {readInstallRecords} from '../../kernel/state/records.js'
 
@@ -32,14 +31,6 @@ export interface Inventory {
   tool: {name: string; version: string}
   scopes: Scope[]
   plugins: InventoryPlugin[]
-}
-
-const toolVersion = (): string => {
-  try {
-    return (JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as {version?: string}).version ?? '0.0.0'
-  } catch {
-    return '0.0.0'
-  }
 }
 
 /** Project paths relative to the project root (as in the lock), user paths under `~`: no machine's layout in the document. */
@@ -86,5 +77,5 @@ export const installedInventory = (env: Environment, projectRoot: string, scope?
   const plugins = [...byKey.values()]
     .map((p) => ({...p, targets: [...p.targets].sort(), files: [...p.files].sort((a, b) => (a.target + a.path < b.target + b.path ? -1 : 1))}))
     .sort((a, b) => (a.scope + a.id < b.scope + b.id ? -1 : 1))
-  return {tool: {name: 'loadout', version: toolVersion()}, scopes, plugins}
+  return {tool: {name: 'loadout', version: packageVersion()}, scopes, plugins}
 }

@@ -3,9 +3,10 @@ import {loadoutPaths, type Environment} from '../../kernel/env/environment.js'
 import {lsRemote} from '../../kernel/sources/git.js'
 import {gitContext} from '../../kernel/sources/git-process.js'
 import {treeIntegrity} from '../../kernel/fs/integrity.js'
-import {discardDownload, fetchCatalogSource, readCatalogFile, readFromCache} from '../../kernel/marketplace/fetch.js'
+import {discardDownload, fetchCatalogSource, gitUrlOf, readCatalogFile, readFromCache} from '../../kernel/marketplace/fetch.js'
 import {fetchSpecKinds} from '../../kernel/sources/kinds/index.js'
 import {entryKindOf} from '../../kernel/sources/kinds/entries.js'
+import {kindOf} from '../../kernel/sources/kinds/index.js'
 import {knownMarketplaces, type KnownMarketplace} from '../../kernel/marketplace/known.js'
 import {chooseVersion} from '../../kernel/resolve/tags.js'
 import type {Catalog, PluginEntry} from '../../model/marketplace.js'
@@ -17,6 +18,10 @@ import {readInstallRecords, type InstallRecord} from '../../kernel/state/records
 import {DIRECT, resolvePluginSpec} from '../../kernel/resolve/resolve.js'
 import {followRename} from '../../kernel/resolve/renames.js'
 import {isOciInput, parseOciReference} from '../../kernel/oci/reference.js'
+import {loadPolicy} from '../../kernel/policy/load.js'
+import {describeHeld, heldOf, releaseCutoff, type HeldRelease} from '../../kernel/policy/release-age.js'
+import {lastChangeOf} from '../../kernel/resolve/history.js'
+import {releasedBy, taggedVersions} from '../../kernel/resolve/tags.js'
 
 export interface OutdatedRow {
   plugin: string
@@ -31,6 +36,8 @@ export interface OutdatedRow {
   renamedTo?: string
   /** the range it was installed for: wanted is the highest tagged version inside it */
   range?: string
+  /** the newest release is younger than the policy's minimumReleaseAge: `update` leaves it (wanted is what it takes) */
+  held?: HeldRelease
   /** the catalog removed the plugin (a rename to null) */
   removed?: boolean
   error?: string
@@ -76,7 +83,7 @@ const groups = (records: readonly InstallRecord[]): InstallRecord[][] => {
 /** What one `outdated` run asks once and reuses: each marketplace's catalog, each remote's head. */
 class Remotes {
   asked = 0
-  private readonly catalogs = new Map<string, {catalog?: Catalog; root?: string; error?: string}>()
+  private readonly catalogs = new Map<string, {catalog?: Catalog; root?: string; commit?: string; error?: string}>()
   private readonly heads = new Map<string, Promise<string | undefined>>()
   private readonly cache: string
   private readonly git: ReturnType<typeof gitContext>
@@ -91,12 +98,12 @@ class Remotes {
     this.markets = knownMarketplaces(env, projectRoot)
   }
 
-  async catalogOf(name: string): Promise<{catalog?: Catalog; root?: string; error?: string}> {
+  async catalogOf(name: string): Promise<{catalog?: Catalog; root?: string; commit?: string; error?: string}> {
     if (!this.catalogs.has(name)) this.catalogs.set(name, await this.readCatalog(name))
     return this.catalogs.get(name)!
   }
 
-  private async readCatalog(name: string): Promise<{catalog?: Catalog; root?: string; error?: string}> {
+  private async readCatalog(name: string): Promise<{catalog?: Catalog; root?: string; commit?: string; error?: string}> {
     const market = this.markets.find((m) => m.name === name)
     if (!market) return {error: `marketplace "${name}" is no longer added`}
     try {
@@ -111,7 +118,8 @@ class Remotes {
       const file = fetched.action === 'not-modified' ? {...fetched, catalogFile: market.catalogFile} : fetched
       const {catalog} = readCatalogFile(file)
       discardDownload(fetched)
-      return {catalog, ...(fetched.root ? {root: fetched.root} : {})}
+      const commit = fetched.commit ?? (fetched.action === 'not-modified' ? market.commit : undefined)
+      return {catalog, ...(fetched.root ? {root: fetched.root} : {}), ...(commit ? {commit} : {})}
     } catch (error) {
       return {error: (error as Error).message}
     }
@@ -254,6 +262,36 @@ const checkFromCatalog = async (row: OutdatedRow, first: InstallRecord, remotes:
       name,
       remotes.env,
     )
+  const folder = entryKindOf(entry.source).folder?.(entry.source as never)
+  if (row.outdated && !row.renamedTo && folder !== undefined) await holdYoung(row, first, name, folder, remotes)
+}
+
+/**
+ * `minimumReleaseAge`: a plugin folder of a git marketplace whose last change is younger than the
+ * cool-down is not what `update` takes; wanted becomes the newest tag old enough when it is newer
+ * than the installed version, else the installed version, and the reason says why.
+ */
+const holdYoung = async (row: OutdatedRow, first: InstallRecord, name: string, path: string, remotes: Remotes): Promise<void> => {
+  const policy = loadPolicy(remotes.env, remotes.projectRoot)
+  const cutoff = releaseCutoff(policy)
+  const market = remotes.markets.find((m) => m.name === first.plugin.split('@')[1])
+  const commit = (await remotes.catalogOf(market?.name ?? ''))?.commit
+  const under = market ? kindOf(market.source).repositoryPath(market.source) : undefined
+  if (cutoff === undefined || !market || !commit || under === undefined) return
+  const url = gitUrlOf(market.source, remotes.env)
+  const inRepo = [under, path].map((p) => p.replace(/^\.?\/+|\/+$/g, '').replace(/^\.$/, '')).filter(Boolean)
+  const release = await lastChangeOf(url, commit, inRepo.join('/'), remotes.env)
+  if (!release || release.at.getTime() <= cutoff || release.commit === first.commit) return
+  row.held = heldOf(policy, release, row.latest.version, Date.now())
+  const semver = (await import('semver')).default
+  const older = (await taggedVersions(name, market, remotes.env)).find(
+    (t) => releasedBy(t, cutoff) && (!first.range || semver.satisfies(t.version, first.range)),
+  )
+  const newer = older && first.version && semver.valid(first.version) && semver.gt(older.version, first.version)
+  row.wanted = newer ? {version: older.version, commit: older.commit} : {...row.current}
+  delete (row.wanted as {integrity?: string}).integrity
+  row.outdated = Boolean(newer)
+  row.reason = `${newer ? `${older.version} within the cool-down; ` : ''}held back: ${describeHeld(row.held)}`
 }
 
 export const findOutdated = async (env: Environment, context: ScopeContext, only: readonly string[] = []): Promise<OutdatedResult> => {

@@ -1,22 +1,30 @@
-import {toExitStatus, type ExitStatus} from '../../model/errors.js'
+import {needsConsent, toExitStatus, type ExitStatus} from '../../model/errors.js'
 import {updateMarketplaces} from '../marketplace/update.js'
-import {prepareServerUpdate} from '../mcp/from-registry.js'
 import {isMcpId} from '../../kernel/mcp/spec.js'
+import type {HeldRelease} from '../../kernel/policy/release-age.js'
+import {heldMessage, prepareCandidate} from './candidate.js'
+import {checkDowngrade} from '../install/downgrade.js'
+import {diffPlugin, type PluginDiff} from './review.js'
 import {readInstallRecords, type InstallRecord} from '../../kernel/state/records.js'
 import {loadTargets, pickTargets} from '../../kernel/targets/registry.js'
-import {installPrepared, preparePlugin, type InstallOptions, type InstallResult} from '../install/install.js'
+import {installPrepared, type InstallOptions, type InstallResult} from '../install/install.js'
 import {DIRECT} from '../../kernel/resolve/resolve.js'
 
 export interface PluginUpdate {
   plugin: string
   scope: string
-  status: 'updated' | 'current' | 'failed'
+  /** held: a newer release exists, younger than the policy's minimumReleaseAge */
+  status: 'updated' | 'current' | 'held' | 'failed'
   from: {version?: string; commit?: string; integrity: string}
   to?: {version?: string; commit?: string; integrity: string}
   /** the catalog renamed the plugin: it was updated under this id */
   renamedTo?: string
   /** the executable parts changed, so consent was asked again */
   consentChanged?: boolean
+  /** the release the cool-down passed over (status held, or updated to an older tag than the newest) */
+  held?: HeldRelease
+  /** with --review: what the update changes */
+  review?: PluginDiff
   result?: InstallResult
   message?: string
   /** failed only: the error's code and documented exit status */
@@ -30,18 +38,37 @@ export interface PluginsUpdated {
   updates: PluginUpdate[]
 }
 
+export interface UpdateOptions extends Omit<InstallOptions, 'targets' | 'force'> {
+  /** show what each update changes (see review.ts) before it is applied; it needs approval like what runs */
+  review?: boolean
+  /** called with each review before its approval is asked */
+  onReview?: (diff: PluginDiff) => void
+  /** asks the person on a terminal whether to apply a reviewed update */
+  confirmReview?: (diff: PluginDiff) => Promise<boolean>
+  /** false: the marketplaces were refreshed already (`update --auto`) */
+  refresh?: boolean
+}
+
+/** --review: the update goes ahead once approved (--yes, or on a terminal); off one, status 8. */
+const approveReview = async (diff: PluginDiff, options: UpdateOptions): Promise<void> => {
+  options.onReview?.(diff)
+  if (options.yes || options.dryRun) return
+  if (options.confirmReview) {
+    if (await options.confirmReview(diff)) return
+    throw needsConsent('review-refused', `not updated: the update of ${diff.plugin} was not approved`, {details: diff})
+  }
+  throw needsConsent('review-needs-consent', `the update of ${diff.plugin} needs your approval after review`, {
+    suggestions: ['run it on a terminal to approve, or pass --yes once you have read the review', `the review alone: loadout diff ${diff.plugin}`],
+    details: diff,
+  })
+}
+
 /**
  * Refreshes the marketplaces the installed plugins come from, then reinstalls each plugin whose
  * content changed (by version, commit or integrity: an unchanged version string with new content is
  * still an update). Changed hooks, MCP commands or tools need consent again.
  */
-export const updatePlugins = async (
-  ids: readonly string[],
-  options: Omit<InstallOptions, 'targets' | 'force'> & {
-    /** false: the marketplaces were refreshed already (`update --auto`) */
-    refresh?: boolean
-  },
-): Promise<PluginsUpdated> => {
+export const updatePlugins = async (ids: readonly string[], options: UpdateOptions): Promise<PluginsUpdated> => {
   const {env, context} = options
   const records = readInstallRecords(env, context.projectRoot).filter(
     (r) => r.scope === context.scope && r.enabled && (ids.length === 0 || ids.includes(r.plugin) || ids.includes(r.plugin.split('@')[0]!)),
@@ -64,8 +91,12 @@ export const updatePlugins = async (
     const from = {...(first.version ? {version: first.version} : {}), ...(first.commit ? {commit: first.commit} : {}), integrity: first.integrity}
     try {
       // a plugin installed for a range (asked for, or its dependents') is updated within it
-      const spec = plugin.endsWith(`@${DIRECT}`) ? first.source : first.range ? `${plugin}@${first.range}` : plugin
-      const prepared = isMcpId(plugin) ? await prepareServerUpdate(first, env, context.projectRoot) : await preparePlugin(spec, options)
+      const candidate = await prepareCandidate(plugin, first, options)
+      if (!candidate.prepared) {
+        updates.push({plugin, scope: first.scope, status: 'held', from, held: candidate.held, message: heldMessage(candidate.held)})
+        continue
+      }
+      const {prepared, held} = candidate
       const to = {
         ...((prepared.model.version ?? prepared.resolved.version) ? {version: prepared.resolved.version ?? prepared.model.version} : {}),
         ...(prepared.fetched.commit ? {commit: prepared.fetched.commit} : {}),
@@ -76,17 +107,23 @@ export const updatePlugins = async (
         updates.push({plugin, scope: first.scope, status: 'current', from})
         continue
       }
+      await checkDowngrade(first, prepared, to, env, context.projectRoot, options.allowDowngrade ?? false)
+      const review = options.review ? await diffPlugin(first, prepared, env) : undefined
+      if (review) await approveReview(review, options)
       const targets = pickTargets(
         group.map((r) => r.target),
         all,
       )
-      const result = await installPrepared(prepared, {...options, targets, force: true, ...(renamedFrom ? {renamedFrom} : {})})
+      const {review: _review, onReview: _onReview, confirmReview: _confirmReview, ...install} = options
+      const result = await installPrepared(prepared, {...install, targets, force: true, ...(renamedFrom ? {renamedFrom} : {})})
       updates.push({
         plugin,
         scope: first.scope,
         status: 'updated',
         from,
         to,
+        ...(held ? {held} : {}),
+        ...(review ? {review} : {}),
         ...(renamedFrom ? {renamedTo: prepared.id} : {}),
         consentChanged: Boolean(first.consent && first.consent !== result.consent.fingerprint),
         result,
