@@ -76,7 +76,8 @@ class Remotes {
   private readonly catalogs = new Map<string, {catalog?: Catalog; root?: string; error?: string}>()
   private readonly heads = new Map<string, Promise<string | undefined>>()
   private readonly cache: string
-  private readonly git: ReturnType<typeof gitContext>
+  /** made at the first remote asked: a run with none writes nothing into the cache */
+  private git?: ReturnType<typeof gitContext>
   readonly markets: ReturnType<typeof knownMarketplaces>
 
   constructor(
@@ -84,7 +85,6 @@ class Remotes {
     readonly projectRoot: string,
   ) {
     this.cache = loadoutPaths(env).cache
-    this.git = gitContext(env, this.cache)
     this.markets = knownMarketplaces(env, projectRoot)
   }
 
@@ -123,7 +123,7 @@ class Remotes {
         key,
         Promise.resolve()
           .then(() => admitRemote(url, this.env, this.projectRoot))
-          .then(() => lsRemote(this.git, this.cache, url, ref))
+          .then(() => lsRemote((this.git ??= gitContext(this.env, this.cache)), this.cache, url, ref))
           .catch(() => undefined),
       )
     }
@@ -144,10 +144,18 @@ const newRow = (group: readonly InstallRecord[]): OutdatedRow => {
   }
 }
 
-/** A plugin installed straight from a source: outdated when its remote moved on. */
+/** A plugin installed straight from a source: outdated when its remote moved on, or its folder's content changed. */
 const checkDirect = async (row: OutdatedRow, first: InstallRecord, remotes: Remotes): Promise<void> => {
   try {
     const resolved = resolvePluginSpec(first.source, remotes.env, remotes.projectRoot)
+    if (resolved.fetch.kind === 'folder') {
+      const integrity = await treeIntegrity(resolved.fetch.path).catch(() => undefined)
+      if (integrity && integrity !== first.integrity) {
+        row.outdated = true
+        row.reason = 'content changed'
+      }
+      return
+    }
     if (resolved.fetch.kind !== 'git') return
     const head = await remotes.head(resolved.fetch.url, resolved.fetch.ref)
     if (head) row.latest = {commit: head}
