@@ -1,5 +1,4 @@
-import {rmSync} from 'node:fs'
-import {projectManifestFile, readProjectManifest, writeProjectManifest} from '../../kernel/state/marketplaces.js'
+import {readProjectManifest, writeProjectManifest} from '../../kernel/state/marketplaces.js'
 
 /** The project's declaration of a plugin in loadout.json: the version range it wants and where from. */
 export interface DeclaredPlugin {
@@ -24,8 +23,5 @@ export const undeclarePlugin = (projectRoot: string, id: string): void => {
   if (!(id in plugins)) return
   delete plugins[id]
   manifest.plugins = plugins
-  // a declaration left with nothing in it goes, as the project was before the first install
-  const declaresNothing = Object.values(manifest).every((v) => v !== null && typeof v === 'object' && Object.keys(v).length === 0)
-  if (declaresNothing) rmSync(projectManifestFile(projectRoot), {force: true})
-  else writeProjectManifest(projectRoot, manifest)
+  writeProjectManifest(projectRoot, manifest)
 }
