@@ -327,3 +327,65 @@ describe('src/core/kernel/plugin/manifest-formats', () => {
     expect(named).toEqual([])
   })
 })
+
+const SOURCES_DIR = join(CORE, 'kernel', 'sources')
+
+/**
+ * Where a source kind is decided outside its module: a `switch` on a source's, a spec's or a
+ * fetch's `.kind`, or such a `.kind` compared with a kind's name. A source-like value is one whose
+ * name says so (`source`, `market.source`, `spec`, `resolved.fetch`), which is how the code names them.
+ */
+export const sourceKindDecisions = (text: string, kinds: ReadonlySet<string>): string[] => {
+  const sourceLike = String.raw`[\w.?]*(?:source|Source|spec|Spec|fetch)`
+  const switches = [...text.matchAll(new RegExp(String.raw`switch\s*\(\s*(${sourceLike})\.kind\s*\)`, 'g'))].map((m) => `switch (${m[1]}.kind)`)
+  const compared = [
+    ...text.matchAll(new RegExp(String.raw`(${sourceLike})\.kind\s*[!=]==?\s*'([^']+)'`, 'g')),
+    ...text.matchAll(new RegExp(String.raw`'([^']+)'\s*[!=]==?\s*(${sourceLike})\.kind\b`, 'g')),
+  ]
+    .map((m) => (m[0].startsWith("'") ? {on: m[2]!, kind: m[1]!} : {on: m[1]!, kind: m[2]!}))
+    .filter(({kind}) => kinds.has(kind))
+    .map(({on, kind}) => `${on}.kind vs '${kind}'`)
+  return [...switches, ...compared]
+}
+
+describe('src/core/kernel/sources: one module per source kind', () => {
+  const kindNames = async (): Promise<Set<string>> => {
+    const {sourceKinds, fetchSpecKinds} = (await import('../src/core/kernel/sources/kinds/index.js')) as Record<string, object>
+    const {entrySourceKinds} = (await import('../src/core/kernel/sources/kinds/entries.js')) as Record<string, object>
+    return new Set([sourceKinds!, fetchSpecKinds!, entrySourceKinds!].flatMap((table) => Object.keys(table)))
+  }
+
+  it('finds a switch on a source kind and a comparison with a kind name, and passes the other unions', async () => {
+    const kinds = await kindNames()
+    const sample = [
+      'switch (source.kind) {',
+      "if (market.source.kind !== 'local') x()",
+      "if (resolved.fetch.kind === 'git') x()",
+      "const y = 'npm' === spec.kind",
+      "if (layout.kind === 'folder') x()",
+      'switch (op.kind) {',
+      "if (source.kind === 'not-a-kind') x()",
+    ].join('\n')
+    expect(sourceKindDecisions(sample, kinds)).toEqual([
+      'switch (source.kind)',
+      "market.source.kind vs 'local'",
+      "resolved.fetch.kind vs 'git'",
+      "spec.kind vs 'npm'",
+    ])
+  })
+
+  it('no file outside kernel/sources decides by a source kind: operations ask the kinds table', async () => {
+    const kinds = await kindNames()
+    const offenders = files(join(ROOT, 'src'), /\.ts$/)
+      .filter((file) => !file.startsWith(SOURCES_DIR + sep))
+      .flatMap((file) => sourceKindDecisions(readFileSync(file, 'utf8'), kinds).map((found) => `${relative(ROOT, file)}: ${found}`))
+    expect(offenders).toEqual([])
+  })
+
+  it('every kind module under kinds/ is in a table', () => {
+    const kindsDir = join(SOURCES_DIR, 'kinds')
+    const table = readFileSync(join(kindsDir, 'index.ts'), 'utf8')
+    const modules = readdirSync(kindsDir).filter((f) => f.endsWith('.ts') && !['index.ts', 'entries.ts', 'direct-name.ts'].includes(f))
+    expect(modules.filter((f) => !table.includes(`'./${f.replace(/\.ts$/, '.js')}'`))).toEqual([])
+  })
+})

@@ -9,3 +9,16 @@ export type Source =
   | {kind: 'npm'; package: string; version?: string}
 
 export type SourceKind = Source['kind']
+
+/** Where a plugin's files come from, once resolved. */
+export type PluginFetchSpec =
+  | {kind: 'folder'; path: string; label: string; commit?: string; git?: {url: string; path: string}}
+  | {kind: 'git'; url: string; ref?: string; sha?: string; path?: string; label: string}
+  | {
+      kind: 'archive'
+      url: string
+      sha256?: string
+      label: string
+      /** where LOADOUT_TOKEN may go: the archive's origin when the user named it, a catalog URL's when that listed it */ tokenOrigin?: string
+    }
+  | {kind: 'npm'; package: string; version?: string; registry?: string; integrity?: string; label: string}

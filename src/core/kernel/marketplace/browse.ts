@@ -4,6 +4,8 @@ import type {Problem} from '../../model/problems.js'
 import type {ScopeContext} from '../env/scope.js'
 import type {SourceKind} from '../../model/source.js'
 import {readCatalogFile} from './catalog-file.js'
+import {kindOf} from '../sources/kinds/index.js'
+import {entryKindOf} from '../sources/kinds/entries.js'
 import {findMarketplace, knownMarketplaces, type KnownMarketplace} from './known.js'
 import {searchIndex, writeSearchIndex, type IndexedPlugin} from './search-index.js'
 import type {CatalogRead, PluginEntry, PluginSource} from '../../model/marketplace.js'
@@ -21,10 +23,12 @@ export interface MarketplaceRow {
 
 /** Reads the catalog as last fetched (no network). */
 export const readKnownCatalog = (m: KnownMarketplace): CatalogRead => {
+  const fetched = kindOf(m.source).catalog
+  const origin = typeof fetched === 'string' ? fetched : 'git'
   try {
     return readCatalogFile({
-      origin: m.source.kind === 'catalog-url' ? 'url' : m.source.kind === 'local' ? 'local' : 'git',
-      ...(m.source.kind === 'catalog-url' ? {label: m.input} : {}),
+      origin,
+      ...(origin === 'url' ? {label: m.input} : {}),
       catalogFile: m.catalogFile,
       ...(m.root ? {root: m.root} : {}),
       action: 'cached',
@@ -51,28 +55,7 @@ const rowOf = (m: KnownMarketplace, pluginCount: number): MarketplaceRow => ({
 export const listMarketplaces = (env: Environment, context: ScopeContext): MarketplaceRow[] =>
   knownMarketplaces(env, context.projectRoot).map((m) => rowOf(m, m.builtin ? readKnownCatalog(m).catalog.plugins.length : m.pluginCount))
 
-export const describePluginSource = (source: PluginSource): string => {
-  switch (source.kind) {
-    case 'relative':
-    case 'local':
-      return source.path
-    case 'github':
-      return `github:${source.repo}${source.ref ? `#${source.ref}` : ''}${source.sha ? `@${source.sha.slice(0, 12)}` : ''}`
-    case 'url':
-    case 'git-subdir':
-      return `${source.url}${source.kind === 'git-subdir' ? ` (${source.path})` : ''}${source.ref ? `#${source.ref}` : ''}${source.sha ? `@${source.sha.slice(0, 12)}` : ''}`
-    case 'archive':
-      return source.url
-    case 'npm':
-      return `npm:${source.package}${source.version ? `@${source.version}` : ''}${source.registry ? ` (${source.registry})` : ''}`
-    case 'unsupported':
-      return `unsupported source (${source.type})`
-    default: {
-      const never: never = source
-      return never
-    }
-  }
-}
+export const describePluginSource = (source: PluginSource): string => entryKindOf(source).describe(source)
 
 /** One plugin as search and info show it: the indexed fields and its id (`name@marketplace`). */
 export interface PluginSummary extends IndexedPlugin {
@@ -91,7 +74,7 @@ const indexed = (entry: PluginEntry): IndexedPlugin => ({
   ...(entry.category ? {category: entry.category} : {}),
   keywords: [...new Set([...entry.keywords, ...entry.tags])],
   source: describePluginSource(entry.source),
-  supported: entry.source.kind !== 'unsupported',
+  supported: entryKindOf(entry.source).supported,
   problems: entry.problems,
 })
 

@@ -1,5 +1,6 @@
 import {validationFailed} from '../../model/errors.js'
 import {npmSpecRule} from '../sources/npm-spec.js'
+import {entryKindOf} from '../sources/kinds/entries.js'
 import {problem, type Problem} from '../../model/problems.js'
 import {skeleton} from '../text/name-skeleton.js'
 import {checkMarketplaceName, checkPluginName} from '../text/names.js'
@@ -335,7 +336,7 @@ class Reader {
     }
     this.bySkeleton.set(look, name)
     this.firstAt.set(name, index)
-    if (source.kind === 'unsupported') {
+    if (!entryKindOf(source).supported && 'type' in source) {
       this.warn(
         'source-unsupported',
         `unsupported source type ${SIMPLE_TYPE.test(source.type) ? source.type : quoted(source.type)}: plugin ${quoted(name)} is listed but cannot be installed`,

@@ -10,7 +10,9 @@ import {httpGet, secretsOf} from '../sources/http.js'
 import {resolvesInside} from '../fs/contain.js'
 import {readJsonFile, writeJsonFile} from '../fs/json.js'
 import {removeAside} from '../fs/write.js'
-import {cloneUrl, normalizeGitUrl} from '../sources/parse.js'
+import {cloneUrl} from '../sources/parse.js'
+import {kindOf} from '../sources/kinds/index.js'
+import {entryKindOf} from '../sources/kinds/entries.js'
 import {redactSecrets, redactUrl} from '../sources/redact.js'
 import type {Source} from '../../model/source.js'
 import {problem} from '../../model/problems.js'
@@ -34,24 +36,7 @@ export type {FetchedCatalog} from './catalog-file.js'
 
 /** The cache key of a source: a hash of its normalized location. */
 export const sourceKey = (source: Source, env: Environment): string => {
-  const id = (() => {
-    switch (source.kind) {
-      case 'github':
-      case 'git':
-        return `git:${normalizeGitUrl(gitUrlOf(source, env))}`
-      case 'catalog-url':
-      case 'archive':
-        return `url:${new URL(source.url).href}`
-      case 'local':
-        return `local:${source.path}`
-      case 'npm':
-        return `npm:${source.package}@${source.version ?? ''}`
-      default: {
-        const never: never = source
-        return never
-      }
-    }
-  })()
+  const id = kindOf(source).cacheId(source, env.vars.LOADOUT_GITHUB_URL || 'https://github.com')
   return createHash('sha256').update(id).digest('hex').slice(0, 24)
 }
 
@@ -173,30 +158,15 @@ const fetchLocal = (source: Extract<Source, {kind: 'local'}>): FetchedCatalog =>
   return {origin: 'local', catalogFile: candidates[0]!, candidates, root: catalogRootOf(candidates[0]!), action: 'local'}
 }
 
+const catalogFetchers = {git: fetchGit, url: fetchUrl, local: fetchLocal} as const
+
 /** Brings a marketplace source's catalog into the cache (or finds it locally) without reading it. */
 export const fetchCatalogSource = async (source: Source, options: FetchOptions): Promise<FetchedCatalog> => {
   try {
-    switch (source.kind) {
-      case 'github':
-      case 'git':
-        return await fetchGit(source, options)
-      case 'catalog-url':
-        return await fetchUrl(source, options)
-      case 'local':
-        return fetchLocal(source)
-      case 'archive':
-      case 'npm':
-        throw new LoadoutError(
-          `${source.kind}-not-marketplace`,
-          EXIT.usage,
-          `${source.kind === 'npm' ? 'an npm package' : 'an archive'} is a plugin source, not a marketplace`,
-          {suggestions: ['add the marketplace that lists it, or install it directly']},
-        )
-      default: {
-        const never: never = source
-        return never
-      }
-    }
+    const how = kindOf(source).catalog
+    if (typeof how !== 'string')
+      throw new LoadoutError(how.code, EXIT.usage, how.why, {suggestions: ['add the marketplace that lists it, or install it directly']})
+    return await catalogFetchers[how](source as never, options)
   } catch (error) {
     // Whatever a failure says, it must not carry a token from the environment.
     if (error instanceof LoadoutError) {
@@ -220,12 +190,12 @@ export const readFetchedCatalog = (fetched: FetchedCatalog): CatalogRead => with
 const withEntryFolders = (read: CatalogRead, root: string | undefined): CatalogRead => {
   if (!root) return read
   read.catalog.plugins.forEach((entry, index) => {
-    const source = entry.source
-    if ((source.kind !== 'relative' && source.kind !== 'local') || existsSync(join(root, source.path))) return
+    const folder = entryKindOf(entry.source).folder?.(entry.source as never)
+    if (folder === undefined || existsSync(join(root, folder))) return
     const found = problem(
       'warning',
       'entry-folder-missing',
-      `plugin "${entry.name}" points at ${source.path}, which is not in the marketplace; it cannot be installed`,
+      `plugin "${entry.name}" points at ${folder}, which is not in the marketplace; it cannot be installed`,
       {path: `plugins[${index}].source`},
     )
     entry.problems.push(found)
@@ -267,16 +237,20 @@ export const discardDownload = (fetched: FetchedCatalog): void => {
   if (fetched.action === 'downloaded') rmSync(fetched.catalogFile, {force: true})
 }
 
+/** Whether a source is fetched into the cache (every kind but a folder or file on this machine). */
+export const readFromCache = (source: Source): boolean => kindOf(source).localPath(source) === undefined
+
 /** Removes the cached copies of a source (never a local folder). */
 export const removeCached = (source: Source, env: Environment): void => {
   const cache = loadoutPaths(env).cache
-  if (source.kind === 'git' || source.kind === 'github') removeAside(gitCacheDir(cache, gitUrlOf(source, env)))
-  if (source.kind === 'catalog-url') removeAside(join(cache, 'catalogs', sourceKey(source, env)))
+  const cached = kindOf(source).cached
+  if (cached === 'git') removeAside(gitCacheDir(cache, gitUrlOf(source, env)))
+  if (cached === 'catalog') removeAside(join(cache, 'catalogs', sourceKey(source, env)))
 }
 
 /** Drops checked-out trees of a git source other than the one in use. */
 export const pruneTrees = (source: Source, env: Environment, keep: string | undefined): void => {
-  if (source.kind !== 'git' && source.kind !== 'github') return
+  if (kindOf(source).cached !== 'git') return
   const trees = join(gitCacheDir(loadoutPaths(env).cache, gitUrlOf(source, env)), 'trees')
   if (!existsSync(trees)) return
   for (const name of readdirSync(trees)) {

@@ -1,5 +1,6 @@
 import {EXIT, LoadoutError} from '../../model/errors.js'
-import type {PluginFetchSpec} from '../resolve/resolve.js'
+import type {PluginFetchSpec} from '../../model/source.js'
+import {fetchSpecKinds} from '../sources/kinds/index.js'
 import type {McpServerConfig, PluginModel} from '../../model/plugin.js'
 import {globMatches} from './glob.js'
 import {hostMatches, type SourceHost} from './hosts.js'
@@ -57,25 +58,8 @@ export const checkPluginId = (policy: Policy, id: string): void => {
   if (found) throw policyRefused(id, found.refusal, found.why)
 }
 
-const FULL_COMMIT = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/i
-
 /** A commit or a digest named by the source itself (a folder of a git marketplace: its recorded commit). */
-export const isPinned = (spec: PluginFetchSpec): boolean => {
-  switch (spec.kind) {
-    case 'git':
-      return Boolean(spec.sha) || FULL_COMMIT.test(spec.ref ?? '')
-    case 'archive':
-      return Boolean(spec.sha256)
-    case 'folder':
-      return Boolean(spec.commit && spec.git)
-    case 'npm':
-      return Boolean(spec.integrity)
-    default: {
-      const never: never = spec
-      return never
-    }
-  }
-}
+export const isPinned = (spec: PluginFetchSpec): boolean => fetchSpecKinds[spec.kind].pinned(spec as never)
 
 export const checkPinned = (policy: Policy, spec: PluginFetchSpec, what: string): void => {
   if (!policy.requirePinned || isPinned(spec)) return

@@ -9,19 +9,11 @@ import type {DroppedEntry, PluginEntry} from '../../model/marketplace.js'
 import {cloneUrl, parseSource, sourceLabel} from '../sources/parse.js'
 import {closestNames} from '../text/suggest.js'
 import {followRename} from './renames.js'
+import {kindOf} from '../sources/kinds/index.js'
+import {entryKindOf} from '../sources/kinds/entries.js'
+import type {PluginFetchSpec} from '../../model/source.js'
 
-/** Where a plugin's files come from, once resolved. */
-export type PluginFetchSpec =
-  | {kind: 'folder'; path: string; label: string; commit?: string; git?: {url: string; path: string}}
-  | {kind: 'git'; url: string; ref?: string; sha?: string; path?: string; label: string}
-  | {
-      kind: 'archive'
-      url: string
-      sha256?: string
-      label: string
-      /** where LOADOUT_TOKEN may go: the archive's origin when the user named it, a catalog URL's when that listed it */ tokenOrigin?: string
-    }
-  | {kind: 'npm'; package: string; version?: string; registry?: string; integrity?: string; label: string}
+export type {PluginFetchSpec} from '../../model/source.js'
 
 export interface ResolvedPlugin {
   /** plugin@marketplace */
@@ -39,30 +31,6 @@ export const DIRECT = 'direct'
 
 const looksLikeSource = (input: string): boolean => /[/:\\~]/.test(input) || input.startsWith('.')
 
-const lastSegment = (path: string): string => path.split(/[/:]/).filter(Boolean).pop() ?? ''
-
-/**
- * The name of a plugin fetched straight from a git repository or an archive that names itself
- * nowhere: its subfolder, repository or archive file name, kebab-cased (the cache folder it is read
- * from is named after a commit or a digest, which means nothing to the user).
- */
-const directName = (source: {kind: 'github'; repo: string; path?: string} | {kind: 'git' | 'archive'; url: string; path?: string}): string => {
-  const raw = source.path ? lastSegment(source.path) : source.kind === 'github' ? source.repo : lastSegment(source.url.replace(/[?#].*$/, ''))
-  return raw
-    .replace(/\.git$|\.tar\.gz$|\.tgz$/i, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-}
-
-const originOf = (url: string): string | undefined => {
-  try {
-    return new URL(url).origin
-  } catch {
-    return undefined
-  }
-}
-
 /** A relative plugin folder, its links followed while they stay inside the marketplace (see followInsideRoot). */
 const followInside = (root: string, path: string, label: string, shown: string): {root: string; path: string} => {
   const followed = followInsideRoot(root, path)
@@ -72,67 +40,29 @@ const followInside = (root: string, path: string, label: string, shown: string):
   })
 }
 
+/** A folder of the marketplace (relative to its root); of a git marketplace, also its repository at the commit read. */
+const marketplaceFolder = (written: string, market: KnownMarketplace, env: Environment, label: string): PluginFetchSpec => {
+  if (!market.root)
+    throw usageError('relative-without-root', `${label}: a relative source needs a marketplace checkout, and "${market.name}" was fetched as a bare catalog`)
+  const path = resolve(market.root, written)
+  if (!isInside(market.root, path)) throw usageError('source-outside', `${label}: ${written} points outside the marketplace`)
+  const real = followInside(market.root, path, label, written)
+  // A folder of a git marketplace is at the commit the marketplace was read at: recorded, so a
+  // lock can fetch that folder at that commit again.
+  const url = market.commit ? cloneUrl(market.source, env.vars.LOADOUT_GITHUB_URL || undefined) : undefined
+  const under = kindOf(market.source).repositoryPath(market.source) ?? ''
+  const inRepo = [under, relative(real.root, real.path).split(sep).join('/')].filter(Boolean).join('/')
+  return {kind: 'folder', path: real.path, label: written, ...(url && market.commit ? {commit: market.commit, git: {url, path: inRepo}} : {})}
+}
+
 export const entrySpec = (entry: PluginEntry, market: KnownMarketplace, machineEnv: Environment): PluginFetchSpec => {
   const source = entry.source
   // GitHub sources of a marketplace added with a GitHub base URL are on that server
   const env = marketEnv(market, machineEnv)
   const label = `${entry.name}@${market.name}`
-  switch (source.kind) {
-    case 'relative':
-    case 'local': {
-      if (!market.root)
-        throw usageError(
-          'relative-without-root',
-          `${label}: a relative source needs a marketplace checkout, and "${market.name}" was fetched as a bare catalog`,
-        )
-      const path = resolve(market.root, source.path)
-      if (!isInside(market.root, path)) throw usageError('source-outside', `${label}: ${source.path} points outside the marketplace`)
-      const real = followInside(market.root, path, label, source.path)
-      // A folder of a git marketplace is at the commit the marketplace was read at: recorded, so a
-      // lock can fetch that folder at that commit again.
-      const url = market.commit ? cloneUrl(market.source, env.vars.LOADOUT_GITHUB_URL || undefined) : undefined
-      const under = market.source.kind === 'github' || market.source.kind === 'git' ? (market.source.path ?? '').replace(/^\.?\/+|\/+$/g, '') : ''
-      const inRepo = [under, relative(real.root, real.path).split(sep).join('/')].filter(Boolean).join('/')
-      return {kind: 'folder', path: real.path, label: source.path, ...(url && market.commit ? {commit: market.commit, git: {url, path: inRepo}} : {})}
-    }
-    case 'github':
-      return {
-        kind: 'git',
-        url: cloneUrl({kind: 'github', owner: source.repo.split('/')[0]!, repo: source.repo.split('/')[1]!}, env.vars.LOADOUT_GITHUB_URL || undefined)!,
-        ...(source.ref ? {ref: source.ref} : {}),
-        ...(source.sha ? {sha: source.sha} : {}),
-        label: `github:${source.repo}`,
-      }
-    case 'url':
-      return {kind: 'git', url: source.url, ...(source.ref ? {ref: source.ref} : {}), ...(source.sha ? {sha: source.sha} : {}), label: source.url}
-    case 'git-subdir':
-      return {
-        kind: 'git',
-        url: source.url,
-        path: source.path,
-        ...(source.ref ? {ref: source.ref} : {}),
-        ...(source.sha ? {sha: source.sha} : {}),
-        label: `${source.url} (${source.path})`,
-      }
-    case 'archive': {
-      const tokenOrigin = market.source.kind === 'catalog-url' ? originOf(market.source.url) : undefined
-      return {kind: 'archive', url: source.url, ...(source.sha256 ? {sha256: source.sha256} : {}), label: source.url, ...(tokenOrigin ? {tokenOrigin} : {})}
-    }
-    case 'npm':
-      return {
-        kind: 'npm',
-        package: source.package,
-        ...(source.version ? {version: source.version} : {}),
-        ...(source.registry ? {registry: source.registry} : {}),
-        label: `npm:${source.package}${source.version ? `@${source.version}` : ''}`,
-      }
-    case 'unsupported':
-      throw usageError('unsupported-source', `${label} has an unsupported source type (${source.type}); loadout cannot install it`)
-    default: {
-      const never: never = source
-      return never
-    }
-  }
+  const folder = (path: string): PluginFetchSpec => marketplaceFolder(path, market, env, label)
+  const tokenOrigin = kindOf(market.source).tokenOrigin(market.source)
+  return entryKindOf(source).fetch(source, {label, githubUrl: env.vars.LOADOUT_GITHUB_URL || undefined, tokenOrigin, folder})
 }
 
 /** A listed entry that was skipped for a broken rule is refused with that rule, not as "not in marketplace". */
@@ -186,63 +116,8 @@ export const resolvePluginSpec = (input: string, env: Environment, projectRoot: 
   if (looksLikeSource(input)) {
     const source = parseSource(input, {cwd: env.cwd, home: env.home, ...(env.vars.LOADOUT_GITHUB_URL ? {githubUrl: env.vars.LOADOUT_GITHUB_URL} : {})})
     const label = sourceLabel(source)
-    switch (source.kind) {
-      case 'local':
-        // a folder inside the project is named relative to it, so loadout.json and the lock work in every clone
-        return {
-          id: '',
-          name: '',
-          marketplace: DIRECT,
-          fetch: {
-            kind: 'folder',
-            path: source.path,
-            label: isInside(projectRoot, source.path) ? `./${relative(projectRoot, source.path).split(sep).join('/')}` : label,
-          },
-        }
-      case 'github':
-      case 'git':
-        return {
-          id: '',
-          name: directName(source),
-          marketplace: DIRECT,
-          fetch: {
-            kind: 'git',
-            url: cloneUrl(source, env.vars.LOADOUT_GITHUB_URL || undefined)!,
-            ...(source.ref ? {ref: source.ref} : {}),
-            ...(source.sha ? {sha: source.sha} : {}),
-            ...(source.path ? {path: source.path} : {}),
-            label,
-          },
-        }
-      case 'archive':
-        return {
-          id: '',
-          name: directName(source),
-          marketplace: DIRECT,
-          fetch: {
-            kind: 'archive',
-            url: source.url,
-            ...(source.sha256 ? {sha256: source.sha256} : {}),
-            label,
-            ...(originOf(source.url) ? {tokenOrigin: originOf(source.url)!} : {}),
-          },
-        }
-      case 'npm': {
-        const registry = env.vars.LOADOUT_NPM_REGISTRY || undefined
-        return {
-          id: '',
-          name: directName({kind: 'archive', url: source.package}),
-          marketplace: DIRECT,
-          fetch: {kind: 'npm', package: source.package, ...(source.version ? {version: source.version} : {}), ...(registry ? {registry} : {}), label},
-        }
-      }
-      case 'catalog-url':
-        throw usageError('catalog-not-plugin', `${label} is a catalog, not a plugin`, {suggestions: [`add it first: loadout marketplace add ${label}`]})
-      default: {
-        const never: never = source
-        return never
-      }
-    }
+    const direct = kindOf(source).direct(source, {vars: env.vars, projectRoot, label})
+    return {id: '', name: direct.name, marketplace: DIRECT, fetch: direct.fetch}
   }
   const [name, second, third, ...rest] = input.split('@')
   if (!name || rest.length > 0) throw usageError('bad-plugin-spec', `"${input}" is not plugin[@marketplace][@version]`)

@@ -4,6 +4,7 @@
  * one fetched, and the lock pins it.
  */
 import {dirname, join} from 'node:path'
+import {fetchSpecKinds, kindOf} from '../sources/kinds/index.js'
 import {loadoutPaths, type Environment} from '../env/environment.js'
 import {notFound, usageError} from '../../model/errors.js'
 import {cachedTree, gitCacheDir} from '../sources/git.js'
@@ -30,7 +31,7 @@ interface MarketRepo {
 }
 
 const repoOf = (market: KnownMarketplace, env: Environment): MarketRepo | undefined => {
-  if (market.source.kind !== 'github' && market.source.kind !== 'git') return undefined
+  if (kindOf(market.source).repositoryPath(market.source) === undefined) return undefined
   const url = gitUrlOf(market.source, env)
   const base = gitCacheDir(loadoutPaths(env).cache, url)
   return {url, base, mirror: join(base, 'mirror')}
@@ -66,7 +67,7 @@ const resolveAt = async (plugin: string, market: KnownMarketplace, tagged: Tagge
   const repo = repoOf(market, env)!
   const cache = loadoutPaths(env).cache
   const context = gitContext(env, cache, false, repo.url)
-  const under = market.source.kind === 'github' || market.source.kind === 'git' ? (market.source.path ?? '').replace(/^\.?\/+|\/+$/g, '') : ''
+  const under = kindOf(market.source).repositoryPath(market.source) ?? ''
   const tree = await cachedTree(
     context,
     repo.base,
@@ -81,10 +82,16 @@ const resolveAt = async (plugin: string, market: KnownMarketplace, tagged: Tagge
   if (!entry) throw notFound('plugin-not-found', `tag ${tagged.tag} of ${market.name} does not list ${plugin}`)
   const spec = entrySpec(entry, {...market, root, commit: tagged.commit}, env)
   // The folder is fetched from the repository at the tag's commit, not from the sparse catalog tree.
-  const fetch =
-    spec.kind === 'folder' && spec.git
-      ? {kind: 'git' as const, url: spec.git.url, sha: tagged.commit, ...(spec.git.path ? {path: spec.git.path} : {}), label: `${spec.label} (${tagged.tag})`}
-      : spec
+  const repository = fetchSpecKinds[spec.kind].marketplaceRepository(spec as never)
+  const fetch = repository
+    ? {
+        kind: 'git' as const,
+        url: repository.url,
+        sha: tagged.commit,
+        ...(repository.path ? {path: repository.path} : {}),
+        label: `${spec.label} (${tagged.tag})`,
+      }
+    : spec
   return {id: `${plugin}@${market.name}`, name: plugin, marketplace: market.name, entry: {...entry, version: tagged.version}, version: tagged.version, fetch}
 }
 

@@ -4,6 +4,8 @@ import {usageError} from '../../model/errors.js'
 import {npmSpecRule} from './npm-spec.js'
 import {hasCredentials, redactUrl} from './redact.js'
 import type {Source, SourceKind} from '../../model/source.js'
+import {DEFAULT_GITHUB_URL, SCP_FORM} from './git-url.js'
+import {describeSource, gitUrlOfSource} from './kinds/index.js'
 
 /**
  * Turning what a user typed into a Source. One table (ACCEPTED_SOURCE_FORMS) says which forms are
@@ -25,7 +27,7 @@ export interface ParseSourceOptions {
   githubUrl?: string
 }
 
-export const DEFAULT_GITHUB_URL = 'https://github.com'
+export {DEFAULT_GITHUB_URL, normalizeGitUrl} from './git-url.js'
 
 /** A web host whose repository URLs need no `.git` suffix; `nested` allows groups (GitLab). */
 export interface GitHost {
@@ -68,7 +70,6 @@ const GITHUB_REPO = /^[A-Za-z0-9._-]{1,100}$/
 /** `owner/repo` with an optional `@ref` or `#ref`; the names are checked by githubNameProblem. */
 const OWNER_REPO = /^([^/\s@#:]+)\/([^/\s@#:]+)(?:([@#])(.*))?$/
 /** scp-style ssh: `user@host:path[#ref]`; neither user, host nor path may start with `-`. */
-const SCP_FORM = /^([A-Za-z0-9._][A-Za-z0-9._-]*)@([A-Za-z0-9_][A-Za-z0-9._-]*):((?!-)[^\s#]+)(?:#(.*))?$/
 const SSH_HOST = /^(?:[A-Za-z0-9_][A-Za-z0-9._-]*|\[[0-9A-Fa-f:.]+\])$/
 const SSH_USER = /^[A-Za-z0-9._][A-Za-z0-9._-]*$/
 const ARCHIVE_PATH = /\.(?:tar\.gz|tgz)$/i
@@ -449,61 +450,7 @@ export const parseSource = (input: string, options: ParseSourceOptions): Source 
 // Using a Source
 
 /** How a Source is shown to people: credentials redacted; github and git labels parse back. */
-export const sourceLabel = (source: Source): string => {
-  switch (source.kind) {
-    case 'github':
-      return `${source.owner}/${source.repo}${source.ref ? `@${source.ref}` : ''}${source.path ? ` (path ${source.path})` : ''}`
-    case 'git':
-      return `${redactUrl(source.url)}${source.ref ? `#${source.ref}` : ''}${source.path ? ` (path ${source.path})` : ''}`
-    case 'catalog-url':
-    case 'archive':
-      return redactUrl(source.url)
-    case 'local':
-      return source.path
-    case 'npm':
-      return `npm:${source.package}${source.version ? `@${source.version}` : ''}`
-    default:
-      return unreachable(source)
-  }
-}
-
-const unreachable = (value: never): never => {
-  throw new Error(`unexpected source ${JSON.stringify(value)}`)
-}
+export const sourceLabel = (source: Source): string => describeSource(source)
 
 /** The URL git clones: `${githubUrl}/owner/repo.git` for GitHub, the URL for git, else undefined. */
-export const cloneUrl = (source: Source, githubUrl: string = DEFAULT_GITHUB_URL): string | undefined => {
-  if (source.kind === 'github') return `${githubUrl.replace(/\/+$/, '')}/${source.owner}/${source.repo}.git`
-  return source.kind === 'git' ? source.url : undefined
-}
-
-const DEFAULT_PORTS: Record<string, string> = {https: '443', http: '80', ssh: '22'}
-
-const trimRepoPath = (path: string): string =>
-  path
-    .replace(/\/+$/, '')
-    .replace(/\.git$/i, '')
-    .replace(/\/+$/, '')
-
-/** scp form as an ssh URL; a relative scp path is relative to the login's home (`/~/`). */
-const scpAsUrl = (user: string, host: string, path: string): string =>
-  `ssh://${user}@${host}${path.startsWith('/') ? '' : path.startsWith('~') ? '/' : '/~/'}${path}`
-
-/**
- * A git URL as a cache key: scheme and host lower-cased, default port, user-info (except an ssh
- * login), fragment, trailing `/` and `.git` dropped; scp form written as an ssh URL.
- */
-export const normalizeGitUrl = (url: string): string => {
-  const text = url.trim()
-  const scp = SCP_FORM.exec(text)
-  let parsed: URL
-  try {
-    parsed = new URL(scp ? scpAsUrl(scp[1]!, scp[2]!, scp[3]!) : text)
-  } catch {
-    return trimRepoPath(text)
-  }
-  const scheme = parsed.protocol.slice(0, -1).toLowerCase()
-  const user = scheme === 'ssh' && parsed.username ? `${parsed.username}@` : ''
-  const port = parsed.port && parsed.port !== DEFAULT_PORTS[scheme] ? `:${parsed.port}` : ''
-  return `${scheme}://${user}${parsed.hostname.toLowerCase()}${port}${trimRepoPath(parsed.pathname)}${parsed.search}`
-}
+export const cloneUrl = (source: Source, githubUrl: string = DEFAULT_GITHUB_URL): string | undefined => gitUrlOfSource(source, githubUrl)

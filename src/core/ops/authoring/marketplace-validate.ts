@@ -13,6 +13,7 @@
  * as an error when either layer says error.
  */
 import {lstatSync, statSync} from 'node:fs'
+import {entryKindOf} from '../../kernel/sources/kinds/entries.js'
 import {join} from 'node:path'
 import {resolvesInside, safeRealpath} from '../../kernel/fs/contain.js'
 import {writeFileAtomic} from '../../kernel/fs/write.js'
@@ -453,13 +454,14 @@ class Rules {
 
   /** The plugin folder of a relative or local source: it exists, is a folder, stays inside, and its manifest agrees on the name. */
   private folder(entry: PluginEntry, index: number, name: unknown): void {
-    const source = entry.source
-    if (source.kind !== 'relative' && source.kind !== 'local') return
+    const kind = entryKindOf(entry.source)
+    const path = kind.folder?.(entry.source as never)
+    if (path === undefined) return
     const at = `plugins[${index}]`
     const label = typeof name === 'string' ? `plugin ${quoted(name)}` : at
-    const pathAt = source.kind === 'local' ? `${at}.source.path` : `${at}.source`
-    const shown = source.path
-    const abs = join(this.root, source.path)
+    const pathAt = `${at}.${kind.folderAt ?? 'source'}`
+    const shown = path
+    const abs = join(this.root, path)
     let isDir: boolean
     try {
       lstatSync(abs)

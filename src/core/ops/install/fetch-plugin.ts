@@ -25,7 +25,7 @@ export interface FetchedPlugin {
 const offlineMiss = (label: string) =>
   new LoadoutError('offline-not-cached', EXIT.network, `offline, and ${label} is not in the cache`, {suggestions: ['run once without --offline to fetch it']})
 
-const fetchGitPlugin = async (spec: Extract<PluginFetchSpec, {kind: 'git'}>, env: Environment, offline: boolean): Promise<FetchedPlugin> => {
+const fetchGitPlugin = async (spec: Spec<'git'>, env: Environment, offline: boolean): Promise<FetchedPlugin> => {
   const cache = loadoutPaths(env).cache
   const base = gitCacheDir(cache, spec.url)
   const mirror = join(base, 'mirror')
@@ -46,44 +46,49 @@ const fetchGitPlugin = async (spec: Extract<PluginFetchSpec, {kind: 'git'}>, env
   return {root, commit, integrity: files.integrity, files}
 }
 
-/** Brings a plugin's files to a local folder: a cached git tree, an extracted archive, or a folder. */
-export const fetchPlugin = async (spec: PluginFetchSpec, env: Environment, offline: boolean): Promise<FetchedPlugin> => {
-  switch (spec.kind) {
-    case 'folder': {
-      let isDir = false
-      try {
-        isDir = statSync(spec.path).isDirectory()
-      } catch {
-        // reported below
-      }
-      if (!isDir) throw notFound('plugin-folder-missing', `${spec.path} is not a folder`)
-      const commit = spec.commit ?? (await localGitCommit(spec.path, env))
-      const files = await pluginFiles(spec.path)
-      return {root: spec.path, ...(commit ? {commit} : {}), integrity: files.integrity, files}
-    }
-    case 'git':
-      return fetchGitPlugin(spec, env, offline)
-    case 'archive': {
-      const {cachedArchive, fetchArchive} = await import('../../kernel/sources/archive.js')
-      const options = {
-        env,
-        cacheDir: loadoutPaths(env).cache,
-        ...(spec.sha256 ? {sha256: spec.sha256} : {}),
-        ...(spec.tokenOrigin ? {tokenOrigin: spec.tokenOrigin} : {}),
-      }
-      // offline, only bytes checked against a known sha256 may stand in for the download
-      const fetched = offline ? await cachedArchive(spec.url, options) : await fetchArchive(spec.url, options)
-      if (!fetched) throw offlineMiss(`${redactUrl(spec.url)}${spec.sha256 ? '' : ' (without a sha256 there is nothing to check a cached copy against)'}`)
-      return {root: fetched.dir, archiveSha256: fetched.sha256, integrity: fetched.integrity}
-    }
-    case 'npm': {
-      const {fetchNpm} = await import('../../kernel/sources/npm.js')
-      const fetched = await fetchNpm(spec, {env, cacheDir: loadoutPaths(env).cache, offline})
-      return {root: fetched.root, artifact: {version: fetched.version, integrity: fetched.artifactIntegrity}, integrity: fetched.integrity}
-    }
-    default: {
-      const never: never = spec
-      return never
-    }
+type Spec<K extends PluginFetchSpec['kind']> = Extract<PluginFetchSpec, {kind: K}>
+
+const fetchFolder = async (spec: Spec<'folder'>, env: Environment): Promise<FetchedPlugin> => {
+  let isDir = false
+  try {
+    isDir = statSync(spec.path).isDirectory()
+  } catch {
+    // reported below
   }
+  if (!isDir) throw notFound('plugin-folder-missing', `${spec.path} is not a folder`)
+  const commit = spec.commit ?? (await localGitCommit(spec.path, env))
+  const files = await pluginFiles(spec.path)
+  return {root: spec.path, ...(commit ? {commit} : {}), integrity: files.integrity, files}
 }
+
+const fetchArchivePlugin = async (spec: Spec<'archive'>, env: Environment, offline: boolean): Promise<FetchedPlugin> => {
+  const {cachedArchive, fetchArchive} = await import('../../kernel/sources/archive.js')
+  const options = {
+    env,
+    cacheDir: loadoutPaths(env).cache,
+    ...(spec.sha256 ? {sha256: spec.sha256} : {}),
+    ...(spec.tokenOrigin ? {tokenOrigin: spec.tokenOrigin} : {}),
+  }
+  // offline, only bytes checked against a known sha256 may stand in for the download
+  const fetched = offline ? await cachedArchive(spec.url, options) : await fetchArchive(spec.url, options)
+  if (!fetched) throw offlineMiss(`${redactUrl(spec.url)}${spec.sha256 ? '' : ' (without a sha256 there is nothing to check a cached copy against)'}`)
+  return {root: fetched.dir, archiveSha256: fetched.sha256, integrity: fetched.integrity}
+}
+
+const fetchNpmPlugin = async (spec: Spec<'npm'>, env: Environment, offline: boolean): Promise<FetchedPlugin> => {
+  const {fetchNpm} = await import('../../kernel/sources/npm.js')
+  const fetched = await fetchNpm(spec, {env, cacheDir: loadoutPaths(env).cache, offline})
+  return {root: fetched.root, artifact: {version: fetched.version, integrity: fetched.artifactIntegrity}, integrity: fetched.integrity}
+}
+
+/** One fetcher per kind of plugin location (the table's keys are `PluginFetchSpec`'s kinds). */
+const fetchers: {[K in PluginFetchSpec['kind']]: (spec: Spec<K>, env: Environment, offline: boolean) => Promise<FetchedPlugin>} = {
+  folder: fetchFolder,
+  git: fetchGitPlugin,
+  archive: fetchArchivePlugin,
+  npm: fetchNpmPlugin,
+}
+
+/** Brings a plugin's files to a local folder: a cached git tree, an extracted archive, or a folder. */
+export const fetchPlugin = async (spec: PluginFetchSpec, env: Environment, offline: boolean): Promise<FetchedPlugin> =>
+  (fetchers[spec.kind] as (spec: PluginFetchSpec, env: Environment, offline: boolean) => Promise<FetchedPlugin>)(spec, env, offline)

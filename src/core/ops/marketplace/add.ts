@@ -4,6 +4,7 @@ import {withStateLock} from '../../kernel/state/transaction.js'
 import type {Problem} from '../../model/problems.js'
 import type {ScopeContext} from '../../kernel/env/scope.js'
 import {parseSource, sourceLabel} from '../../kernel/sources/parse.js'
+import {kindOf} from '../../kernel/sources/kinds/index.js'
 import type {Source, SourceKind} from '../../model/source.js'
 import {isInside} from '../../kernel/fs/contain.js'
 import {admitMarketplace} from '../../kernel/policy/gate.js'
@@ -49,8 +50,9 @@ export interface MarketplaceAdded {
 
 /** A local folder inside the project is declared relative to it, so loadout.json works in every clone. */
 const portableInput = (source: Source, label: string, project: string): string => {
-  if (source.kind !== 'local' || !isInside(project, source.path)) return label
-  const rel = relative(project, source.path).split(sep).join('/')
+  const path = kindOf(source).localPath(source)
+  if (path === undefined || !isInside(project, path)) return label
+  const rel = relative(project, path).split(sep).join('/')
   return rel === '' ? '.' : `./${rel}`
 }
 
@@ -61,8 +63,10 @@ const nameConflict = (name: string, taken: string) =>
 
 /** A repository whose catalog was found in a folder is recorded with that folder, so updates read it there. */
 const withCatalogFolder = (source: Source, subdir: string | undefined): Source => {
-  if (!subdir || (source.kind !== 'github' && source.kind !== 'git')) return source
-  return {...source, path: [source.path?.replace(/^\.?\/+|\/+$/g, ''), subdir].filter(Boolean).join('/')}
+  const kind = kindOf(source)
+  const under = kind.repositoryPath(source)
+  if (!subdir || under === undefined) return source
+  return kind.withRepositoryPath(source, [under, subdir].filter(Boolean).join('/'))
 }
 
 /** Fetches a catalog, checks it, and registers it under its name (or `--name`). */
@@ -148,7 +152,7 @@ export const addMarketplace = async (input: AddMarketplaceInput): Promise<Market
       source: recorded,
       ...(input.ref ? {ref: input.ref} : {}),
       ...(input.sparse && input.sparse.length > 0 ? {sparse: input.sparse} : {}),
-      ...(source.kind === 'github' && env.vars.LOADOUT_GITHUB_URL ? {githubUrl: env.vars.LOADOUT_GITHUB_URL} : {}),
+      ...(kindOf(source).onGithub && env.vars.LOADOUT_GITHUB_URL ? {githubUrl: env.vars.LOADOUT_GITHUB_URL} : {}),
       addedAt: now,
       updatedAt: now,
       ...(final.commit ? {commit: final.commit} : {}),

@@ -4,7 +4,7 @@ import {withStateLock} from '../../kernel/state/transaction.js'
 import type {Scope, ScopeContext} from '../../kernel/env/scope.js'
 import {projectLockFile, userStateFile, type InstallState} from '../../kernel/state/records.js'
 import {readJsonFile} from '../../kernel/fs/json.js'
-import {removeCached, sourceKey} from '../../kernel/marketplace/fetch.js'
+import {readFromCache, removeCached, sourceKey} from '../../kernel/marketplace/fetch.js'
 import {findMarketplace, knownMarketplaces, type KnownMarketplace} from '../../kernel/marketplace/known.js'
 import {marketEnv, readMarketplaces, readProjectManifest, writeMarketplaces, writeProjectManifest} from '../../kernel/state/marketplaces.js'
 
@@ -48,7 +48,7 @@ export const planMarketplaceRemoval = (name: string, env: Environment, context: 
       suggestions: [`uninstall them first (loadout uninstall ${installed[0]}), or pass --force to leave them installed`],
     })
   }
-  return {name, scope: found.scope, source: found.input, dryRun: false, leftBehind: installed, cacheRemoved: found.source.kind !== 'local'}
+  return {name, scope: found.scope, source: found.input, dryRun: false, leftBehind: installed, cacheRemoved: readFromCache(found.source)}
 }
 
 /**
@@ -63,7 +63,7 @@ export const removeMarketplace = async (plan: MarketplaceRemoval, env: Environme
     writeMarketplaces(env, rest)
     const key = sourceKey(found.source, marketEnv(found, env))
     const stillUsed = rest.some((r) => sourceKey(r.source, marketEnv(r, env)) === key)
-    if (!stillUsed && found.source.kind !== 'local') removeCached(found.source, marketEnv(found, env))
+    if (!stillUsed && readFromCache(found.source)) removeCached(found.source, marketEnv(found, env))
     if (found.scope === 'project' && found.project) {
       const manifest = readProjectManifest(found.project)
       if (manifest.marketplaces && plan.name in manifest.marketplaces) {
@@ -72,5 +72,5 @@ export const removeMarketplace = async (plan: MarketplaceRemoval, env: Environme
         writeProjectManifest(found.project, manifest)
       }
     }
-    return {...plan, cacheRemoved: !stillUsed && found.source.kind !== 'local'}
+    return {...plan, cacheRemoved: !stillUsed && readFromCache(found.source)}
   })

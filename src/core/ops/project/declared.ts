@@ -1,5 +1,6 @@
 import {EXIT, LoadoutError, needsConsent} from '../../model/errors.js'
 import {prepareDeclaredServer} from '../mcp/from-registry.js'
+import {fetchSpecKinds} from '../../kernel/sources/kinds/index.js'
 import {isMcpId} from '../../kernel/mcp/spec.js'
 import {readInstallRecords, type InstallRecord} from '../../kernel/state/records.js'
 import {loadTargets, pickTargets} from '../../kernel/targets/registry.js'
@@ -13,7 +14,6 @@ import {lockDiffers} from '../install/frozen.js'
 import {ownedEdits} from '../install/owned-edits.js'
 import {declaredPlugins, type DeclaredPlugin} from '../install/project.js'
 import {missingIgnoreLines} from '../install/project-root.js'
-import type {PluginFetchSpec} from '../../kernel/resolve/resolve.js'
 
 export interface DeclaredInstall {
   frozen: boolean
@@ -63,7 +63,7 @@ export const installDeclared = async (options: DeclaredOptions): Promise<Declare
       ? await prepareDeclaredServer(id, declared[id]!, env, context.projectRoot)
       : await preparePlugin(declared[id]!.source ?? id, {...options, env: {...env, cwd: context.projectRoot}})
     if (lock?.commit && prepared.fetched.commit !== lock.commit) prepared = await preparePluginAt(prepared, lock.commit, options)
-    if (lock?.artifact && prepared.resolved.fetch.kind === 'npm' && prepared.fetched.artifact?.integrity !== lock.artifact.integrity) {
+    if (lock?.artifact && fetchSpecKinds[prepared.resolved.fetch.kind].artifact && prepared.fetched.artifact?.integrity !== lock.artifact.integrity) {
       const fetch = {...prepared.resolved.fetch, version: lock.artifact.version, integrity: lock.artifact.integrity}
       prepared = await prepareFetched({...prepared.resolved, fetch}, await fetchPlugin(fetch, options.env, options.offline), options)
     }
@@ -131,11 +131,8 @@ const assertDeclarationsLocked = (declared: Record<string, DeclaredPlugin>, lock
 /** The same plugin fetched at the commit the lock pinned: its git source, or its git marketplace's folder. */
 const preparePluginAt = async (prepared: Prepared, commit: string, options: InstallOptions): Promise<Prepared> => {
   const current = prepared.resolved.fetch
-  let fetch: PluginFetchSpec
-  if (current.kind === 'git') fetch = {...current, sha: commit}
-  else if (current.kind === 'folder' && current.git)
-    fetch = {kind: 'git', url: current.git.url, sha: commit, ...(current.git.path ? {path: current.git.path} : {}), label: current.label}
-  else return prepared
+  const fetch = fetchSpecKinds[current.kind].atCommit(current as never, commit)
+  if (!fetch) return prepared
   const resolved = {...prepared.resolved, fetch}
   return prepareFetched(resolved, await fetchPlugin(fetch, options.env, options.offline), options)
 }

@@ -3,7 +3,9 @@ import {loadoutPaths, type Environment} from '../../kernel/env/environment.js'
 import {lsRemote} from '../../kernel/sources/git.js'
 import {gitContext} from '../../kernel/sources/git-process.js'
 import {treeIntegrity} from '../../kernel/fs/integrity.js'
-import {discardDownload, fetchCatalogSource, readCatalogFile} from '../../kernel/marketplace/fetch.js'
+import {discardDownload, fetchCatalogSource, readCatalogFile, readFromCache} from '../../kernel/marketplace/fetch.js'
+import {fetchSpecKinds} from '../../kernel/sources/kinds/index.js'
+import {entryKindOf} from '../../kernel/sources/kinds/entries.js'
 import {knownMarketplaces, type KnownMarketplace} from '../../kernel/marketplace/known.js'
 import {chooseVersion} from '../../kernel/resolve/tags.js'
 import type {Catalog, PluginEntry} from '../../model/marketplace.js'
@@ -98,7 +100,7 @@ class Remotes {
     if (!market) return {error: `marketplace "${name}" is no longer added`}
     try {
       if (!market.builtin) admitMarketplace(market.source, market.name, this.env, this.projectRoot, market.input)
-      if (!market.builtin && market.source.kind !== 'local') this.asked++
+      if (!market.builtin && readFromCache(market.source)) this.asked++
       const fetched = await fetchCatalogSource(market.source, {
         env: this.env,
         offline: false,
@@ -148,16 +150,19 @@ const newRow = (group: readonly InstallRecord[]): OutdatedRow => {
 const checkDirect = async (row: OutdatedRow, first: InstallRecord, remotes: Remotes): Promise<void> => {
   try {
     const resolved = resolvePluginSpec(first.source, remotes.env, remotes.projectRoot)
-    if (resolved.fetch.kind === 'folder') {
-      const integrity = await treeIntegrity(resolved.fetch.path).catch(() => undefined)
+    const kind = fetchSpecKinds[resolved.fetch.kind]
+    const folder = kind.localFolder(resolved.fetch as never)
+    if (folder !== undefined) {
+      const integrity = await treeIntegrity(folder).catch(() => undefined)
       if (integrity && integrity !== first.integrity) {
         row.outdated = true
         row.reason = 'content changed'
       }
       return
     }
-    if (resolved.fetch.kind !== 'git') return
-    const head = await remotes.head(resolved.fetch.url, resolved.fetch.ref)
+    const remote = kind.remote(resolved.fetch as never)
+    if (!remote) return
+    const head = await remotes.head(remote.url, remote.ref)
     if (head) row.latest = {commit: head}
     row.wanted = row.latest
     row.outdated = Boolean(head && first.commit && head !== first.commit)
@@ -169,10 +174,11 @@ const checkDirect = async (row: OutdatedRow, first: InstallRecord, remotes: Remo
 
 /** What the entry's source says now: its remote's head, or the content of a folder beside the catalog. */
 const checkEntrySource = async (row: OutdatedRow, first: InstallRecord, entry: PluginEntry, root: string | undefined, remotes: Remotes): Promise<void> => {
-  const source = entry.source
-  if (source.kind === 'github' || source.kind === 'url' || source.kind === 'git-subdir') {
-    const url = source.kind === 'github' ? `${(remotes.env.vars.LOADOUT_GITHUB_URL || 'https://github.com').replace(/\/$/, '')}/${source.repo}.git` : source.url
-    const head = source.sha ?? (await remotes.head(url, source.ref))
+  const kind = entryKindOf(entry.source)
+  const remote = kind.remote?.(entry.source as never, remotes.env.vars.LOADOUT_GITHUB_URL || undefined)
+  const folder = kind.folder?.(entry.source as never)
+  if (remote) {
+    const head = remote.sha ?? (await remotes.head(remote.url, remote.ref))
     if (head) {
       row.wanted = {...row.wanted, commit: head}
       row.latest = {...row.latest, commit: head}
@@ -181,8 +187,8 @@ const checkEntrySource = async (row: OutdatedRow, first: InstallRecord, entry: P
       row.outdated = true
       row.reason = 'new commit'
     }
-  } else if ((source.kind === 'relative' || source.kind === 'local') && root) {
-    const integrity = await treeIntegrity(join(root, source.path)).catch(() => undefined)
+  } else if (folder !== undefined && root) {
+    const integrity = await treeIntegrity(join(root, folder)).catch(() => undefined)
     if (integrity && integrity !== first.integrity) {
       row.outdated = true
       row.reason = 'content changed'

@@ -3,6 +3,7 @@
  * URLs, and the name its marketplace entry gives the plugin.
  */
 import {statSync} from 'node:fs'
+import {entryKindOf} from '../../../sources/kinds/entries.js'
 import {dirname, join, relative, resolve} from 'node:path'
 import {add, checkIdentity, checkPathExists, checkTrailingSlash, isUrl, pathsAt, type RuleContext} from '../plugin-rules.js'
 import {readCatalog} from '../../../marketplace/catalog.js'
@@ -63,9 +64,10 @@ const codexEntries = (file: string, root: string): Array<{name: string; path: st
     if (cached?.stamp === stamp) return cached.entries
     const text = readContainedText(file, {root, file, maxBytes: 10 * 1024 * 1024})
     const {catalog} = readCatalog(parseJsonBounded(text, file), {file, origin: 'local', format: 'codex'})
-    entries = catalog.plugins.flatMap((e) =>
-      e.source.kind === 'relative' || e.source.kind === 'local' ? [{name: e.name, path: resolve(root, e.source.path)}] : [],
-    )
+    entries = catalog.plugins.flatMap((e) => {
+      const folder = entryKindOf(e.source).folder?.(e.source as never)
+      return folder === undefined ? [] : [{name: e.name, path: resolve(root, folder)}]
+    })
   } catch {
     // a broken catalog is `marketplace validate`'s to report; here it names no plugin
   }
