@@ -6,6 +6,7 @@ import {skeleton} from '../text/name-skeleton.js'
 import {checkMarketplaceName, checkPluginName} from '../text/names.js'
 import type {Catalog, CatalogFormat, CatalogRead, DroppedEntry, PluginAuthor, PluginEntry, PluginSource} from '../../model/marketplace.js'
 import {jsonPathJoin} from '../json/path.js'
+import {ociEntrySource} from '../sources/kinds/oci.js'
 
 /**
  * Reading a marketplace catalog (`.claude-plugin/marketplace.json`, Codex's
@@ -440,6 +441,8 @@ class Reader {
       }
       case 'npm':
         return npmEntrySource(value)
+      case 'oci':
+        return ociEntrySource(value)
       default:
         // pip and types not invented yet: kept, so the plugin is listed; the entry warns.
         return {kind: 'unsupported', type}
