@@ -90,3 +90,39 @@ describe('after the last uninstall and cache clean', () => {
     expect((await loadout(sb, ['install', plugin, '--agent', 'claude-code', '--scope', 'user'])).status).toBe(8)
   })
 })
+
+describe('HOME after the last uninstall and cache clean (issue 21)', () => {
+  it('is byte-identical to before, canaries in every agent folder: no ~/.config, ~/.cache or ~/.local/share loadout made is left', async () => {
+    const sb = sandbox()
+    for (const folder of ['.claude', '.codex', '.deepagents', '.gemini', '.agents']) {
+      mkdirSync(join(sb.home, folder), {recursive: true})
+      writeFileSync(join(sb.home, folder, '.canary'), `canary of ${folder}\n`)
+    }
+    const before = snapshot(sb.home)
+    const kit = writeKit(sb.dir, 'kit')
+    const installed = await loadout(sb, ['install', kit, '--agent', `${AGENTS3},gemini-cli`, '--scope', 'user', '--yes'])
+    expect(installed.status, installed.stderr).toBe(0)
+    // loadout's own folders exist while something is installed
+    for (const own of ['.config/loadout', '.local/share/loadout']) expect(existsSync(join(sb.home, own)), own).toBe(true)
+    expect((await loadout(sb, ['outdated', '--json'])).status).toBe(0)
+    const removed = await loadout(sb, ['uninstall', 'kit', '--scope', 'user', '--yes'])
+    expect(removed.status, removed.stderr).toBe(0)
+    const cleaned = await loadout(sb, ['cache', 'clean', '--json'])
+    expect(cleaned.status, cleaned.stderr).toBe(0)
+    expect(changes(before, snapshot(sb.home))).toEqual([])
+  })
+
+  it('keeps a folder that was there before, and one that holds something else', async () => {
+    const sb = sandbox()
+    mkdirSync(join(sb.home, '.claude'))
+    mkdirSync(join(sb.home, '.config'))
+    const before = snapshot(sb.home)
+    const kit = writeKit(sb.dir, 'kit')
+    expect((await loadout(sb, ['install', kit, '--agent', 'claude-code', '--scope', 'user', '--yes'])).status).toBe(0)
+    // another program puts its files beside loadout's meanwhile
+    mkdirSync(join(sb.home, '.local', 'share', 'other'), {recursive: true})
+    expect((await loadout(sb, ['uninstall', 'kit', '--scope', 'user', '--yes'])).status).toBe(0)
+    expect((await loadout(sb, ['cache', 'clean'])).status).toBe(0)
+    expect(changes(before, snapshot(sb.home))).toEqual(['.local', '.local/share', '.local/share/other'])
+  })
+})

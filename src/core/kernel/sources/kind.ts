@@ -66,6 +66,8 @@ export interface FetchSpecKind<S extends PluginFetchSpec> {
   marketplaceRepository: (spec: S) => {url: string; path: string} | undefined
   /** a git repository and the ref it follows, for `outdated` */
   remote: (spec: S) => {url: string; ref?: string} | undefined
+  /** a folder on this machine read in place, whose content `outdated` compares with what was installed */
+  localFolder: (spec: S) => string | undefined
   /** fetched as a registry artifact whose version and integrity the lock records */
   artifact: boolean
 }

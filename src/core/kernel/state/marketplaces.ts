@@ -1,4 +1,4 @@
-import {readdirSync} from 'node:fs'
+import {readdirSync, rmSync} from 'node:fs'
 import {basename, dirname, join} from 'node:path'
 import {loadoutPaths, type Environment} from '../env/environment.js'
 import {readJsonFile, writeJsonFile} from '../fs/json.js'
@@ -94,4 +94,9 @@ export const projectManifestFile = (projectRoot: string): string => join(project
 
 export const readProjectManifest = (projectRoot: string): ProjectManifest => readJsonFile<ProjectManifest>(projectManifestFile(projectRoot), {})
 
-export const writeProjectManifest = (projectRoot: string, manifest: ProjectManifest): void => writeJsonFile(projectManifestFile(projectRoot), manifest)
+/** Writes loadout.json; one left declaring nothing (the last plugin, server or marketplace taken out) goes, as before the first. */
+export const writeProjectManifest = (projectRoot: string, manifest: ProjectManifest): void => {
+  const declaresNothing = Object.values(manifest).every((v) => v !== null && typeof v === 'object' && Object.keys(v).length === 0)
+  if (declaresNothing) rmSync(projectManifestFile(projectRoot), {force: true})
+  else writeJsonFile(projectManifestFile(projectRoot), manifest)
+}

@@ -166,9 +166,10 @@ const shareCreatedDirs = (records: InstallRecord[]): InstallRecord[] => {
  */
 export const writeInstallRecords = (env: Environment, projectRoot: string, scope: Scope, records: InstallRecord[]): void => {
   const user = records.filter((r) => r.scope === 'user')
-  // no install left: no state file, as before the first one (a missing file reads as no installs)
+  // no install left: no state file or lock, as before the first one (a missing file reads as no installs)
   if (scope === 'user' && user.length === 0) rmSync(userStateFile(env), {force: true})
   else if (scope === 'user') writeJsonFile(userStateFile(env), {version: 1, installs: shareCreatedDirs(sortRecords(user))})
+  else if (!records.some((r) => r.scope === 'project')) rmSync(projectLockFile(projectRoot), {force: true})
   else writeJsonFile(projectLockFile(projectRoot), lockContent(projectRoot, records))
 }
 

@@ -60,6 +60,7 @@ import {assertWritableFile, removeEntries, TEMP_NAME, tmpName} from '../fs/write
 import {hasMarketplacesLeftover, isMarketplacesLeftover, marketplacesFile, stateLockDir} from './marketplaces.js'
 import type {Scope} from '../env/scope.js'
 import {failpoint} from '../env/failpoint.js'
+import {missingOwnFolders, noteCreatedFolders, removeOwnFoldersIfUnused} from './own-folders.js'
 import {enterCritical, interruptedError, leaveCritical, pendingSignal, throwIfInterrupted} from '../env/signals.js'
 import {projectLockFile, readInstallRecords, userStateFile, writeInstallRecords, type InstallRecord} from './records.js'
 
@@ -469,9 +470,11 @@ const testDelay = async (env: Environment): Promise<void> => {
  */
 export const transaction = async <T>(env: Environment, projectRoot: string, label: string, body: (tx: Transaction) => Promise<T> | T): Promise<T> => {
   enterCritical()
+  const missing = missingOwnFolders(env)
   try {
     const lock = await acquireLock(stateLockDir(env), lockWaitMs(env))
     try {
+      noteCreatedFolders(env, missing)
       const recovered = recoverPending(env)
       const tx = new Journal(env, projectRoot, label, recovered)
       let result: T
@@ -493,6 +496,7 @@ export const transaction = async <T>(env: Environment, projectRoot: string, labe
       return result
     } finally {
       lock.release()
+      tidyOwnFolders(env)
     }
   } finally {
     leaveCritical()
@@ -508,6 +512,7 @@ export const withStateLock = async <T>(env: Environment, fn: () => Promise<T> | 
   // `optional` and loadout has no state yet: there is nothing to recover, and no lock folder is made
   if (options.optional && !existsSync(dirname(stateLockDir(env)))) return fn()
   let lock
+  const missing = missingOwnFolders(env)
   try {
     lock = await acquireLock(stateLockDir(env), lockWaitMs(env))
   } catch (error) {
@@ -517,10 +522,21 @@ export const withStateLock = async <T>(env: Environment, fn: () => Promise<T> | 
     throw error
   }
   try {
+    noteCreatedFolders(env, missing)
     recoverPending(env)
     return await fn()
   } finally {
     lock.release()
+    tidyOwnFolders(env)
+  }
+}
+
+/** The folders loadout made for itself go once nothing of it is left there; tidying never fails a command. */
+const tidyOwnFolders = (env: Environment): void => {
+  try {
+    removeOwnFoldersIfUnused(env)
+  } catch {
+    // a folder that cannot be read or removed stays, as before
   }
 }
 

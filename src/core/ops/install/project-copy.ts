@@ -4,6 +4,7 @@ import {assertNoLinksBelow} from '../../kernel/fs/contain.js'
 import {copyTree} from '../../kernel/fs/copy.js'
 import {stagingDirFor, swapDirectoryIn} from '../../kernel/fs/write.js'
 import {treeIntegrity} from '../../kernel/fs/integrity.js'
+import {PROJECT_DIR} from '../../kernel/env/environment.js'
 import {projectCopiesOf} from './project-root.js'
 import type {Guard} from '../../kernel/state/transaction.js'
 
@@ -49,4 +50,7 @@ export const pruneProjectCopies = (
     if (!used.has(path)) guard.remove(path)
   }
   guard.pruneLater(folder, 'dir')
+  // and the folders above it, once nothing else is in them: the last uninstall leaves no `.loadout/plugins`
+  guard.pruneLater(dirname(folder), 'dir')
+  guard.pruneLater(join(projectRoot, PROJECT_DIR), 'dir')
 }

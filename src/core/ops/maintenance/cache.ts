@@ -210,6 +210,9 @@ export const cleanCache = async (env: Environment, context: ScopeContext, option
       }
       // the folders that held the removed copies and their records go once empty, then the roots if nothing else is in them
       for (const dir of ['plugins', 'plugin-files']) removeEmptyBelow(join(listing.dataDir, dir))
+      // git's empty hooks folder is made again whenever git runs: alone in the cache, it goes with it
+      const hooks = join(listing.cacheDir, 'empty-hooks')
+      if (names(listing.cacheDir).every((n) => n === 'empty-hooks')) removeIfEmpty(hooks)
       for (const root of [listing.dataDir, listing.cacheDir]) removeIfEmpty(root)
     }
     const freedBytes = removed.reduce((n, e) => n + e.bytes, 0)

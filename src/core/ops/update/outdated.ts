@@ -86,7 +86,8 @@ class Remotes {
   private readonly catalogs = new Map<string, {catalog?: Catalog; root?: string; commit?: string; error?: string}>()
   private readonly heads = new Map<string, Promise<string | undefined>>()
   private readonly cache: string
-  private readonly git: ReturnType<typeof gitContext>
+  /** made at the first remote asked: a run with none writes nothing into the cache */
+  private git?: ReturnType<typeof gitContext>
   readonly markets: ReturnType<typeof knownMarketplaces>
 
   constructor(
@@ -94,7 +95,6 @@ class Remotes {
     readonly projectRoot: string,
   ) {
     this.cache = loadoutPaths(env).cache
-    this.git = gitContext(env, this.cache)
     this.markets = knownMarketplaces(env, projectRoot)
   }
 
@@ -134,7 +134,7 @@ class Remotes {
         key,
         Promise.resolve()
           .then(() => admitRemote(url, this.env, this.projectRoot))
-          .then(() => lsRemote(this.git, this.cache, url, ref))
+          .then(() => lsRemote((this.git ??= gitContext(this.env, this.cache)), this.cache, url, ref))
           .catch(() => undefined),
       )
     }
@@ -180,12 +180,22 @@ const checkOci = async (row: OutdatedRow, first: InstallRecord, ref: string, rem
   if (row.outdated) row.reason = 'the tag names a new digest'
 }
 
-/** A plugin installed straight from a source: outdated when its remote moved on. */
+/** A plugin installed straight from a source: outdated when its remote moved on, or its folder's content changed. */
 const checkDirect = async (row: OutdatedRow, first: InstallRecord, remotes: Remotes): Promise<void> => {
   try {
     const resolved = resolvePluginSpec(first.source, remotes.env, remotes.projectRoot)
     if (isOciInput(first.source)) return await checkOci(row, first, first.source, remotes)
-    const remote = fetchSpecKinds[resolved.fetch.kind].remote(resolved.fetch as never)
+    const kind = fetchSpecKinds[resolved.fetch.kind]
+    const folder = kind.localFolder(resolved.fetch as never)
+    if (folder !== undefined) {
+      const integrity = await treeIntegrity(folder).catch(() => undefined)
+      if (integrity && integrity !== first.integrity) {
+        row.outdated = true
+        row.reason = 'content changed'
+      }
+      return
+    }
+    const remote = kind.remote(resolved.fetch as never)
     if (!remote) return
     const head = await remotes.head(remote.url, remote.ref)
     if (head) row.latest = {commit: head}

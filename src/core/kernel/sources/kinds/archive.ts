@@ -35,5 +35,6 @@ export const archiveFetch: FetchSpecKind<Extract<PluginFetchSpec, {kind: 'archiv
   atCommit: () => undefined,
   marketplaceRepository: () => undefined,
   remote: () => undefined,
+  localFolder: () => undefined,
   artifact: false,
 }

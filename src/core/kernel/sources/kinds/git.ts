@@ -48,5 +48,6 @@ export const gitFetch: FetchSpecKind<Extract<PluginFetchSpec, {kind: 'git'}>> = 
   atCommit: (spec, commit) => ({...spec, sha: commit}),
   marketplaceRepository: () => undefined,
   remote: (spec) => ({url: spec.url, ...(spec.ref ? {ref: spec.ref} : {})}),
+  localFolder: () => undefined,
   artifact: false,
 }

@@ -39,5 +39,6 @@ export const folderFetch: FetchSpecKind<Extract<PluginFetchSpec, {kind: 'folder'
     spec.git ? {kind: 'git', url: spec.git.url, sha: commit, ...(spec.git.path ? {path: spec.git.path} : {}), label: spec.label} : undefined,
   marketplaceRepository: (spec) => spec.git,
   remote: () => undefined,
+  localFolder: (spec) => (spec.git ? undefined : spec.path),
   artifact: false,
 }

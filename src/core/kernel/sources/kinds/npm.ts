@@ -35,5 +35,6 @@ export const npmFetch: FetchSpecKind<Extract<PluginFetchSpec, {kind: 'npm'}>> = 
   atCommit: () => undefined,
   marketplaceRepository: () => undefined,
   remote: () => undefined,
+  localFolder: () => undefined,
   artifact: true,
 }

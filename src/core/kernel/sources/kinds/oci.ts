@@ -271,6 +271,7 @@ export const ociFetch: FetchSpecKind<OciSpec> = {
   atCommit: () => undefined,
   marketplaceRepository: () => undefined,
   remote: () => undefined,
+  localFolder: () => undefined,
   artifact: true,
 }
 
