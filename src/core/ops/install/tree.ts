@@ -17,7 +17,7 @@ import type {DependencyMark} from '../../kernel/state/mark.js'
 import {admitPluginSource} from '../../kernel/policy/gate.js'
 import {readPluginExtras} from '../../kernel/resolve/manifest.js'
 import {configState} from '../../kernel/user-config/values.js'
-import {rangeOf, resolveInMarketplace, resolveSpec} from '../../kernel/resolve/spec.js'
+import {resolveInMarketplace, resolveInput} from '../../kernel/resolve/spec.js'
 
 export interface PlannedPlugin {
   prepared: Prepared
@@ -61,8 +61,8 @@ export const planTree = async (
   options: Pick<InstallOptions, 'env' | 'context' | 'offline' | 'skills' | 'allowHiddenText' | 'onProgress'>,
 ): Promise<TreePlan> => {
   const {env, context} = options
-  const rootPrepared = await prepare(await resolveSpec(spec, env, context.projectRoot), options, options.skills)
-  const asked = rangeOf(spec)
+  const {resolved, range: asked} = await resolveInput(spec, env, context.projectRoot)
+  const rootPrepared = await prepare(resolved, options, options.skills)
   const root: PlannedPlugin = {prepared: rootPrepared, dependents: [], chain: [rootPrepared.id], ranges: asked ? [asked] : []}
   const nodes = new Map<string, PlannedPlugin>([[rootPrepared.id, root]])
   const order: PlannedPlugin[] = []

@@ -14,7 +14,8 @@ import {isMcpId} from '../../kernel/mcp/spec.js'
 import {admitMarketplace, admitRemote} from '../../kernel/policy/gate.js'
 import type {ScopeContext} from '../../kernel/env/scope.js'
 import {readInstallRecords, type InstallRecord} from '../../kernel/state/records.js'
-import {DIRECT, resolvePluginSpec} from '../../kernel/resolve/resolve.js'
+import {DIRECT} from '../../kernel/resolve/resolve.js'
+import {resolveSpec} from '../../kernel/resolve/spec.js'
 import {followRename} from '../../kernel/resolve/renames.js'
 
 export interface OutdatedRow {
@@ -149,7 +150,7 @@ const newRow = (group: readonly InstallRecord[]): OutdatedRow => {
 /** A plugin installed straight from a source: outdated when its remote moved on. */
 const checkDirect = async (row: OutdatedRow, first: InstallRecord, remotes: Remotes): Promise<void> => {
   try {
-    const resolved = resolvePluginSpec(first.source, remotes.env, remotes.projectRoot)
+    const resolved = await resolveSpec(first.source, remotes.env, remotes.projectRoot)
     const remote = fetchSpecKinds[resolved.fetch.kind].remote(resolved.fetch as never)
     if (!remote) return
     const head = await remotes.head(remote.url, remote.ref)
