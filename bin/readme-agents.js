@@ -92,9 +92,19 @@ const confirmedBy = (agent) => {
   return lines.length === 0 ? '—' : lines.join('<br>')
 }
 
+/** Native plugin (with the flag that asks for it, and the settings it edits) or loose parts, and who confirmed it. */
+const pluginForm = (agent) => {
+  const form = agent.pluginForm
+  if (!form) return '—'
+  const how = form.form === 'native' ? `native${form.flag ? ` (${code(form.flag)})` : ''}` : 'loose parts'
+  return [how, ...entries({pluginForm: {...form, locations: form.locations ?? []}}, 'pluginForm'), `confirmed by: ${form.confirmedBy.split(':')[0]}`].join(
+    '<br>',
+  )
+}
+
 /** The Markdown table (and its legend) for the README, from the parsed target files. */
 export const renderAgentTable = (agents) => {
-  const header = ['Agent', 'Name', 'Confidence', 'Homes', 'Skills', 'Subagents', 'MCP servers', 'Hooks / plugins', 'Slash commands', 'Confirmed by']
+  const header = ['Agent', 'Name', 'Confidence', 'Homes', 'Skills', 'Subagents', 'MCP servers', 'Hooks / plugins', 'Slash commands', 'Plugins', 'Confirmed by']
   const rows = [...agents]
     .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
     .map((agent) => {
@@ -110,6 +120,7 @@ export const renderAgentTable = (agents) => {
         sectionCell(agent, 'mcp'),
         hooksAndPlugins(agent),
         sectionCell(agent, 'commands'),
+        installs ? pluginForm(agent) : '—',
         installs ? confirmedBy(agent) : '—',
       ]
     })
@@ -123,6 +134,9 @@ export const renderAgentTable = (agents) => {
     'relative to the project root. Skills folders are listed in load order: the first wins when two',
     'skills share a name. "Confirmed by" names the agent\'s own CLI, at the version pinned in',
     '`test/support/vendor-clis.js`, that listed what loadout wrote there (`test/e2e/vendor-cli.test.ts`).',
+    '"Plugins" says whether a plugin reaches the agent as its own plugin (native: the agent namespaces its',
+    'parts, `<plugin>:<part>`) or as loose parts in its folders (a name another plugin holds becomes',
+    '`<plugin>-<part>`), and what confirmed it (`pluginForm` in `registry/agents/`).',
   ].join('\n')
 }
 

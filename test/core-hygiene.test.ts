@@ -176,6 +176,7 @@ export const LAYERS = [
   'kernel/json',
   'kernel/agent-config',
   'kernel/targets',
+  'kernel/oci',
   'kernel/sources',
   'kernel/skills',
   'kernel/writers',

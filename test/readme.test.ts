@@ -37,7 +37,19 @@ describe('renderAgentTable', () => {
     const rows = table.split('\n').filter((line) => line.startsWith('| `'))
     expect(rows.map((r) => /^\| `([^`]+)`/.exec(r)![1])).toEqual([...ids].sort())
     const header = cells(table.split('\n')[0]!)
-    expect(header).toEqual(['Agent', 'Name', 'Confidence', 'Homes', 'Skills', 'Subagents', 'MCP servers', 'Hooks / plugins', 'Slash commands', 'Confirmed by'])
+    expect(header).toEqual([
+      'Agent',
+      'Name',
+      'Confidence',
+      'Homes',
+      'Skills',
+      'Subagents',
+      'MCP servers',
+      'Hooks / plugins',
+      'Slash commands',
+      'Plugins',
+      'Confirmed by',
+    ])
     for (const row of rows) expect(cells(row), row).toHaveLength(header.length)
   })
 
@@ -57,11 +69,16 @@ describe('renderAgentTable', () => {
     expect(copilot[8]).toBe('project `.github/prompts`<br>format `copilot-prompt`')
     expect(cells(rowOf(table, 'opencode')!)[8]).toContain('(unconfirmed)')
     expect(copilot[6]).toBe('project `.github/mcp.json` key `mcpServers` (trusted workspace only)<br>user `{copilot}/mcp-config.json` key `mcpServers`')
-    expect(copilot[9]).toMatch(/^`@github\/copilot@\d+\.\d+\.\d+`: mcp user/)
+    expect(copilot[10]).toMatch(/^`@github\/copilot@\d+\.\d+\.\d+`: mcp user/)
     expect(cells(rowOf(table, 'opencode')!)[6]).toContain('user `{config}/opencode.json` key `mcp`')
     expect(cells(rowOf(table, 'codex')!)[6]).toContain('project `.codex/config.toml` key `mcp_servers` (trusted workspace only)')
     expect(cells(rowOf(table, 'codex')!)[8]).toBe('—')
     expect(cells(rowOf(table, 'gemini-cli')!)[5]).toContain('user `{gemini}/agents`')
+    // the Plugins column: native (and how it is asked for) or loose parts, and who confirmed it
+    expect(claude[9]).toMatch(
+      /^native \(`--native`\)<br>project `\.claude\/settings\.json`<br>user `\{config\}\/settings\.json`<br>confirmed by: @anthropic-ai\/claude-code@2\.1\.332$/,
+    )
+    expect(cells(rowOf(table, 'codex')!)[9]).toBe('loose parts<br>confirmed by: @openai/codex@0.171.0')
   })
 
   it('marks unconfirmed agents and rows, and only those', () => {
@@ -81,7 +98,7 @@ describe('renderAgentTable', () => {
   it('says that lexora is not written to', () => {
     const lexora = cells(rowOf(table, 'lexora')!)
     expect(lexora[1]).toMatch(/installs packages itself/)
-    expect(lexora.slice(3)).toEqual(['—', '—', '—', '—', '—', '—', '—'])
+    expect(lexora.slice(3)).toEqual(['—', '—', '—', '—', '—', '—', '—', '—'])
   })
 
   it('changes when a target changes, and escapes pipes', () => {
@@ -95,7 +112,7 @@ describe('renderAgentTable', () => {
     const row = rowOf(other, 'universal')!
     expect(row).toContain('A \\| B')
     expect(cells(row)[4]).toContain('user `~/.more/skills` (unconfirmed)')
-    expect(cells(row)).toHaveLength(10)
+    expect(cells(row)).toHaveLength(11)
   })
 })
 

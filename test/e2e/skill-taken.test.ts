@@ -1,6 +1,6 @@
 /**
- * A skill name another plugin already installed: refused (exit 5) with the name `--prefix` would
- * write and the namespaced name the agent shows for a plugin's skill; with --prefix both coexist.
+ * A skill name another plugin already installed: written as `<plugin>-<name>`; refused (exit 5) when
+ * that name is taken too, or when the name is the user's own file (unless --prefix asks for it).
  */
 import {existsSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {dirname, join} from 'node:path'
@@ -26,19 +26,12 @@ const install = (sb: Sandbox, root: string, extra: string[] = []) =>
   loadout(sb, ['install', root, '--agent', 'claude-code', '--scope', 'user', '--yes', '--json', ...extra])
 
 describe('a skill name taken by another plugin', () => {
-  it('is refused with the prefixed and the namespaced name; --prefix installs it beside the other', async () => {
+  it('is written under the plugin-qualified name, said in --json, with no flag', async () => {
     const sb = sandbox()
     expect((await install(sb, plugin(sb, 'alpha', ['review']))).status).toBe(0)
-    const beta = plugin(sb, 'beta', ['review'])
-    const refused = await install(sb, beta)
-    expect(refused.status).toBe(5)
-    const error = jsonError(refused)
-    expect(error.code).toBe('skill-taken')
-    expect(error.message).toMatch(/skill "review" cannot be installed for claude-code: .* belongs to alpha.*; install it as "beta-review" with --prefix$/)
-    expect(error.suggestions[0]).toBe('install it as "beta-review" with --prefix (as a plugin, Claude Code would show it as "beta:review")')
-
-    const prefixed = await install(sb, beta, ['--prefix'])
-    expect(prefixed.status, prefixed.stdout).toBe(0)
+    const beta = await install(sb, plugin(sb, 'beta', ['review']))
+    expect(beta.status, beta.stdout).toBe(0)
+    expect(beta.json().plans[0].renamed).toEqual([{component: 'beta@direct/skill/review', name: 'review', as: 'beta-review', because: 'alpha@direct'}])
     const skills = join(sb.home, '.claude', 'skills')
     expect(readFileSync(join(skills, 'review', 'SKILL.md'), 'utf8')).toContain('review of alpha')
     expect(readFileSync(join(skills, 'beta-review', 'SKILL.md'), 'utf8')).toMatch(/name: beta-review/)

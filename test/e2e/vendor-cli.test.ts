@@ -14,31 +14,10 @@ import type {Sandbox} from '../support/cli.js'
 // plain ESM JavaScript, shared with the pretest step and the bench
 import {vendorCliPath, VENDOR_CLIS} from '../support/vendor-clis.js'
 import {loadout, sandboxes} from './helpers.js'
+import {STAND_IN} from '../support/stand-in-mcp.js'
 
 const sandbox = sandboxes()
 vi.setConfig({testTimeout: 120_000})
-
-const STAND_IN = `// A stand-in MCP server over stdio; with --token it answers only when TOKEN was expanded.
-if (process.argv.includes('--token') && process.env.TOKEN !== 'expanded-token') process.exit(3)
-let buffer = ''
-const send = (message) => process.stdout.write(JSON.stringify(message) + '\\n')
-process.stdin.on('data', (chunk) => {
-  buffer += chunk
-  let nl
-  while ((nl = buffer.indexOf('\\n')) >= 0) {
-    const line = buffer.slice(0, nl).trim()
-    buffer = buffer.slice(nl + 1)
-    if (!line) continue
-    const message = JSON.parse(line)
-    if (message.id === undefined) continue
-    if (message.method === 'initialize')
-      send({jsonrpc: '2.0', id: message.id, result: {protocolVersion: message.params?.protocolVersion ?? '2025-06-18', capabilities: {tools: {}}, serverInfo: {name: 'stand-in', version: '1.0.0'}}})
-    else if (message.method === 'tools/list') send({jsonrpc: '2.0', id: message.id, result: {tools: [{name: 'echo', description: 'Echo', inputSchema: {type: 'object'}}]}})
-    else if (message.method === 'ping') send({jsonrpc: '2.0', id: message.id, result: {}})
-    else send({jsonrpc: '2.0', id: message.id, error: {code: -32601, message: 'not found'}})
-  }
-})
-`
 
 const FILES: Record<string, string> = {
   '.claude-plugin/marketplace.json': JSON.stringify({name: 'mk', plugins: [{name: 'kit', source: './plugins/kit', version: '1.0.0'}]}),
@@ -256,4 +235,118 @@ describe.concurrent('what the agents’ own CLIs load from what loadout wrote', 
     await uninstallKit(sb, scope)
     expect((await vendor('github-copilot', sb, ['mcp', 'list', '--json'])).out).not.toContain('kit-')
   })
+})
+
+/**
+ * `install --native` for Claude Code: each plugin becomes Claude Code's own plugin, through a
+ * one-plugin marketplace loadout owns. Two plugins that share part names are both listed, namespaced
+ * `<plugin>:<part>`, with their MCP servers; a plugin holding only language servers installs too;
+ * disable takes a plugin out of the listing and enable brings it back; uninstalling both leaves the
+ * settings file byte-identical to the one the user had.
+ */
+describe.concurrent('Claude Code native plugins (install --native)', () => {
+  const nativePlugin = (root: string, name: string): string => {
+    const files: Record<string, string> = {
+      '.claude-plugin/plugin.json': JSON.stringify({name, version: '1.0.0'}),
+      'skills/access/SKILL.md': `---\nname: access\ndescription: Use when ${name} grants access.\n---\n\nAccess for ${name}.\n`,
+      'agents/code-reviewer.md': `---\nname: code-reviewer\ndescription: Reviews code for ${name}.\n---\n\nReview as ${name}.\n`,
+      'commands/rev.md': `---\ndescription: Review with ${name}\n---\n\nReview $ARGUMENTS.\n`,
+      'server/index.js': STAND_IN,
+      '.mcp.json': JSON.stringify({mcpServers: {[`${name}-srv`]: {command: 'node', args: ['${CLAUDE_PLUGIN_ROOT}/server/index.js']}}}),
+    }
+    for (const [rel, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(root, name, rel)), {recursive: true})
+      writeFileSync(join(root, name, rel), text)
+    }
+    return join(root, name)
+  }
+  const lspOnly = (root: string): string => {
+    const dir = join(root, 'golsp')
+    mkdirSync(join(dir, '.claude-plugin'), {recursive: true})
+    writeFileSync(
+      join(dir, '.claude-plugin', 'plugin.json'),
+      JSON.stringify({name: 'golsp', version: '1.0.0', lspServers: {go: {command: 'gopls', args: ['serve'], extensionToLanguage: {'.go': 'go'}}}}),
+    )
+    return dir
+  }
+  /** What Claude Code loaded from plugins: their sources and the namespaced parts. */
+  const pluginParts = async (sb: Sandbox) => {
+    const init = await claudeInit(sb)
+    const namespaced = (list: string[]) => list.filter((n) => n.includes(':')).sort()
+    return {
+      plugins: (init.plugins as Array<{source: string}>)
+        .map((p) => p.source)
+        .filter((s) => !s.endsWith('@builtin'))
+        .sort(),
+      skills: namespaced(init.skills),
+      agents: namespaced(init.agents),
+      commands: namespaced(init.slash_commands),
+      mcp: (init.mcp_servers as Array<{name: string; status: string; source: string}>)
+        .filter((m) => m.name.startsWith('plugin:'))
+        // a loaded machine may still be starting a server ("pending"); "failed" would be a defect
+        .map((m) => ({...m, status: m.status === 'pending' ? 'connected' : m.status}))
+        .sort((a, b) => a.name.localeCompare(b.name)),
+    }
+  }
+  const BOTH = {
+    plugins: ['alpha@loadout-direct-alpha', 'beta@loadout-direct-beta', 'golsp@loadout-direct-golsp'],
+    skills: ['alpha:access', 'beta:access'],
+    agents: ['alpha:code-reviewer', 'beta:code-reviewer'],
+    commands: ['alpha:access', 'alpha:rev', 'beta:access', 'beta:rev'],
+    mcp: [
+      {name: 'plugin:alpha:alpha-srv', status: 'connected', source: 'plugin'},
+      {name: 'plugin:beta:beta-srv', status: 'connected', source: 'plugin'},
+    ],
+  }
+
+  it.each(['user', 'project'] as const)(
+    '%s scope: both plugins and an LSP-only one are listed, namespaced; uninstall restores settings.json',
+    async (scope) => {
+      const sb = sandbox()
+      const git = await new Promise<number>((resolve) => spawn('git', ['init', '-q', sb.project], {stdio: 'ignore'}).on('close', (c) => resolve(c ?? -1)))
+      expect(git).toBe(0)
+      const env = vendorEnv(sb)
+      const settings = scope === 'user' ? join(sb.home, '.claude', 'settings.json') : join(sb.project, '.claude', 'settings.json')
+      const mine = '{\n    "theme":   "dark" ,\n  "enabledPlugins": {"x@y": false}\n}\n'
+      mkdirSync(dirname(settings), {recursive: true})
+      writeFileSync(settings, mine)
+      if (scope === 'project') editJson(join(sb.home, '.claude', '.claude.json'), (json) => (json.projects = {[sb.project]: {hasTrustDialogAccepted: true}}))
+      const plugins = [nativePlugin(sb.dir, 'alpha'), nativePlugin(sb.dir, 'beta'), lspOnly(sb.dir)]
+      const installed = await loadout(sb, ['install', ...plugins, '--agent', 'claude-code', '--scope', scope, '--native', '--yes', '--json'], {env})
+      expect(installed.status, installed.stdout + installed.stderr).toBe(0)
+      // what Claude Code will run is what consent showed: the MCP servers, and the language server
+      const consented = installed.json<{results: Array<{plugin: string; consent: {items: Array<{kind: string}>}}>}>().results
+      expect(consented.find((r) => r.plugin === 'golsp@direct')!.consent.items).toEqual([
+        {kind: 'lsp', component: 'golsp@direct/lsp/go', server: {command: 'gopls', args: ['serve']}},
+      ])
+      expect(consented.find((r) => r.plugin === 'alpha@direct')!.consent.items.map((i) => i.kind)).toEqual(['mcp'])
+      const written = readFileSync(settings, 'utf8')
+      expect(written).toContain('"theme":   "dark" ,')
+      if (scope === 'project') {
+        // a committed file: the marketplace is named relative to the project, never by a machine path
+        expect(written).not.toContain(sb.dir)
+        expect(JSON.parse(written).extraKnownMarketplaces['loadout-direct-alpha']).toEqual({
+          source: {source: 'directory', path: './.loadout/plugins/alpha@direct'},
+        })
+        // Claude Code registers a project's marketplace at the first start and loads its plugins from the next
+        await claudeInit(sb)
+      }
+      expect(await pluginParts(sb)).toEqual(BOTH)
+      expect((await loadout(sb, ['verify', '--json'], {env})).status).toBe(0)
+
+      const disabled = await loadout(sb, ['disable', 'beta@direct', '--scope', scope, '--json'], {env})
+      expect(disabled.status, disabled.stdout).toBe(0)
+      expect((await pluginParts(sb)).skills).toEqual(['alpha:access'])
+      const enabled = await loadout(sb, ['enable', 'beta@direct', '--scope', scope, '--yes', '--json'], {env})
+      expect(enabled.status, enabled.stdout).toBe(0)
+      expect(await pluginParts(sb)).toEqual(BOTH)
+
+      for (const id of ['alpha@direct', 'beta@direct', 'golsp@direct']) {
+        const removed = await loadout(sb, ['uninstall', id, '--scope', scope, '--yes', '--json'], {env})
+        expect(removed.status, removed.stdout).toBe(0)
+      }
+      expect(readFileSync(settings, 'utf8')).toBe(mine)
+      expect((await pluginParts(sb)).plugins).toEqual([])
+    },
+  )
 })

@@ -10,6 +10,8 @@ export type PluginSource =
   | {kind: 'archive'; url: string; sha256?: string}
   /** a package in an npm registry: `version` is a range, a version or a dist-tag */
   | {kind: 'npm'; package: string; version?: string; registry?: string}
+  /** an artifact in an OCI registry (`oci://...`, see kernel/sources/kinds/oci.ts) */
+  | {kind: 'oci'; ref: string}
   | {kind: 'unsupported'; type: string}
 
 export interface PluginAuthor {

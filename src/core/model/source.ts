@@ -7,6 +7,8 @@ export type Source =
   | {kind: 'local'; path: string}
   /** a package in an npm registry ($LOADOUT_NPM_REGISTRY, else the public one); version is a range, version or tag */
   | {kind: 'npm'; package: string; version?: string}
+  /** an artifact in an OCI registry: `oci://host[:port]/repo` with `:tag`, `@sha256:<digest>` or `:<semver range>` (kernel/sources/kinds/oci.ts) */
+  | {kind: 'oci'; ref: string}
 
 export type SourceKind = Source['kind']
 
@@ -22,3 +24,5 @@ export type PluginFetchSpec =
       /** where LOADOUT_TOKEN may go: the archive's origin when the user named it, a catalog URL's when that listed it */ tokenOrigin?: string
     }
   | {kind: 'npm'; package: string; version?: string; registry?: string; integrity?: string; label: string}
+  /** `integrity`: the manifest digest to pull whatever the reference's tag now says (the lock's); `version` as the lock recorded it */
+  | {kind: 'oci'; ref: string; version?: string; integrity?: string; label: string}

@@ -51,6 +51,8 @@ export const renderInstalled = (result: InstallResult): string => {
   for (const plan of result.plans) {
     lines.push(`  ${bold(plan.target)}`)
     for (const op of plan.operations) lines.push(`    ${describeOp(op)}`)
+    for (const r of plan.renamed ?? [])
+      lines.push(yellow(`    ${t(r.component.split('/').at(-2) ?? '')} "${t(r.name)}" is installed as "${t(r.as)}": "${t(r.name)}" belongs to ${t(r.because)}`))
     for (const s of plan.skipped) lines.push(yellow(`    not written: ${t(s.component.split('/').slice(-2).join(' '))}: ${safeMessage(s.reason)}`))
     for (const n of plan.notes ?? []) lines.push(yellow(`    warning: ${t(n.component.split('/').slice(-2).join(' '))}: ${safeMessage(n.note)}`))
   }

@@ -16,7 +16,14 @@ const spec = {
     yes: YES_FLAG,
     'dry-run': DRY_RUN_FLAG,
     force: {type: 'boolean', char: 'f', description: 'reinstall even when the same content is installed'},
-    prefix: {type: 'boolean', description: 'install skills and commands whose names are taken as <plugin>-<name>'},
+    prefix: {
+      type: 'boolean',
+      description: 'install a skill, subagent or command whose name is your own file as <plugin>-<name> (one another plugin holds is renamed so anyway)',
+    },
+    native: {
+      type: 'boolean',
+      description: "install as the agent's own plugin where loadout can (Claude Code: a marketplace loadout owns, parts shown as <plugin>:<part>)",
+    },
     skill: {type: 'string', description: 'install only these skills of the plugin', multiple: true},
     frozen: {type: 'boolean', description: 'with no argument: fail if loadout.lock would change'},
     offline: OFFLINE_FLAG,
@@ -49,6 +56,7 @@ export const install = {
       dryRun: flags['dry-run'] ?? false,
       force: flags.force ?? false,
       prefix: flags.prefix ?? false,
+      ...(flags.native ? {native: true} : {}),
       offline: isOffline(flags.offline),
       yes: flags.yes ?? false,
       allowHiddenText: flags['allow-hidden-text'] ?? false,

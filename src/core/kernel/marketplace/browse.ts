@@ -24,7 +24,8 @@ export interface MarketplaceRow {
 /** Reads the catalog as last fetched (no network). */
 export const readKnownCatalog = (m: KnownMarketplace): CatalogRead => {
   const fetched = kindOf(m.source).catalog
-  const origin = typeof fetched === 'string' ? fetched : 'git'
+  // a catalog pulled from an OCI registry is a downloaded JSON file, read as one fetched by URL
+  const origin = typeof fetched !== 'string' ? 'git' : fetched === 'oci' ? 'url' : fetched
   try {
     return readCatalogFile({
       origin,

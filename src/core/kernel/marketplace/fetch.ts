@@ -140,6 +140,24 @@ const fetchUrl = async (source: Extract<Source, {kind: 'catalog-url'}>, options:
   return {origin: 'url', label: redactUrl(source.url), catalogFile: staged, action: 'downloaded', ...newMeta}
 }
 
+/** A catalog pushed to an OCI registry (`marketplace push`): its JSON layer, staged like a downloaded catalog. */
+const fetchOciCatalogSource = async (source: Extract<Source, {kind: 'oci'}>, options: FetchOptions): Promise<FetchedCatalog> => {
+  const {env} = options
+  const dir = join(loadoutPaths(env).cache, 'catalogs', sourceKey(source, env))
+  const file = join(dir, 'catalog.json')
+  if (options.offline) {
+    if (!existsSync(file)) throw offlineMiss(source.ref)
+    return {origin: 'url', label: source.ref, catalogFile: file, action: 'cached'}
+  }
+  options.onProgress?.(`pulling ${source.ref}`)
+  const {fetchOciCatalog} = await import('../sources/kinds/oci.js')
+  const {bytes} = await fetchOciCatalog(source.ref, env, MAX_CATALOG_BYTES)
+  mkdirSync(dir, {recursive: true})
+  const staged = join(dir, `.catalog-${randomBytes(4).toString('hex')}.json`)
+  writeFileSync(staged, bytes)
+  return {origin: 'url', label: source.ref, catalogFile: staged, action: 'downloaded'}
+}
+
 const fetchLocal = (source: Extract<Source, {kind: 'local'}>): FetchedCatalog => {
   let stat
   try {
@@ -158,7 +176,7 @@ const fetchLocal = (source: Extract<Source, {kind: 'local'}>): FetchedCatalog =>
   return {origin: 'local', catalogFile: candidates[0]!, candidates, root: catalogRootOf(candidates[0]!), action: 'local'}
 }
 
-const catalogFetchers = {git: fetchGit, url: fetchUrl, local: fetchLocal} as const
+const catalogFetchers = {git: fetchGit, url: fetchUrl, local: fetchLocal, oci: fetchOciCatalogSource} as const
 
 /** Brings a marketplace source's catalog into the cache (or finds it locally) without reading it. */
 export const fetchCatalogSource = async (source: Source, options: FetchOptions): Promise<FetchedCatalog> => {

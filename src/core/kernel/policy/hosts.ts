@@ -4,7 +4,7 @@ import {canonicalHost, type SourceHost} from '../sources/hosts.js'
 import {fetchSpecKinds, kindOf} from '../sources/kinds/index.js'
 import {globMatches} from './glob.js'
 
-export {canonicalHost, githubHost, hostOfUrl, LOCAL_HOST, type SourceHost} from '../sources/hosts.js'
+export {canonicalHost, hostOfUrl, LOCAL_HOST, type SourceHost} from '../sources/hosts.js'
 
 /** A `sources` glob in the same spelling as the hosts it is matched against (its `*` and `?` kept). */
 const canonicalPattern = (pattern: string): string => {

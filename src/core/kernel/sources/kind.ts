@@ -4,8 +4,8 @@ import type {SourceHost} from './hosts.js'
 /** The environment variables a kind reads ($LOADOUT_GITHUB_URL, $LOADOUT_NPM_REGISTRY). */
 export type Vars = Readonly<Record<string, string | undefined>>
 
-/** How a marketplace catalog comes from a source: a git checkout, one URL, a local folder, or refused. */
-export type CatalogFetch = 'git' | 'url' | 'local' | {code: string; why: string}
+/** How a marketplace catalog comes from a source: a git checkout, one URL, a local folder, an OCI artifact, or refused. */
+export type CatalogFetch = 'git' | 'url' | 'local' | 'oci' | {code: string; why: string}
 
 /** What a direct install (`loadout install <source>`) needs besides the source. */
 export interface DirectContext {

@@ -6,6 +6,7 @@ import {hasCredentials, redactUrl} from './redact.js'
 import type {Source, SourceKind} from '../../model/source.js'
 import {DEFAULT_GITHUB_URL, SCP_FORM} from './git-url.js'
 import {describeSource, gitUrlOfSource} from './kinds/index.js'
+import {matchOci} from './kinds/oci.js'
 
 /**
  * Turning what a user typed into a Source. One table (ACCEPTED_SOURCE_FORMS) says which forms are
@@ -27,7 +28,7 @@ export interface ParseSourceOptions {
   githubUrl?: string
 }
 
-export {DEFAULT_GITHUB_URL, normalizeGitUrl} from './git-url.js'
+export {normalizeGitUrl} from './git-url.js'
 
 /** A web host whose repository URLs need no `.git` suffix; `nested` allows groups (GitLab). */
 export interface GitHost {
@@ -78,7 +79,7 @@ const LOCAL_PATH = /^(?:(?:\.{1,2}|~)(?:\/|$)|\/)/
 const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/
 const SCHEME = /^([A-Za-z][A-Za-z0-9+.-]*):\/\//
 const REMOTE_HELPER = /^([A-Za-z][A-Za-z0-9+.-]*)::/
-const ALLOWED_SCHEMES = new Set(['https', 'ssh'])
+const ALLOWED_SCHEMES = new Set(['https', 'ssh', 'oci'])
 const ALLOWED_TRANSPORTS = 'https://host/path.git, ssh://[user@]host/path or git@host:path'
 
 const stripGitSuffix = (name: string): string => name.replace(/\.git$/i, '')
@@ -289,6 +290,13 @@ const matchNpm = (input: string): Source | undefined => {
 export const ACCEPTED_SOURCE_FORMS: readonly SourceForm[] = [
   {name: 'local folder', pattern: './dir, ../dir, /abs/dir, ~/dir', example: './my-plugins', kind: 'local', match: matchLocalPath},
   {name: 'local catalog file', pattern: 'path/to/file.json', example: 'marketplace.json', kind: 'local', match: matchLocalJson},
+  {
+    name: 'OCI registry artifact',
+    pattern: 'oci://host[:port]/repo(:tag|@sha256:<hex>|:<range>)',
+    example: 'oci://ghcr.io/acme/kit:1.2.0',
+    kind: 'oci',
+    match: matchOci,
+  },
   {name: 'npm package', pattern: 'npm:<package>[@<range>]', example: 'npm:@acme/agent-tools@^1.2', kind: 'npm', match: matchNpm},
   {name: 'GitHub repository', pattern: 'owner/repo[@ref|#ref]', example: 'acme/agent-tools@v1.2.0', kind: 'github', match: matchGithub},
   {name: 'GitHub repository', pattern: 'github:owner/repo[@ref|#ref]', example: 'github:acme/agent-tools', kind: 'github', match: matchGithubPrefixed},

@@ -11,7 +11,7 @@ import type {HookEvents} from '../../model/plugin.js'
  * used, every path in it must name a place inside the project that the record's agent keeps things
  * in (every project-scope location its registry file gives: skills, subagents, commands, MCP and
  * hooks files, plugins folder) or the plugin's own
- * copy under `.loadout/plugins/<plugin>/`; no `..`, no absolute path, no path through a symbolic
+ * copy under `.loadout/plugins/<plugin>/` (and its native catalog, `.claude-plugin/marketplace.json` there); no `..`, no absolute path, no path through a symbolic
  * link. A recorded undo may only take out what loadout added. One bad record refuses the whole lock:
  * the error names the path, and nothing has been touched.
  */
@@ -48,7 +48,7 @@ const targetAreas = (target: string): TargetAreas | undefined => {
         return Array.isArray(locations) ? locations.filter((l) => l?.scope === 'project' && typeof l.path === 'string').map((l) => l.path as string) : []
       }
       // every part kind the registry gives a project location (skills, subagents, commands, ...), not a list kept here
-      areas = {places: Object.keys(data).flatMap(of), configs: [...of('mcp'), ...of('hooks')]}
+      areas = {places: Object.keys(data).flatMap(of), configs: [...of('mcp'), ...of('hooks'), ...of('pluginForm')]}
     } catch {
       areas = undefined
     }
@@ -126,7 +126,9 @@ export const checkLockRecord = (projectRoot: string, record: Record<string, unkn
     throw lockRefused(String(plugin), 'which is not a plugin@marketplace id')
   const areas = typeof record.target === 'string' ? targetAreas(record.target) : undefined
   if (!areas) throw lockRefused(String(record.target), `which is not an agent loadout knows (record of ${plugin})`)
-  const inPlaces = (rel: string) => areas.places.some((a) => within(rel, a))
+  // a native plugin's catalog sits beside its copies: `.loadout/plugins/<plugin>/.claude-plugin/marketplace.json`
+  const catalog = `.loadout/plugins/${String(plugin)}/.claude-plugin`
+  const inPlaces = (rel: string) => areas.places.some((a) => within(rel, a)) || rel === catalog || rel === `${catalog}/marketplace.json`
   const array = (value: unknown, what: string): unknown[] => {
     if (value === undefined) return []
     if (!Array.isArray(value)) throw lockRefused(String(value), `${what} of ${plugin} is not a list`)

@@ -47,7 +47,10 @@ export interface InstallRecord {
   source: string
   commit?: string
   archiveSha256?: string
-  /** an npm package: the version it resolved to and the registry's tarball integrity (the lock pins both) */
+  /**
+   * an npm package: the version it resolved to and the registry's tarball integrity; an OCI artifact:
+   * its version (annotation, else tag) and its manifest digest `sha256:<hex>` (the lock pins both)
+   */
   artifact?: {version: string; integrity: string}
   integrity: string
   /** installed because these plugins depend on it (ids in the same scope) */

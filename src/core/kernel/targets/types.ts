@@ -75,6 +75,19 @@ export interface ConfirmedBy {
   checks: string[]
 }
 
+/** How a plugin reaches the agent: as its own plugin (native) or as loose parts, and who confirmed it. */
+export interface PluginForm {
+  form: 'native' | 'loose'
+  /** native: how loadout registers the plugin */
+  format?: 'claude-marketplace'
+  /** native: the install flag that asks for it, when it is not the default */
+  flag?: string
+  note?: string
+  /** native: the settings file edited, per scope */
+  locations?: Location[]
+  confirmedBy: string
+}
+
 export interface AgentTarget {
   id: string
   name: string
@@ -85,6 +98,7 @@ export interface AgentTarget {
   /** why the agent has no place for a kind of part, said when an install skips one */
   lacks?: Partial<Record<SectionName, string>>
   confirmedBy?: ConfirmedBy[]
+  pluginForm?: PluginForm
   bases: Record<string, BaseCandidate[]>
   detect: string[]
   skills?: SkillsSection

@@ -9,7 +9,7 @@ import {join, relative, resolve, sep} from 'node:path'
 import {create} from 'tar'
 import {notFound, usageError, validationFailed} from '../../model/errors.js'
 import {fileSha256Sync} from '../../kernel/fs/integrity.js'
-import {MANIFEST_FORMATS, type ManifestFormat} from '../../kernel/plugin/manifest-formats/index.js'
+import {MANIFEST_FORMATS} from '../../kernel/plugin/manifest-formats/index.js'
 import {validatePlugin} from './plugin-validate.js'
 
 /** The formats whose hosts take a package archive. */
@@ -33,8 +33,8 @@ export interface PackResult {
 
 const SKIPPED = new Set(['.git', 'node_modules'])
 
-/** Every regular file below `root`, relative, sorted; a link or special file is refused. */
-const packageFiles = (root: string, format: ManifestFormat): string[] => {
+/** Every regular file below `root`, relative, sorted; a link or special file is refused (`what` names the package in the error). */
+export const packageFiles = (root: string, what: string): string[] => {
   const files: string[] = []
   const walk = (dir: string) => {
     for (const name of readdirSync(dir).sort()) {
@@ -46,7 +46,7 @@ const packageFiles = (root: string, format: ManifestFormat): string[] => {
       else
         throw validationFailed(
           'pack-not-regular',
-          `${relative(root, full)} is ${stat.isSymbolicLink() ? 'a symbolic link' : 'not a regular file'}; a ${format.name} package holds regular files only`,
+          `${relative(root, full)} is ${stat.isSymbolicLink() ? 'a symbolic link' : 'not a regular file'}; ${what} holds regular files only`,
         )
     }
   }
@@ -81,7 +81,7 @@ export const packPlugin = async (path: string, options: PackOptions): Promise<Pa
       details: {problems: validation.problems},
     })
   }
-  const files = packageFiles(root, format)
+  const files = packageFiles(root, `a ${format.name} package`)
   const archive = join(resolve(options.outDir), `${validation.name}.tgz`)
   await create({gzip: true, file: archive, cwd: root, portable: true, noMtime: true, prefix: 'package/'}, files)
   return {format: format.id, plugin: validation.name, archive, files: files.length, sha256: fileSha256Sync(archive)}

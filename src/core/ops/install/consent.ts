@@ -9,12 +9,15 @@ import type {PluginModel} from '../../model/plugin.js'
 import {readSkillDir} from '../../kernel/skills/read.js'
 import {MODE_EXECUTABLE} from '../../kernel/fs/integrity.js'
 import type {PluginFiles} from './plugin-copy.js'
+import {readLspServers} from '../../kernel/plugin/lsp-servers.js'
 
 /** One part of a plugin that runs code on the user's machine, as it is shown before installing. */
 export type ConsentItem =
   | {kind: 'hook'; component: string; hook: HookConsent}
   | {kind: 'mcp'; component: string; server: McpConsent}
   | {kind: 'tool'; component: string; tool: {command: string | string[]; perm: string; timeout: number}}
+  /** a language server the plugin declares (`lspServers`): an agent that loads the plugin as its own runs it */
+  | {kind: 'lsp'; component: string; server: {command: string; args: string[]}}
   /** `hooks:` in a skill's frontmatter: Claude Code runs them while the skill is active */
   | {kind: 'skill-hooks'; component: string; hooks: unknown}
 
@@ -50,6 +53,7 @@ export const consentSummary = (id: string, model: PluginModel, tree: PluginFiles
     ...skillHooks(id, model),
     ...model.mcpServers.map((m): ConsentItem => ({kind: 'mcp', component: `${id}/mcp/${m.name}`, server: describeMcpForConsent(m.config)})),
     ...model.tools.map((t): ConsentItem => ({kind: 'tool', component: `${id}/tool/${t.name}`, tool: {command: t.command, perm: t.perm, timeout: t.timeout}})),
+    ...readLspServers(model.root).map((l): ConsentItem => ({kind: 'lsp', component: `${id}/lsp/${l.name}`, server: {command: l.command, args: l.args}})),
   ]
   const files: ConsentFiles = {
     count: tree.entries.length,
@@ -102,6 +106,8 @@ export const describeConsentItem = (item: ConsentItem): string => {
     }
     case 'skill-hooks':
       return `skill ${item.component.split('/').pop()} declares hooks: ${JSON.stringify(item.hooks)}`
+    case 'lsp':
+      return `LSP server ${item.component.split('/').pop()}: runs ${[item.server.command, ...item.server.args].map((a) => JSON.stringify(a)).join(' ')} (when the agent loads the plugin as its own: install --native)`
     case 'tool':
       return `exec tool ${item.component.split('/').pop()}: runs ${JSON.stringify(item.tool.command)} (perm ${item.tool.perm}, timeout ${item.tool.timeout}s)`
     default: {

@@ -81,12 +81,19 @@ const fetchNpmPlugin = async (spec: Spec<'npm'>, env: Environment, offline: bool
   return {root: fetched.root, artifact: {version: fetched.version, integrity: fetched.artifactIntegrity}, integrity: fetched.integrity}
 }
 
+const fetchOciPlugin = async (spec: Spec<'oci'>, env: Environment, offline: boolean): Promise<FetchedPlugin> => {
+  const {fetchOci} = await import('../../kernel/sources/kinds/oci.js')
+  const fetched = await fetchOci(spec.ref, {env, cacheDir: loadoutPaths(env).cache, offline, ...(spec.integrity ? {digest: spec.integrity} : {})})
+  return {root: fetched.dir, artifact: {version: fetched.version ?? fetched.digest, integrity: fetched.digest}, integrity: fetched.integrity}
+}
+
 /** One fetcher per kind of plugin location (the table's keys are `PluginFetchSpec`'s kinds). */
 const fetchers: {[K in PluginFetchSpec['kind']]: (spec: Spec<K>, env: Environment, offline: boolean) => Promise<FetchedPlugin>} = {
   folder: fetchFolder,
   git: fetchGitPlugin,
   archive: fetchArchivePlugin,
   npm: fetchNpmPlugin,
+  oci: fetchOciPlugin,
 }
 
 /** Brings a plugin's files to a local folder: a cached git tree, an extracted archive, or a folder. */

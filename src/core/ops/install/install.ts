@@ -39,6 +39,8 @@ export interface InstallOptions {
   dryRun: boolean
   force: boolean
   prefix: boolean
+  /** install as the agent's own plugin where loadout can (Claude Code: a marketplace it owns) */
+  native?: boolean
   offline: boolean
   yes: boolean
   /** project scope: loadout.lock and loadout.json must not change (`install --frozen`) */
@@ -247,6 +249,8 @@ export const preflightInstall = async (prepared: Prepared, options: InstallOptio
   return {pending}
 }
 
+const installedNatively = (record: InstallRecord): boolean => record.components.some((c) => c.startsWith(`${record.plugin}/native/`))
+
 const planFor = (p: PendingInstall, all: readonly InstallRecord[]) => {
   const {options, prepared, dirs, userConfig} = p
   const existing = existingRecords(all, prepared.id, options)
@@ -263,6 +267,9 @@ const planFor = (p: PendingInstall, all: readonly InstallRecord[]) => {
     siblings: others.filter((r) => r.plugin === prepared.id && r.scope === options.context.scope),
     integrity: prepared.fetched.integrity,
     prefix: options.prefix,
+    // installed as the agent's own plugin once: so again on update, enable, reinstall and a clone's install
+    ...(options.native || existing.some(installedNatively) ? {native: true} : {}),
+    pluginRoot: dirs.root,
     vars: (target, section) => pluginVarsFor(target, options.context, dirs, section),
   }
   const plans = shareDestinations(planInstall(input), input, options.targets)

@@ -1,5 +1,5 @@
 import {existsSync, readdirSync, readFileSync} from 'node:fs'
-import {isAbsolute, join, posix} from 'node:path'
+import {basename, dirname, isAbsolute, join, posix, relative, sep} from 'node:path'
 import {getJsonMember, parseJsonText} from '../../kernel/agent-config/json-edit.js'
 import {getTomlTable, parseTomlText, type TomlEntries} from '../../kernel/agent-config/toml-edit.js'
 import type {Environment} from '../../kernel/env/environment.js'
@@ -20,7 +20,8 @@ import type {ScopeContext} from '../../kernel/env/scope.js'
 import {listSkillFiles, readSkillDir} from '../../kernel/skills/read.js'
 import type {InstallRecord, Ownership, RecordedFile} from '../../kernel/state/records.js'
 import {resolveLocation, writeLocation, type ResolvedLocation} from '../../kernel/targets/resolve.js'
-import type {AgentTarget, SectionName} from '../../kernel/targets/types.js'
+import type {AgentTarget, PluginForm, SectionName} from '../../kernel/targets/types.js'
+import {nativeMarketplaceEntry, nativeMarketplaceName, nativePluginKey, renderNativeMarketplace} from '../../kernel/writers/claude-marketplace.js'
 import {renderCharacteroidSkill} from '../../kernel/writers/characteroid-skill.js'
 
 /** One change to one agent's files, planned before anything is written. */
@@ -42,9 +43,22 @@ export interface SharedEntries {
   dirs: string[]
 }
 
+/** A part written under its plugin-qualified name because its own name was taken in the agent's folder. */
+export interface Renamed {
+  component: string
+  /** the part's own name */
+  name: string
+  /** the name it is written under: `<plugin>-<name>` */
+  as: string
+  /** who holds the name: another plugin's id, or the user (with --prefix) */
+  because: string
+}
+
 export interface TargetPlan {
   target: string
   operations: Operation[]
+  /** parts that took `<plugin>-<name>` because their name was taken */
+  renamed: Renamed[]
   /** parts this agent cannot hold, and why */
   skipped: Array<{component: string; reason: string}>
   /** what changed in a part on its way into this agent's form (a field it has no place for) */
@@ -65,6 +79,10 @@ export interface PlanInput {
   /** the integrity of the tree being installed: a sibling of another version shares nothing */
   integrity?: string
   prefix: boolean
+  /** install as the agent's own plugin where it has a plugin system loadout writes (pluginForm native) */
+  native?: boolean
+  /** the installed copy, absolute: what a native plugin's marketplace offers */
+  pluginRoot?: string
   /** the plugin variables, or how each agent spells them (project scope: see project-root.ts) */
   /** the plugin variables as `target` spells them, in the commands of `section` when one is given */
   vars: PluginVars | ((target: AgentTarget, section?: 'hooks' | 'mcp') => PluginVars)
@@ -188,19 +206,12 @@ const planYamlSkills = (input: PlanInput, target: AgentTarget, plan: TargetPlan)
 }
 
 /**
- * A taken skill or command name. Inside the agent two plugins' parts coexist under namespaced names
- * (`<plugin>:<name>`); a skills or commands folder has one flat namespace, so --prefix writes
- * `<plugin>-<name>`. The suggestion is offered only when that prefixed name is itself free.
+ * A taken part name that cannot be resolved on its own. Inside the agent two plugins' parts coexist
+ * under namespaced names (`<plugin>:<name>`); a loose folder has one flat namespace, so another
+ * plugin's part is met by writing `<plugin>-<name>`, and the user's own file only with --prefix. The
+ * suggestion is offered only when that prefixed name is itself free.
  */
-const partTaken = (
-  kind: 'skill' | 'command',
-  name: string,
-  plugin: string,
-  target: AgentTarget,
-  dest: string,
-  holder: string,
-  prefixed: string | undefined,
-) => {
+const partTaken = (kind: PartKind, name: string, plugin: string, target: AgentTarget, dest: string, holder: string, prefixed: string | undefined) => {
   const shown = `${plugin}:${name}`
   const suggestions = prefixed
     ? [`install it as "${prefixed}" with --prefix (as a plugin, ${target.name} would show it as "${shown}")`, `or remove the other ${kind} first`]
@@ -208,6 +219,63 @@ const partTaken = (
   const hint = prefixed ? `; install it as "${prefixed}" with --prefix` : ''
   return conflict(`${kind}-taken`, `${kind} "${name}" cannot be installed for ${target.id}: ${dest} belongs to ${holder}${hint}`, {suggestions})
 }
+
+type PartKind = 'skill' | 'subagent' | 'command'
+
+/** The plugin (not this one) whose install holds one of `paths`, the places the agent also reads a name from. */
+const pluginHolding = (input: PlanInput, paths: readonly string[]): string | undefined => {
+  for (const path of paths) {
+    const owner = existsSync(path) && !ownedByReplaced(input, path) ? input.ownership.ownerOf(path) : undefined
+    if (owner) return owner
+  }
+  return undefined
+}
+
+/**
+ * The name a part is written under in a loose folder. `placesOf(name)` is where that name lands: the
+ * path written first, then the paths in the agent's other folders that would show the same name. A name
+ * another plugin holds is written as `<plugin>-<name>`, said in the plan; one the user holds refuses,
+ * unless --prefix asks for the prefixed name.
+ */
+const placePart = (
+  input: PlanInput,
+  target: AgentTarget,
+  plan: TargetPlan,
+  part: {kind: PartKind; name: string; component: string},
+  placesOf: (name: string) => readonly string[],
+): string => {
+  const [dest, ...elsewhere] = placesOf(part.name)
+  const inDest = holderOf(input, dest!)
+  const holder = inDest ?? pluginHolding(input, elsewhere)
+  if (!holder) return part.name
+  const plugin = input.model.name
+  const prefixed = `${plugin}-${part.name}`
+  const [prefixedDest, ...prefixedElsewhere] = placesOf(prefixed)
+  const prefixedHolder = holderOf(input, prefixedDest!) ?? pluginHolding(input, prefixedElsewhere)
+  const usersOwn = inDest !== undefined && input.ownership.ownerOf(dest!) === undefined
+  if (usersOwn && !input.prefix) throw partTaken(part.kind, part.name, plugin, target, dest!, holder, prefixedHolder ? undefined : prefixed)
+  if (prefixedHolder) {
+    throw conflict(
+      `${part.kind}-taken`,
+      `${part.kind} "${part.name}" cannot be installed for ${target.id}: ${dest} belongs to ${holder}, and its plugin-qualified name "${prefixed}" (${prefixedDest}) to ${prefixedHolder}`,
+      {
+        suggestions: [
+          `remove or rename the ${part.kind} at ${dest} or ${prefixedDest} first (as a plugin, ${target.name} would show it as "${plugin}:${part.name}")`,
+        ],
+      },
+    )
+  }
+  plan.renamed.push({component: part.component, name: part.name, as: prefixed, because: holder})
+  return prefixed
+}
+
+/** The skills folders an agent reads in the scope: where loadout writes and every other folder it also loads. */
+export const skillFoldersRead = (target: AgentTarget, input: Pick<PlanInput, 'context' | 'env'>): Set<string> =>
+  new Set(
+    (target.skills?.format === 'agent-skills' ? target.skills.locations : [])
+      .filter((l) => l.scope === input.context.scope)
+      .map((l) => resolveLocation(target, l, input.env, input.context.projectRoot).absolute),
+  )
 
 const planSkills = (input: PlanInput, target: AgentTarget, plan: TargetPlan) => {
   const {model, id} = input
@@ -233,18 +301,12 @@ const planSkills = (input: PlanInput, target: AgentTarget, plan: TargetPlan) => 
       })
       continue
     }
-    let name = skill.name
-    let dest = join(location.absolute, name)
-    const holder = holderOf(input, dest)
-    if (holder) {
-      const prefixed = `${model.name}-${skill.name}`
-      const prefixedDest = join(location.absolute, prefixed)
-      const prefixedHolder = holderOf(input, prefixedDest)
-      if (!input.prefix) throw partTaken('skill', skill.name, model.name, target, dest, holder, prefixedHolder ? undefined : prefixed)
-      if (prefixedHolder) throw partTaken('skill', prefixed, model.name, target, prefixedDest, prefixedHolder, undefined)
-      name = prefixed
-      dest = prefixedDest
-    }
+    const others = [...skillFoldersRead(target, input)].filter((folder) => folder !== location.absolute)
+    const name = placePart(input, target, plan, {kind: 'skill', name: skill.name, component}, (n) => [
+      join(location.absolute, n),
+      ...others.map((folder) => join(folder, n)),
+    ])
+    const dest = join(location.absolute, name)
     assertNoLinksBelow(location.root, dest)
     refuseConfusable('skill', name, location.absolute, target)
     // no agent expands ${CLAUDE_PLUGIN_ROOT} in a skill outside a plugin: the installed copy's path is written
@@ -267,7 +329,11 @@ const planSubagents = (input: PlanInput, target: AgentTarget, plan: TargetPlan) 
     const location = locationOrSkip(input, target, 'subagents', 'subagents folder', plan, component)
     if (!target.subagents || !location) continue
     const text = substitutePluginVars({frontmatter: agent.frontmatter, body: agent.body}, varsOf(input, target)) as Pick<typeof agent, 'frontmatter' | 'body'>
-    const rendered = renderSubagent({...agent, ...text}, target.subagents.format)
+    const format = target.subagents.format
+    const name = placePart(input, target, plan, {kind: 'subagent', name: agent.name, component}, (n) => [
+      join(location.absolute, renderSubagent({...agent, ...text}, format, {name: n}).path),
+    ])
+    const rendered = renderSubagent({...agent, ...text}, format, {name})
     // hooks (and the like) in a subagent's frontmatter would run unasked: stripped, and said so
     for (const field of riskyFieldsOf(agent.frontmatter)) {
       plan.skipped.push({
@@ -277,10 +343,8 @@ const planSubagents = (input: PlanInput, target: AgentTarget, plan: TargetPlan) 
     }
     for (const note of rendered.notes) plan.notes.push({component, note: `${target.name}: ${note}`})
     const dest = join(location.absolute, rendered.path)
-    const holder = holderOf(input, dest)
-    if (holder) throw conflict('subagent-taken', `subagent "${agent.name}" cannot be installed for ${target.id}: ${dest} belongs to ${holder}`)
     assertNoLinksBelow(location.root, dest)
-    refuseConfusable('subagent', agent.name, location.absolute, target)
+    refuseConfusable('subagent', name, location.absolute, target)
     const parts = rendered.path.split('/')
     plan.operations.push({
       kind: 'write-file',
@@ -417,26 +481,19 @@ const planHooks = (input: PlanInput, target: AgentTarget, plan: TargetPlan) => {
   }
 }
 
-/** Slash commands in the agent's own form; one whose file is taken is refused, or written as `<plugin>-<name>` with --prefix. */
+/** Slash commands in the agent's own form; one whose name is taken is written as `<plugin>-<name>` (see placePart). */
 const planCommands = (input: PlanInput, target: AgentTarget, plan: TargetPlan) => {
   for (const command of input.model.commands) {
     const component = componentId(input.id, 'command', command.name)
     const location = locationOrSkip(input, target, 'commands', 'slash commands folder', plan, component)
     if (!target.commands || !location) continue
     const text = readContainedText(command.file, {root: input.model.root, file: command.file, maxBytes: MAX_MARKDOWN_BYTES})
-    let rendered = renderCommand(command.name, text, target.commands.format)
-    let dest = join(location.absolute, rendered.path)
-    const holder = holderOf(input, dest)
-    if (holder) {
-      const name = input.model.name
-      const prefixed = renderCommand(`${name}-${command.name}`, text, target.commands.format)
-      const prefixedDest = join(location.absolute, prefixed.path)
-      const prefixedHolder = holderOf(input, prefixedDest)
-      if (!input.prefix) throw partTaken('command', command.name, name, target, dest, holder, prefixedHolder ? undefined : `${name}-${command.name}`)
-      if (prefixedHolder) throw partTaken('command', `${name}-${command.name}`, name, target, prefixedDest, prefixedHolder, undefined)
-      rendered = prefixed
-      dest = prefixedDest
-    }
+    const format = target.commands.format
+    const name = placePart(input, target, plan, {kind: 'command', name: command.name, component}, (n) => [
+      join(location.absolute, renderCommand(n, text, format).path),
+    ])
+    const rendered = renderCommand(name, text, format)
+    const dest = join(location.absolute, rendered.path)
     assertNoLinksBelow(location.root, dest)
     plan.operations.push({kind: 'write-file', component, dest, root: location.root, content: rendered.content})
   }
@@ -460,10 +517,65 @@ const planCommandsAndTools = (input: PlanInput, target: AgentTarget, plan: Targe
   }
 }
 
+/**
+ * The plugin as Claude Code's own (see kernel/writers/claude-marketplace.ts): the catalog beside the
+ * installed copy, then the marketplace and the plugin's switch in the scope's settings file. A project's
+ * settings name the folder relative to the project (`./.loadout/plugins/<id>`), which `loadout
+ * install` recreates from the lock on each machine: no machine path goes into a committed file.
+ */
+const planNative = (input: PlanInput, target: AgentTarget, plan: TargetPlan, form: PluginForm): void => {
+  const component = componentId(input.id, 'native', input.model.name)
+  const settings = form.locations ? writeLocation(form.locations, input.context.scope) : undefined
+  if (!settings || !input.pluginRoot) {
+    plan.skipped.push({component, reason: `${target.name} has no ${input.context.scope}-scope plugin settings`})
+    return
+  }
+  const location = resolveLocation(target, settings, input.env, input.context.projectRoot)
+  const copies = dirname(input.pluginRoot)
+  const marketplace = nativeMarketplaceName(input.id)
+  const catalog = join(copies, '.claude-plugin', 'marketplace.json')
+  const holder = holderOf(input, catalog)
+  if (holder) throw conflict('plugin-taken', `${catalog} belongs to ${holder}`)
+  const content = renderNativeMarketplace(marketplace, {
+    name: input.model.name,
+    revision: basename(input.pluginRoot),
+    ...(input.model.version ? {version: input.model.version} : {}),
+  })
+  plan.operations.push({kind: 'write-file', component, dest: catalog, root: copies, content})
+  const text = readConfigText(location.absolute)
+  parseJsonText(text.trim() === '' ? '{}' : text, location.absolute)
+  const path = input.context.scope === 'project' ? `./${relative(input.context.projectRoot, copies).split(sep).join('/')}` : copies
+  const key = nativePluginKey(input.model.name, marketplace)
+  for (const [section, name, value] of [
+    ['extraKnownMarketplaces', marketplace, nativeMarketplaceEntry(path)],
+    ['enabledPlugins', key, true],
+  ] as const) {
+    if (
+      text.trim() !== '' &&
+      getJsonMember(text, [section], name, location.absolute) !== undefined &&
+      !configKeyOwned(input, location.absolute, [section], name)
+    ) {
+      throw conflict('plugin-taken', `${location.absolute} already has ${section}.${name}, which loadout did not install`, {
+        suggestions: ['remove that entry, or install without --native'],
+      })
+    }
+    assertNoLinksBelow(location.root, location.absolute)
+    plan.operations.push({kind: 'json-member', component, file: location.absolute, root: location.root, path: [section], key: name, value})
+  }
+}
+
+const nativeForm = (input: PlanInput, target: AgentTarget): PluginForm | undefined =>
+  input.native && target.pluginForm?.form === 'native' && target.pluginForm.format === 'claude-marketplace' ? target.pluginForm : undefined
+
 /** Every file to write and config entry to add, per target; conflicts are found here, before any write. */
 export const planInstall = (input: PlanInput): TargetPlan[] =>
   input.targets.map((target) => {
-    const plan: TargetPlan = {target: target.id, operations: [], skipped: [], notes: []}
+    const plan: TargetPlan = {target: target.id, operations: [], renamed: [], skipped: [], notes: []}
+    const native = nativeForm(input, target)
+    if (native) {
+      planNative(input, target, plan, native)
+      return plan
+    }
     planSkills(input, target, plan)
     planSubagents(input, target, plan)
     planMcp(input, target, plan)

@@ -43,6 +43,8 @@ export const pruneProjectCopies = (
   assertNoLinksBelow(projectRoot, folder)
   const used = new Set(records.filter((r) => r.plugin === id && r.scope === 'project' && r.pluginRoot).map((r) => resolve(r.pluginRoot!)))
   for (const revision of readdirSync(folder)) {
+    // a revision never starts with a dot: `.claude-plugin` is a native plugin's catalog, recorded on its own
+    if (revision.startsWith('.')) continue
     const path = join(folder, revision)
     if (!used.has(path)) guard.remove(path)
   }

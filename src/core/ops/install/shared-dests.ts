@@ -10,10 +10,9 @@
 import {dirname} from 'node:path'
 import {conflict} from '../../model/errors.js'
 import {jsonEqual} from '../../kernel/writers/hooks.js'
-import {resolveLocation} from '../../kernel/targets/resolve.js'
 import type {AgentTarget} from '../../kernel/targets/types.js'
 import type {InstallRecord} from '../../kernel/state/records.js'
-import type {Operation, PlanInput, SharedEntries, TargetPlan} from './plan.js'
+import {skillFoldersRead, type Operation, type PlanInput, type SharedEntries, type TargetPlan} from './plan.js'
 
 type Write = Extract<Operation, {kind: 'copy-dir' | 'write-file'}>
 
@@ -24,14 +23,6 @@ const sameBytes = (a: Write, b: Write): boolean =>
   a.kind === 'copy-dir' && b.kind === 'copy-dir'
     ? a.from === b.from && a.renameSkillTo === b.renameSkillTo && jsonEqual(a.pluginVars, b.pluginVars)
     : a.kind === 'write-file' && b.kind === 'write-file' && a.content === b.content
-
-/** The skills folders an agent reads in the scope: where loadout writes and every other folder it also loads. */
-const skillFoldersRead = (target: AgentTarget, input: PlanInput): Set<string> =>
-  new Set(
-    (target.skills?.format === 'agent-skills' ? target.skills.locations : [])
-      .filter((l) => l.scope === input.context.scope)
-      .map((l) => resolveLocation(target, l, input.env, input.context.projectRoot).absolute),
-  )
 
 /** What a record of this plugin for another agent holds at `dest`: its files, the tree, and the folders made for it. */
 const recordedAt = (record: InstallRecord, dest: string): SharedEntries => ({

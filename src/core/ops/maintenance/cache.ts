@@ -137,6 +137,8 @@ export const listCache = (env: Environment, context: ScopeContext): CacheListing
   for (const market of names(plugins)) {
     for (const plugin of names(join(plugins, market))) {
       for (const revision of names(join(plugins, market, plugin))) {
+        // `.claude-plugin`: a native plugin's catalog, which its install records
+        if (revision.startsWith('.')) continue
         const path = join(plugins, market, plugin, revision)
         const record = [...roots.entries()].find(([root]) => inside(root, path) || inside(path, root))?.[1]
         add('plugin-copy', path, record && `plugin ${record.plugin} (${record.scope}, ${record.target})`)

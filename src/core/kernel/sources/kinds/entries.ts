@@ -2,6 +2,7 @@ import {usageError} from '../../../model/errors.js'
 import type {PluginSource} from '../../../model/marketplace.js'
 import type {PluginFetchSpec} from '../../../model/source.js'
 import {DEFAULT_GITHUB_URL} from '../git-url.js'
+import {ociEntry} from './oci.js'
 
 /** What turning a catalog entry's source into a plugin location needs from its marketplace. */
 export interface EntryContext {
@@ -210,6 +211,7 @@ export const entrySourceKinds: {[K in PluginSource['kind']]: EntrySourceKind<Of<
   'git-subdir': gitSubdir,
   archive,
   npm,
+  oci: ociEntry,
   unsupported,
 }
 

@@ -6,6 +6,7 @@ import {git, gitFetch} from './git.js'
 import {github} from './github.js'
 import {folderFetch, local} from './local.js'
 import {npm, npmFetch} from './npm.js'
+import {oci, ociFetch} from './oci.js'
 
 /** Every kind of source, one module each: adding a kind is one module and one line here. */
 export const sourceKinds: {[K in Source['kind']]: SourceKind<Extract<Source, {kind: K}>>} = {
@@ -15,6 +16,7 @@ export const sourceKinds: {[K in Source['kind']]: SourceKind<Extract<Source, {ki
   npm,
   local,
   'catalog-url': catalogUrl,
+  oci,
 }
 
 /** Every kind of resolved plugin location, from the same modules. */
@@ -23,6 +25,7 @@ export const fetchSpecKinds: {[K in PluginFetchSpec['kind']]: FetchSpecKind<Extr
   git: gitFetch,
   archive: archiveFetch,
   npm: npmFetch,
+  oci: ociFetch,
 }
 
 /** The module of a source's kind, typed for that source. */

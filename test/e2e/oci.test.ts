@@ -1,0 +1,291 @@
+/**
+ * OCI registries as a channel, end to end through bin/run.js against the real CNCF distribution
+ * registry (Debian's docker-registry, test/support/oci-registry.ts) on 127.0.0.1 behind htpasswd basic
+ * auth (and, in one test, token auth from a token server of ours). Credentials are given the way
+ * Docker keeps them: ~/.docker/config.json in the sandbox HOME.
+ */
+import {cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync} from 'node:fs'
+import {join} from 'node:path'
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {startOciRegistry, type OciRegistry} from '../support/oci-registry.js'
+import {filesHolding, jsonError, loadout, sandboxes, type RunOptions} from './helpers.js'
+import type {Sandbox} from '../support/cli.js'
+
+const sandbox = sandboxes()
+let registry: OciRegistry
+
+const dockerLogin = (sb: Sandbox, reg: OciRegistry): void => {
+  mkdirSync(join(sb.home, '.docker'), {recursive: true})
+  const auth = Buffer.from(`${reg.username}:${reg.password}`).toString('base64')
+  writeFileSync(join(sb.home, '.docker', 'config.json'), JSON.stringify({auths: {[reg.host]: {auth}}}))
+}
+
+const trust = (reg: OciRegistry): RunOptions => ({env: {NODE_EXTRA_CA_CERTS: reg.caFile}})
+
+/** A Claude Code plugin folder with one skill whose text says `text`. */
+const writePlugin = (dir: string, name: string, version: string, text: string): string => {
+  mkdirSync(join(dir, '.claude-plugin'), {recursive: true})
+  mkdirSync(join(dir, 'skills', `${name}-skill`), {recursive: true})
+  writeFileSync(join(dir, '.claude-plugin', 'plugin.json'), JSON.stringify({name, version, description: `The ${name} plugin.`}))
+  writeFileSync(join(dir, 'skills', `${name}-skill`, 'SKILL.md'), `---\nname: ${name}-skill\ndescription: A skill of ${name}.\n---\n\n${text}\n`)
+  return dir
+}
+
+const push = async (sb: Sandbox, dir: string, target: string) => {
+  const result = await loadout(sb, ['plugin', 'push', dir, target, '--json'], trust(registry))
+  expect(result.status, result.stderr + result.stdout).toBe(0)
+  return result.json<{digest: string; reference: string; plugin: string; version?: string; layer: {digest: string}}>()
+}
+
+beforeAll(async () => {
+  registry = await startOciRegistry({auth: 'basic'})
+}, 60_000)
+
+afterAll(async () => {
+  await registry?.stop()
+})
+
+describe('plugin push and install oci:// behind basic auth', () => {
+  it('pushes, installs by digest into claude-code and codex, records the digest; a teammate installs --frozen by it', async () => {
+    const author = sandbox({git: true})
+    dockerLogin(author, registry)
+    const dir = writePlugin(join(author.dir, 'kit'), 'kit', '1.0.0', 'kit one')
+    const pushed = await push(author, dir, `oci://${registry.host}/acme/kit:1.0.0`)
+    expect(pushed.digest).toMatch(/^sha256:[0-9a-f]{64}$/)
+    expect(pushed.reference).toBe(`oci://${registry.host}/acme/kit:1.0.0@${pushed.digest}`)
+    // the same folder packs to the same bytes: pushing again gives the same digest
+    expect((await push(author, dir, `oci://${registry.host}/acme/kit:1.0.0`)).digest).toBe(pushed.digest)
+
+    const ref = `oci://${registry.host}/acme/kit@${pushed.digest}`
+    const install = await loadout(author, ['install', ref, '--agent', 'claude-code,codex', '--scope', 'project', '--yes', '--json'], trust(registry))
+    expect(install.status, install.stderr + install.stdout).toBe(0)
+    expect(readFileSync(join(author.project, '.claude', 'skills', 'kit-skill', 'SKILL.md'), 'utf8')).toContain('kit one')
+    expect(readFileSync(join(author.project, '.agents', 'skills', 'kit-skill', 'SKILL.md'), 'utf8')).toContain('kit one')
+    const lock = JSON.parse(readFileSync(join(author.project, 'loadout.lock'), 'utf8')) as {
+      installs: Array<{target: string; source: string; artifact?: {integrity: string; version: string}}>
+    }
+    expect(lock.installs.map((r) => r.target).sort()).toEqual(['claude-code', 'codex'])
+    for (const record of lock.installs) expect(record.artifact).toEqual({version: '1.0.0', integrity: pushed.digest})
+
+    // a teammate's clone at another path, with its own HOME (and credentials), installs by the lock
+    const mate = sandbox({git: true})
+    dockerLogin(mate, registry)
+    for (const name of ['loadout.json', 'loadout.lock']) cpSync(join(author.project, name), join(mate.project, name))
+    const frozen = await loadout(mate, ['install', '--frozen', '--yes', '--json'], trust(registry))
+    expect(frozen.status, frozen.stderr + frozen.stdout).toBe(0)
+    expect(readFileSync(join(mate.project, '.claude', 'skills', 'kit-skill', 'SKILL.md'), 'utf8')).toContain('kit one')
+    expect(readFileSync(join(mate.project, 'loadout.lock'), 'utf8')).toBe(readFileSync(join(author.project, 'loadout.lock'), 'utf8'))
+
+    // credentials appear in no file loadout wrote and in no output
+    for (const sb of [author, mate]) {
+      const holding = [
+        ...filesHolding(sb.dir, registry.password),
+        ...filesHolding(sb.dir, Buffer.from(`${registry.username}:${registry.password}`).toString('base64')),
+      ]
+      expect(holding.filter((file) => !file.endsWith(join('.docker', 'config.json')))).toEqual([])
+    }
+    for (const out of [install, frozen]) expect(out.stdout + out.stderr).not.toContain(registry.password)
+  }, 120_000)
+})
+
+describe('a tag that moves', () => {
+  it('a teammate gets the digest the lock records, not what the tag names now; outdated says the tag moved', async () => {
+    const author = sandbox({git: true})
+    dockerLogin(author, registry)
+    const first = await push(author, writePlugin(join(author.dir, 'moving-1'), 'moving', '1.0.0', 'first content'), `oci://${registry.host}/acme/moving:stable`)
+    const install = await loadout(
+      author,
+      ['install', `oci://${registry.host}/acme/moving:stable`, '--agent', 'codex', '--scope', 'project', '--yes', '--json'],
+      trust(registry),
+    )
+    expect(install.status, install.stderr + install.stdout).toBe(0)
+    const second = await push(
+      author,
+      writePlugin(join(author.dir, 'moving-2'), 'moving', '1.0.1', 'second content'),
+      `oci://${registry.host}/acme/moving:stable`,
+    )
+    expect(second.digest).not.toBe(first.digest)
+
+    const mate = sandbox({git: true})
+    dockerLogin(mate, registry)
+    for (const name of ['loadout.json', 'loadout.lock']) cpSync(join(author.project, name), join(mate.project, name))
+    const frozen = await loadout(mate, ['install', '--frozen', '--yes', '--json'], trust(registry))
+    expect(frozen.status, frozen.stderr + frozen.stdout).toBe(0)
+    expect(readFileSync(join(mate.project, '.agents', 'skills', 'moving-skill', 'SKILL.md'), 'utf8')).toContain('first content')
+
+    const outdated = await loadout(author, ['outdated', '--json'], trust(registry))
+    expect(outdated.json<{rows: unknown[]}>().rows).toEqual([expect.objectContaining({outdated: true, reason: 'the tag names a new digest'})])
+  }, 120_000)
+})
+
+describe('what an OCI registry serves is checked', () => {
+  it('refuses a tampered layer blob (exit 7) and writes nothing: no skill, no lock, no cache folder', async () => {
+    const sb = sandbox({git: true})
+    dockerLogin(sb, registry)
+    const pushed = await push(
+      sb,
+      writePlugin(join(sb.dir, 'tampered'), 'tampered', '1.0.0', 'the published bytes'),
+      `oci://${registry.host}/acme/tampered:1.0.0`,
+    )
+    registry.tamperBlob(pushed.layer.digest)
+    const result = await loadout(
+      sb,
+      ['install', `oci://${registry.host}/acme/tampered:1.0.0`, '--agent', 'claude-code', '--scope', 'project', '--yes', '--json'],
+      trust(registry),
+    )
+    expect(result.status, result.stderr + result.stdout).toBe(7)
+    const error = jsonError(result)
+    expect(error.code).toBe('integrity-mismatch')
+    expect(error.message).toContain(pushed.layer.digest)
+    expect(existsSync(join(sb.project, '.claude'))).toBe(false)
+    expect(existsSync(join(sb.project, 'loadout.lock'))).toBe(false)
+    const cache = join(sb.home, '.cache', 'loadout')
+    expect(existsSync(cache) ? readdirSync(cache).filter((name) => name.includes('oci')) : []).toEqual([])
+  }, 60_000)
+
+  it('refuses a registry the policy blocks before any request, for install and for push', async () => {
+    const sb = sandbox({git: true})
+    dockerLogin(sb, registry)
+    const policy = join(sb.dir, 'policy.json')
+    writeFileSync(policy, JSON.stringify({sources: {block: [`127.0.0.1:${registry.port}`]}}))
+    const env = {env: {NODE_EXTRA_CA_CERTS: registry.caFile, LOADOUT_POLICY: policy}}
+    const install = await loadout(
+      sb,
+      ['install', `oci://${registry.host}/acme/kit:1.0.0`, '--agent', 'claude-code', '--scope', 'project', '--yes', '--json'],
+      env,
+    )
+    expect(install.status, install.stderr + install.stdout).toBe(11)
+    expect(jsonError(install).code).toBe('policy-refused')
+    const pushed = await loadout(
+      sb,
+      ['plugin', 'push', writePlugin(join(sb.dir, 'blocked'), 'blocked', '1.0.0', 'x'), `oci://${registry.host}/acme/blocked:1.0.0`, '--json'],
+      env,
+    )
+    expect(pushed.status, pushed.stderr + pushed.stdout).toBe(11)
+    // nothing reached the registry: the tag was never pushed
+    const check = await loadout(
+      sb,
+      ['install', `oci://${registry.host}/acme/blocked:1.0.0`, '--agent', 'claude-code', '--scope', 'project', '--yes', '--json'],
+      trust(registry),
+    )
+    expect(check.status).toBe(3)
+  }, 60_000)
+})
+
+describe('tag ranges', () => {
+  it('oci://host/repo:^1.2 installs the highest tag in the range; outdated names the newer one it allows', async () => {
+    const sb = sandbox({git: true})
+    dockerLogin(sb, registry)
+    for (const version of ['1.2.0', '1.3.0', '2.0.0'])
+      await push(sb, writePlugin(join(sb.dir, `ranged-${version}`), 'ranged', version, `ranged ${version}`), `oci://${registry.host}/acme/ranged:${version}`)
+    const result = await loadout(
+      sb,
+      ['install', `oci://${registry.host}/acme/ranged:^1.2`, '--agent', 'codex', '--scope', 'project', '--yes', '--json'],
+      trust(registry),
+    )
+    expect(result.status, result.stderr + result.stdout).toBe(0)
+    expect(result.json()).toMatchObject({version: '1.3.0'})
+    expect(readFileSync(join(sb.project, '.agents', 'skills', 'ranged-skill', 'SKILL.md'), 'utf8')).toContain('ranged 1.3.0')
+
+    await push(sb, writePlugin(join(sb.dir, 'ranged-1.4.0'), 'ranged', '1.4.0', 'ranged 1.4.0'), `oci://${registry.host}/acme/ranged:1.4.0`)
+    const outdated = await loadout(sb, ['outdated', '--json'], trust(registry))
+    expect(outdated.status, outdated.stderr).toBe(0)
+    expect(outdated.json<{rows: unknown[]}>().rows).toEqual([
+      expect.objectContaining({
+        range: '^1.2',
+        current: expect.objectContaining({version: '1.3.0'}),
+        wanted: {version: '1.4.0'},
+        latest: {version: '2.0.0'},
+        outdated: true,
+      }),
+    ])
+    const update = await loadout(sb, ['update', '--yes', '--json'], trust(registry))
+    expect(update.status, update.stderr + update.stdout).toBe(0)
+    expect(readFileSync(join(sb.project, '.agents', 'skills', 'ranged-skill', 'SKILL.md'), 'utf8')).toContain('ranged 1.4.0')
+  }, 120_000)
+})
+
+describe('marketplace push and add oci://', () => {
+  it('publishes a catalog whose entries point at plugin digests; add, search and install work from it', async () => {
+    const sb = sandbox({git: true})
+    dockerLogin(sb, registry)
+    const market = join(sb.dir, 'market')
+    writePlugin(join(market, 'plugins', 'toolbox'), 'toolbox', '2.0.0', 'toolbox from the catalog')
+    mkdirSync(join(market, '.claude-plugin'), {recursive: true})
+    writeFileSync(
+      join(market, '.claude-plugin', 'marketplace.json'),
+      JSON.stringify({
+        name: 'acme-oci',
+        owner: {name: 'Acme'},
+        plugins: [{name: 'toolbox', source: './plugins/toolbox', version: '2.0.0', description: 'Tools in a box'}],
+      }),
+    )
+    const pushed = await loadout(sb, ['marketplace', 'push', market, `oci://${registry.host}/acme/catalog:latest`, '--json'], trust(registry))
+    expect(pushed.status, pushed.stderr + pushed.stdout).toBe(0)
+    const catalog = pushed.json<{digest: string; plugins: Array<{name: string; reference: string}>}>()
+    expect(catalog.plugins).toEqual([
+      {name: 'toolbox', reference: expect.stringMatching(new RegExp(`^oci://${registry.host}/acme/catalog/toolbox:2\\.0\\.0@sha256:[0-9a-f]{64}$`))},
+    ])
+
+    const added = await loadout(sb, ['marketplace', 'add', `oci://${registry.host}/acme/catalog:latest`, '--scope', 'user', '--json'], trust(registry))
+    expect(added.status, added.stderr + added.stdout).toBe(0)
+    const search = await loadout(sb, ['search', 'toolbox', '--json'], trust(registry))
+    expect(search.stdout).toContain('toolbox@acme-oci')
+    const install = await loadout(sb, ['install', 'toolbox@acme-oci', '--agent', 'claude-code', '--scope', 'project', '--yes', '--json'], trust(registry))
+    expect(install.status, install.stderr + install.stdout).toBe(0)
+    expect(readFileSync(join(sb.project, '.claude', 'skills', 'toolbox-skill', 'SKILL.md'), 'utf8')).toContain('toolbox from the catalog')
+    const lock = JSON.parse(readFileSync(join(sb.project, 'loadout.lock'), 'utf8')) as {installs: Array<{artifact?: {integrity: string}}>}
+    expect(catalog.plugins[0]!.reference).toContain(lock.installs[0]!.artifact!.integrity)
+  }, 120_000)
+})
+
+describe('token auth', () => {
+  let tokenRegistry: OciRegistry
+  beforeAll(async () => {
+    tokenRegistry = await startOciRegistry({auth: 'token'})
+  }, 60_000)
+  afterAll(async () => {
+    await tokenRegistry?.stop()
+  })
+
+  it('gets a Bearer token from the realm the registry names, with credentials from a Docker credential helper', async () => {
+    const sb = sandbox({git: true})
+    // a credential helper on PATH, named for the host in credHelpers, as `docker login` with one leaves it
+    const bin = join(sb.dir, 'bin')
+    mkdirSync(bin)
+    writeFileSync(
+      join(bin, 'docker-credential-acme'),
+      `#!/bin/sh\nread host\n[ "$1" = get ] && [ "$host" = "${tokenRegistry.host}" ] || { echo "credentials not found in native keychain"; exit 1; }\necho '{"ServerURL":"${tokenRegistry.host}","Username":"${tokenRegistry.username}","Secret":"${tokenRegistry.password}"}'\n`,
+      {mode: 0o755},
+    )
+    mkdirSync(join(sb.home, '.docker'), {recursive: true})
+    writeFileSync(join(sb.home, '.docker', 'config.json'), JSON.stringify({credHelpers: {[tokenRegistry.host]: 'acme'}}))
+    const env = {env: {NODE_EXTRA_CA_CERTS: tokenRegistry.caFile, PATH: `${bin}:${process.env.PATH}`}}
+    const dir = writePlugin(join(sb.dir, 'tokened'), 'tokened', '0.1.0', 'behind a token')
+    const pushed = await loadout(sb, ['plugin', 'push', dir, `oci://${tokenRegistry.host}/acme/tokened:0.1.0`, '--json'], env)
+    expect(pushed.status, pushed.stderr + pushed.stdout).toBe(0)
+    const install = await loadout(
+      sb,
+      ['install', `oci://${tokenRegistry.host}/acme/tokened:0.1.0`, '--agent', 'codex', '--scope', 'project', '--yes', '--json'],
+      env,
+    )
+    expect(install.status, install.stderr + install.stdout).toBe(0)
+    expect(readFileSync(join(sb.project, '.agents', 'skills', 'tokened-skill', 'SKILL.md'), 'utf8')).toContain('behind a token')
+    const tokenRequests = tokenRegistry.tokenServer!.requests.filter((r) => r.path === '/token')
+    expect(tokenRequests.length).toBeGreaterThan(0)
+    expect(tokenRequests.every((r) => String(r.headers.authorization).startsWith('Basic '))).toBe(true)
+    expect(tokenRequests.some((r) => r.query.includes('push'))).toBe(true)
+    expect(filesHolding(sb.dir, tokenRegistry.password).filter((f) => !f.endsWith('docker-credential-acme'))).toEqual([])
+    expect(pushed.stdout + pushed.stderr + install.stdout + install.stderr).not.toContain(tokenRegistry.password)
+
+    // without credentials the registry's 401 is a clear error naming docker login, never a secret
+    const anonymous = sandbox({git: true})
+    const refused = await loadout(
+      anonymous,
+      ['install', `oci://${tokenRegistry.host}/acme/tokened:0.1.0`, '--agent', 'codex', '--scope', 'project', '--yes', '--json'],
+      {env: {NODE_EXTRA_CA_CERTS: tokenRegistry.caFile}},
+    )
+    expect(refused.status).toBe(6)
+    expect(jsonError(refused).code).toBe('oci-unauthorized')
+  }, 120_000)
+})

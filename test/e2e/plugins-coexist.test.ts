@@ -1,0 +1,158 @@
+/**
+ * Two plugins that share part names (a skill `access`, a subagent `code-reviewer`) installed into
+ * agents that keep loose parts in shared folders (codex, deepagents, universal): the second one's
+ * parts take the plugin-qualified name `<plugin>-<part>` on their own, said in the output; list,
+ * verify, disable/enable and uninstall work on both, and uninstalling both leaves HOME as it was.
+ * Only a file the user made by hand still refuses.
+ */
+import {existsSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs'
+import {dirname, join} from 'node:path'
+import {describe, expect, it} from 'vitest'
+import type {Sandbox} from '../support/cli.js'
+import {changes, jsonError, loadout, sandboxes, snapshot} from './helpers.js'
+
+const sandbox = sandboxes()
+
+const write = (path: string, text: string) => {
+  mkdirSync(dirname(path), {recursive: true})
+  writeFileSync(path, text)
+}
+
+const plugin = (sb: Sandbox, name: string): string => {
+  const root = join(sb.dir, name)
+  write(join(root, '.claude-plugin', 'plugin.json'), JSON.stringify({name, version: '1.0.0'}))
+  write(join(root, 'skills', 'access', 'SKILL.md'), `---\nname: access\ndescription: access of ${name}.\n---\n\nBody of ${name}.\n`)
+  write(join(root, 'agents', 'code-reviewer.md'), `---\nname: code-reviewer\ndescription: reviews code for ${name}.\n---\n\nReview as ${name}.\n`)
+  return root
+}
+
+const AGENTS = 'codex,deepagents,universal'
+type Scope = 'user' | 'project'
+const install = (sb: Sandbox, scope: Scope, roots: string[], extra: string[] = []) =>
+  loadout(sb, ['install', ...roots, '--agent', AGENTS, '--scope', scope, '--yes', ...extra])
+
+/** Where the parts land, written out by hand from TARGETS.md: codex reads subagents only in a project. */
+const PLACES = {
+  user: {skills: '.agents/skills', subagents: {deepagents: '.deepagents/agent/agents'} as Record<string, string>},
+  project: {skills: '.agents/skills', subagents: {codex: '.codex/agents', deepagents: '.deepagents/agents'} as Record<string, string>},
+}
+const rootOf = (sb: Sandbox, scope: Scope) => (scope === 'user' ? sb.home : sb.project)
+const subagentFile = (agent: string, name: string) => (agent === 'codex' ? `${name}.toml` : join(name, 'AGENTS.md'))
+const skillText = (sb: Sandbox, scope: Scope, name: string) => readFileSync(join(rootOf(sb, scope), PLACES[scope].skills, name, 'SKILL.md'), 'utf8')
+const subagentText = (sb: Sandbox, scope: Scope, agent: string, name: string) =>
+  readFileSync(join(rootOf(sb, scope), PLACES[scope].subagents[agent]!, subagentFile(agent, name)), 'utf8')
+
+const expectBoth = (sb: Sandbox, scope: Scope) => {
+  expect(skillText(sb, scope, 'access')).toContain('Body of alpha.')
+  const renamed = skillText(sb, scope, 'beta-access')
+  expect(renamed).toContain('Body of beta.')
+  expect(renamed).toMatch(/^name: beta-access$/m)
+  for (const agent of Object.keys(PLACES[scope].subagents)) {
+    expect(subagentText(sb, scope, agent, 'code-reviewer')).toContain('Review as alpha.')
+    const other = subagentText(sb, scope, agent, 'beta-code-reviewer')
+    expect(other).toContain('Review as beta.')
+    expect(other).toMatch(agent === 'codex' ? /^name = "beta-code-reviewer"$/m : /^name: beta-code-reviewer$/m)
+  }
+}
+
+interface Renamed {
+  component: string
+  name: string
+  as: string
+  because: string
+}
+interface Installed {
+  plugin: string
+  plans: Array<{target: string; renamed?: Renamed[]}>
+}
+
+/** The renames an install reported, one line each. */
+const renamesOf = (result: Installed) =>
+  result.plans.flatMap((p) => (p.renamed ?? []).map((r) => `${p.target} ${r.component}: ${r.name} -> ${r.as} (${r.because})`)).sort()
+
+const expectedRenames = (scope: Scope) =>
+  [
+    ...['codex', 'deepagents', 'universal'].map((t) => `${t} beta@direct/skill/access: access -> beta-access (alpha@direct)`),
+    ...Object.keys(PLACES[scope].subagents).map((t) => `${t} beta@direct/subagent/code-reviewer: code-reviewer -> beta-code-reviewer (alpha@direct)`),
+  ].sort()
+
+/** loadout's own folders, and the project's declaration of what it installed */
+const OWN = ['.cache/loadout', '.config/loadout', '.local/share/loadout', 'loadout.json', 'loadout.lock', '.loadout']
+const OWN_PARENTS = new Set(['.cache', '.config', '.local', '.local/share'])
+const outsideOwn = (paths: readonly string[]) => paths.filter((p) => !OWN_PARENTS.has(p) && !OWN.some((o) => p === o || p.startsWith(o + '/')))
+
+const lifecycle = async (sb: Sandbox, scope: Scope, before: {home: Map<string, string>; project: Map<string, string>}) => {
+  expectBoth(sb, scope)
+  const listed = await loadout(sb, ['list', '--json'])
+  expect(listed.status, listed.stderr).toBe(0)
+  expect(listed.stdout).toContain('alpha@direct')
+  expect(listed.stdout).toContain('beta@direct')
+  const verified = await loadout(sb, ['verify', '--json'])
+  expect(verified.status, verified.stdout).toBe(0)
+
+  // disable and enable beta: its renamed parts go and come back under the same names, alpha's stay
+  const disabled = await loadout(sb, ['disable', 'beta@direct', '--scope', scope, '--json'])
+  expect(disabled.status, disabled.stdout).toBe(0)
+  expect(existsSync(join(rootOf(sb, scope), PLACES[scope].skills, 'beta-access'))).toBe(false)
+  expect(skillText(sb, scope, 'access')).toContain('Body of alpha.')
+  const enabled = await loadout(sb, ['enable', 'beta@direct', '--scope', scope, '--yes', '--json'])
+  expect(enabled.status, enabled.stdout).toBe(0)
+  expectBoth(sb, scope)
+
+  // uninstall alpha: beta's parts stay as they are
+  const alphaGone = await loadout(sb, ['uninstall', 'alpha@direct', '--scope', scope, '--yes', '--json'])
+  expect(alphaGone.status, alphaGone.stdout).toBe(0)
+  expect(existsSync(join(rootOf(sb, scope), PLACES[scope].skills, 'access'))).toBe(false)
+  expect(skillText(sb, scope, 'beta-access')).toContain('Body of beta.')
+  for (const agent of Object.keys(PLACES[scope].subagents)) expect(subagentText(sb, scope, agent, 'beta-code-reviewer')).toContain('Review as beta.')
+  const still = await loadout(sb, ['verify', '--json'])
+  expect(still.status, still.stdout).toBe(0)
+
+  const betaGone = await loadout(sb, ['uninstall', 'beta@direct', '--scope', scope, '--yes', '--json'])
+  expect(betaGone.status, betaGone.stdout).toBe(0)
+  expect(outsideOwn(changes(before.home, snapshot(sb.home)))).toEqual([])
+  expect(outsideOwn(changes(before.project, snapshot(sb.project)))).toEqual([])
+}
+
+const snapshots = (sb: Sandbox) => ({home: snapshot(sb.home), project: snapshot(sb.project)})
+
+describe.each(['user', 'project'] as const)('two plugins sharing part names, into agents with loose parts (%s scope)', (scope) => {
+  it('one after the other: the second takes <plugin>-<part>, said in the output and --json', async () => {
+    const sb = sandbox({git: true})
+    const before = snapshots(sb)
+    const alpha = await install(sb, scope, [plugin(sb, 'alpha')])
+    expect(alpha.status, alpha.stdout).toBe(0)
+    const beta = await install(sb, scope, [plugin(sb, 'beta')], ['--json'])
+    expect(beta.status, beta.stdout).toBe(0)
+    expect(renamesOf(beta.json<Installed>())).toEqual(expectedRenames(scope))
+
+    const human = await install(sb, scope, [join(sb.dir, 'beta')], ['--force'])
+    expect(human.status, human.stderr).toBe(0)
+    expect(human.stdout).toContain('skill "access" is installed as "beta-access": "access" belongs to alpha@direct')
+    await lifecycle(sb, scope, before)
+  })
+
+  it('in one command: the second of the batch takes <plugin>-<part>', async () => {
+    const sb = sandbox({git: true})
+    const before = snapshots(sb)
+    const both = await install(sb, scope, [plugin(sb, 'alpha'), plugin(sb, 'beta')], ['--json'])
+    expect(both.status, both.stdout).toBe(0)
+    const results = both.json<{results: Installed[]}>().results
+    expect(renamesOf(results.find((r) => r.plugin === 'beta@direct')!)).toEqual(expectedRenames(scope))
+    await lifecycle(sb, scope, before)
+  })
+})
+
+describe('a part the user made by hand', () => {
+  it('still refuses (exit 5), naming the rule, and the file is left as it was', async () => {
+    const sb = sandbox()
+    const mine = join(sb.home, '.agents', 'skills', 'access', 'SKILL.md')
+    write(mine, '---\nname: access\ndescription: mine.\n---\n\nMine.\n')
+    const refused = await install(sb, 'user', [plugin(sb, 'alpha')], ['--json'])
+    expect(refused.status, refused.stdout).toBe(5)
+    const error = jsonError(refused)
+    expect(error.code).toBe('skill-taken')
+    expect(error.message).toContain('belongs to the user')
+    expect(readFileSync(mine, 'utf8')).toContain('Mine.')
+  })
+})
