@@ -4,6 +4,7 @@ import {EXIT, LoadoutError} from '../core/model/errors.js'
 import {resolveScope} from '../core/kernel/env/scope.js'
 import {LoadoutCommand} from '../ui/base-command.js'
 import {renderAudit} from '../ui/render/audit.js'
+import {writeStderr} from '../ui/safe-text.js'
 
 export default class Audit extends LoadoutCommand {
   static override summary =
@@ -16,7 +17,7 @@ export default class Audit extends LoadoutCommand {
     const env = this.environment()
     const result = await auditInstalled(env, resolveScope(flags.scope, env), flags.scope as 'user' | 'project' | undefined)
     if (!result.ok) {
-      if (!this.jsonEnabled()) process.stderr.write(`${renderAudit(result)}\n`)
+      if (!this.jsonEnabled()) writeStderr(renderAudit(result))
       if (result.findings.length > 0) {
         throw new LoadoutError(
           'hidden-text-found',

@@ -1,7 +1,7 @@
 import {Args} from '@oclif/core'
 import {removeInstalled, type RemovalResult} from '../core/ops/install/remove.js'
 import {resolveScope} from '../core/kernel/env/scope.js'
-import {splitList} from '../core/kernel/targets/registry.js'
+import {agentIds} from '../ui/agent-ids.js'
 import {LoadoutCommand} from '../ui/base-command.js'
 import {agentFlag, dryRunFlag, scopeFlag} from '../ui/flags.js'
 import {renderRemoved} from '../ui/render/install.js'
@@ -15,7 +15,7 @@ export default class Disable extends LoadoutCommand {
   async run(): Promise<RemovalResult> {
     const {args, flags} = await this.parse(Disable)
     const env = this.environment()
-    const agents = flags.agent ? splitList(flags.agent) : undefined
+    const agents = agentIds(flags.agent)
     const result = await removeInstalled(args.plugin, env, resolveScope(flags.scope, env), {
       force: false,
       dryRun: flags['dry-run'],

@@ -4,6 +4,7 @@ import {runDoctor, type DoctorReport} from '../core/ops/maintenance/doctor.js'
 import {resolveScope} from '../core/kernel/env/scope.js'
 import {LoadoutCommand} from '../ui/base-command.js'
 import {renderDoctor} from '../ui/render/maintenance.js'
+import {writeStderr} from '../ui/safe-text.js'
 
 export default class Doctor extends LoadoutCommand {
   static override summary = 'Check the setup: git and Node, each detected agent’s folders and config files, interrupted installs, records, caches'
@@ -17,7 +18,7 @@ export default class Doctor extends LoadoutCommand {
     const env = this.environment()
     const report = await runDoctor(env, resolveScope(undefined, env), {fix: flags.fix})
     if (!report.ok) {
-      if (!this.jsonEnabled()) process.stderr.write(`${renderDoctor(report)}\n`)
+      if (!this.jsonEnabled()) writeStderr(renderDoctor(report))
       const errors = report.checks.filter((c) => c.status === 'error')
       throw new LoadoutError('doctor-found-problems', EXIT.validation, `doctor found ${errors.length} problem${errors.length === 1 ? '' : 's'}`, {
         details: report,

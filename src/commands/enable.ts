@@ -2,7 +2,7 @@ import {Args} from '@oclif/core'
 import {enablePlugin} from '../core/ops/install/enable.js'
 import type {InstallResult} from '../core/ops/install/install.js'
 import {resolveScope} from '../core/kernel/env/scope.js'
-import {splitList} from '../core/kernel/targets/registry.js'
+import {agentIds} from '../ui/agent-ids.js'
 import {LoadoutCommand} from '../ui/base-command.js'
 import {agentFlag, dryRunFlag, scopeFlag, yesFlag} from '../ui/flags.js'
 import {renderInstalled} from '../ui/render/install.js'
@@ -16,7 +16,7 @@ export default class Enable extends LoadoutCommand {
   async run(): Promise<InstallResult> {
     const {args, flags} = await this.parse(Enable)
     const env = this.environment()
-    const agents = flags.agent ? splitList(flags.agent) : undefined
+    const agents = agentIds(flags.agent)
     const result = await enablePlugin(args.plugin, {
       env,
       context: resolveScope(flags.scope, env),

@@ -4,7 +4,7 @@ import {recordsFor, removeInstalled, type RemovalResult} from '../core/ops/insta
 import {removeDependencies, unneededDependencies, type PruneResult} from '../core/ops/install/prune.js'
 import {resolveScope} from '../core/kernel/env/scope.js'
 import {readInstallRecords} from '../core/kernel/state/records.js'
-import {splitList} from '../core/kernel/targets/registry.js'
+import {agentIds} from '../ui/agent-ids.js'
 import {LoadoutCommand} from '../ui/base-command.js'
 import {agentFlag, dryRunFlag, scopeFlag, yesFlag} from '../ui/flags.js'
 import {confirmOrFail} from '../ui/prompt.js'
@@ -27,7 +27,7 @@ export default class Uninstall extends LoadoutCommand {
     const {args, flags} = await this.parse(Uninstall)
     const env = this.environment()
     const context = resolveScope(flags.scope, env)
-    const agents = flags.agent ? splitList(flags.agent) : undefined
+    const agents = agentIds(flags.agent)
     const options = {force: flags.force, dryRun: flags['dry-run'], ...(agents ? {agents} : {})}
     if (!flags['dry-run']) {
       const {mine} = recordsFor(args.plugin, env, context, agents)

@@ -7,6 +7,7 @@ import {allowHiddenTextFlag, dryRunFlag, isOffline, offlineFlag, scopeFlag, yesF
 import {askConsent} from '../ui/install-options.js'
 import {withProgress} from '../ui/progress.js'
 import {renderUpdates} from '../ui/render/update.js'
+import {writeStderr} from '../ui/safe-text.js'
 
 export default class Update extends LoadoutCommand {
   static override summary = 'Install newer versions of installed plugins, asking again when what they run changed'
@@ -34,7 +35,7 @@ export default class Update extends LoadoutCommand {
     )
     const failed = result.updates.filter((u) => u.status === 'failed')
     if (failed.length > 0) {
-      if (!this.jsonEnabled()) process.stderr.write(`${renderUpdates(result)}\n`)
+      if (!this.jsonEnabled()) writeStderr(renderUpdates(result))
       const first = failed[0]!
       const message =
         failed.length === 1

@@ -6,6 +6,7 @@ import type {PendingRun, Recovery} from '../core/kernel/state/transaction.js'
 import type {CommandIo} from './command-io.js'
 import {asLoadoutError, reportCommandFailure, writeJson} from './report.js'
 import {settlePending} from './settle.js'
+import {terminalText, writeStderr} from './safe-text.js'
 
 export {printError} from './report.js'
 
@@ -71,6 +72,11 @@ export abstract class LoadoutCommand extends Command {
     return {env: this.environment(), json: this.jsonEnabled(), log: (text) => this.log(text)}
   }
 
+  /** Human output, with any control sequence a renderer let through escaped (terminalText). */
+  override log(message = '', ...args: unknown[]): void {
+    super.log(typeof message === 'string' ? terminalText(message) : message, ...args)
+  }
+
   /** Without a JSON colour theme, oclif's colouring only re-tokenizes the text (slow on large results); print it as is. */
   override logJson(json: unknown): void {
     if (this.config.theme?.json) super.logJson(json)
@@ -93,6 +99,6 @@ export abstract class LoadoutCommand extends Command {
 
   /** A note for people; suppressed under --json, where the result carries it. */
   protected note(message: string): void {
-    if (!this.jsonEnabled()) process.stderr.write(`${message}\n`)
+    if (!this.jsonEnabled()) writeStderr(message)
   }
 }

@@ -1,4 +1,5 @@
 import type {Environment} from '../core/kernel/env/environment.js'
+import {writeStderr} from './safe-text.js'
 
 /** What a command shared by the oclif path and the fast path prints through. */
 export interface CommandIo {
@@ -11,5 +12,5 @@ export interface CommandIo {
 
 /** A note for people on stderr; suppressed under --json, where the result carries it. */
 export const note = (io: CommandIo, message: string): void => {
-  if (!io.json) process.stderr.write(`${message}\n`)
+  if (!io.json) writeStderr(message)
 }

@@ -6,13 +6,14 @@ import type {AgentTarget} from '../core/kernel/targets/types.js'
 import {whilePrompting} from './progress.js'
 import {confirmOrFail} from './prompt.js'
 import {renderConsent} from './render/install.js'
+import {writeStderr} from './safe-text.js'
 
 /** Shows what a plugin may run (on stderr) and asks `question` on the terminal. */
 export const askConsent =
   (question: (id: string) => string) =>
   async (summary: ConsentSummary, id: string): Promise<boolean> =>
     whilePrompting(async () => {
-      process.stderr.write(`${renderConsent(summary, id)}\n`)
+      writeStderr(renderConsent(summary, id))
       return confirmOrFail(question(id), {yes: false, interactive: true})
     })
 

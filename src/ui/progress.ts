@@ -43,7 +43,7 @@ const makeSpinner = async (): Promise<Ora> => {
 }
 
 const oneLine = (message: string): string => {
-  const text = message.replace(/[\u0000-\u001F\u007F]/g, ' ')
+  const text = message.replace(/[\u0000-\u001F\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g, ' ')
   return text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT - 1)}…` : text
 }
 

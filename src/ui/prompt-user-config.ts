@@ -1,8 +1,9 @@
 import type {UserConfigOption} from '../core/kernel/resolve/manifest.js'
 import type {Environment} from '../core/kernel/env/environment.js'
-import type {StoredValue} from '../core/kernel/user-config/store.js'
+import {emptyMap, type StoredValue} from '../core/kernel/user-config/store.js'
 import {parseValue} from '../core/kernel/user-config/values.js'
 import {whilePrompting} from './progress.js'
+import {safeText, writeStderr} from './safe-text.js'
 
 /** Asks for each option on the terminal (hidden input for sensitive ones), checking the value's type. */
 export const askUserConfig =
@@ -12,10 +13,10 @@ export const askUserConfig =
 
 const ask = async (env: Environment, id: string, options: readonly UserConfigOption[]): Promise<Record<string, StoredValue>> => {
   const {input, password, confirm} = await import('@inquirer/prompts')
-  const answers: Record<string, StoredValue> = {}
-  process.stderr.write(`${id} asks for ${options.length} setting(s):\n`)
+  const answers = emptyMap<StoredValue>()
+  writeStderr(`${id} asks for ${options.length} setting(s):`)
   for (const option of options) {
-    const message = `${option.title ?? option.key}${option.description ? ` (${option.description})` : ''}${option.required ? '' : ' [optional]'}`
+    const message = `${safeText(option.title ?? option.key)}${option.description ? ` (${safeText(option.description)})` : ''}${option.required ? '' : ' [optional]'}`
     if (option.type === 'boolean') {
       answers[option.key] = await confirm({message, default: option.default === true})
       continue

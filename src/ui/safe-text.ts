@@ -45,3 +45,33 @@ export const safeText = (text: string | undefined, options: SafeTextOptions = {}
 
 /** A message that may quote fetched text: line breaks kept, cut at MAX_MESSAGE_CHARS. */
 export const safeMessage = (text: string): string => safeText(text, {max: MAX_MESSAGE_CHARS, multiline: true})
+
+// The styles src/ui/style.ts writes (bold, dim, red, green, yellow and their ends): the only escape
+// sequences human output may carry.
+const OWN_STYLE = /\u001B\[(?:1|2|22|31|32|33|39)m/y
+
+/**
+ * Human output as a whole, just before it reaches the terminal: whatever a renderer let through (a
+ * field it did not pass through safeText) cannot move the cursor, set the clipboard (OSC 52), make a
+ * link (OSC 8) or reorder text. Line breaks and tabs stay; loadout's own colours stay.
+ */
+export const terminalText = (text: string): string => {
+  let out = ''
+  let last = 0
+  for (const match of text.matchAll(UNSAFE)) {
+    const at = match.index
+    const ch = match[0]
+    if (ch === '\n' || ch === '\t') continue
+    OWN_STYLE.lastIndex = at
+    const style = ch === '\u001B' ? OWN_STYLE.exec(text) : null
+    if (style) continue
+    out += text.slice(last, at) + escapeOne(ch)
+    last = at + 1
+  }
+  return out + text.slice(last)
+}
+
+/** A block of human output on stderr, through terminalText. */
+export const writeStderr = (text: string): void => {
+  process.stderr.write(`${terminalText(text)}\n`)
+}

@@ -1,6 +1,7 @@
 import type {Environment} from '../core/kernel/env/environment.js'
 import {usageError} from '../core/model/errors.js'
-import {loadTargets, pickTargets, splitList} from '../core/kernel/targets/registry.js'
+import {loadTargets, pickTargets} from '../core/kernel/targets/registry.js'
+import {agentIds} from './agent-ids.js'
 import {detectTarget} from '../core/kernel/targets/resolve.js'
 import type {AgentTarget, SectionName} from '../core/kernel/targets/types.js'
 import {chooseMany} from './prompt.js'
@@ -21,7 +22,8 @@ const capable = (targets: readonly AgentTarget[], section: SectionName) => targe
  */
 export const targetsForWrite = async ({agent, yes, env, section}: TargetChoice): Promise<AgentTarget[]> => {
   const all = await loadTargets()
-  if (agent !== undefined) return pickTargets(splitList(agent), all)
+  const ids = agentIds(agent)
+  if (ids) return pickTargets(ids, all)
   const detected = capable(all, section).filter((t) => detectTarget(t, env))
   if (detected.length === 0) {
     throw usageError('no-agent-detected', 'no agent was detected on this machine, so loadout cannot tell where to write', {
@@ -44,7 +46,8 @@ export const targetsForWrite = async ({agent, yes, env, section}: TargetChoice):
 /** For commands that read: `--agent` when given; else the detected agents; else every capable agent. */
 export const targetsForRead = async ({agent, env, section}: Omit<TargetChoice, 'yes'>): Promise<AgentTarget[]> => {
   const all = await loadTargets()
-  if (agent !== undefined) return pickTargets(splitList(agent), all)
+  const ids = agentIds(agent)
+  if (ids) return pickTargets(ids, all)
   const withSection = capable(all, section)
   const detected = withSection.filter((t) => detectTarget(t, env))
   return detected.length > 0 ? detected : withSection

@@ -98,10 +98,10 @@ describe('userConfig and configure', () => {
     const claude = JSON.parse(readFileSync(join(sb.home, '.claude.json'), 'utf8'))
     const server = Object.values(claude.mcpServers)[0] as {args: string[]; env: Record<string, string>}
     expect(server.args).toEqual(['server.js', '--url', 'https://api.one.test', '--depth', '3'])
-    expect(server.env.API_TOKEN).toBe('${LOADOUT_SVC_TOKEN}')
+    expect(server.env.API_TOKEN).toBe('${LOADOUT_SVC__TOKEN}')
     // Cursor spells a reference its own way
     const cursor = JSON.parse(readFileSync(join(sb.home, '.cursor', 'mcp.json'), 'utf8'))
-    expect((Object.values(cursor.mcpServers)[0] as {env: Record<string, string>}).env.API_TOKEN).toBe('${env:LOADOUT_SVC_TOKEN}')
+    expect((Object.values(cursor.mcpServers)[0] as {env: Record<string, string>}).env.API_TOKEN).toBe('${env:LOADOUT_SVC__TOKEN}')
     expect(readFileSync(join(sb.home, '.claude', 'settings.json'), 'utf8')).toContain('notify --url https://api.one.test')
     const codexPlan = result.json().plans.find((p: {target: string}) => p.target === 'codex')
     expect(codexPlan.skipped.map((s: {reason: string}) => s.reason).join('\n')).toContain('sensitive option TOKEN')
@@ -116,7 +116,7 @@ describe('userConfig and configure', () => {
     expect(shown.status, shown.stderr).toBe(0)
     const options = shown.json().options as Array<{key: string; set: boolean; value?: unknown; env?: string}>
     expect(options.find((o) => o.key === 'API_URL')).toMatchObject({set: true, value: 'https://api.one.test'})
-    expect(options.find((o) => o.key === 'TOKEN')).toEqual(expect.objectContaining({set: true, env: 'LOADOUT_SVC_TOKEN'}))
+    expect(options.find((o) => o.key === 'TOKEN')).toEqual(expect.objectContaining({set: true, env: 'LOADOUT_SVC__TOKEN'}))
     expect(options.find((o) => o.key === 'TOKEN')!.value).toBeUndefined()
     expect(options.find((o) => o.key === 'DEPTH')).toMatchObject({set: true, value: 3})
 
@@ -129,7 +129,7 @@ describe('userConfig and configure', () => {
     const verify = await loadout(sb, ['verify', '--json'])
     expect(verify.status, verify.stdout).toBe(0)
     const exported = await loadout(sb, ['configure', 'svc', '--scope', 'user', '--export'])
-    expect(exported.stdout.trim()).toBe(`export LOADOUT_SVC_TOKEN='${SECRET}'`)
+    expect(exported.stdout.trim()).toBe(`export LOADOUT_SVC__TOKEN='${SECRET}'`)
   })
 
   it('the sensitive value is in no file under HOME or the project but the 0600 secrets file', () => {

@@ -67,6 +67,20 @@ beforeAll(async () => {
   const good = await packTarball('bad-tools', '1.0.0', 'the published bytes')
   const evil = await packTarball('bad-tools', '1.0.0', 'other bytes')
   publish('bad-tools', {'1.0.0': good}, {'1.0.0': evil})
+  // an old publish: the registry gives only a sha1 shasum, no dist.integrity
+  const old = await packTarball('old-tools', '1.0.0', 'old tools')
+  server.file('/tarballs/old-tools-1.0.0.tgz', old)
+  server.json('/old-tools', {
+    name: 'old-tools',
+    'dist-tags': {latest: '1.0.0'},
+    versions: {
+      '1.0.0': {
+        name: 'old-tools',
+        version: '1.0.0',
+        dist: {tarball: server.url('/tarballs/old-tools-1.0.0.tgz'), shasum: createHash('sha1').update(old).digest('hex')},
+      },
+    },
+  })
   marketplace(join(work, 'market'), [
     {name: 'tools', source: {source: 'npm', package: '@acme/tools', version: '^1.2.0', registry: server.origin}},
     {name: 'bad', source: {source: 'npm', package: 'bad-tools', registry: server.origin}},
@@ -118,6 +132,15 @@ describe('npm sources', () => {
     expect(existsSync(join(sb.home, '.agents', 'skills', 'tools-skill'))).toBe(false)
     const trees = join(sb.home, '.cache', 'loadout', 'npm', 'trees')
     expect(existsSync(trees) ? readdirSync(trees) : []).toEqual([])
+  })
+
+  it('refuses a package the registry vouches for only with a sha1 shasum, fetching no tarball', async () => {
+    const sb = sandbox()
+    const env = {env: {...server.trustEnv(), LOADOUT_NPM_REGISTRY: server.origin}}
+    const result = await loadout(sb, ['install', 'npm:old-tools@1.0.0', '--agent', 'universal', '--scope', 'user', '--yes', '--json'], env)
+    expect(result.status, result.stdout).toBe(7)
+    expect(jsonError(result)).toMatchObject({code: 'npm-no-integrity', message: expect.stringContaining('sha1')})
+    expect(server.requestsTo('/tarballs/old-tools-1.0.0.tgz')).toEqual([])
   })
 
   it('installs straight from a registry with npm:<package>@<range> (LOADOUT_NPM_REGISTRY)', async () => {

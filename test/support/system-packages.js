@@ -1,6 +1,7 @@
 // Debian packages the tests run (npm test's pretest step, after vendor-clis.js, and .ci/run):
 // the CNCF distribution registry (`docker-registry`, test/support/oci-registry.ts) and `htpasswd`
-// (apache2-utils) to write its bcrypt password file. Installed with apt-get when a command is
+// (apache2-utils) to write its bcrypt password file; gpg and gpgconf (gnupg), ssh-keygen
+// (openssh-client) and openssl for the signing tests (signed-sources, sigstore-archive). Installed with apt-get when a command is
 // missing; a machine where that cannot be done fails here, loudly, instead of in the middle of a test.
 //
 //   node test/support/system-packages.js
@@ -10,7 +11,14 @@ import {spawnSync} from 'node:child_process'
 import {pathToFileURL} from 'node:url'
 
 /** Each command a test runs, and the Debian package that brings it. */
-export const SYSTEM_COMMANDS = {'docker-registry': 'docker-registry', htpasswd: 'apache2-utils'}
+export const SYSTEM_COMMANDS = {
+  'docker-registry': 'docker-registry',
+  htpasswd: 'apache2-utils',
+  gpg: 'gnupg',
+  gpgconf: 'gnupg',
+  'ssh-keygen': 'openssh-client',
+  openssl: 'openssl',
+}
 
 const onPath = (command) => spawnSync('sh', ['-c', `command -v ${command}`], {stdio: 'ignore'}).status === 0
 

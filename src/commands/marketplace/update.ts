@@ -6,6 +6,7 @@ import {LoadoutCommand} from '../../ui/base-command.js'
 import {dryRunFlag, isOffline, offlineFlag} from '../../ui/flags.js'
 import {withProgress} from '../../ui/progress.js'
 import {renderUpdated} from '../../ui/render/marketplace.js'
+import {writeStderr} from '../../ui/safe-text.js'
 
 export default class MarketplaceUpdate extends LoadoutCommand {
   static override summary = 'Refresh marketplaces (all when none named) and report what changed'
@@ -23,7 +24,7 @@ export default class MarketplaceUpdate extends LoadoutCommand {
     )
     const failed = updated.results.filter((r) => r.status === 'failed')
     if (failed.length > 0) {
-      if (!this.jsonEnabled()) process.stderr.write(`${renderUpdated(updated)}\n`)
+      if (!this.jsonEnabled()) writeStderr(renderUpdated(updated))
       const status = worstStatus(failed.map((f) => (f.exitStatus ?? EXIT.network) as ExitStatus))
       throw new LoadoutError(
         'update-failed',

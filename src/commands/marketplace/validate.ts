@@ -4,6 +4,7 @@ import {EXIT, LoadoutError} from '../../core/model/errors.js'
 import {LoadoutCommand} from '../../ui/base-command.js'
 import {strictFlag} from '../../ui/flags.js'
 import {renderMarketplaceValidation} from '../../ui/render/marketplace-authoring.js'
+import {writeStderr} from '../../ui/safe-text.js'
 
 export default class MarketplaceValidate extends LoadoutCommand {
   static override summary = "Check a marketplace's catalogs and the plugin folders they list; the exit status says whether they pass"
@@ -23,7 +24,7 @@ export default class MarketplaceValidate extends LoadoutCommand {
     const path = args.path ?? '.'
     const result = await validateMarketplace({path, cwd: this.environment().cwd, strict: flags.strict === true, fix: flags.fix === true})
     if (!result.valid) {
-      if (!this.jsonEnabled()) process.stderr.write(`${renderMarketplaceValidation(result)}\n`)
+      if (!this.jsonEnabled()) writeStderr(renderMarketplaceValidation(result))
       const counts = `${result.errors} error(s)${result.strict ? `, ${result.warnings} warning(s) (strict)` : ''}`
       throw new LoadoutError('validation-failed', EXIT.validation, `${counts} in the marketplace at ${path}`, {
         details: result,

@@ -3,7 +3,7 @@ import {EXIT, LoadoutError} from '../../core/model/errors.js'
 import type {RemovalResult} from '../../core/ops/install/remove.js'
 import {installedServerId, removeServer} from '../../core/ops/mcp/remove.js'
 import {resolveScope} from '../../core/kernel/env/scope.js'
-import {splitList} from '../../core/kernel/targets/registry.js'
+import {agentIds} from '../../ui/agent-ids.js'
 import {LoadoutCommand} from '../../ui/base-command.js'
 import {agentFlag, dryRunFlag, scopeFlag, yesFlag} from '../../ui/flags.js'
 import {confirmOrFail} from '../../ui/prompt.js'
@@ -25,7 +25,7 @@ export default class McpRemove extends LoadoutCommand {
     const {args, flags} = await this.parse(McpRemove)
     const env = this.environment()
     const context = resolveScope(flags.scope, env)
-    const agents = flags.agent ? splitList(flags.agent) : undefined
+    const agents = agentIds(flags.agent)
     if (!flags['dry-run']) {
       const id = await installedServerId(args.name, env, context, agents)
       if (!(await confirmOrFail(`Remove MCP server ${id} (${context.scope} scope)?`, {yes: flags.yes, interactive: env.interactive && !this.jsonEnabled()}))) {

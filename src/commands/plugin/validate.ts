@@ -6,6 +6,7 @@ import {EXIT, LoadoutError} from '../../core/model/errors.js'
 import {LoadoutCommand} from '../../ui/base-command.js'
 import {strictFlag} from '../../ui/flags.js'
 import {renderPluginValidation} from '../../ui/render/plugin.js'
+import {writeStderr} from '../../ui/safe-text.js'
 
 export default class PluginValidate extends LoadoutCommand {
   static override summary =
@@ -38,7 +39,7 @@ export default class PluginValidate extends LoadoutCommand {
     const result: PluginValidation | PluginsValidation = all.plugins.length === 1 ? all.plugins[0]! : all
     const rendered = all.plugins.map(renderPluginValidation).join('\n\n')
     if (!all.valid) {
-      if (!this.jsonEnabled()) process.stderr.write(`${rendered}\n`)
+      if (!this.jsonEnabled()) writeStderr(rendered)
       const failed = all.plugins.filter((p) => !p.valid)
       const counted = `${all.errors} error(s)${flags.strict ? `, ${all.warnings} warning(s) (strict)` : ''}`
       const what =

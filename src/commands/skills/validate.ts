@@ -4,6 +4,7 @@ import {validateSkillPaths, type SkillsValidation} from '../../core/ops/skills/v
 import {LoadoutCommand} from '../../ui/base-command.js'
 import {strictFlag} from '../../ui/flags.js'
 import {renderValidation} from '../../ui/render/skills.js'
+import {writeStderr} from '../../ui/safe-text.js'
 
 export default class SkillsValidate extends LoadoutCommand {
   static override summary = 'Check skills against the Agent Skills specification; the exit status says whether they pass'
@@ -21,7 +22,7 @@ export default class SkillsValidate extends LoadoutCommand {
     const paths = (argv as string[]).length > 0 ? (argv as string[]) : ['.']
     const result = validateSkillPaths(paths, env.cwd, flags.dialect as 'spec' | 'cst-agent', flags.strict === true)
     if (!result.valid) {
-      if (!this.jsonEnabled()) process.stderr.write(`${renderValidation(result)}\n`)
+      if (!this.jsonEnabled()) writeStderr(renderValidation(result))
       throw new LoadoutError(
         'validation-failed',
         EXIT.validation,

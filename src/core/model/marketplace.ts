@@ -7,7 +7,8 @@ export type PluginSource =
   | {kind: 'url'; url: string; ref?: string; sha?: string}
   | {kind: 'git-subdir'; url: string; path: string; ref?: string; sha?: string}
   | {kind: 'local'; path: string}
-  | {kind: 'archive'; url: string; sha256?: string}
+  /** `sigstore`: the URL of a Sigstore bundle signing the archive's bytes */
+  | {kind: 'archive'; url: string; sha256?: string; sigstore?: string}
   /** a package in an npm registry: `version` is a range, a version or a dist-tag */
   | {kind: 'npm'; package: string; version?: string; registry?: string}
   /** an artifact in an OCI registry (`oci://...`, see kernel/sources/kinds/oci.ts) */

@@ -7,6 +7,10 @@ export interface PolicyFile {
   mcp?: {stdio?: boolean; allow?: string[]}
   tools?: boolean
   requirePinned?: boolean
+  /** sources that must be signed by a declared key: globs over host[:port] and over marketplace names */
+  requireSigned?: {hosts?: string[]; marketplaces?: string[]}
+  /** true: every npm package carries registry signatures and a provenance attestation that check */
+  requireProvenance?: boolean
 }
 
 export type PolicyLevel = 'system' | 'user' | 'project'
@@ -44,6 +48,9 @@ export interface Policy {
   mcp: {stdio?: FlagRule; allow: AllowList[]}
   tools?: FlagRule
   requirePinned?: FlagRule
+  /** hosts and marketplaces whose sources must be signed (patterns add up, file by file) */
+  requireSigned: {hosts: BlockPattern[]; marketplaces: BlockPattern[]}
+  requireProvenance?: FlagRule
   /** keys a later file tried to loosen, ignored */
   warnings: PolicyWarning[]
 }
@@ -60,5 +67,6 @@ export const emptyPolicy = (files: PolicySourceFile[] = []): Policy => ({
   marketplaces: {allow: [], block: []},
   plugins: {block: []},
   mcp: {allow: []},
+  requireSigned: {hosts: [], marketplaces: []},
   warnings: [],
 })

@@ -21,6 +21,8 @@ export type PluginFetchSpec =
       url: string
       sha256?: string
       label: string
+      /** a Sigstore bundle signing the archive (from its catalog entry) */
+      sigstore?: string
       /** where LOADOUT_TOKEN may go: the archive's origin when the user named it, a catalog URL's when that listed it */ tokenOrigin?: string
     }
   | {kind: 'npm'; package: string; version?: string; registry?: string; integrity?: string; label: string}

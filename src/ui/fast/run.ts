@@ -13,6 +13,7 @@ import type {CommandSpec} from '../command-spec.js'
 import type {SharedCommand, SharedInput} from '../shared-commands/types.js'
 import {asLoadoutError, reportCommandFailure, writeJson} from '../report.js'
 import {fastParse} from './parse.js'
+import {terminalText} from '../safe-text.js'
 
 type Loader = () => Promise<SharedCommand<CommandSpec, unknown>>
 
@@ -61,7 +62,7 @@ export const runFast = async (argv: readonly string[]): Promise<boolean> => {
     env: match.requests ? (await import('../../core/kernel/policy/requests.js')).withRequestPolicy(env) : env,
     json: parsed.json,
     log: (text) => {
-      if (!parsed.json) console.log(format(text))
+      if (!parsed.json) console.log(terminalText(format(text)))
     },
   }
   if (command.fastWhen && !command.fastWhen(io)) return false

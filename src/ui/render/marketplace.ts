@@ -14,6 +14,7 @@ export const renderAdded = (added: MarketplaceAdded): string => {
   const lines = [
     `${added.status === 'would-add' ? yellow('would add') : green('added')} marketplace "${added.name}" (${added.pluginCount} plugin${added.pluginCount === 1 ? '' : 's'}) from ${t(added.source)}${added.commit ? ` at ${short(added.commit)}` : ''} ${dim(`[${added.scope} scope]`)}`,
   ]
+  if (added.signer) lines.push(`  signed by ${added.signer.fingerprint} (${added.signer.format === 'ssh' ? 'SSH' : 'OpenPGP'} key)`)
   if (added.warnings.length > 0) {
     lines.push(yellow(`${added.warnings.length} problem(s) in the catalog (entries with an error were skipped):`))
     for (const w of added.warnings) lines.push(problemLine(w))

@@ -4,6 +4,7 @@ import {resolveScope} from '../../core/kernel/env/scope.js'
 import {renderVerify} from '../render/installed.js'
 import {settlePending} from '../settle.js'
 import {sharedCommand} from './types.js'
+import {writeStderr} from '../safe-text.js'
 
 const spec = {
   flags: {scope: {type: 'string', char: 's', description: 'only this scope', options: ['user', 'project']}},
@@ -26,7 +27,7 @@ export const verify = sharedCommand(spec, async ({flags, argv}, io): Promise<Ver
   }
   const result = await verifyInstalled(io.env, context.projectRoot, {plugins: argv, ...(flags.scope ? {scope: flags.scope as 'user' | 'project'} : {})})
   if (!result.ok) {
-    if (!io.json) process.stderr.write(`${renderVerify(result)}\n`)
+    if (!io.json) writeStderr(renderVerify(result))
     throw new LoadoutError('verify-failed', EXIT.integrity, 'some installed files or config entries are missing, changed or added', {
       details: result,
       suggestions: ['reinstall with: loadout install <plugin> --force'],

@@ -40,6 +40,27 @@ export const checkServerName = (name: string): string => {
 /** Names whose value is a credential: such a value is written only as a reference to a variable. */
 const SECRET_NAME = /key|token|secret|passw|auth|cookie|credential/i
 
+/**
+ * Values that are credentials whatever they are called: GitHub, GitLab, Slack, OpenAI/Anthropic-style,
+ * AWS and npm tokens, private keys, and URLs with a password (`postgres://user:pw@host`).
+ */
+const SECRET_SHAPES: ReadonlyArray<[string, RegExp]> = [
+  ['a GitHub token', /\b(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,})/],
+  ['a GitLab token', /\bglpat-[A-Za-z0-9_-]{20,}/],
+  ['a Slack token', /\bxox[abposr]-[A-Za-z0-9-]{10,}/],
+  ['an API key', /\bsk-(?:[A-Za-z]+-)?[A-Za-z0-9_-]{20,}/],
+  ['an AWS access key', /\b(?:AKIA|ASIA)[0-9A-Z]{16}\b/],
+  ['an npm token', /\bnpm_[A-Za-z0-9]{36}\b/],
+  ['a private key', /-----BEGIN [A-Z ]*PRIVATE KEY-----/],
+  ['a URL with a password', /\b[a-z][a-z0-9+.-]*:\/\/[^/\s:@]+:[^/\s@]+@/i],
+]
+
+/** What kind of credential `value` looks like, or undefined (a `${VAR}` reference is never one). */
+export const secretShape = (value: string): string | undefined => {
+  const literal = value.replace(/\$\{[^}]*\}/g, '')
+  return SECRET_SHAPES.find(([, shape]) => shape.test(literal))?.[0]
+}
+
 /** The URL with every query value shown as `***`, for messages. */
 const withoutQueryValues = (url: URL): string => {
   const shown = new URL(url.href)
@@ -95,6 +116,12 @@ export const parseEnvPairs = (pairs: readonly string[]): {env: Record<string, st
     const [name, value] = splitPair(pair)
     if (!isEnvName(name))
       throw usageError('bad-env-name', `--env ${JSON.stringify(name)}: an environment variable name is letters, digits and "_", not starting with a digit`)
+    const shape = value === undefined ? undefined : secretShape(value)
+    if (shape) {
+      throw usageError('secret-value', `--env ${name}=…: the value looks like ${shape}; refusing to write it into the agent's config in the clear`, {
+        suggestions: [`pass it as a reference the agent expands: --env ${name} (then set ${name} in the agent's environment)`],
+      })
+    }
     if (value !== undefined && SECRET_NAME.test(name) && referencedEnvNames(value).length === 0) {
       throw usageError('secret-value', `--env ${name}=…: refusing to write the value of ${name} into the agent's config in the clear`, {
         suggestions: [`pass it as a reference the agent expands: --env ${name} (then set ${name} in the agent's environment)`],
@@ -112,6 +139,14 @@ export const parseHeaderPairs = (pairs: readonly string[]): Record<string, strin
   for (const pair of pairs) {
     const [name, value] = splitPair(pair)
     if (!HEADER_NAME.test(name) || value === undefined) throw usageError('bad-header', `--header ${JSON.stringify(name)}: give it as Name=value`)
+    // a line break would end the header and start another one the user never typed
+    if (/[\r\n\0]/.test(value)) throw usageError('bad-header', `--header ${name}=…: a header value cannot hold a line break or a NUL`)
+    const shape = secretShape(value)
+    if (shape) {
+      throw usageError('secret-value', `--header ${name}=…: the value looks like ${shape}; refusing to write it into the agent's config in the clear`, {
+        suggestions: [`refer to an environment variable instead: --header '${name}=Bearer \${MY_TOKEN}'`],
+      })
+    }
     if (SECRET_NAME.test(name) && referencedEnvNames(value).length === 0) {
       throw usageError('secret-value', `--header ${name}=…: refusing to write a credential into the agent's config in the clear`, {
         suggestions: [`refer to an environment variable instead: --header '${name}=Bearer \${MY_TOKEN}'`],
@@ -151,6 +186,13 @@ export const localServerSpec = (input: LocalServerInput): McpServerSpec => {
   if ((input.headers ?? []).length > 0 || input.transport !== undefined)
     throw usageError('header-for-command', '--header and --transport are for a URL server (--url)')
   const [program, ...args] = command
+  for (const [i, word] of command.entries()) {
+    const shape = secretShape(word)
+    if (shape)
+      throw usageError('secret-value', `word ${i + 1} of the command looks like ${shape}; refusing to write it into the agent's config in the clear`, {
+        suggestions: ['pass it in a variable the agent expands: --env NAME, and refer to it in the command as ${NAME}'],
+      })
+  }
   const {env} = parseEnvPairs(input.env ?? [])
   const config: McpServerConfig = {command: program!, ...(args.length > 0 ? {args} : {}), ...(Object.keys(env).length > 0 ? {env} : {})}
   return {name, config, origin, requiredEnv: referencedEnvNames(config), notes: []}

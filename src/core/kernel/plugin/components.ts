@@ -202,6 +202,14 @@ export const parseMcpServer = (name: string, raw: unknown, at: string, options: 
 }
 
 /** `{"mcpServers": {...}}` or a bare map of servers, found at `at`. */
+/**
+ * The most MCP servers one plugin may hold (all its files together). Real plugins hold a handful; each
+ * server is a program the agent starts, shown one by one for consent.
+ */
+export const MAX_MCP_SERVERS = 256
+
+export const tooManyMcpServers = (count: number): string => `the plugin defines ${count} MCP servers; the limit is ${MAX_MCP_SERVERS}`
+
 export const parseMcpServers = (value: unknown, at: string, options: McpParseOptions): McpComponent[] => {
   if (!isRecord(value)) {
     options.report.error('mcp-config-not-object', `MCP servers must be an object of named servers, not ${typeName(value)}`, {
@@ -213,6 +221,11 @@ export const parseMcpServers = (value: unknown, at: string, options: McpParseOpt
   const wrapped = isRecord(value.mcpServers)
   const servers = wrapped ? (value.mcpServers as Json) : value
   const base = wrapped ? jsonPathJoin(at, 'mcpServers') : at
+  const count = Object.keys(servers).length
+  if (count > MAX_MCP_SERVERS) {
+    options.report.error('too-many-mcp-servers', tooManyMcpServers(count), {file: options.file, ...(base ? {path: base} : {})})
+    return []
+  }
   return Object.entries(servers).flatMap(([name, raw]) => parseMcpServer(name, raw, jsonPathJoin(base, name), options) ?? [])
 }
 

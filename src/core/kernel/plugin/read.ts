@@ -4,7 +4,7 @@
  * inside the plugin root. `readPlugin` refuses a plugin that breaks a rule; `inspectPlugin` returns
  * what it could read together with every problem, for `plugin validate`.
  */
-import {confusableWith} from '../text/name-skeleton.js'
+import {lookAlikeIndex} from '../text/name-skeleton.js'
 import {statSync} from 'node:fs'
 import {basename, join, resolve} from 'node:path'
 import {notFound, validationFailed, type LoadoutError} from '../../model/errors.js'
@@ -34,6 +34,7 @@ import {
   type JsonSource,
 } from './collect.js'
 import type {Declaration, PluginMetadata} from './manifest-fields.js'
+import {MAX_MCP_SERVERS, tooManyMcpServers} from './components.js'
 import {readDeclarations} from './manifests.js'
 import {entryKind, linksOutside, shownFile} from './paths.js'
 import {PluginReport} from './report.js'
@@ -295,6 +296,7 @@ export const inspectPlugin = (root: string, options: ReadPluginOptions = {}): Pl
     tools: collectTools(ctx),
     problems: report.problems,
   }
+  if (model.mcpServers.length > MAX_MCP_SERVERS) report.error('too-many-mcp-servers', tooManyMcpServers(model.mcpServers.length), {file: model.root})
   refuseConfusableNames(model, report)
   return {model, fatal: report.fatal}
 }
@@ -307,12 +309,12 @@ const refuseConfusableNames = (model: PluginModel, report: PluginReport): void =
     ['MCP server', model.mcpServers],
   ]
   for (const [kind, parts] of lists) {
-    const seen: string[] = []
+    const seen = lookAlikeIndex()
     for (const {name} of parts) {
-      const other = confusableWith(name, seen)
+      const other = seen.confusable(name)
       if (other !== undefined)
         report.error('name-confusable', `${kind} names ${JSON.stringify(other)} and ${JSON.stringify(name)} look alike; rename one`, {file: model.root})
-      seen.push(name)
+      seen.add(name)
     }
   }
 }

@@ -9,15 +9,26 @@ import {findHiddenText, type HiddenChar} from '../text/hidden-text.js'
 
 export interface HiddenTextFinding extends HiddenChar {
   file: string
+  /** the file is larger than loadout scans (MAX_SCAN_BYTES): it was not read, and counts as a finding */
+  tooLarge?: true
 }
 
-/** Agents read text files far smaller than this; a larger one is read only this far. */
-const MAX_SCAN_BYTES = 8 * 1024 * 1024
-const MAX_DEPTH = 12
+/**
+ * Agents read text files far smaller than this. A larger file is not scanned in part (text past the
+ * cut would go unseen): it is a finding of its own, which refuses the install like hidden text.
+ */
+export const MAX_SCAN_BYTES = 64 * 1024 * 1024
+/** A file whose first bytes hold a NUL is binary: no agent reads it as text. */
+const SNIFF_BYTES = 8192
 
-const readHead = (path: string): string | undefined => {
+type Read = {text: string} | {tooLarge: true} | {binary: true} | undefined
+
+const decode = (bytes: Buffer, textOnly: boolean): Read =>
+  textOnly && bytes.subarray(0, SNIFF_BYTES).includes(0) ? {binary: true} : {text: bytes.toString('utf8')}
+
+const readWhole = (path: string, textOnly: boolean): Read => {
   const known = readOnceBytes(path)
-  if (known) return known.bytes.subarray(0, MAX_SCAN_BYTES).toString('utf8')
+  if (known) return known.bytes.length > MAX_SCAN_BYTES ? {tooLarge: true} : decode(known.bytes, textOnly)
   let fd: number
   try {
     fd = openSync(path, 'r')
@@ -27,33 +38,46 @@ const readHead = (path: string): string | undefined => {
   try {
     const stat = fstatSync(fd)
     if (!stat.isFile()) return undefined
-    const bytes = readOpenFile(fd, Math.min(stat.size, MAX_SCAN_BYTES))
+    if (stat.size > MAX_SCAN_BYTES) return {tooLarge: true}
+    const bytes = readOpenFile(fd, stat.size)
     if (bytes.length === stat.size) rememberRead(path, bytes, stat)
-    return bytes.toString('utf8')
+    return decode(bytes, textOnly)
   } finally {
     closeSync(fd)
   }
 }
 
-export const scanFile = (file: string): HiddenTextFinding[] => {
-  const text = readHead(file)
-  return text === undefined ? [] : findHiddenText(text).map((f) => ({file, ...f}))
+/**
+ * The hidden characters of one file, read whole. `textOnly`: a file that looks binary (a NUL in its
+ * first bytes) is skipped; without it (files agents read as text by their kind) every file is read.
+ */
+export const scanFile = (file: string, textOnly = false): HiddenTextFinding[] => {
+  const read = readWhole(file, textOnly)
+  if (read === undefined || 'binary' in read) return []
+  if ('tooLarge' in read)
+    return [{file, line: 0, column: 0, codePoint: '-', name: `LARGER THAN ${MAX_SCAN_BYTES / 1024 / 1024} MB, NOT SCANNED`, tooLarge: true}]
+  return findHiddenText(read.text).map((f) => ({file, ...f}))
 }
 
-/** Files below `dir` whose names pass `keep`, without following links. */
-export const filesBelow = (dir: string, keep: (name: string) => boolean, depth = 0): string[] => {
-  if (depth > MAX_DEPTH) return []
-  let entries
-  try {
-    entries = readdirSync(dir, {withFileTypes: true})
-  } catch {
-    return []
+/** Every file below `dir` whose name passes `keep`, at any depth, without following links. */
+export const filesBelow = (dir: string, keep: (name: string) => boolean = () => true): string[] => {
+  const found: string[] = []
+  const pending = [dir]
+  while (pending.length > 0) {
+    const current = pending.pop()!
+    let entries
+    try {
+      entries = readdirSync(current, {withFileTypes: true})
+    } catch {
+      continue
+    }
+    for (const e of entries) {
+      const full = join(current, e.name)
+      if (e.isDirectory()) pending.push(full)
+      else if (e.isFile() && keep(e.name)) found.push(full)
+    }
   }
-  return entries.flatMap((e) => {
-    const full = join(dir, e.name)
-    if (e.isDirectory()) return filesBelow(full, keep, depth + 1)
-    return e.isFile() && keep(e.name) ? [full] : []
-  })
+  return found.sort()
 }
 
 export const isMarkdown = (name: string): boolean => /\.(?:md|mdc|markdown)$/i.test(name)
@@ -66,14 +90,17 @@ const exists = (path: string): boolean => {
   }
 }
 
-/** The files of a plugin that agents read as instructions: every Markdown file of each skill, subagents, commands, manifests. */
+/**
+ * The files of a plugin that agents read as instructions: every file of each skill (its Markdown, and
+ * the scripts and references it points the agent to), subagents, commands, manifests.
+ */
 export const agentReadFiles = (model: PluginModel): string[] => {
   const manifests = MANIFEST_FILES.filter((f) => !f.shared)
     .map((f) => join(model.root, f.path))
     .filter(exists)
   return [
     ...new Set([
-      ...model.skills.flatMap((s) => filesBelow(s.dir, isMarkdown)),
+      ...model.skills.flatMap((s) => filesBelow(s.dir)),
       ...model.subagents.map((s) => s.file),
       ...model.commands.map((c) => c.file),
       ...manifests,
@@ -84,12 +111,23 @@ export const agentReadFiles = (model: PluginModel): string[] => {
 
 export const formatFinding = (f: HiddenTextFinding): string => `${f.file}:${f.line}:${f.column} ${f.codePoint} ${f.name}`
 
+/** Hidden characters in the names of files (a bidi control can make `run.sh` of `hs.nur`), relative to `root`. */
+export const hiddenInNames = (files: readonly string[], root: string): HiddenTextFinding[] =>
+  files.flatMap((file) => findHiddenText(relative(root, file).split(sep).join('/')).map((f) => ({...f, file, line: 0, name: `${f.name} IN THE FILE NAME`})))
+
 /** Refuses a plugin whose agent-read text hides characters (`--allow-hidden-text` skips this). */
 export const refuseHiddenText = (model: PluginModel, id: string): void => {
-  const findings = agentReadFiles(model)
-    .flatMap(scanFile)
-    .map((f) => ({...f, file: relative(model.root, f.file).split(sep).join('/')}))
+  const findings = [...hiddenInNames(filesBelow(model.root), model.root), ...agentReadFiles(model).flatMap((file) => scanFile(file, !isMarkdown(file)))].map(
+    (f) => ({...f, file: relative(model.root, f.file).split(sep).join('/')}),
+  )
   if (findings.length === 0) return
+  const large = findings.filter((f) => f.tooLarge).map((f) => f.file)
+  if (large.length > 0)
+    throw validationFailed(
+      'text-too-large-to-scan',
+      `${id} has text its agents read that is larger than loadout scans for hidden characters (${MAX_SCAN_BYTES / 1024 / 1024} MB): ${large.slice(0, 5).join(', ')}`,
+      {suggestions: ['no agent reads instructions that large; if you trust it, install anyway with --allow-hidden-text'], details: {files: large}},
+    )
   const files = new Set(findings.map((f) => f.file)).size
   throw validationFailed(
     'hidden-text',

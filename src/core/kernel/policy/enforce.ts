@@ -66,6 +66,41 @@ export const checkPinned = (policy: Policy, spec: PluginFetchSpec, what: string)
   throw policyRefused(what, {rule: 'requirePinned', file: policy.requirePinned.from, subject: spec.label}, `its source ${spec.label} names no commit or sha256`)
 }
 
+/**
+ * `requireSigned`: a source from a listed host, or of a listed marketplace, must have keys to be
+ * checked against. With keys, the check itself (exit 7) happens wherever the commit is read.
+ */
+export const checkSignedRequired = (policy: Policy, host: SourceHost, marketplace: string | undefined, hasKeys: boolean, what: string): void => {
+  if (hasKeys) return
+  const byHost = policy.requireSigned.hosts.find((p) => hostMatches(p.pattern, host))
+  const byMarket = marketplace === undefined ? undefined : policy.requireSigned.marketplaces.find((p) => globMatches(p.pattern, marketplace))
+  const rule = byHost
+    ? {rule: 'requireSigned.hosts', found: byHost, subject: host.subject}
+    : byMarket
+      ? {rule: 'requireSigned.marketplaces', found: byMarket, subject: marketplace!}
+      : undefined
+  if (!rule) return
+  throw policyRefused(
+    what,
+    {rule: rule.rule, file: rule.found.from, subject: rule.subject},
+    `"${rule.subject}" matches "${rule.found.pattern}", which must be signed, and no key is declared to check it (marketplace add --signed-by)`,
+  )
+}
+
+/** `requireProvenance`: an npm package must carry registry signatures and an attestation that checked. */
+export const checkProvenance = (policy: Policy, provenance: {signatures: string; attestations: string}, what: string): void => {
+  if (!policy.requireProvenance) return
+  const missing = [provenance.signatures === 'verified' ? '' : 'registry signatures', provenance.attestations === 'verified' ? '' : 'a provenance attestation']
+    .filter(Boolean)
+    .join(' and ')
+  if (!missing) return
+  throw policyRefused(
+    what,
+    {rule: 'requireProvenance', file: policy.requireProvenance.from, subject: what},
+    `it has no ${missing} that checked against the registry's keys`,
+  )
+}
+
 const isStdio = (config: McpServerConfig): boolean => config.type === 'stdio' || (config.type === undefined && config.command !== undefined)
 
 /** What an `mcp.allow` glob is matched against: the URL, or the command alone and with its arguments. */

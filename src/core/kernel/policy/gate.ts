@@ -4,8 +4,8 @@ import {DIRECT, type ResolvedPlugin} from '../resolve/resolve.js'
 import type {McpServerConfig, PluginModel} from '../../model/plugin.js'
 import {problem} from '../../model/problems.js'
 import type {Source} from '../../model/source.js'
-import {checkMarketplaceName, checkMcpServer, checkParts, checkPinned, checkPluginId, checkSourceHost} from './enforce.js'
-import {hostOfSource, hostOfSpec, hostOfUrl} from './hosts.js'
+import {checkMarketplaceName, checkMcpServer, checkParts, checkPinned, checkPluginId, checkProvenance, checkSignedRequired, checkSourceHost} from './enforce.js'
+import {hostOfSource, hostOfSpec, hostOfUrl, type SourceHost} from './hosts.js'
 import {loadPolicy} from './load.js'
 
 /**
@@ -49,6 +49,26 @@ export const admitMarketplace = (source: Source, name: string | undefined, env: 
   const host = hostOfSource(source, env.vars)
   checkSourceHost(policy, host, `marketplace ${label} from ${host.subject}`)
 }
+
+/**
+ * `requireSigned`: a marketplace source (add, update) or a plugin source (install) from a host or a
+ * marketplace the policy names must come with keys to check its signature against.
+ */
+export const admitSigning = (
+  subject: {source: Source} | {spec: ResolvedPlugin['fetch']},
+  marketplace: string | undefined,
+  hasKeys: boolean,
+  env: Environment,
+  projectRoot: string,
+  what: string,
+): void => {
+  const host: SourceHost = 'source' in subject ? hostOfSource(subject.source, env.vars) : hostOfSpec(subject.spec)
+  checkSignedRequired(loadPolicy(env, projectRoot), host, marketplace === DIRECT ? undefined : marketplace, hasKeys, what)
+}
+
+/** Once an npm package is fetched (before it is read): `requireProvenance`. */
+export const admitProvenance = (provenance: {signatures: string; attestations: string}, env: Environment, projectRoot: string, what: string): void =>
+  checkProvenance(loadPolicy(env, projectRoot), provenance, what)
 
 /** Before asking a git remote anything (`outdated`'s ls-remote): its host. */
 export const admitRemote = (url: string, env: Environment, projectRoot: string): void => {

@@ -1,4 +1,4 @@
-import {closeSync, fstatSync, openSync} from 'node:fs'
+import {closeSync, fstatSync, openSync, constants} from 'node:fs'
 import {createRequire} from 'node:module'
 import {join} from 'node:path'
 import {loadoutPaths, type Environment} from '../env/environment.js'
@@ -30,7 +30,8 @@ const broken = (path: string, why: string) =>
 const readBounded = (path: string): string | undefined => {
   let fd: number
   try {
-    fd = openSync(path, 'r')
+    // O_NONBLOCK: a FIFO (or a device) named as the policy must not hang the command until a writer appears
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK)
   } catch (error) {
     if (errnoCode(error) === 'ENOENT' || errnoCode(error) === 'ENOTDIR') return undefined
     throw broken(path, `cannot be read (${errnoCode(error) ?? (error as Error).message})`)

@@ -13,6 +13,7 @@ export const mergePolicy = (policy: Policy, file: PolicyFile, from: string, case
     marketplaces: {allow: [...policy.marketplaces.allow], block: [...policy.marketplaces.block]},
     plugins: {block: [...policy.plugins.block]},
     mcp: {...policy.mcp, allow: [...policy.mcp.allow]},
+    requireSigned: {hosts: [...policy.requireSigned.hosts], marketplaces: [...policy.requireSigned.marketplaces]},
     warnings: [...policy.warnings],
   }
   const warn = (rule: string, message: string) => next.warnings.push({file: from, rule, message})
@@ -45,9 +46,13 @@ export const mergePolicy = (policy: Policy, file: PolicyFile, from: string, case
   const tools = forbid('tools', file.tools, policy.tools, false)
   const stdio = forbid('mcp.stdio', file.mcp?.stdio, policy.mcp.stdio, false)
   const pinned = forbid('requirePinned', file.requirePinned, policy.requirePinned, true)
+  const provenance = forbid('requireProvenance', file.requireProvenance, policy.requireProvenance, true)
+  block(next.requireSigned.hosts, file.requireSigned?.hosts)
+  block(next.requireSigned.marketplaces, file.requireSigned?.marketplaces)
   if (hooks) next.hooks = hooks
   if (tools) next.tools = tools
   if (stdio) next.mcp.stdio = stdio
   if (pinned) next.requirePinned = pinned
+  if (provenance) next.requireProvenance = provenance
   return next
 }

@@ -44,6 +44,10 @@ const rulesOf = (policy: Policy): PolicyRuleView[] => {
   lists('mcp.allow', policy.mcp.allow)
   if (policy.tools) rules.push({rule: 'tools', value: false, file: policy.tools.from, level: level(policy.tools.from)})
   if (policy.requirePinned) rules.push({rule: 'requirePinned', value: true, file: policy.requirePinned.from, level: level(policy.requirePinned.from)})
+  blocks('requireSigned.hosts', policy.requireSigned.hosts)
+  blocks('requireSigned.marketplaces', policy.requireSigned.marketplaces)
+  if (policy.requireProvenance)
+    rules.push({rule: 'requireProvenance', value: true, file: policy.requireProvenance.from, level: level(policy.requireProvenance.from)})
   return rules
 }
 
@@ -56,6 +60,7 @@ const effectiveOf = (policy: Policy): PolicyFile => {
   const marketplaces = pick({allow: last(policy.marketplaces.allow), block: patterns(policy.marketplaces.block)})
   const plugins = pick({block: patterns(policy.plugins.block)})
   const mcp = pick({stdio: policy.mcp.stdio ? false : undefined, allow: last(policy.mcp.allow)})
+  const requireSigned = pick({hosts: patterns(policy.requireSigned.hosts), marketplaces: patterns(policy.requireSigned.marketplaces)})
   return {
     ...(sources ? {sources} : {}),
     ...(marketplaces ? {marketplaces} : {}),
@@ -64,5 +69,7 @@ const effectiveOf = (policy: Policy): PolicyFile => {
     ...(mcp ? {mcp} : {}),
     ...(policy.tools ? {tools: false} : {}),
     ...(policy.requirePinned ? {requirePinned: true} : {}),
+    ...(requireSigned ? {requireSigned} : {}),
+    ...(policy.requireProvenance ? {requireProvenance: true} : {}),
   }
 }

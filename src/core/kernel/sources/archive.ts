@@ -444,6 +444,9 @@ export const archiveCacheDir = (cacheDir: string, url: string, sha256: string): 
 const ARCHIVE_FILE = 'archive.tar.gz'
 const TREE = 'tree'
 
+/** The downloaded bytes kept beside an extracted tree (`FetchedArchive.dir`): what a signature covers. */
+export const keptArchiveFile = (tree: string): string => join(dirname(tree), ARCHIVE_FILE)
+
 const integrityMismatch = (shown: string, expected: string, actual: string) =>
   new LoadoutError('integrity-mismatch', EXIT.integrity, `archive ${shown}: sha256 mismatch: expected ${expected}, got ${actual}`, {
     details: {url: shown, expected, actual},

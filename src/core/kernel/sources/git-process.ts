@@ -40,6 +40,11 @@ export interface GitContext {
   local?: boolean
   /** overrides gitTimeoutMs */
   timeoutMs?: number
+  /**
+   * Checking signatures: git runs loadout's choice of programs (gpg, ssh-keygen), trusting only the
+   * SSH keys of this allowed-signers file and the OpenPGP keys of this private keyring.
+   */
+  signatures?: {allowedSignersFile: string; gnupgHome: string}
 }
 
 /** A context for the cache: mirrors and trees of `remote` (a git URL, when known). */
@@ -122,6 +127,7 @@ const hardenedEnv = (context: GitContext): Record<string, string> => {
     LC_ALL: 'C',
   })
   if (!context.local) Object.assign(env, {GIT_ASKPASS: '', SSH_ASKPASS: ''})
+  if (context.signatures) env.GNUPGHOME = context.signatures.gnupgHome
   if (reachesSsh(context)) {
     for (const key of SSH_PROGRAMS) if (vars[key] !== undefined) env[key] = vars[key]
     env.GIT_SSH_COMMAND ??= 'ssh -o BatchMode=yes'
@@ -142,6 +148,8 @@ const hardenedConfig = (context: GitContext): string[] => {
     'http.lowSpeedLimit=1',
     `http.lowSpeedTime=${timeoutSeconds}`,
     'advice.detachedHead=false',
+    // the programs that check a signature are loadout's, whatever the user's config names
+    ...(context.signatures ? ['gpg.program=gpg', 'gpg.ssh.program=ssh-keygen', `gpg.ssh.allowedSignersFile=${context.signatures.allowedSignersFile}`] : []),
   ]
 }
 
@@ -150,7 +158,7 @@ const hardenedConfig = (context: GitContext): string[] => {
  * Every value is loadout's (or the user's own variable, passed through) and turns something off;
  * no text from a source, a catalog or a manifest reaches any of them.
  */
-const ownSettings = (env: Record<string, string>): NonNullable<SimpleGitOptions['unsafe']> => ({
+const ownSettings = (env: Record<string, string>, context: GitContext): NonNullable<SimpleGitOptions['unsafe']> => ({
   // core.hooksPath is loadout's empty folder: no hook of a template or of the user's config runs
   allowUnsafeHooksPath: true,
   // core.fsmonitor=false: no monitor program runs for a checkout
@@ -161,6 +169,8 @@ const ownSettings = (env: Record<string, string>): NonNullable<SimpleGitOptions[
   ...(env.GIT_SSH_COMMAND === undefined && env.GIT_SSH === undefined ? {} : {allowUnsafeSshCommand: true}),
   // the user's own GIT_CONFIG_GLOBAL, read as ~/.gitconfig would be
   ...(env.GIT_CONFIG_GLOBAL === undefined ? {} : {allowUnsafeConfigPaths: true}),
+  // checking signatures: gpg.program=gpg and gpg.ssh.program=ssh-keygen, the system's own programs
+  ...(context.signatures ? {allowUnsafeGpgProgram: true} : {}),
 })
 
 interface GitOutcome {
@@ -209,7 +219,7 @@ export const runGit = async (context: GitContext, cwd: string, args: string[], e
       timeout: {block: context.timeoutMs ?? gitTimeoutMs(context.env)},
       // every variable is one loadout chose (the allowlist above, GIT_DIR and the like)
       allowEnvironment: Object.keys(env),
-      unsafe: ownSettings(hardened),
+      unsafe: ownSettings(hardened, context),
       errors: exitFailure,
     }).env(env)
     return await git.raw(args)

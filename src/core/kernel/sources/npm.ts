@@ -18,6 +18,7 @@ import {removeEntries, staleWithPrefix} from '../fs/write.js'
 import {treeIntegrity} from '../fs/integrity.js'
 import {redactUrl} from './redact.js'
 import {extractTarGz} from './archive.js'
+import {httpGet} from './http.js'
 import {DEFAULT_NPM_REGISTRY, npmSpecRule} from './npm-spec.js'
 
 export interface NpmSpec {
@@ -38,7 +39,77 @@ export interface FetchedNpm {
   artifactIntegrity: string
   /** treeIntegrity of root */
   integrity: string
+  /** what the registry's signing keys proved about this version (nothing, offline) */
+  provenance: NpmProvenance
 }
+
+/**
+ * Registry signatures (ECDSA over `name@version:integrity`, by a key of `<registry>/-/npm/v1/keys`)
+ * and provenance attestations (Sigstore bundles the registry serves): `verified` when the version
+ * carries them and pacote checked them, `none` when it carries none or the registry publishes no keys.
+ */
+export interface NpmProvenance {
+  signatures: 'verified' | 'none'
+  attestations: 'verified' | 'none'
+}
+
+/** A registry signing key as pacote reads it (`//host/path:_keys`). */
+interface RegistryKey {
+  keyid: string
+  pemkey: string
+  expires: string | null
+}
+
+const MAX_KEYS_BYTES = 256 * 1024
+
+/**
+ * The registry's signing keys, asked of the registry itself as npm does (`npm audit signatures`):
+ * none when it publishes none (404), or when an entry is not a key of the shape npm documents.
+ */
+const registryKeys = async (registry: string, env: Environment): Promise<RegistryKey[]> => {
+  let body: Buffer
+  try {
+    const got = await httpGet(new URL('-/npm/v1/keys', registry).href, {env, maxBytes: MAX_KEYS_BYTES, accept: 'application/json'})
+    if (got.status !== 'ok') return []
+    body = got.body
+  } catch (error) {
+    if (error instanceof LoadoutError && error.exitStatus === EXIT.notFound) return []
+    throw error
+  }
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(body.toString('utf8'))
+  } catch {
+    return []
+  }
+  const keys = (parsed as {keys?: unknown}).keys
+  if (!Array.isArray(keys)) return []
+  return keys
+    .filter(
+      (k): k is {keyid: string; key: string; expires?: string | null} =>
+        typeof k === 'object' &&
+        k !== null &&
+        typeof (k as {keyid?: unknown}).keyid === 'string' &&
+        typeof (k as {key?: unknown}).key === 'string' &&
+        /^[A-Za-z0-9+/=]+$/.test((k as {key: string}).key),
+    )
+    .map((k) => ({
+      keyid: k.keyid,
+      pemkey: `-----BEGIN PUBLIC KEY-----\n${k.key}\n-----END PUBLIC KEY-----`,
+      expires: typeof k.expires === 'string' ? k.expires : null,
+    }))
+}
+
+/** pacote's checks of a version's registry signatures and attestations, against these keys. */
+const verifyingOptions = (registry: string, keys: readonly RegistryKey[], cacheDir: string): Record<string, unknown> =>
+  keys.length === 0
+    ? {}
+    : {
+        [`//${new URL(registry).host}${new URL(registry).pathname}:_keys`]: keys,
+        verifySignatures: true,
+        verifyAttestations: true,
+        tufCache: join(cacheDir, 'npm', 'tuf'),
+      }
 
 /**
  * The certificate authorities a registry may be signed by: the system's, plus NODE_EXTRA_CA_CERTS
@@ -96,7 +167,7 @@ const pacoteOptions = (spec: NpmSpec, env: Environment, cacheDir: string, offlin
     ...(offline ? {offline: true} : {preferOnline: true}),
     // a token for the registry comes from the environment only, never from a file loadout writes
     ...(env.vars.LOADOUT_NPM_TOKEN ? {[`//${new URL(registry).host}${new URL(registry).pathname}:_authToken`]: env.vars.LOADOUT_NPM_TOKEN} : {}),
-    // no install scripts, no git dependencies, no signature keys fetched from elsewhere
+    // no install scripts, no git dependencies (signing keys come from the registry itself: registryKeys)
     ignoreScripts: true,
     fullMetadata: false,
     fetchRetries: 1,
@@ -111,6 +182,9 @@ interface PacoteManifest {
   version: string
   _integrity?: string
   _resolved?: string
+  /** set by pacote when the version carries registry signatures (checked when verifySignatures is on) */
+  _signatures?: unknown[]
+  _attestations?: unknown
 }
 
 interface Pacote {
@@ -127,6 +201,12 @@ const failure = (spec: NpmSpec, error: unknown): LoadoutError => {
   const code = typeof error === 'object' && error !== null && 'code' in error ? String((error as {code: unknown}).code) : ''
   const message = redactUrl(error instanceof Error ? error.message : String(error)).split('\n')[0]!
   const what = `npm package ${spec.package}@${spec.version ?? 'latest'}`
+  if (['EINTEGRITYSIGNATURE', 'EMISSINGSIGNATUREKEY', 'EEXPIREDSIGNATUREKEY', 'EMANIFESTMISMATCH'].includes(code) || code.startsWith('EATTESTATION')) {
+    return new LoadoutError('npm-signature-invalid', EXIT.integrity, `${what}: ${message}; nothing was extracted`, {
+      suggestions: ["the registry's signature or attestation does not check against its published keys: do not trust this copy"],
+      details: {code},
+    })
+  }
   if (code === 'EINTEGRITY') {
     return new LoadoutError('integrity-mismatch', EXIT.integrity, `${what}: the tarball does not match the registry's integrity; nothing was extracted`, {
       suggestions: ['the registry or something between you and it served other bytes than it published: do not trust this copy'],
@@ -171,21 +251,25 @@ export const fetchNpm = async (spec: NpmSpec, options: {env: Environment; cacheD
   const pacote = await loadPacote()
   const judge = options.env.judgeUrl
   const agent = judge ? new JudgingAgent(judge, trustedCas(options.env)) : undefined
-  const opts = pacoteOptions(spec, options.env, options.cacheDir, options.offline, agent)
+  const base = pacoteOptions(spec, options.env, options.cacheDir, options.offline, agent)
   // the policy judges the packument's host and the tarball's, which may be another one
-  if (!options.offline) options.env.judgeUrl?.(new URL(opts.registry as string))
+  if (!options.offline) options.env.judgeUrl?.(new URL(base.registry as string))
+  const keys = options.offline ? [] : await registryKeys(base.registry as string, options.env)
+  const opts = {...base, ...verifyingOptions(base.registry as string, keys, options.cacheDir)}
   let manifest: PacoteManifest
   try {
     manifest = await pacote.manifest(`${spec.package}@${spec.version ?? 'latest'}`, opts)
   } catch (error) {
     throw agent?.refusal ?? failure(spec, error)
   }
-  const published = manifest._integrity
+  // pacote makes a sha1 integrity from `dist.shasum` when the registry gives no `dist.integrity`: sha1 no
+  // longer proves the bytes are the published ones, so only a sha256/384/512 entry counts
+  const published = /(?:^|\s)sha(?:256|384|512)-/.test(manifest._integrity ?? '') ? manifest._integrity : undefined
   if (!published) {
     throw new LoadoutError(
       'npm-no-integrity',
       EXIT.integrity,
-      `npm package ${manifest.name}@${manifest.version} has no dist.integrity in the registry; loadout installs only what it can check`,
+      `npm package ${manifest.name}@${manifest.version} has no sha256/384/512 dist.integrity in the registry (a sha1 shasum proves nothing); loadout installs only what it can check`,
     )
   }
   if (spec.integrity && spec.integrity !== published) {
@@ -223,5 +307,9 @@ export const fetchNpm = async (spec: NpmSpec, options: {env: Environment; cacheD
       await rm(download, {recursive: true, force: true})
     }
   }
-  return {root, version: manifest.version, artifactIntegrity: published, integrity: await treeIntegrity(root)}
+  const provenance: NpmProvenance = {
+    signatures: keys.length > 0 && Array.isArray(manifest._signatures) && manifest._signatures.length > 0 ? 'verified' : 'none',
+    attestations: keys.length > 0 && manifest._attestations !== undefined ? 'verified' : 'none',
+  }
+  return {root, version: manifest.version, artifactIntegrity: published, integrity: await treeIntegrity(root), provenance}
 }

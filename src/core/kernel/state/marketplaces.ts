@@ -5,6 +5,7 @@ import {readJsonFile, writeJsonFile} from '../fs/json.js'
 import {TEMP_NAME} from '../fs/write.js'
 import type {Scope} from '../env/scope.js'
 import type {Source} from '../../model/source.js'
+import type {SignerSeen, SigstoreIdentity, TrustedKey} from '../../model/signing.js'
 
 /** A marketplace as registered and as last fetched on this machine. */
 export interface MarketplaceRecord {
@@ -31,6 +32,12 @@ export interface MarketplaceRecord {
   catalogFile: string
   pluginCount: number
   warningCount: number
+  /** the keys a commit of it must be signed by (`--signed-by`, loadout.json's signedBy) */
+  signedBy?: TrustedKey[]
+  /** the Sigstore identities an archive it lists must be signed by (`--signed-by-identity`) */
+  signedByIdentity?: SigstoreIdentity[]
+  /** who signed `commit` */
+  signer?: SignerSeen
 }
 
 interface StateFile {
@@ -76,7 +83,7 @@ export const visibleMarketplaces = (records: readonly MarketplaceRecord[], proje
 
 /** The project's declarations in loadout.json (what the project says it uses). */
 export interface ProjectManifest {
-  marketplaces?: Record<string, {source: string; ref?: string; sparse?: string[]}>
+  marketplaces?: Record<string, {source: string; ref?: string; sparse?: string[]; signedBy?: string[]; signedByIdentity?: string[]}>
   [key: string]: unknown
 }
 

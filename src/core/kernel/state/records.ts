@@ -46,6 +46,8 @@ export interface InstallRecord {
   /** where it came from, redacted */
   source: string
   commit?: string
+  /** the fingerprint of the key that signed `commit` (SSH `SHA256:…` or OpenPGP), when its marketplace declares keys */
+  signer?: string
   archiveSha256?: string
   /**
    * an npm package: the version it resolved to and the registry's tarball integrity; an OCI artifact:

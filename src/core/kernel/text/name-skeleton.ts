@@ -69,17 +69,39 @@ const LOOK_ALIKES: Record<string, string> = {
   '—': '-',
 }
 
-/** The form two names share when a reader could take one for the other. */
+/**
+ * The form two names share when a reader could take one for the other. Capital I and small l are one
+ * stroke in most fonts (`Ideas`, `ldeas`), and case is folded, so i, I, l, 1 and | all meet at "l".
+ */
 export const skeleton = (name: string): string =>
   [...name.normalize('NFKC').toLowerCase()]
     .map((ch) => LOOK_ALIKES[ch] ?? ch)
+    .map((ch) => (ch === 'i' ? 'l' : ch))
     .join('')
     .replace(/rn/g, 'm')
     .replace(/vv/g, 'w')
 
 /** An existing name that differs from `name` but looks like it, or undefined. */
-export const confusableWith = (name: string, existing: Iterable<string>): string | undefined => {
-  const mine = skeleton(name)
-  for (const other of existing) if (other !== name && skeleton(other) === mine) return other
-  return undefined
+export const confusableWith = (name: string, existing: Iterable<string>): string | undefined => lookAlikeIndex(existing).confusable(name)
+
+/**
+ * Names by skeleton, so that checking n names against m costs n + m skeletons, not n * m (a plugin
+ * with thousands of MCP servers made the pairwise check quadratic).
+ */
+export const lookAlikeIndex = (names: Iterable<string> = []) => {
+  const bySkeleton = new Map<string, string[]>()
+  const index = {
+    add(name: string): void {
+      const key = skeleton(name)
+      const list = bySkeleton.get(key)
+      if (!list) bySkeleton.set(key, [name])
+      else if (list.length < 2 && !list.includes(name)) list.push(name)
+    },
+    /** a name in the index that differs from `name` but looks like it */
+    confusable(name: string): string | undefined {
+      return bySkeleton.get(skeleton(name))?.find((other) => other !== name)
+    },
+  }
+  for (const name of names) index.add(name)
+  return index
 }

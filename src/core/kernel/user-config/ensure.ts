@@ -2,7 +2,7 @@ import type {Environment} from '../env/environment.js'
 import {needsConsent} from '../../model/errors.js'
 import {readPluginExtras, type UserConfigOption} from '../resolve/manifest.js'
 import type {PluginEntry} from '../../model/marketplace.js'
-import {storeValues, type StoredValue} from './store.js'
+import {own, storeValues, type StoredValue} from './store.js'
 import type {UserConfigVars} from './substitute.js'
 import {configState} from './values.js'
 
@@ -38,7 +38,10 @@ export const ensureUserConfig = async (
     storeValues(
       env,
       id,
-      missing.filter((o) => answers[o.key] !== undefined).map((o) => ({key: o.key, value: answers[o.key]!, sensitive: o.sensitive})),
+      missing.flatMap((o) => {
+        const value = own(answers, o.key)
+        return value === undefined ? [] : [{key: o.key, value, sensitive: o.sensitive}]
+      }),
     )
     state = configState(env, id, declared)
   }

@@ -19,18 +19,26 @@ export const secretsFile = (env: Environment): string => join(loadoutPaths(env).
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
 
+/** A map with no prototype: `constructor`, `toString` or `__proto__` is a key like any other, never Object's. */
+export const emptyMap = <T>(): Record<string, T> => Object.create(null) as Record<string, T>
+
+const copyMap = <T>(from: Record<string, T> | undefined): Record<string, T> => Object.assign(emptyMap<T>(), from)
+
 const readStore = (file: string): Record<string, Record<string, StoredValue>> => {
   const data = readJsonFile<unknown>(file, {})
   const plugins = isRecord(data) && isRecord(data.plugins) ? data.plugins : {}
-  const out: Record<string, Record<string, StoredValue>> = Object.create(null) as Record<string, Record<string, StoredValue>>
+  const out = emptyMap<Record<string, StoredValue>>()
   for (const [id, values] of Object.entries(plugins)) {
     if (!isRecord(values)) continue
-    const kept: Record<string, StoredValue> = {}
+    const kept = emptyMap<StoredValue>()
     for (const [key, value] of Object.entries(values)) if (['string', 'number', 'boolean'].includes(typeof value)) kept[key] = value as StoredValue
     out[id] = kept
   }
   return out
 }
+
+/** What a map holds at `key` itself, never what its prototype has there. */
+export const own = <T>(map: Record<string, T>, key: string): T | undefined => (Object.hasOwn(map, key) ? map[key] : undefined)
 
 const writeStore = (file: string, plugins: Record<string, Record<string, StoredValue>>, secret: boolean): void => {
   const dir = join(file, '..')
@@ -42,8 +50,8 @@ const writeStore = (file: string, plugins: Record<string, Record<string, StoredV
 
 /** The stored values of one plugin: plain and sensitive, by key. */
 export const storedValues = (env: Environment, id: string): {plain: Record<string, StoredValue>; secret: Record<string, StoredValue>} => ({
-  plain: readStore(userConfigFile(env))[id] ?? {},
-  secret: readStore(secretsFile(env))[id] ?? {},
+  plain: own(readStore(userConfigFile(env)), id) ?? emptyMap(),
+  secret: own(readStore(secretsFile(env)), id) ?? emptyMap(),
 })
 
 /** Stores values for one plugin, each in the file its sensitivity says (and out of the other one). */
@@ -51,8 +59,8 @@ export const storeValues = (env: Environment, id: string, values: ReadonlyArray<
   if (values.length === 0) return
   const plain = readStore(userConfigFile(env))
   const secret = readStore(secretsFile(env))
-  plain[id] = {...plain[id]}
-  secret[id] = {...secret[id]}
+  plain[id] = copyMap(own(plain, id))
+  secret[id] = copyMap(own(secret, id))
   for (const {key, value, sensitive} of values) {
     delete plain[id]![key]
     delete secret[id]![key]

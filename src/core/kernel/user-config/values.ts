@@ -7,7 +7,7 @@ import {resolve} from 'node:path'
 import {expandHome, type Environment} from '../env/environment.js'
 import {usageError} from '../../model/errors.js'
 import type {UserConfigOption} from '../resolve/manifest.js'
-import {storedValues, type StoredValue} from './store.js'
+import {emptyMap, own, storedValues, type StoredValue} from './store.js'
 
 export interface ConfigState {
   options: UserConfigOption[]
@@ -18,10 +18,10 @@ export interface ConfigState {
 
 export const configState = (env: Environment, id: string, options: readonly UserConfigOption[]): ConfigState => {
   const {plain, secret} = storedValues(env, id)
-  const values: Record<string, StoredValue> = {}
+  const values = emptyMap<StoredValue>()
   const missing: string[] = []
   for (const option of options) {
-    const value = option.sensitive ? (secret[option.key] ?? plain[option.key]) : plain[option.key]
+    const value = option.sensitive ? (own(secret, option.key) ?? own(plain, option.key)) : own(plain, option.key)
     if (value !== undefined) values[option.key] = value
     else if (option.default !== undefined) values[option.key] = option.default
     else if (option.required) missing.push(option.key)
@@ -52,7 +52,11 @@ export const parseValue = (option: UserConfigOption, text: string, env: Environm
       } catch {
         ok = false
       }
-      if (!ok) throw usageError('user-config-bad-value', `${option.key} must be an existing ${option.type}; ${path} is not one`)
+      if (!ok)
+        throw usageError(
+          'user-config-bad-value',
+          option.sensitive ? `${option.key} must be an existing ${option.type}` : `${option.key} must be an existing ${option.type}; ${path} is not one`,
+        )
       return path
     }
     default:

@@ -4,7 +4,7 @@ import type {Scope, ScopeContext} from '../../kernel/env/scope.js'
 import {readInstallRecords} from '../../kernel/state/records.js'
 import {loadTargets} from '../../kernel/targets/registry.js'
 import {sectionLocations} from '../../kernel/targets/resolve.js'
-import {filesBelow, scanFile, type HiddenTextFinding} from '../../kernel/plugin/scan.js'
+import {filesBelow, hiddenInNames, scanFile, type HiddenTextFinding} from '../../kernel/plugin/scan.js'
 
 export interface AuditResult {
   ok: boolean
@@ -16,12 +16,12 @@ export interface AuditResult {
   verify: VerifyResult
 }
 
-/** Files agents read as text: instructions, manifests, subagent definitions. */
-const isAgentText = (name: string): boolean => /\.(?:md|mdc|markdown|txt|json|jsonc|toml|ya?ml)$/i.test(name)
-
 /**
- * The hidden-text check over everything installed (every file loadout recorded) and over every
- * skill and subagent file in every agent's folders, hand-made ones included; then `verify`.
+ * The hidden-text check over everything installed (every file loadout recorded, and every file of
+ * each installed plugin copy: scripts, hook commands, files without an extension) and over every file
+ * in every agent's skill and subagent folders, hand-made ones included; then `verify`. Every text
+ * file is read whole, whatever its name; a binary file (a NUL in its first bytes) is skipped. A plugin
+ * installed with `--allow-hidden-text` is reported like any other.
  */
 export const auditInstalled = async (env: Environment, context: ScopeContext, scope?: Scope): Promise<AuditResult> => {
   const scopes: Scope[] = scope ? [scope] : ['user', 'project']
@@ -34,10 +34,11 @@ export const auditInstalled = async (env: Environment, context: ScopeContext, sc
       ),
     ),
   ].sort()
-  const files = new Set<string>(records.flatMap((r) => r.files.map((f) => f.path)).filter((p) => isAgentText(p)))
-  for (const folder of folders) for (const file of filesBelow(folder, isAgentText)) files.add(file)
+  const files = new Set<string>(records.flatMap((r) => r.files.map((f) => f.path)))
+  const copies = [...new Set(records.flatMap((r) => (r.pluginRoot ? [r.pluginRoot] : [])))]
+  for (const folder of [...folders, ...copies]) for (const file of filesBelow(folder)) files.add(file)
   const sorted = [...files].sort()
-  const findings = sorted.flatMap(scanFile)
+  const findings = [...hiddenInNames(sorted, '/'), ...sorted.flatMap((file) => scanFile(file, true))]
   const verify = await verifyInstalled(env, context.projectRoot, scope ? {scope} : {})
   return {ok: findings.length === 0 && verify.ok, scanned: sorted.length, folders, findings, verify}
 }

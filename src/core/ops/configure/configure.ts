@@ -13,8 +13,8 @@ import {DIRECT} from '../../kernel/resolve/resolve.js'
 import type {ScopeContext} from '../../kernel/env/scope.js'
 import {loadTargets, pickTargets} from '../../kernel/targets/registry.js'
 import type {AskUserConfig} from '../../kernel/user-config/ensure.js'
-import {storeValues, type StoredValue} from '../../kernel/user-config/store.js'
-import {secretEnvName} from '../../kernel/user-config/substitute.js'
+import {own, storeValues, type StoredValue} from '../../kernel/user-config/store.js'
+import {legacySecretEnvName, secretEnvName} from '../../kernel/user-config/substitute.js'
 import {configState, parseValue} from '../../kernel/user-config/values.js'
 
 export interface ConfiguredOption {
@@ -63,6 +63,23 @@ const installedRecords = (input: string, env: Environment, context: ScopeContext
 
 const shellQuote = (value: string): string => `'${value.replace(/'/g, `'\\''`)}'`
 
+/**
+ * `export NAME=value` for each sensitive value that is set; an install written by an earlier version
+ * names the variable by its old, ambiguous name, so that name is exported too while a record of the
+ * plugin still writes it (any reinstall or `configure` change writes the new name).
+ */
+const exportLines = (id: string, declared: readonly UserConfigOption[], values: Record<string, StoredValue>, records: readonly InstallRecord[]): string[] => {
+  const written = JSON.stringify(records.map((r) => r.config.map((edit) => edit.value)))
+  return declared.flatMap((o) => {
+    const value = o.sensitive ? own(values, o.key) : undefined
+    if (value === undefined) return []
+    const names = [secretEnvName(id, o.key)]
+    const legacy = legacySecretEnvName(id, o.key)
+    if (written.includes(`\${${legacy}}`)) names.push(legacy)
+    return names.map((name) => `export ${name}=${shellQuote(String(value))}`)
+  })
+}
+
 export const configurePlugin = async (input: string, options: ConfigureOptions): Promise<ConfigureResult> => {
   const {env, context} = options
   const installed = installedRecords(input, env, context)
@@ -92,8 +109,10 @@ export const configurePlugin = async (input: string, options: ConfigureOptions):
   }
   if (options.sets.length === 0 && options.ask && declared.length > 0) {
     const answers = await options.ask(id, declared)
-    for (const option of declared)
-      if (answers[option.key] !== undefined) updates.push({key: option.key, value: answers[option.key]!, sensitive: option.sensitive})
+    for (const option of declared) {
+      const value = own(answers, option.key)
+      if (value !== undefined) updates.push({key: option.key, value, sensitive: option.sensitive})
+    }
   }
   const before = configState(env, id, declared).values
   const changed = updates.filter((u) => before[u.key] !== u.value).map((u) => u.key)
@@ -141,10 +160,6 @@ export const configurePlugin = async (input: string, options: ConfigureOptions):
     ...(!o.sensitive && state.values[o.key] !== undefined ? {value: state.values[o.key]} : {}),
     ...(o.sensitive ? {env: secretEnvName(id, o.key)} : {}),
   }))
-  const exports = options.export
-    ? declared
-        .filter((o) => o.sensitive && state.values[o.key] !== undefined)
-        .map((o) => `export ${secretEnvName(id, o.key)}=${shellQuote(String(state.values[o.key]))}`)
-    : undefined
+  const exports = options.export ? exportLines(id, declared, state.values, installed ?? []) : undefined
   return {plugin: id, scope: context.scope, options: shown, changed, missing: state.missing, reapplied, ...(exports ? {exports} : {})}
 }

@@ -76,16 +76,44 @@ const renameSkill = (skillDir: string, name: string): boolean => {
   return true
 }
 
-const writeConfig = (guard: Guard, file: string, root: string, text: string, created: boolean): string[] => {
+/**
+ * Agent config files edited by a run of operations, kept in memory and written once each at the end
+ * (`flushConfigs`): a plugin with n MCP servers edits one file n times, and writing (and syncing) the
+ * whole file after each edit made an install quadratic in n.
+ */
+export type PendingConfigs = Map<string, {text: string; root: string; created: boolean}>
+
+const readConfig = (file: string, pending: PendingConfigs | undefined): {text: string; created: boolean} => {
+  const held = pending?.get(file)
+  if (held) return {text: held.text, created: false}
+  return {text: readText(file), created: !existsSync(file)}
+}
+
+const writeConfig = (guard: Guard, file: string, root: string, text: string, created: boolean, pending: PendingConfigs | undefined): string[] => {
+  const held = pending?.get(file)
+  if (held) {
+    held.text = text
+    return []
+  }
   const made = makeDirs(guard, root, dirname(file))
   assertNoLinksBelow(root, file)
   guard.touch(file)
-  writeFileAtomic(file, text, created ? 0o644 : (modeOf(file) ?? 0o644))
+  if (pending) pending.set(file, {text, root, created})
+  else writeFileAtomic(file, text, created ? 0o644 : (modeOf(file) ?? 0o644))
   return made
 }
 
+/** Writes each config file the operations edited, once (each was journalled at its first edit). */
+export const flushConfigs = (pending: PendingConfigs): void => {
+  for (const [file, {text, root, created}] of pending) {
+    assertNoLinksBelow(root, file)
+    writeFileAtomic(file, text, created ? 0o644 : (modeOf(file) ?? 0o644))
+  }
+  pending.clear()
+}
+
 /** Applies one operation, journalling each path through `guard` before it is made or changed. */
-export const applyOperation = (op: Operation, guard: Guard): Applied => {
+export const applyOperation = (op: Operation, guard: Guard, pending?: PendingConfigs): Applied => {
   const done = empty()
   switch (op.kind) {
     case 'shared':
@@ -125,13 +153,12 @@ export const applyOperation = (op: Operation, guard: Guard): Applied => {
       return done
     }
     case 'json-member': {
-      const createdFile = !existsSync(op.file)
-      const text = readText(op.file)
+      const {text, created: createdFile} = readConfig(op.file, pending)
       if (op.hooks) {
         const existing = text.trim() === '' ? undefined : (getJsonMember(text, op.path, op.key, op.file) as HookEvents | undefined)
         const merge = mergeHookEvents(existing, op.hooks)
         const edit = editJsonMember(text, op.path, op.key, merge.events, op.file)
-        done.dirs.push(...writeConfig(guard, op.file, op.root, edit.text, createdFile))
+        done.dirs.push(...writeConfig(guard, op.file, op.root, edit.text, createdFile, pending))
         done.config.push({
           component: op.component,
           file: op.file,
@@ -147,14 +174,14 @@ export const applyOperation = (op: Operation, guard: Guard): Applied => {
         return done
       }
       const edit = editJsonMember(text, op.path, op.key, op.value, op.file)
-      done.dirs.push(...writeConfig(guard, op.file, op.root, edit.text, createdFile))
+      done.dirs.push(...writeConfig(guard, op.file, op.root, edit.text, createdFile, pending))
       done.config.push({component: op.component, file: op.file, format: 'json', path: op.path, key: op.key, value: op.value, undo: edit.undo, createdFile})
       return done
     }
     case 'toml-table': {
-      const createdFile = !existsSync(op.file)
-      const edit = editTomlTable(readText(op.file), op.table, op.entries, op.file)
-      done.dirs.push(...writeConfig(guard, op.file, op.root, edit.text, createdFile))
+      const {text, created: createdFile} = readConfig(op.file, pending)
+      const edit = editTomlTable(text, op.table, op.entries, op.file)
+      done.dirs.push(...writeConfig(guard, op.file, op.root, edit.text, createdFile, pending))
       done.config.push({component: op.component, file: op.file, format: 'toml', path: op.table, key: '', value: op.entries, undo: edit.undo, createdFile})
       return done
     }

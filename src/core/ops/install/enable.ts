@@ -5,6 +5,7 @@ import type {ScopeContext} from '../../kernel/env/scope.js'
 import {loadTargets, pickTargets} from '../../kernel/targets/registry.js'
 import {installPrepared, type InstallResult} from './install.js'
 import {readInstalledCopy} from '../../kernel/mcp/model.js'
+import {admitPluginModel} from '../../kernel/policy/gate.js'
 import {recordsFor} from './remove.js'
 import {pluginFiles} from './plugin-copy.js'
 
@@ -46,6 +47,9 @@ export const enablePlugin = async (
     )
   }
   const model = readInstalledCopy(first.plugin, first.pluginRoot, options.env.home)
+  // the policy may have changed since it was disabled: what it now forbids (hooks, MCP servers, the
+  // plugin itself) is not put back. Hidden text was judged when it was installed (audit still reports it).
+  admitPluginModel(model, first.plugin, {env: options.env, projectRoot: options.context.projectRoot, allowHiddenText: true})
   const targets = pickTargets(
     disabled.map((r) => r.target),
     await loadTargets(),

@@ -9,6 +9,8 @@ import {pluginFiles, type PluginFiles} from './plugin-copy.js'
 import {redactUrl} from '../../kernel/sources/redact.js'
 import {localGitCommit} from './local-commit.js'
 import type {PluginFetchSpec} from '../../kernel/resolve/resolve.js'
+import type {SignerSeen} from '../../model/signing.js'
+import type {NpmProvenance} from '../../kernel/sources/npm.js'
 
 export interface FetchedPlugin {
   /** the folder holding the plugin (inside the cache, or the local folder itself) */
@@ -18,6 +20,10 @@ export interface FetchedPlugin {
   /** a package fetched from a registry: the version it resolved to and the registry's integrity */
   artifact?: {version: string; integrity: string}
   integrity: string
+  /** an npm package: what the registry's signing keys proved about it */
+  provenance?: NpmProvenance
+  /** who signed `commit` (or the archive), when its marketplace declares keys or identities (the lock records it) */
+  signer?: SignerSeen
   /** the files of `root`, when they were hashed file by file here (their integrity is `integrity`) */
   files?: PluginFiles
 }
@@ -78,7 +84,12 @@ const fetchArchivePlugin = async (spec: Spec<'archive'>, env: Environment, offli
 const fetchNpmPlugin = async (spec: Spec<'npm'>, env: Environment, offline: boolean): Promise<FetchedPlugin> => {
   const {fetchNpm} = await import('../../kernel/sources/npm.js')
   const fetched = await fetchNpm(spec, {env, cacheDir: loadoutPaths(env).cache, offline})
-  return {root: fetched.root, artifact: {version: fetched.version, integrity: fetched.artifactIntegrity}, integrity: fetched.integrity}
+  return {
+    root: fetched.root,
+    artifact: {version: fetched.version, integrity: fetched.artifactIntegrity},
+    integrity: fetched.integrity,
+    provenance: fetched.provenance,
+  }
 }
 
 const fetchOciPlugin = async (spec: Spec<'oci'>, env: Environment, offline: boolean): Promise<FetchedPlugin> => {

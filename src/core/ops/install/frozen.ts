@@ -17,6 +17,7 @@ const portableView = (r: InstallRecord): Record<string, unknown> => ({
   version: r.version,
   source: r.source,
   commit: r.commit,
+  signer: r.signer,
   archiveSha256: r.archiveSha256,
   integrity: r.integrity,
   enabled: r.enabled,

@@ -12,9 +12,11 @@ import type {Problem} from '../../model/problems.js'
 import type {ScopeContext} from '../../kernel/env/scope.js'
 import {pathsRecordedBy, ownershipFrom, readInstallRecords, type InstallRecord} from '../../kernel/state/records.js'
 import type {AgentTarget} from '../../kernel/targets/types.js'
-import {applyOperation, removeApplied} from './apply.js'
+import {applyOperation, flushConfigs, removeApplied, type PendingConfigs} from './apply.js'
 import {approvalsFile, consentSummary, isApproved, storeApproval, type ConsentSummary} from './consent.js'
 import {fetchPlugin, type FetchedPlugin} from './fetch-plugin.js'
+import type {NpmProvenance} from '../../kernel/sources/npm.js'
+import {checkPluginProvenance, checkPluginSignature} from './signature.js'
 import {assertLockUnchanged, unchangedFromLockfile} from './frozen.js'
 import {ownedEdits} from './owned-edits.js'
 import {inheritCreated} from './config-heirs.js'
@@ -66,6 +68,10 @@ export interface InstallResult {
   version?: string
   source: string
   commit?: string
+  /** the fingerprint of the key that signed `commit`, when its marketplace declares keys */
+  signer?: string
+  /** an npm package: what the registry's signing keys proved about it */
+  provenance?: NpmProvenance
   integrity: string
   scope: string
   dryRun: boolean
@@ -128,6 +134,9 @@ export const prepareFetched = async (
   fetched: FetchedPlugin,
   options: Pick<InstallOptions, 'env' | 'context' | 'skills' | 'allowHiddenText'>,
 ): Promise<Prepared> => {
+  checkPluginProvenance(resolved, fetched, options.env, options.context.projectRoot)
+  const signer = await checkPluginSignature(resolved, fetched, options.env, options.context.projectRoot)
+  if (signer) fetched = {...fetched, signer}
   let model = readFetched(resolved, fetched, options.env)
   if (options.skills && options.skills.length > 0) model = pickSkills(model, options.skills)
   const id = resolved.marketplace === DIRECT ? `${model.name}@${DIRECT}` : resolved.id
@@ -196,6 +205,8 @@ export const preflightInstall = async (prepared: Prepared, options: InstallOptio
     ...(version ? {version} : {}),
     source: resolved.fetch.label,
     ...(fetched.commit ? {commit: fetched.commit} : {}),
+    ...(fetched.signer ? {signer: fetched.signer.fingerprint} : {}),
+    ...(fetched.provenance ? {provenance: fetched.provenance} : {}),
     integrity: fetched.integrity,
     scope: context.scope,
     dryRun: options.dryRun,
@@ -316,6 +327,7 @@ export const applyInTransaction = async (
     ...(base.version ? {version: base.version} : {}),
     source: base.source,
     ...(fetched.commit ? {commit: fetched.commit} : {}),
+    ...(fetched.signer ? {signer: fetched.signer.fingerprint} : {}),
     ...(fetched.archiveSha256 ? {archiveSha256: fetched.archiveSha256} : {}),
     ...(fetched.artifact ? {artifact: fetched.artifact} : {}),
     integrity: fetched.integrity,
@@ -419,6 +431,7 @@ const applyPlans = async (plans: readonly TargetPlan[], recordBase: RecordBase, 
     record.config.push(...(applied.config ?? []))
   }
   const sharing: Array<{record: InstallRecord; op: Extract<Operation, {kind: 'shared'}>}> = []
+  const pending: PendingConfigs = new Map()
   for (const plan of plans) {
     if (plan.operations.length === 0) continue
     const record: InstallRecord = {
@@ -437,12 +450,13 @@ const applyPlans = async (plans: readonly TargetPlan[], recordBase: RecordBase, 
         continue
       }
       await tx.checkpoint()
-      const applied = applyOperation(op, tx)
+      const applied = applyOperation(op, tx, pending)
       add(record, {...applied, trees: applied.trees ?? []})
       if (op.kind === 'copy-dir' || op.kind === 'write-file') at.set(op.dest, {files: applied.files, dirs: applied.dirs, trees: applied.trees ?? []})
     }
     records.push(record)
   }
+  flushConfigs(pending)
   for (const {record, op} of sharing) add(record, op.recorded ?? at.get(op.dest) ?? {files: [], dirs: [], trees: []})
   await tx.checkpoint()
   return records

@@ -4,7 +4,7 @@ import {getJsonMember, parseJsonText} from '../../kernel/agent-config/json-edit.
 import {getTomlTable, parseTomlText, type TomlEntries} from '../../kernel/agent-config/toml-edit.js'
 import type {Environment} from '../../kernel/env/environment.js'
 import {conflict, validationFailed} from '../../model/errors.js'
-import {confusableWith} from '../../kernel/text/name-skeleton.js'
+import {confusableWith, lookAlikeIndex} from '../../kernel/text/name-skeleton.js'
 import {assertNoLinksBelow} from '../../kernel/fs/contain.js'
 import {renderCommand} from '../../kernel/writers/command.js'
 import {spellEnvReferences} from '../../kernel/writers/env-refs.js'
@@ -162,13 +162,36 @@ const refuseConfusable = (kind: 'skill' | 'subagent', name: string, dir: string,
 }
 
 /** An MCP server key that looks like one already in the agent's config file (NFKC, look-alikes) is refused. */
-const refuseConfusableKey = (key: string, present: unknown, file: string, target: AgentTarget): void => {
-  const keys = typeof present === 'object' && present !== null && !Array.isArray(present) ? Object.keys(present) : []
-  const other = confusableWith(key, keys)
+const refuseConfusableKey = (key: string, servers: McpFileServers, file: string, target: AgentTarget): void => {
+  const other = servers.lookAlikes.confusable(key)
   if (other === undefined) return
   throw validationFailed('mcp-name-confusable', `MCP server "${key}" cannot be installed for ${target.id}: it looks like "${other}", already in ${file}`, {
     suggestions: ['rename one of them so that the two names cannot be taken for each other'],
   })
+}
+
+/** The servers an agent's MCP file holds at one key, read once per plan (not once per server). */
+interface McpFileServers {
+  present: Record<string, unknown> | undefined
+  lookAlikes: ReturnType<typeof lookAlikeIndex>
+}
+
+const objectOrUndefined = (value: unknown): Record<string, unknown> | undefined =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined
+
+const serversIn = (present: unknown): McpFileServers => {
+  const object = objectOrUndefined(present)
+  return {present: object, lookAlikes: lookAlikeIndex(object ? Object.keys(object) : [])}
+}
+
+const readMcpServers = (file: string, format: string, path: readonly string[]): McpFileServers => {
+  const text = readConfigText(file)
+  if (format === 'codex-toml') {
+    parseTomlText(text, file)
+    return serversIn(getTomlTable(text, [...path], file))
+  }
+  const parsed = parseJsonText(text.trim() === '' ? '{}' : text, file)
+  return serversIn(path.reduce<unknown>((v, k) => objectOrUndefined(v)?.[k], parsed))
 }
 
 /** CHARACTOID keeps a skill as one YAML file: name, description, instructions (the SKILL.md body). */
@@ -359,6 +382,7 @@ const planSubagents = (input: PlanInput, target: AgentTarget, plan: TargetPlan) 
 
 const planMcp = (input: PlanInput, target: AgentTarget, plan: TargetPlan) => {
   const {model, id} = input
+  const read = new Map<string, McpFileServers>()
   for (const server of model.mcpServers) {
     const component = componentId(id, 'mcp', server.name)
     const section = target.mcp
@@ -395,33 +419,28 @@ const planMcp = (input: PlanInput, target: AgentTarget, plan: TargetPlan) => {
     const key = server.key ?? mcpServerKey(model.name, server.name)
     const file = location.absolute
     assertNoLinksBelow(location.root, file)
-    const text = readConfigText(file)
+    const path = section.format === 'codex-toml' ? [section.key] : [location.key ?? section.key]
+    const cacheKey = `${file}\0${path.join('\0')}`
+    let servers = read.get(cacheKey)
+    if (!servers) read.set(cacheKey, (servers = readMcpServers(file, section.format, path)))
+    refuseConfusableKey(key, servers, file, target)
+    const taken = servers.present !== undefined && Object.hasOwn(servers.present, key)
     if (section.format === 'codex-toml') {
-      parseTomlText(text, file)
-      refuseConfusableKey(key, getTomlTable(text, [section.key], file), file, target)
       const table = [section.key, key]
-      if (getTomlTable(text, table, file) !== undefined && !configKeyOwned(input, file, table, '')) {
+      if (taken && !configKeyOwned(input, file, table, '')) {
         throw conflict('mcp-key-taken', `${file} already has [${table.join('.')}], which loadout did not install`, {
           suggestions: ['rename or remove that entry, then try again'],
         })
       }
       plan.operations.push({kind: 'toml-table', component, file, root: location.root, table, entries: rendered.value as TomlEntries})
     } else {
-      const parsed = parseJsonText(text.trim() === '' ? '{}' : text, file)
-      const path = [location.key ?? section.key]
-      refuseConfusableKey(
-        key,
-        path.reduce<unknown>((v, k) => (typeof v === 'object' && v !== null ? (v as Record<string, unknown>)[k] : undefined), parsed),
-        file,
-        target,
-      )
-      if (text.trim() !== '' && getJsonMember(text, path, key, file) !== undefined && !configKeyOwned(input, file, path, key)) {
+      if (taken && !configKeyOwned(input, file, path, key)) {
         throw conflict('mcp-key-taken', `${file} already has an MCP server "${key}", which loadout did not install`, {
           suggestions: ['rename or remove that entry, then try again'],
         })
       }
       plan.operations.push({kind: 'json-member', component, file, root: location.root, path, key, value: rendered.value})
-      for (const other of shadowingFiles(input, target, file, key)) {
+      for (const other of shadowingFiles(input, target, file, key, read)) {
         plan.notes.push({
           component,
           note: `${target.name}: ${other} already has a server "${key}"; ${target.name} merges its MCP files by server name, so one definition replaces the other (${target.mcp?.note ?? 'see its load order'})`,
@@ -432,18 +451,24 @@ const planMcp = (input: PlanInput, target: AgentTarget, plan: TargetPlan) => {
 }
 
 /** The agent's other MCP files (either scope) that already define `key`: one of the two will not be used. */
-const shadowingFiles = (input: PlanInput, target: AgentTarget, written: string, key: string): string[] => {
+const shadowingFiles = (input: PlanInput, target: AgentTarget, written: string, key: string, read: Map<string, McpFileServers>): string[] => {
   const section = target.mcp
   if (!section || section.format !== 'json-key') return []
   return section.locations.flatMap((l) => {
     const location = resolveLocation(target, l, input.env, input.context.projectRoot)
     if (location.absolute === written || !existsSync(location.absolute)) return []
-    try {
-      const text = readFileSync(location.absolute, 'utf8')
-      return getJsonMember(text, [l.key ?? section.key], key, location.absolute) === undefined ? [] : [location.absolute]
-    } catch {
-      return []
+    const path = [l.key ?? section.key]
+    const cacheKey = `${location.absolute}\0${path.join('\0')}`
+    let servers = read.get(cacheKey)
+    if (!servers) {
+      try {
+        servers = readMcpServers(location.absolute, section.format, path)
+      } catch {
+        servers = serversIn(undefined)
+      }
+      read.set(cacheKey, servers)
     }
+    return servers.present !== undefined && Object.hasOwn(servers.present, key) ? [location.absolute] : []
   })
 }
 

@@ -7,9 +7,13 @@ import {parseSource, sourceLabel} from '../../kernel/sources/parse.js'
 import {kindOf} from '../../kernel/sources/kinds/index.js'
 import type {Source, SourceKind} from '../../model/source.js'
 import {isInside} from '../../kernel/fs/contain.js'
-import {admitMarketplace} from '../../kernel/policy/gate.js'
+import {admitMarketplace, admitSigning} from '../../kernel/policy/gate.js'
+import type {SignerSeen} from '../../model/signing.js'
+import {verifyMirrorCommit} from '../../kernel/sources/git-signature.js'
+import {hasCommits} from '../../kernel/sources/signable.js'
+import {identitiesFrom, keysFromDeclaration, keysFromFiles, refuseUnsignable, type DeclaredKeys} from './signing.js'
 import {relative, sep} from 'node:path'
-import {commitDownload, discardDownload, fetchCatalogSource, readFetchedCatalog, sourceKey} from '../../kernel/marketplace/fetch.js'
+import {commitDownload, discardDownload, fetchCatalogSource, gitUrlOf, readFetchedCatalog, sourceKey} from '../../kernel/marketplace/fetch.js'
 import {BUILTIN_NAME} from '../../kernel/marketplace/known.js'
 import {checkMarketplaceName} from '../../kernel/text/names.js'
 import {
@@ -26,6 +30,12 @@ export interface AddMarketplaceInput {
   name?: string
   ref?: string
   sparse?: string[]
+  /** key files (`--signed-by`) every commit read must be signed by */
+  signedBy?: string[]
+  /** loadout.json's signedBy for this marketplace (key texts or project-relative files), when registering a declaration */
+  declaredSignedBy?: unknown
+  /** `--signed-by-identity` (or loadout.json's signedByIdentity): `<issuer>=<subject>` an archive it lists must be signed by (Sigstore) */
+  signedByIdentity?: unknown
   env: Environment
   context: ScopeContext
   offline: boolean
@@ -45,6 +55,12 @@ export interface MarketplaceAdded {
   kind: SourceKind
   commit?: string
   pluginCount: number
+  /** fingerprints of the keys its commits must be signed by */
+  signedBy?: string[]
+  /** the Sigstore identities its archives must be signed by, `<issuer>=<subject>` */
+  signedByIdentity?: string[]
+  /** who signed the commit read */
+  signer?: SignerSeen
   warnings: Problem[]
 }
 
@@ -85,11 +101,42 @@ export const addMarketplace = async (input: AddMarketplaceInput): Promise<Market
   admitMarketplace(source, input.name, env, context.projectRoot, sourceLabel(source))
   const key = sourceKey(source, env)
   const project = context.scope === 'project' ? context.projectRoot : undefined
+  const trust: DeclaredKeys =
+    input.declaredSignedBy !== undefined
+      ? await keysFromDeclaration(input.declaredSignedBy, context.projectRoot, env.vars.PATH)
+      : await keysFromFiles(input.signedBy ?? [], env.cwd, project, env.vars.PATH)
+  refuseUnsignable(source, trust.keys)
+  const identities = identitiesFrom(input.signedByIdentity)
+  const identityTexts = identities.map((i) => `${i.issuer}=${i.subject}`)
+  const signing = {
+    ...(trust.keys.length > 0 ? {signedBy: trust.keys.map((k) => k.fingerprint)} : {}),
+    ...(identities.length > 0 ? {signedByIdentity: identityTexts} : {}),
+  }
+  // identities check the archives a catalog lists; a git marketplace's own commits need keys
+  const trusted = trust.keys.length > 0 || (identities.length > 0 && !hasCommits(source))
+  admitSigning({source}, input.name, trusted, env, context.projectRoot, `marketplace ${sourceLabel(source)}`)
   return withStateLock(env, async () => {
     const records = readMarketplaces(env)
     const visible = visibleMarketplaces(records, context.projectRoot)
     const same = visible.find((r) => r.scope === context.scope && sourceKey(r.source, env) === key && (r.ref ?? '') === (input.ref ?? ''))
     if (same && (input.name === undefined || input.name === same.name)) {
+      // keys or identities asked for now are never silently dropped: the record would not check them
+      const sameTrust = (a: readonly string[] | undefined, b: readonly string[]) => [...(a ?? [])].sort().join('\n') === [...b].sort().join('\n')
+      if (
+        input.declaredSignedBy === undefined &&
+        trust.keys.length + identities.length > 0 &&
+        (!sameTrust(
+          same.signedBy?.map((k) => k.fingerprint),
+          trust.keys.map((k) => k.fingerprint),
+        ) ||
+          !sameTrust(
+            same.signedByIdentity?.map((i) => `${i.issuer}=${i.subject}`),
+            identityTexts,
+          ))
+      )
+        throw conflict('marketplace-trust-differs', `marketplace "${same.name}" is already added from this source with other signing keys or identities`, {
+          suggestions: [`remove it and add it again with the keys you trust: loadout marketplace remove ${same.name}`],
+        })
       return {
         status: 'already-added',
         name: same.name,
@@ -113,16 +160,21 @@ export const addMarketplace = async (input: AddMarketplaceInput): Promise<Market
       ...(input.sparse ? {sparse: input.sparse} : {}),
       ...(input.onProgress ? {onProgress: input.onProgress} : {}),
     })
+    let signer: SignerSeen | undefined
     const read = readFetchedCatalog(fetched)
     const name = input.name ?? read.catalog.name
-    if (input.name === undefined) {
-      try {
+    try {
+      if (input.name === undefined) {
         admitMarketplace(source, name, env, context.projectRoot, sourceLabel(source))
-      } catch (error) {
-        discardDownload(fetched)
-        throw error
+        admitSigning({source}, name, trusted, env, context.projectRoot, `marketplace ${sourceLabel(source)}`)
       }
+      if (trust.keys.length > 0)
+        signer = await verifyMirrorCommit(env, gitUrlOf(source, env), fetched.commit!, trust.keys, `marketplace ${sourceLabel(source)}`)
+    } catch (error) {
+      discardDownload(fetched)
+      throw error
     }
+    const signed = {...signing, ...(signer ? {signer} : {})}
     const taken = nameTaken(name)
     if (taken) {
       discardDownload(fetched)
@@ -139,6 +191,7 @@ export const addMarketplace = async (input: AddMarketplaceInput): Promise<Market
         kind: source.kind,
         ...(fetched.commit ? {commit: fetched.commit} : {}),
         pluginCount: read.catalog.plugins.length,
+        ...signed,
         warnings: read.problems,
       }
     }
@@ -162,6 +215,9 @@ export const addMarketplace = async (input: AddMarketplaceInput): Promise<Market
       catalogFile: final.catalogFile,
       pluginCount: read.catalog.plugins.length,
       warningCount: read.problems.length,
+      ...(trust.keys.length > 0 ? {signedBy: trust.keys} : {}),
+      ...(identities.length > 0 ? {signedByIdentity: identities} : {}),
+      ...(signer ? {signer} : {}),
     }
     writeMarketplaces(env, [...records, record])
     if (project && input.declare !== false) {
@@ -172,6 +228,8 @@ export const addMarketplace = async (input: AddMarketplaceInput): Promise<Market
           source: portableInput(source, record.input, project),
           ...(record.ref ? {ref: record.ref} : {}),
           ...(record.sparse ? {sparse: record.sparse} : {}),
+          ...(trust.portable.length > 0 ? {signedBy: trust.portable} : {}),
+          ...(identities.length > 0 ? {signedByIdentity: identityTexts} : {}),
         },
       }
       writeProjectManifest(project, manifest)
@@ -184,6 +242,7 @@ export const addMarketplace = async (input: AddMarketplaceInput): Promise<Market
       kind: source.kind,
       ...(record.commit ? {commit: record.commit} : {}),
       pluginCount: record.pluginCount,
+      ...signed,
       warnings: read.problems,
     }
   })

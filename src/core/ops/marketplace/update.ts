@@ -1,10 +1,12 @@
 import type {Environment} from '../../kernel/env/environment.js'
 import {isLoadoutError} from '../../model/errors.js'
 import {withStateLock} from '../../kernel/state/transaction.js'
-import {admitMarketplace} from '../../kernel/policy/gate.js'
+import {admitMarketplace, admitSigning} from '../../kernel/policy/gate.js'
+import type {SignerSeen} from '../../model/signing.js'
+import {verifyMirrorCommit} from '../../kernel/sources/git-signature.js'
 import type {ScopeContext} from '../../kernel/env/scope.js'
 import type {Catalog, DroppedEntry} from '../../model/marketplace.js'
-import {commitDownload, discardDownload, fetchCatalogSource, pruneTrees, readFetchedCatalog} from '../../kernel/marketplace/fetch.js'
+import {commitDownload, discardDownload, fetchCatalogSource, gitUrlOf, pruneTrees, readFetchedCatalog} from '../../kernel/marketplace/fetch.js'
 import {readKnownCatalog} from '../../kernel/marketplace/browse.js'
 import {findMarketplace, knownMarketplaces} from '../../kernel/marketplace/known.js'
 import {marketEnv, readMarketplaces, writeMarketplaces, type MarketplaceRecord} from '../../kernel/state/marketplaces.js'
@@ -20,6 +22,8 @@ export interface MarketplaceUpdate {
   status: 'updated' | 'unchanged' | 'failed' | 'skipped'
   commit?: string
   previousCommit?: string
+  /** who signed `commit`, for a marketplace declared with keys */
+  signer?: SignerSeen
   pluginCount?: number
   changes?: CatalogChanges
   /** entries of the new catalog skipped for a broken rule, each with its reason */
@@ -70,6 +74,8 @@ const updateOne = async (
   const env = marketEnv(record, machineEnv)
   try {
     admitMarketplace(record.source, record.name, env, projectRoot, record.input)
+    const keys = record.signedBy ?? []
+    admitSigning({source: record.source}, record.name, keys.length > 0, env, projectRoot, `marketplace ${record.name}`)
     const fetched = await fetchCatalogSource(record.source, {
       env,
       offline,
@@ -83,6 +89,14 @@ const updateOne = async (
         record: {...record, updatedAt: now},
       }
     }
+    let signer: SignerSeen | undefined
+    try {
+      if (keys.length > 0) signer = await verifyMirrorCommit(env, gitUrlOf(record.source, env), fetched.commit!, keys, `marketplace ${record.name}`)
+    } catch (error) {
+      discardDownload(fetched)
+      throw error
+    }
+    const signed = signer ? {signer} : {}
     const read = readFetchedCatalog(fetched)
     const final = dryRun ? fetched : commitDownload(fetched)
     if (dryRun) discardDownload(fetched)
@@ -98,6 +112,7 @@ const updateOne = async (
       ...(final.etag ? {etag: final.etag} : {}),
       ...(final.lastModified ? {lastModified: final.lastModified} : {}),
       ...(final.root ? {root: final.root} : {}),
+      ...signed,
     }
     const dropped = read.dropped.length > 0 ? {dropped: read.dropped} : {}
     if (dryRun)
@@ -108,6 +123,7 @@ const updateOne = async (
           ...(final.commit ? {commit: final.commit} : {}),
           ...(record.commit ? {previousCommit: record.commit} : {}),
           pluginCount: next.pluginCount,
+          ...signed,
           changes,
           ...dropped,
         },
@@ -121,6 +137,7 @@ const updateOne = async (
         ...(final.commit ? {commit: final.commit} : {}),
         ...(record.commit ? {previousCommit: record.commit} : {}),
         pluginCount: next.pluginCount,
+        ...signed,
         changes,
         ...dropped,
       },

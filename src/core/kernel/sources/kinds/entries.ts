@@ -166,16 +166,21 @@ const archive: EntrySourceKind<Of<'archive'>> = {
     kind: 'archive',
     url: source.url,
     ...(source.sha256 ? {sha256: source.sha256} : {}),
+    ...(source.sigstore ? {sigstore: source.sigstore} : {}),
     label: source.url,
     ...(tokenOrigin ? {tokenOrigin} : {}),
   }),
   read: (value, checks) => {
     const url = checks.remoteUrl(value.url)
     if (isBroken(url)) return url
-    if (value.sha256 === undefined) return {kind: 'archive', url}
+    // a Sigstore bundle for the archive, by URL: checked against the marketplace's --signed-by-identity
+    const sigstore = value.sigstore === undefined ? undefined : checks.remoteUrl(value.sigstore)
+    if (isBroken(sigstore)) return sigstore
+    const withBundle = sigstore ? {sigstore} : {}
+    if (value.sha256 === undefined) return {kind: 'archive', url, ...withBundle}
     const sha256 = checks.string(value, 'sha256', "the archive's sha256 (64 hexadecimal characters)")
     if (isBroken(sha256)) return sha256
-    return checks.sha256(sha256) ?? {kind: 'archive', url, sha256: sha256.toLowerCase()}
+    return checks.sha256(sha256) ?? {kind: 'archive', url, sha256: sha256.toLowerCase(), ...withBundle}
   },
 }
 

@@ -1,0 +1,122 @@
+import {readFileSync} from 'node:fs'
+import {createRequire} from 'node:module'
+import {join} from 'node:path'
+import type {Environment} from '../env/environment.js'
+import {EXIT, LoadoutError} from '../../model/errors.js'
+import type {SigstoreIdentity} from '../../model/signing.js'
+import {httpGet} from './http.js'
+import {redactUrl} from './redact.js'
+
+/**
+ * Sigstore bundles for archives, checked with @sigstore/verify: the signing certificate must chain
+ * to a certificate authority of the trusted root, the bundle's transparency-log entry must carry a
+ * promise signed by a log of that root, the signature must cover the archive's bytes, and the
+ * certificate must name one of the identities the user pinned (OIDC issuer + subject).
+ *
+ * The trusted root is Sigstore's public one (fetched and checked with TUF by @sigstore/tuf), or the
+ * file `LOADOUT_SIGSTORE_TRUSTED_ROOT` names (a private Sigstore, or a test root). A root without
+ * certificate-transparency logs asks for no SCT.
+ */
+
+type Libraries = {
+  verify: typeof import('@sigstore/verify')
+  bundle: typeof import('@sigstore/bundle')
+  specs: typeof import('@sigstore/protobuf-specs')
+  tuf: typeof import('@sigstore/tuf')
+}
+
+let loaded: Libraries | undefined
+const libraries = (): Libraries => {
+  if (loaded) return loaded
+  const require = createRequire(import.meta.url)
+  loaded = {
+    verify: require('@sigstore/verify') as Libraries['verify'],
+    bundle: require('@sigstore/bundle') as Libraries['bundle'],
+    specs: require('@sigstore/protobuf-specs') as Libraries['specs'],
+    tuf: require('@sigstore/tuf') as Libraries['tuf'],
+  }
+  return loaded
+}
+
+const MAX_BUNDLE_BYTES = 1024 * 1024
+
+const refused = (code: string, message: string, identities: readonly SigstoreIdentity[], details: Record<string, unknown>) =>
+  new LoadoutError(code, EXIT.integrity, message, {
+    suggestions: [
+      `loadout trusts ${identities.map((i) => `${i.issuer}=${i.subject}`).join(', ')} for this marketplace`,
+      'if the publisher signs from another identity, check it with them, then add it: --signed-by-identity <issuer>=<subject>',
+    ],
+    details: {...details, trusted: identities},
+  })
+
+/** Reads `--signed-by-identity <issuer>=<subject>`: the issuer is an https URL, the subject a non-empty text. */
+export const parseIdentity = (text: string): SigstoreIdentity | undefined => {
+  const at = text.indexOf('=')
+  const issuer = text.slice(0, at)
+  const subject = text.slice(at + 1)
+  if (at <= 0 || subject === '' || !/^https:\/\/\S+$/.test(issuer) || /[\s\0]/.test(subject)) return undefined
+  return {issuer, subject}
+}
+
+const trustedRoot = async (env: Environment, cacheDir: string): Promise<unknown> => {
+  const file = env.vars.LOADOUT_SIGSTORE_TRUSTED_ROOT
+  if (file) {
+    try {
+      return JSON.parse(readFileSync(file, 'utf8')) as unknown
+    } catch (error) {
+      throw new LoadoutError(
+        'sigstore-root-unreadable',
+        EXIT.usage,
+        `LOADOUT_SIGSTORE_TRUSTED_ROOT: ${file} is not a trusted root JSON file (${(error as Error).message})`,
+      )
+    }
+  }
+  const {getTrustedRoot} = libraries().tuf
+  return getTrustedRoot({cachePath: join(cacheDir, 'sigstore-tuf')})
+}
+
+/** Downloads a bundle (bounded; the policy judges its host like any fetch). */
+export const fetchBundle = async (url: string, env: Environment): Promise<unknown> => {
+  const got = await httpGet(url, {env, maxBytes: MAX_BUNDLE_BYTES, accept: 'application/json'})
+  if (got.status !== 'ok') throw new LoadoutError('fetch-failed', EXIT.network, `${redactUrl(url)} answered 304 to a request that was not conditional`)
+  try {
+    return JSON.parse(got.body.toString('utf8')) as unknown
+  } catch {
+    throw new LoadoutError('sigstore-bundle-invalid', EXIT.integrity, `the Sigstore bundle at ${redactUrl(url)} is not JSON`)
+  }
+}
+
+/**
+ * Checks `artifact` against a bundle; returns the identity it was signed by, or throws exit 7: a
+ * bundle that does not verify, or one signed by an identity not among `identities`.
+ */
+export const verifySigstoreBundle = async (
+  bundleJson: unknown,
+  artifact: Buffer,
+  identities: readonly SigstoreIdentity[],
+  options: {env: Environment; cacheDir: string; label: string},
+): Promise<SigstoreIdentity> => {
+  const lib = libraries()
+  const root = lib.specs.TrustedRoot.fromJSON(await trustedRoot(options.env, options.cacheDir))
+  const verifier = new lib.verify.Verifier(lib.verify.toTrustMaterial(root), {
+    ctlogThreshold: root.ctlogs.length > 0 ? 1 : 0,
+    tlogThreshold: 1,
+    timestampThreshold: 1,
+  })
+  let signer: ReturnType<typeof verifier.verify>
+  try {
+    signer = verifier.verify(lib.verify.toSignedEntity(lib.bundle.bundleFromJSON(bundleJson), artifact))
+  } catch (error) {
+    throw refused('sigstore-bundle-invalid', `${options.label}: its Sigstore bundle does not verify (${(error as Error).message})`, identities, {})
+  }
+  const seen = {issuer: signer.identity?.extensions?.issuer ?? '', subject: signer.identity?.subjectAlternativeName ?? ''}
+  const match = identities.find((i) => i.issuer === seen.issuer && i.subject === seen.subject)
+  if (!match)
+    throw refused(
+      'untrusted-identity',
+      `${options.label} is signed by ${seen.issuer || '(no issuer)'}=${seen.subject || '(no subject)'}, an identity loadout does not trust for it`,
+      identities,
+      {signer: seen},
+    )
+  return match
+}

@@ -1,0 +1,79 @@
+import type {Environment} from '../../kernel/env/environment.js'
+import {knownMarketplaces} from '../../kernel/marketplace/known.js'
+import {admitProvenance, admitSigning} from '../../kernel/policy/gate.js'
+import {DIRECT, type ResolvedPlugin} from '../../kernel/resolve/resolve.js'
+import {verifyMirrorCommit} from '../../kernel/sources/git-signature.js'
+import {gitCommitOf, isArchiveSpec, isGitSpec, isNpmSpec} from '../../kernel/sources/signable.js'
+import type {PluginFetchSpec} from '../../model/source.js'
+import {EXIT, LoadoutError} from '../../model/errors.js'
+import type {SignerSeen, SigstoreIdentity} from '../../model/signing.js'
+import {readFileSync} from 'node:fs'
+import {loadoutPaths} from '../../kernel/env/environment.js'
+import type {FetchedPlugin} from './fetch-plugin.js'
+
+/** `requireProvenance` for a package fetched from an npm registry. */
+export const checkPluginProvenance = (resolved: ResolvedPlugin, fetched: FetchedPlugin, env: Environment, projectRoot: string): void => {
+  if (!isNpmSpec(resolved.fetch)) return
+  admitProvenance(fetched.provenance ?? {signatures: 'none', attestations: 'none'}, env, projectRoot, resolved.id || resolved.fetch.label)
+}
+
+/** An archive under a marketplace that pins Sigstore identities: its bundle must verify to one of them. */
+const checkArchiveBundle = async (
+  spec: Extract<PluginFetchSpec, {kind: 'archive'}>,
+  fetched: FetchedPlugin,
+  identities: readonly SigstoreIdentity[],
+  env: Environment,
+  what: string,
+): Promise<SignerSeen> => {
+  if (!spec.sigstore)
+    throw new LoadoutError('unsigned-source', EXIT.integrity, `${what}: its catalog entry names no Sigstore bundle, and its marketplace requires one`, {
+      suggestions: ['ask the marketplace to add "sigstore": "<bundle URL>" to the entry'],
+      details: {trusted: identities},
+    })
+  const [{fetchBundle, verifySigstoreBundle}, {keptArchiveFile}] = await Promise.all([
+    import('../../kernel/sources/sigstore.js'),
+    import('../../kernel/sources/archive.js'),
+  ])
+  const bundle = await fetchBundle(spec.sigstore, env)
+  const identity = await verifySigstoreBundle(bundle, readFileSync(keptArchiveFile(fetched.root)), identities, {
+    env,
+    cacheDir: loadoutPaths(env).cache,
+    label: what,
+  })
+  return {format: 'sigstore', fingerprint: `${identity.issuer}=${identity.subject}`}
+}
+
+/**
+ * The keys of a plugin's marketplace cover every commit installed through it: its own (a plugin in
+ * the marketplace's repository) and those of the repositories its catalog points at; its Sigstore
+ * identities cover the archives it lists. A source neither can check (a package; an archive under a
+ * marketplace with keys only) is refused, never taken unchecked. Returns the signer, or undefined
+ * when nothing demands a signature.
+ */
+export const checkPluginSignature = async (
+  resolved: ResolvedPlugin,
+  fetched: FetchedPlugin,
+  env: Environment,
+  projectRoot: string,
+): Promise<SignerSeen | undefined> => {
+  // a plugin whose marketplace is gone (configure of an installed one) has no keys left to check against
+  const known = resolved.marketplace === DIRECT ? [] : knownMarketplaces(env, projectRoot).filter((m) => m.name === resolved.marketplace)
+  const market = known.find((m) => m.scope === 'project') ?? known[0]
+  const keys = market?.signedBy ?? []
+  const identities = market?.signedByIdentity ?? []
+  const what = resolved.id || resolved.fetch.label
+  const spec = resolved.fetch
+  const archiveChecked = isArchiveSpec(spec) && identities.length > 0
+  admitSigning({spec}, resolved.marketplace, keys.length > 0 || archiveChecked, env, projectRoot, what)
+  if (archiveChecked && isArchiveSpec(spec)) return checkArchiveBundle(spec, fetched, identities, env, what)
+  if (keys.length === 0 && (identities.length === 0 || isGitSpec(spec))) return undefined
+  const at = gitCommitOf(spec, fetched.commit)
+  if (!at)
+    throw new LoadoutError(
+      'unsigned-source',
+      EXIT.integrity,
+      `${what}: marketplace "${resolved.marketplace}" requires signed sources, and this plugin's source (${spec.kind}) has nothing loadout can check against ${keys.length > 0 ? `the keys ${keys.map((k) => k.fingerprint).join(', ')}` : 'its Sigstore identities'}`,
+      {suggestions: ['ask the marketplace to list the plugin from a signed git repository, or as an archive with a Sigstore bundle']},
+    )
+  return verifyMirrorCommit(env, at.url, at.commit, keys, what)
+}
