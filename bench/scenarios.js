@@ -22,7 +22,7 @@
 // runs in ctx.temp.project with ctx.temp.env (HOME and XDG paths inside the temp folder, NO_COLOR=1).
 // Use the helpers below rather than building steps by hand.
 import {spawnSync} from 'node:child_process'
-import {existsSync, readdirSync, readFileSync, writeFileSync} from 'node:fs'
+import {existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {copyTree, emptyDir, findFile, git, makeInstallFixture, makeOutdatedFixture, makeSkillsFixture, moveAside, writeCatalog} from './fixtures.js'
 import {scaleScenarios} from './scale.js'
@@ -323,6 +323,39 @@ export const scenarios = [
       expectStatusZero('command', command)
       const {version} = JSON.parse(readFileSync(join(ctx.repo, 'package.json'), 'utf8'))
       if (!command.stdout.includes(version)) throw new Error(`--version printed ${JSON.stringify(command.stdout.trim())}`)
+    },
+  },
+  {
+    name: 'update-auto-idle',
+    description:
+      '`loadout update --auto` with nothing due (what a SessionStart hook runs at every session: two marketplaces with ' +
+      'auto-update on, refreshed a minute ago) against `loadout --version`; issue 28 asks for under 1.2x',
+    setup(ctx) {
+      const updatedAt = new Date(Date.now() - 60_000).toISOString()
+      const record = (name, autoUpdate) => ({
+        name,
+        scope: 'user',
+        input: `acme/${name}`,
+        source: {kind: 'github', owner: 'acme', repo: name},
+        addedAt: updatedAt,
+        updatedAt,
+        catalogFile: '/nowhere',
+        pluginCount: 0,
+        warningCount: 0,
+        autoUpdate,
+      })
+      mkdirSync(ctx.temp.env.LOADOUT_HOME, {recursive: true})
+      writeFileSync(
+        join(ctx.temp.env.LOADOUT_HOME, 'marketplaces.json'),
+        JSON.stringify({version: 1, marketplaces: [record('one', 'apply'), record('two', 'notify')]}),
+      )
+    },
+    command: (ctx) => loadout(ctx, 'update', '--auto'),
+    baseline: (ctx) => loadout(ctx, '--version'),
+    baselineLabel: 'loadout --version',
+    check(ctx, {command}) {
+      expectStatusZero('command', command)
+      if (!/no marketplace is due/.test(command.stdout)) throw new Error(`update --auto printed ${JSON.stringify(command.stdout.trim())}`)
     },
   },
   {

@@ -102,9 +102,30 @@ const pluginForm = (agent) => {
   )
 }
 
+/** The budget the agent documents for the descriptions it lists at start-up, with its source (`loadout budget`). */
+const startupBudget = (agent) => {
+  const b = agent.startupBudget
+  if (!b || b.chars === null) return 'none documented'
+  const covers = b.covers.join(', ')
+  return `${b.chars} chars (${covers})${b.env ? ` ${code(`$${b.env}`)}` : ''}<br>[source](${b.source})`
+}
+
 /** The Markdown table (and its legend) for the README, from the parsed target files. */
 export const renderAgentTable = (agents) => {
-  const header = ['Agent', 'Name', 'Confidence', 'Homes', 'Skills', 'Subagents', 'MCP servers', 'Hooks / plugins', 'Slash commands', 'Plugins', 'Confirmed by']
+  const header = [
+    'Agent',
+    'Name',
+    'Confidence',
+    'Homes',
+    'Skills',
+    'Subagents',
+    'MCP servers',
+    'Hooks / plugins',
+    'Slash commands',
+    'Plugins',
+    'Start-up budget',
+    'Confirmed by',
+  ]
   const rows = [...agents]
     .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
     .map((agent) => {
@@ -121,6 +142,7 @@ export const renderAgentTable = (agents) => {
         hooksAndPlugins(agent),
         sectionCell(agent, 'commands'),
         installs ? pluginForm(agent) : '—',
+        installs ? startupBudget(agent) : '—',
         installs ? confirmedBy(agent) : '—',
       ]
     })
@@ -137,6 +159,8 @@ export const renderAgentTable = (agents) => {
     '"Plugins" says whether a plugin reaches the agent as its own plugin (native: the agent namespaces its',
     'parts, `<plugin>:<part>`) or as loose parts in its folders (a name another plugin holds becomes',
     '`<plugin>-<part>`), and what confirmed it (`pluginForm` in `registry/agents/`).',
+    '"Start-up budget" is what the agent documents for the names and descriptions it lists when it starts',
+    '(`loadout budget` counts them against it).',
   ].join('\n')
 }
 

@@ -5,7 +5,8 @@
 //   (dist/help.json, src/ui/fast/help-cache.ts), when that is what it would print now;
 // - the hot commands' fast path (src/ui/fast, bundled into dist/fast/ by bin/build.js), which hands
 //   back to oclif whatever it is not sure of.
-// LOADOUT_NO_FAST=1 turns the last two off.
+// - `update --auto` when no marketplace is due (src/ui/fast/auto-idle.ts).
+// LOADOUT_NO_FAST=1 turns the last three off.
 const args = process.argv.slice(2)
 const FAST = new Set(['list', 'verify', 'search', 'targets', 'skills', 'agents', 'install', 'marketplace'])
 const userAgent = async () => {
@@ -18,9 +19,12 @@ const storedHelp = async () =>
   (await import('../dist/ui/fast/help-cache.js')).printStoredHelp(args, new URL('../dist/help.json', import.meta.url), await userAgent())
 const fast = async () => FAST.has(args[0]) && !process.env.LOADOUT_NO_FAST && (await (await import('../dist/fast/run.js')).runFast(args))
 
+// `update --auto` with nothing due (a SessionStart hook's every run): one file read, no request
+const idleAutoUpdate = async () => args[0] === 'update' && (await import('../dist/ui/fast/auto-idle.js')).answerIdleAutoUpdate(args)
+
 if (args.length === 1 && (args[0] === '--version' || args[0] === '-v')) {
   process.stdout.write(`${await userAgent()}\n`)
-} else if (!(await storedHelp()) && !(await fast())) {
+} else if (!(await idleAutoUpdate()) && !(await storedHelp()) && !(await fast())) {
   // oclif's own engine check loads all of semver at import; loadout's `engines` field still applies.
   process.env.OCLIF_DISABLE_ENGINE_WARNING ??= '1'
   const {flush, run} = await import('@oclif/core')

@@ -200,6 +200,7 @@ export const LAYERS = [
   'ops/authoring',
   'ops/skills',
   'ops/agents',
+  'ops/budget',
 ]
 
 /** The layer a file of src/core belongs to: `model`, or `<tier>/<folder>`. */

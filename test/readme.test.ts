@@ -48,9 +48,18 @@ describe('renderAgentTable', () => {
       'Hooks / plugins',
       'Slash commands',
       'Plugins',
+      'Start-up budget',
       'Confirmed by',
     ])
     for (const row of rows) expect(cells(row), row).toHaveLength(header.length)
+  })
+
+  it("shows each agent's start-up budget from its registry file, with the source, or that it documents none", () => {
+    expect(cells(rowOf(table, 'claude-code')!)[10]).toBe(
+      '8000 chars (skills, commands) `$SLASH_COMMAND_TOOL_CHAR_BUDGET`<br>[source](https://code.claude.com/docs/en/skills)',
+    )
+    expect(cells(rowOf(table, 'codex')!)[10]).toContain('8000 chars (skills)')
+    expect(cells(rowOf(table, 'cursor')!)[10]).toBe('none documented')
   })
 
   it('shows the paths of each scope, the homes and the keys', () => {
@@ -69,7 +78,7 @@ describe('renderAgentTable', () => {
     expect(copilot[8]).toBe('project `.github/prompts`<br>format `copilot-prompt`')
     expect(cells(rowOf(table, 'opencode')!)[8]).toContain('(unconfirmed)')
     expect(copilot[6]).toBe('project `.github/mcp.json` key `mcpServers` (trusted workspace only)<br>user `{copilot}/mcp-config.json` key `mcpServers`')
-    expect(copilot[10]).toMatch(/^`@github\/copilot@\d+\.\d+\.\d+`: mcp user/)
+    expect(copilot[11]).toMatch(/^`@github\/copilot@\d+\.\d+\.\d+`: mcp user/)
     expect(cells(rowOf(table, 'opencode')!)[6]).toContain('user `{config}/opencode.json` key `mcp`')
     expect(cells(rowOf(table, 'codex')!)[6]).toContain('project `.codex/config.toml` key `mcp_servers` (trusted workspace only)')
     expect(cells(rowOf(table, 'codex')!)[8]).toBe('—')
@@ -98,7 +107,7 @@ describe('renderAgentTable', () => {
   it('says that lexora is not written to', () => {
     const lexora = cells(rowOf(table, 'lexora')!)
     expect(lexora[1]).toMatch(/installs packages itself/)
-    expect(lexora.slice(3)).toEqual(['—', '—', '—', '—', '—', '—', '—', '—'])
+    expect(lexora.slice(3)).toEqual(['—', '—', '—', '—', '—', '—', '—', '—', '—'])
   })
 
   it('changes when a target changes, and escapes pipes', () => {
@@ -112,7 +121,7 @@ describe('renderAgentTable', () => {
     const row = rowOf(other, 'universal')!
     expect(row).toContain('A \\| B')
     expect(cells(row)[4]).toContain('user `~/.more/skills` (unconfirmed)')
-    expect(cells(row)).toHaveLength(11)
+    expect(cells(row)).toHaveLength(12)
   })
 })
 

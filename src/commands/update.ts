@@ -1,5 +1,7 @@
-import {Args} from '@oclif/core'
-import {LoadoutError, worstStatus} from '../core/model/errors.js'
+import {Args, Flags} from '@oclif/core'
+import {LoadoutError, usageError, worstStatus} from '../core/model/errors.js'
+import {autoUpdate, type AutoUpdateReport} from '../core/ops/update/auto.js'
+import {renderAutoUpdate} from '../ui/render/auto-update.js'
 import {updatePlugins, type PluginsUpdated} from '../core/ops/update/update.js'
 import {resolveScope} from '../core/kernel/env/scope.js'
 import {LoadoutCommand} from '../ui/base-command.js'
@@ -14,11 +16,28 @@ export default class Update extends LoadoutCommand {
   static override examples = ['<%= config.bin %> update', '<%= config.bin %> update review@acme --yes', '<%= config.bin %> update --dry-run --json']
   static override strict = false
   static override args = {plugin: Args.string({description: 'plugins to update (default: all installed in the scope)'})}
-  static override flags = {scope: scopeFlag, yes: yesFlag, 'dry-run': dryRunFlag, offline: offlineFlag, 'allow-hidden-text': allowHiddenTextFlag}
+  static override flags = {
+    scope: scopeFlag,
+    yes: yesFlag,
+    'dry-run': dryRunFlag,
+    offline: offlineFlag,
+    'allow-hidden-text': allowHiddenTextFlag,
+    auto: Flags.boolean({
+      description:
+        'for a scheduler or a SessionStart hook: refresh the marketplaces with auto-update on that are due (last refreshed a day ago), then update (apply) or report (notify); never asks, and exits 0',
+      exclusive: ['yes', 'dry-run', 'offline'],
+    }),
+  }
 
-  async run(): Promise<PluginsUpdated> {
+  async run(): Promise<PluginsUpdated | AutoUpdateReport> {
     const {argv, flags} = await this.parse(Update)
     const env = this.environment()
+    if (flags.auto) {
+      if (argv.length > 0) throw usageError('auto-with-plugins', '--auto takes no plugin names: it updates what the due marketplaces hold')
+      const report = await autoUpdate(env, {allowHiddenText: flags['allow-hidden-text']})
+      this.log(renderAutoUpdate(report))
+      return report
+    }
     const interactive = env.interactive && !this.jsonEnabled()
     const result = await withProgress(!this.jsonEnabled(), (onProgress) =>
       updatePlugins(argv as string[], {

@@ -1,4 +1,5 @@
-import {Args} from '@oclif/core'
+import {Args, Flags} from '@oclif/core'
+import {setAutoUpdate, type AutoUpdateSet} from '../../core/ops/marketplace/auto-update.js'
 import {EXIT, LoadoutError, worstStatus, type ExitStatus} from '../../core/model/errors.js'
 import {updateMarketplaces, type MarketplacesUpdated} from '../../core/ops/marketplace/update.js'
 import {resolveScope} from '../../core/kernel/env/scope.js'
@@ -13,12 +14,24 @@ export default class MarketplaceUpdate extends LoadoutCommand {
   static override examples = ['<%= config.bin %> marketplace update', '<%= config.bin %> marketplace update acme --json']
   static override strict = false
   static override args = {name: Args.string({description: 'marketplace names (default: all)'})}
-  static override flags = {offline: offlineFlag, 'dry-run': dryRunFlag}
+  static override flags = {
+    offline: offlineFlag,
+    'dry-run': dryRunFlag,
+    'auto-update': Flags.string({
+      description: 'set what `loadout update --auto` does with the named marketplaces: off, notify or apply (refreshes nothing)',
+      options: ['off', 'notify', 'apply'],
+    }),
+  }
 
-  async run(): Promise<MarketplacesUpdated> {
+  async run(): Promise<MarketplacesUpdated | AutoUpdateSet> {
     const {argv, flags} = await this.parse(MarketplaceUpdate)
     const env = this.environment()
     const context = resolveScope(undefined, env)
+    if (flags['auto-update'] !== undefined) {
+      const set = await setAutoUpdate(argv as string[], flags['auto-update'], env, context)
+      this.log(set.marketplaces.map((m) => `${m.name} (${m.scope}): auto-update ${m.autoUpdate}`).join('\n'))
+      return set
+    }
     const updated = await withProgress(!this.jsonEnabled(), (onProgress) =>
       updateMarketplaces(argv as string[], env, context, {offline: isOffline(flags.offline), dryRun: flags['dry-run'], onProgress}),
     )

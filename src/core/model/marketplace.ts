@@ -68,3 +68,7 @@ export interface DroppedEntry {
   code: string
   message: string
 }
+
+/** What `loadout update --auto` does with a marketplace that is due: nothing, report what it would update, or update. */
+export const AUTO_UPDATE_MODES = ['off', 'notify', 'apply'] as const
+export type AutoUpdate = (typeof AUTO_UPDATE_MODES)[number]

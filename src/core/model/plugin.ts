@@ -118,3 +118,19 @@ export interface PluginModel {
   cstAgentManifest?: string
   problems: Problem[]
 }
+
+/**
+ * Parts of an installed plugin the user turned off (`loadout disable <plugin> --skill x`): skills,
+ * subagents, commands and MCP servers by name, hooks by event. Kept in the install records and, in a
+ * project, in loadout.json, so that an update or a teammate's install leaves them off too.
+ */
+export interface DisabledParts {
+  skills?: string[]
+  subagents?: string[]
+  commands?: string[]
+  mcp?: string[]
+  hooks?: string[]
+}
+
+export const PART_KINDS = ['skills', 'subagents', 'commands', 'mcp', 'hooks'] as const
+export type PartKind = (typeof PART_KINDS)[number]

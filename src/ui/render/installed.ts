@@ -1,10 +1,14 @@
 import type {VerifyResult} from '../../core/ops/install/verify.js'
 import type {InstallRecord} from '../../core/kernel/state/records.js'
+import {describeParts, readParts} from '../../core/ops/install/parts.js'
 import {dim, green, red, yellow} from '../style.js'
 import {safeText as t} from '../safe-text.js'
 import {renderTable} from '../table.js'
 
 // `list` and `verify` output, apart from the install renderers so these read-only commands load no install code.
+
+/** The parts turned off, `skills a, b; hooks Stop` (read from a record: only strings). */
+const offParts = (r: InstallRecord): string => describeParts(readParts(r.disabledParts))
 
 export const renderInstalledList = (records: readonly InstallRecord[], problems: ReadonlyMap<InstallRecord, number>): string => {
   if (records.length === 0) return 'nothing installed'
@@ -16,7 +20,7 @@ export const renderInstalledList = (records: readonly InstallRecord[], problems:
       r.target,
       t(r.version ?? '-'),
       r.commit ? r.commit.slice(0, 12) : '-',
-      r.enabled ? green('enabled') : dim('disabled'),
+      r.enabled ? (offParts(r) ? yellow(`enabled, off: ${t(offParts(r))}`) : green('enabled')) : dim('disabled'),
       problems.get(r) ? red(String(problems.get(r))) : '0',
     ]),
   )

@@ -2,6 +2,7 @@ import type {SkillsListResult} from '../../core/ops/skills/list.js'
 import type {CreatedSkill} from '../../core/ops/skills/create.js'
 import type {DeletedSkill} from '../../core/ops/skills/delete.js'
 import type {SkillInfo} from '../../core/ops/skills/info.js'
+import type {SkillShare} from '../../core/ops/budget/budget.js'
 import type {SkillsValidation} from '../../core/ops/skills/validate-paths.js'
 import {bold, dim, green, red, yellow} from '../style.js'
 import {renderTable} from '../table.js'
@@ -51,13 +52,17 @@ export const renderSkillList = (result: SkillsListResult): string => {
   return lines.join('\n')
 }
 
-export const renderSkillInfo = (info: SkillInfo): string => {
+export const renderSkillInfo = (info: SkillInfo, budget: readonly SkillShare[] = []): string => {
   const lines = [bold(info.name), info.description ? `  ${info.description}` : '']
   lines.push(`path: ${info.path}`)
   lines.push(`body: ${info.body.lines} lines, ${info.body.bytes} bytes, ~${info.body.estimatedTokens} tokens`)
   lines.push(...frontmatterLines(info.frontmatter))
   lines.push(`files (${info.files.length}${info.filesTruncated ? '+' : ''}):`)
   for (const f of info.files) lines.push(`  ${f.path} ${dim(`${f.bytes} B${f.kind === 'file' ? '' : `, ${f.kind}`}`)}`)
+  for (const b of budget)
+    lines.push(
+      `start-up budget ${b.agent} ${dim(b.scope)}: ~${b.tokens} tokens${b.percent === null ? ', no documented budget' : ` of ${b.budget} (${b.percent}%)`}${b.dropped ? red(', dropped') : ''}`,
+    )
   lines.push(...whereLines(info.locations), ...problemsOrValid(info.problems))
   return lines.filter((l) => l !== '').join('\n')
 }

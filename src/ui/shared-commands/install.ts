@@ -1,7 +1,9 @@
 import type {TreeInstallResult} from '../../core/ops/install/tree.js'
 import type {DeclaredInstall} from '../../core/ops/project/declared.js'
 import type {InstallResult} from '../../core/ops/install/install.js'
-import {resolveScope} from '../../core/kernel/env/scope.js'
+import {resolveScope, type ScopeContext} from '../../core/kernel/env/scope.js'
+import type {Environment} from '../../core/kernel/env/environment.js'
+import {note, type CommandIo} from '../command-io.js'
 import {splitList} from '../../core/kernel/targets/registry.js'
 import {AGENT_FLAG, ALLOW_HIDDEN_TEXT_FLAG, DRY_RUN_FLAG, isOffline, OFFLINE_FLAG, SCOPE_FLAG, YES_FLAG} from '../command-spec.js'
 import {withProgress} from '../progress.js'
@@ -36,7 +38,50 @@ const spec = {
   },
 } as const
 
-export type InstallOutput = InstallResult | TreeInstallResult | DeclaredInstall | {results: TreeInstallResult[]}
+export type InstallOutput = (InstallResult | TreeInstallResult | DeclaredInstall | {results: TreeInstallResult[]}) & OverBudget
+
+interface OverBudget {
+  /** the agents this install left over their start-up description budget (`loadout budget`) */
+  overBudget?: Array<{agent: string; scope: string; tokens: number; budget: number; dropped: string[]}>
+}
+
+/** After writing: each agent written to whose start-up descriptions are now over its budget is named, on stderr and in --json. */
+const warnOverBudget = async (
+  results: readonly InstallResult[],
+  options: {env: Environment; context: ScopeContext; dryRun: boolean},
+  io: CommandIo,
+): Promise<OverBudget> => {
+  const written = [
+    ...new Set(results.filter((r) => r.status === 'installed').flatMap((r) => r.plans.filter((p) => p.operations.length > 0).map((p) => p.target))),
+  ]
+  if (written.length === 0 || options.dryRun) return {}
+  const [{budgetReport}, {loadTargets, pickTargets}, {loadOwnership}, {renderOverBudget}] = await Promise.all([
+    import('../../core/ops/budget/budget.js'),
+    import('../../core/kernel/targets/registry.js'),
+    import('../../core/kernel/state/records.js'),
+    import('../render/budget.js'),
+  ])
+  const {env, context} = options
+  const report = await budgetReport({
+    targets: pickTargets(written, await loadTargets()),
+    env,
+    context,
+    scopes: [context.scope],
+    ownership: loadOwnership(env, context.projectRoot),
+  })
+  const over = report.agents.filter((a) => a.over)
+  for (const line of renderOverBudget(over)) note(io, line)
+  if (over.length === 0) return {}
+  return {
+    overBudget: over.map((a) => ({
+      agent: a.agent,
+      scope: a.scope,
+      tokens: a.budgetedTokens,
+      budget: a.budget!,
+      dropped: a.items.filter((i) => i.dropped).map((i) => i.name),
+    })),
+  }
+}
 
 /** `loadout install`: one plugin, several (one transaction), or with none what loadout.json declares. */
 export const install = {
@@ -75,11 +120,12 @@ export const install = {
         installDeclared({...options, frozen: flags.frozen ?? false, ...(fromLock ? {chooseTargets} : {}), onProgress}),
       )
       for (const r of result.results) io.log(renderInstalled(r))
+      const overBudget = await warnOverBudget(result.results, options, io)
       if (result.results.length === 0) io.log('loadout.json declares no plugins')
       for (const m of result.registered) io.log(`registered marketplace ${m.name} (${m.source}) from loadout.json`)
       if (result.ignore.length > 0)
         io.log(`commit loadout.json and loadout.lock; add to .gitignore (machine-local copies):\n${result.ignore.map((l) => `  ${l}`).join('\n')}`)
-      return result
+      return {...result, ...overBudget}
     }
     const {installManyWithDependencies} = await import('../../core/ops/install/tree.js')
     const results = await withProgress(!io.json, (onProgress) => installManyWithDependencies(argv, {...options, onProgress}))
@@ -87,7 +133,12 @@ export const install = {
       for (const dep of result.dependencies) io.log(`${renderInstalled(dep)} (dependency of ${dep.dependents.join(', ')})`)
       io.log(renderInstalled(result))
     }
-    return results.length === 1 ? results[0]! : {results}
+    const overBudget = await warnOverBudget(
+      results.flatMap((r) => [r, ...r.dependencies]),
+      options,
+      io,
+    )
+    return results.length === 1 ? {...results[0]!, ...overBudget} : {results, ...overBudget}
   }),
   // on a terminal install may ask (agents, consent, userConfig values): that stays with oclif
   fastWhen: (io: {env: {interactive: boolean}}) => !io.env.interactive,

@@ -11,7 +11,9 @@ export interface InstalledList {
   /** a run that another process is in the middle of, when there is one */
   pending?: PendingRun
   installs: Array<
-    Pick<InstallRecord, 'plugin' | 'scope' | 'target' | 'version' | 'commit' | 'source' | 'enabled' | 'components' | 'skipped'> & {problems: number}
+    Pick<InstallRecord, 'plugin' | 'scope' | 'target' | 'version' | 'commit' | 'source' | 'enabled' | 'disabledParts' | 'components' | 'skipped'> & {
+      problems: number
+    }
   >
 }
 
@@ -31,6 +33,7 @@ export const list = sharedCommand({flags: {scope: SCOPE_FLAG}}, async ({flags}, 
       ...(r.commit ? {commit: r.commit} : {}),
       source: r.source,
       enabled: r.enabled,
+      ...(r.disabledParts ? {disabledParts: r.disabledParts} : {}),
       components: r.components,
       skipped: r.skipped,
       problems: problems.get(r) ?? 0,

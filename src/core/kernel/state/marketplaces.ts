@@ -6,6 +6,7 @@ import {TEMP_NAME} from '../fs/write.js'
 import type {Scope} from '../env/scope.js'
 import type {Source} from '../../model/source.js'
 import type {SignerSeen, SigstoreIdentity, TrustedKey} from '../../model/signing.js'
+import type {AutoUpdate} from '../../model/marketplace.js'
 
 /** A marketplace as registered and as last fetched on this machine. */
 export interface MarketplaceRecord {
@@ -38,6 +39,8 @@ export interface MarketplaceRecord {
   signedByIdentity?: SigstoreIdentity[]
   /** who signed `commit` */
   signer?: SignerSeen
+  /** `loadout update --auto`: off (absent), notify or apply, once the last refresh is a day old */
+  autoUpdate?: AutoUpdate
 }
 
 interface StateFile {
@@ -83,7 +86,7 @@ export const visibleMarketplaces = (records: readonly MarketplaceRecord[], proje
 
 /** The project's declarations in loadout.json (what the project says it uses). */
 export interface ProjectManifest {
-  marketplaces?: Record<string, {source: string; ref?: string; sparse?: string[]; signedBy?: string[]; signedByIdentity?: string[]}>
+  marketplaces?: Record<string, {source: string; ref?: string; sparse?: string[]; signedBy?: string[]; signedByIdentity?: string[]; autoUpdate?: AutoUpdate}>
   [key: string]: unknown
 }
 

@@ -6,7 +6,7 @@ import type {Environment} from '../env/environment.js'
 import {loadoutPaths} from '../env/environment.js'
 import {validationFailed} from '../../model/errors.js'
 import {writeJsonFile} from '../fs/json.js'
-import type {HookEvents} from '../../model/plugin.js'
+import type {DisabledParts, HookEvents} from '../../model/plugin.js'
 import type {Scope} from '../env/scope.js'
 import {checkLockRecords} from './lockfile-check.js'
 
@@ -66,6 +66,8 @@ export interface InstallRecord {
   /** integrity of that copy's files when it was made: `verify` re-hashes the copy against it */
   pluginRootIntegrity?: string
   enabled: boolean
+  /** parts of the plugin turned off in this agent (`disable --skill`): not written, not in consent */
+  disabledParts?: DisabledParts
   /** sha256 fingerprint of the executable parts the user approved */
   consent?: string
   components: string[]

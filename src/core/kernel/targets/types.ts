@@ -88,6 +88,18 @@ export interface PluginForm {
   confirmedBy: string
 }
 
+/** The budget an agent gives the descriptions it loads at start-up, as it documents it (`loadout budget`). */
+export interface StartupBudget {
+  /** characters of names and descriptions listed before some are dropped; null: the agent documents no limit */
+  chars: number | null
+  /** an environment variable the agent reads to set it, in characters */
+  env?: string
+  covers: Array<'skills' | 'commands' | 'subagents'>
+  note: string
+  /** where the agent documents it */
+  source: string | null
+}
+
 export interface AgentTarget {
   id: string
   name: string
@@ -99,6 +111,7 @@ export interface AgentTarget {
   lacks?: Partial<Record<SectionName, string>>
   confirmedBy?: ConfirmedBy[]
   pluginForm?: PluginForm
+  startupBudget: StartupBudget
   bases: Record<string, BaseCandidate[]>
   detect: string[]
   skills?: SkillsSection

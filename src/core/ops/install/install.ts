@@ -6,7 +6,7 @@ import {projectManifestFile} from '../../kernel/state/marketplaces.js'
 import type {PluginEntry} from '../../model/marketplace.js'
 import {installView, readForInstall} from '../../kernel/plugin/leniency.js'
 import {inspectPlugin} from '../../kernel/plugin/read.js'
-import type {PluginModel} from '../../model/plugin.js'
+import type {DisabledParts, PluginModel} from '../../model/plugin.js'
 import {admitPluginModel, admitPluginSource} from '../../kernel/policy/gate.js'
 import type {Problem} from '../../model/problems.js'
 import type {ScopeContext} from '../../kernel/env/scope.js'
@@ -23,7 +23,8 @@ import {inheritCreated} from './config-heirs.js'
 import {planInstall, type Operation, type PlanInput, type SharedEntries, type TargetPlan} from './plan.js'
 import {readPluginExtras, type Dependency} from '../../kernel/resolve/manifest.js'
 import {shareDestinations} from './shared-dests.js'
-import {declarePlugin, undeclarePlugin} from './project.js'
+import {declaredPlugins, declarePlugin, undeclarePlugin} from './project.js'
+import {commonParts, normalParts, noParts, readParts, withoutParts} from './parts.js'
 import {placeProjectCopy, pruneProjectCopies} from './project-copy.js'
 import {installedDirs, pluginVarsFor} from './project-root.js'
 import {transaction, type Recovery, type Transaction} from '../../kernel/state/transaction.js'
@@ -60,6 +61,8 @@ export interface InstallOptions {
   renamedFrom?: string
   /** asks on a terminal for userConfig values not set yet; absent: missing ones fail the install */
   askUserConfig?: AskUserConfig
+  /** the parts to leave out in every chosen agent (`disable --skill`); absent: each agent keeps what its record, or loadout.json, turned off */
+  disabledParts?: DisabledParts
 }
 
 export interface InstallResult {
@@ -188,7 +191,33 @@ export interface PendingInstall {
   consent: InstallResult['consent']
   dirs: ReturnType<typeof installedDirs>
   userConfig: Awaited<ReturnType<typeof ensureUserConfig>>
+  /** the parts each chosen agent leaves out, by agent id */
+  disabled: Record<string, DisabledParts>
 }
+
+/**
+ * The parts each chosen agent leaves out: the ones asked for now, else what its record turned off (an
+ * update, a reinstall, a teammate's clone reading loadout.lock), else what loadout.json declares off.
+ */
+export const disabledPartsFor = (
+  all: readonly InstallRecord[],
+  id: string,
+  options: Pick<InstallOptions, 'context' | 'targets' | 'renamedFrom' | 'disabledParts'>,
+): Record<string, DisabledParts> => {
+  const existing = existingRecords(all, id, options)
+  const declared = options.context.scope === 'project' ? readParts(declaredPlugins(options.context.projectRoot)[id]?.disabled) : {}
+  return Object.fromEntries(
+    options.targets.map((t) => {
+      if (options.disabledParts) return [t.id, normalParts(options.disabledParts)]
+      const record = existing.find((r) => r.target === t.id)
+      return [t.id, record ? readParts(record.disabledParts) : declared]
+    }),
+  )
+}
+
+/** What consent shows: the parts on in at least one chosen agent. */
+export const consentFor = (prepared: Prepared, disabled: Record<string, DisabledParts>): ConsentSummary =>
+  consentSummary(prepared.id, withoutParts(prepared.model, commonParts(Object.values(disabled))), prepared.files)
 
 /**
  * Everything an install decides before the lock: whether it is installed already, the approval
@@ -212,7 +241,8 @@ export const preflightInstall = async (prepared: Prepared, options: InstallOptio
     dryRun: options.dryRun,
     problems: model.problems,
   }
-  const summary = consentSummary(id, model, prepared.files)
+  const disabled = disabledPartsFor(all, id, options)
+  const summary = consentFor(prepared, disabled)
   // What runs counts as installed only once this machine's user approved it: files a clone brings along never do.
   const approvedHere = summary.items.length === 0 || isApproved(env, id, summary.fingerprint)
   if (isCurrent(existing, options.targets, fetched.integrity) && !options.force && approvedHere && !options.renamedFrom) {
@@ -251,7 +281,7 @@ export const preflightInstall = async (prepared: Prepared, options: InstallOptio
     }
   }
   const consent = {items: summary.items, files: summary.files, fingerprint: summary.fingerprint, approvedBy}
-  const pending: PendingInstall = {prepared, options, base, summary, consent, dirs, userConfig}
+  const pending: PendingInstall = {prepared, options, base, summary, consent, dirs, userConfig, disabled}
   if (options.dryRun) {
     const {plans} = planFor(pending, all)
     refuseNothingWritten(id, plans, options, model.problems)
@@ -283,7 +313,9 @@ const planFor = (p: PendingInstall, all: readonly InstallRecord[]) => {
     pluginRoot: dirs.root,
     vars: (target, section) => pluginVarsFor(target, options.context, dirs, section),
   }
-  const plans = shareDestinations(planInstall(input), input, options.targets)
+  // each agent is planned with the parts it leaves out
+  const planned = options.targets.flatMap((t) => planInstall({...input, targets: [t], model: withoutParts(prepared.model, p.disabled[t.id])}))
+  const plans = shareDestinations(planned, input, options.targets)
   return {existing, others, plans}
 }
 
@@ -297,7 +329,7 @@ export const applyInTransaction = async (
   p: PendingInstall,
   current: readonly InstallRecord[],
 ): Promise<{result: InstallResult; records: InstallRecord[]; changed: boolean}> => {
-  const {options, prepared, base, summary, consent, dirs} = p
+  const {options, prepared, base, summary, consent, dirs, disabled} = p
   const {env, context} = options
   const {resolved, fetched, model, id} = prepared
   // approval too is judged again: another run may have stored it meanwhile
@@ -338,11 +370,11 @@ export const applyInTransaction = async (
   }
   const records = unchangedFromLockfile(
     existing,
-    (await applyPlans(plans, recordBase, tx)).map((r) => inheritDirs(r, existing)),
+    (await applyPlans(plans, recordBase, tx)).map((r) => withDisabled(inheritDirs(r, existing), disabled[r.target])),
   )
   if (context.scope === 'project' && !(options.frozen ?? false)) {
     tx.touch(projectManifestFile(context.projectRoot))
-    declarePlugin(context.projectRoot, id, base.version, resolved.fetch.label, resolved.marketplace === DIRECT)
+    declarePlugin(context.projectRoot, id, base.version, resolved.fetch.label, resolved.marketplace === DIRECT, declaredOff(id, records, current))
     if (options.renamedFrom) undeclarePlugin(context.projectRoot, options.renamedFrom)
   }
   if (summary.items.length > 0) {
@@ -352,6 +384,16 @@ export const applyInTransaction = async (
   const after = releaseDropped([...others, ...records], id, context.scope, readPluginExtras(fetched.root, resolved.entry).dependencies)
   if (context.scope === 'project') pruneProjectCopies(context.projectRoot, id, after, tx)
   return {result: {...base, status: 'installed', plans, consent}, records: after, changed: true}
+}
+
+const withDisabled = (record: InstallRecord, parts: DisabledParts | undefined): InstallRecord =>
+  noParts(parts) ? record : {...record, disabledParts: normalParts(parts)}
+
+/** What loadout.json says is off: what every agent the plugin is in (in this scope) leaves out. */
+const declaredOff = (id: string, written: readonly InstallRecord[], current: readonly InstallRecord[]): DisabledParts => {
+  const targets = new Set(written.map((r) => r.target))
+  const kept = current.filter((r) => r.plugin === id && r.scope === 'project' && !targets.has(r.target))
+  return commonParts([...written, ...kept].map((r) => readParts(r.disabledParts)))
 }
 
 /**

@@ -15,6 +15,7 @@ import {peekPending, recoverIfFree} from '../../kernel/state/transaction.js'
 import {PACKAGE_ROOT} from '../../kernel/env/package-root.js'
 import {SCOPES, type ScopeContext} from '../../kernel/env/scope.js'
 import {readInstallRecords} from '../../kernel/state/records.js'
+import {readMarketplaces, visibleMarketplaces} from '../../kernel/state/marketplaces.js'
 import {describeTargets} from '../../kernel/targets/describe.js'
 import {loadTargets} from '../../kernel/targets/registry.js'
 import {cleanCache, listCache} from './cache.js'
@@ -236,11 +237,30 @@ const checkCache = async (env: Environment, context: ScopeContext, fix: boolean)
   }
 }
 
+/** A marketplace not refreshed for this long is reported: its catalog may list versions long gone or miss fixes. */
+export const STALE_MARKETPLACE_DAYS = 30
+
+const checkMarketplacesFresh = (env: Environment, context: ScopeContext, now: number): DoctorCheck[] => {
+  const stale = visibleMarketplaces(readMarketplaces(env), context.projectRoot).flatMap((r) => {
+    const last = Date.parse(String(r.updatedAt))
+    const days = Number.isNaN(last) ? Number.POSITIVE_INFINITY : Math.floor((now - last) / 86_400_000)
+    return days > STALE_MARKETPLACE_DAYS ? [{name: r.name, scope: r.scope, days}] : []
+  })
+  if (stale.length === 0) return [{id: 'marketplaces', status: 'ok', message: `every marketplace was refreshed in the last ${STALE_MARKETPLACE_DAYS} days`}]
+  return stale.map((m) => ({
+    id: `marketplace:${m.name}`,
+    status: 'warn' as const,
+    message: `marketplace ${m.name} (${m.scope}) was last refreshed ${Number.isFinite(m.days) ? `${m.days} days ago` : 'at an unknown time'}`,
+    suggestion: `refresh it: loadout marketplace update ${m.name}; or keep it fresh: loadout marketplace update ${m.name} --auto-update notify, and run loadout update --auto from a scheduler`,
+  }))
+}
+
 /** Runs every check; with `fix`, the journal is recovered and unused caches removed. */
 export const runDoctor = async (env: Environment, context: ScopeContext, options: {fix: boolean}): Promise<DoctorReport> => {
   const checks: DoctorCheck[] = [checkNode(), await checkGit(env), ...(await checkAgents(env, context))]
   checks.push(await checkJournal(env, options.fix))
   checks.push(...checkRecords(env, context))
   checks.push(await checkCache(env, context, options.fix))
+  checks.push(...checkMarketplacesFresh(env, context, Date.now()))
   return {ok: checks.every((c) => c.status !== 'error'), fix: options.fix, checks}
 }

@@ -1,6 +1,7 @@
 import type {Environment} from '../../kernel/env/environment.js'
 import {conflict, usageError} from '../../model/errors.js'
 import {withStateLock} from '../../kernel/state/transaction.js'
+import {parseAutoUpdate} from './auto-update.js'
 import type {Problem} from '../../model/problems.js'
 import type {ScopeContext} from '../../kernel/env/scope.js'
 import {parseSource, sourceLabel} from '../../kernel/sources/parse.js'
@@ -43,6 +44,8 @@ export interface AddMarketplaceInput {
   dryRun?: boolean
   /** project scope: also declare it in loadout.json (default); false when registering what loadout.json declares */
   declare?: boolean
+  /** `--auto-update`: what `loadout update --auto` does with it (default off) */
+  autoUpdate?: string
   now?: () => Date
   onProgress?: (message: string) => void
 }
@@ -88,6 +91,7 @@ const withCatalogFolder = (source: Source, subdir: string | undefined): Source =
 /** Fetches a catalog, checks it, and registers it under its name (or `--name`). */
 export const addMarketplace = async (input: AddMarketplaceInput): Promise<MarketplaceAdded> => {
   const {env, context} = input
+  const autoUpdate = input.autoUpdate === undefined ? undefined : parseAutoUpdate(input.autoUpdate)
   const source = parseSource(input.input, {
     cwd: env.cwd,
     home: env.home,
@@ -218,6 +222,7 @@ export const addMarketplace = async (input: AddMarketplaceInput): Promise<Market
       ...(trust.keys.length > 0 ? {signedBy: trust.keys} : {}),
       ...(identities.length > 0 ? {signedByIdentity: identities} : {}),
       ...(signer ? {signer} : {}),
+      ...(autoUpdate && autoUpdate !== 'off' ? {autoUpdate} : {}),
     }
     writeMarketplaces(env, [...records, record])
     if (project && input.declare !== false) {
@@ -230,6 +235,7 @@ export const addMarketplace = async (input: AddMarketplaceInput): Promise<Market
           ...(record.sparse ? {sparse: record.sparse} : {}),
           ...(trust.portable.length > 0 ? {signedBy: trust.portable} : {}),
           ...(identities.length > 0 ? {signedByIdentity: identityTexts} : {}),
+          ...(record.autoUpdate ? {autoUpdate: record.autoUpdate} : {}),
         },
       }
       writeProjectManifest(project, manifest)

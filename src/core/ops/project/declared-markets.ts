@@ -57,6 +57,7 @@ export const registerDeclaredMarketplaces = async (
       ...(Array.isArray(entry.sparse) ? {sparse: entry.sparse} : {}),
       ...(entry.signedBy === undefined ? {} : {declaredSignedBy: entry.signedBy}),
       ...(entry.signedByIdentity === undefined ? {} : {signedByIdentity: entry.signedByIdentity}),
+      ...(typeof entry.autoUpdate === 'string' ? {autoUpdate: entry.autoUpdate} : {}),
       env: {...env, cwd: context.projectRoot},
       context: {scope: 'project', projectRoot: context.projectRoot},
       offline: options.offline,

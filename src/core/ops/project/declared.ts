@@ -5,9 +5,9 @@ import {isMcpId} from '../../kernel/mcp/spec.js'
 import {readInstallRecords, type InstallRecord} from '../../kernel/state/records.js'
 import {loadTargets, pickTargets} from '../../kernel/targets/registry.js'
 import type {AgentTarget} from '../../kernel/targets/types.js'
-import {consentSummary, isApproved} from '../install/consent.js'
+import {isApproved} from '../install/consent.js'
 import {fetchPlugin} from '../install/fetch-plugin.js'
-import {prepareFetched, preparePlugin, type InstallOptions, type InstallResult, type Prepared} from '../install/install.js'
+import {consentFor, disabledPartsFor, prepareFetched, preparePlugin, type InstallOptions, type InstallResult, type Prepared} from '../install/install.js'
 import {installBatch} from '../install/batch.js'
 import {registerDeclaredMarketplaces, type RegisteredMarketplace} from './declared-markets.js'
 import {lockDiffers} from '../install/frozen.js'
@@ -86,14 +86,14 @@ export const installDeclared = async (options: DeclaredOptions): Promise<Declare
     ready.push({prepared, targets})
   }
   if (!options.yes && !options.confirm && !options.dryRun) {
-    const unapproved = ready
-      .map(({prepared}) => prepared)
-      .filter((p) => {
-        const summary = consentSummary(p.id, p.model, p.files)
-        return summary.items.length > 0 && !isApproved(env, p.id, summary.fingerprint)
-      })
+    // what each plugin runs with the parts the lock or loadout.json turned off left out
+    const summaries = ready.map(({prepared, targets}) => ({
+      prepared,
+      summary: consentFor(prepared, disabledPartsFor(locked, prepared.id, {context, targets})),
+    }))
+    const unapproved = summaries.filter(({prepared, summary}) => summary.items.length > 0 && !isApproved(env, prepared.id, summary.fingerprint))
     if (unapproved.length > 0) {
-      const names = unapproved.map((p) => p.id).join(', ')
+      const names = unapproved.map((u) => u.prepared.id).join(', ')
       throw needsConsent(
         'consent-needed',
         `${names} ${unapproved.length === 1 ? 'runs' : 'run'} code on this machine (hooks, MCP servers or tools) and needs your approval; nothing was installed`,
@@ -102,7 +102,7 @@ export const installDeclared = async (options: DeclaredOptions): Promise<Declare
             'run it on a terminal to review and approve, or pass --yes to approve',
             'a project cannot approve its own plugins: each person approves them once',
           ],
-          details: {items: unapproved.flatMap((p) => consentSummary(p.id, p.model, p.files).items)},
+          details: {items: unapproved.flatMap((u) => u.summary.items)},
         },
       )
     }

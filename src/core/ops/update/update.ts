@@ -35,7 +35,13 @@ export interface PluginsUpdated {
  * content changed (by version, commit or integrity: an unchanged version string with new content is
  * still an update). Changed hooks, MCP commands or tools need consent again.
  */
-export const updatePlugins = async (ids: readonly string[], options: Omit<InstallOptions, 'targets' | 'force'>): Promise<PluginsUpdated> => {
+export const updatePlugins = async (
+  ids: readonly string[],
+  options: Omit<InstallOptions, 'targets' | 'force'> & {
+    /** false: the marketplaces were refreshed already (`update --auto`) */
+    refresh?: boolean
+  },
+): Promise<PluginsUpdated> => {
   const {env, context} = options
   const records = readInstallRecords(env, context.projectRoot).filter(
     (r) => r.scope === context.scope && r.enabled && (ids.length === 0 || ids.includes(r.plugin) || ids.includes(r.plugin.split('@')[0]!)),
@@ -48,7 +54,7 @@ export const updatePlugins = async (ids: readonly string[], options: Omit<Instal
         .filter((m) => m !== DIRECT),
     ),
   ]
-  if (markets.length > 0 && !options.offline && !options.dryRun) await updateMarketplaces(markets, env, context, {offline: false})
+  if (markets.length > 0 && !options.offline && !options.dryRun && options.refresh !== false) await updateMarketplaces(markets, env, context, {offline: false})
   const byPlugin = new Map<string, InstallRecord[]>()
   for (const r of records) byPlugin.set(r.plugin, [...(byPlugin.get(r.plugin) ?? []), r])
   const all = await loadTargets()

@@ -1,0 +1,134 @@
+/**
+ * `loadout budget` (issue 28): Claude Code's start-up descriptions in a sandbox HOME, hand-made ones
+ * (a skill, a command, a subagent) and installed ones. The total moves by exactly the estimate
+ * (ceil((name + description) / 4)) of each skill installed or turned off; an install that leaves the
+ * agent over its budget (lowered through Claude Code's own SLASH_COMMAND_TOOL_CHAR_BUDGET) warns, on
+ * stderr and in --json; `skills info` shows a skill's share.
+ */
+import {mkdirSync, writeFileSync} from 'node:fs'
+import {join} from 'node:path'
+import {beforeAll, describe, expect, it} from 'vitest'
+import type {Sandbox} from '../support/cli.js'
+import {loadout, sandboxes} from './helpers.js'
+
+const sandbox = sandboxes()
+let sb: Sandbox
+
+const DESCRIPTIONS = {
+  alpha: 'Use when counting the alpha things in a budget test.',
+  beta: 'Use when counting the beta things, which take a somewhat longer description to say.',
+  huge: `Use when the description is long. ${'Words that fill the listing. '.repeat(30)}`,
+}
+const estimate = (name: keyof typeof DESCRIPTIONS) => Math.ceil((name.length + DESCRIPTIONS[name].length) / 4)
+
+const writePlugin = (name: string, skills: Array<keyof typeof DESCRIPTIONS>): string => {
+  const root = join(sb.dir, name)
+  mkdirSync(join(root, '.claude-plugin'), {recursive: true})
+  writeFileSync(join(root, '.claude-plugin', 'plugin.json'), JSON.stringify({name, version: '1.0.0'}))
+  for (const skill of skills) {
+    mkdirSync(join(root, 'skills', skill), {recursive: true})
+    writeFileSync(join(root, 'skills', skill, 'SKILL.md'), `---\nname: ${skill}\ndescription: ${DESCRIPTIONS[skill]}\n---\n\nBody.\n`)
+  }
+  return root
+}
+
+interface Row {
+  agent: string
+  scope: string
+  tokens: number
+  budget: number | null
+  budgetedTokens: number
+  budgetChars: number | null
+  budgetSource: string | null
+  over: boolean
+  items: Array<{kind: string; name: string; owner: string; tokens: number; chars: number; counted: boolean; dropped: boolean}>
+}
+
+const claude = async (env: NodeJS.ProcessEnv = {}): Promise<Row> => {
+  const result = await loadout(sb, ['budget', '--agent', 'claude-code', '--scope', 'user', '--json'], {env})
+  expect(result.status, result.stderr).toBe(0)
+  const rows = result.json().agents as Row[]
+  expect(rows.map((r) => `${r.agent} ${r.scope}`)).toEqual(['claude-code user'])
+  return rows[0]!
+}
+
+beforeAll(() => {
+  sb = sandbox()
+  const config = join(sb.home, '.claude')
+  mkdirSync(join(config, 'skills', 'mine'), {recursive: true})
+  writeFileSync(join(config, 'skills', 'mine', 'SKILL.md'), '---\nname: mine\ndescription: My own hand-made skill.\n---\n\nBody.\n')
+  mkdirSync(join(config, 'commands'))
+  writeFileSync(join(config, 'commands', 'deploy.md'), '---\ndescription: Deploy the current branch to staging.\n---\n\nDeploy.\n')
+  mkdirSync(join(config, 'agents'))
+  writeFileSync(join(config, 'agents', 'reviewer.md'), '---\nname: reviewer\ndescription: Reviews diffs for mistakes.\n---\n\nReview.\n')
+})
+
+describe('loadout budget', () => {
+  let before: Row
+  it('lists the hand-made skill, command and subagent, with the documented budget and its source', async () => {
+    before = await claude()
+    expect(before.items.map((i) => `${i.kind} ${i.name} ${i.owner}`)).toEqual(['skill mine user', 'command deploy user', 'subagent reviewer user'])
+    const skill = before.items[0]!
+    expect(skill.tokens).toBe(Math.ceil(('mine'.length + 'My own hand-made skill.'.length) / 4))
+    expect(before).toMatchObject({budgetChars: 8000, budget: 2000, budgetSource: 'https://code.claude.com/docs/en/skills', over: false})
+    // Claude Code's budget covers skills and commands, not subagents
+    expect(before.items.map((i) => i.counted)).toEqual([true, true, false])
+    expect(before.tokens).toBe(before.items.reduce((n, i) => n + i.tokens, 0))
+    const text = await loadout(sb, ['budget', '--agent', 'claude-code', '--scope', 'user'])
+    expect(text.stdout).toMatch(/claude-code user: \d+ of 2000 tokens/)
+  })
+
+  it('moves by exactly the estimate of each skill installed, and of one turned off', async () => {
+    const installed = await loadout(sb, ['install', writePlugin('kit', ['alpha', 'beta']), '--agent', 'claude-code', '--scope', 'user', '--json'])
+    expect(installed.status, installed.stderr).toBe(0)
+    expect(installed.json().overBudget).toBeUndefined()
+    const after = await claude()
+    expect(after.tokens - before.tokens).toBe(estimate('alpha') + estimate('beta'))
+    expect(after.budgetedTokens - before.budgetedTokens).toBe(estimate('alpha') + estimate('beta'))
+    expect(after.items.filter((i) => i.owner === 'kit@direct').map((i) => i.name)).toEqual(['alpha', 'beta'])
+    const off = await loadout(sb, ['disable', 'kit@direct', '--skill', 'beta', '--scope', 'user'])
+    expect(off.status, off.stderr).toBe(0)
+    expect((await claude()).tokens).toBe(after.tokens - estimate('beta'))
+  })
+
+  it("skills info shows a skill's share of each agent's budget", async () => {
+    const info = await loadout(sb, ['skills', 'info', 'alpha', '--agent', 'claude-code', '--scope', 'user', '--json'])
+    expect(info.status, info.stderr).toBe(0)
+    expect(info.json().budget).toEqual([
+      {
+        agent: 'claude-code',
+        scope: 'user',
+        tokens: estimate('alpha'),
+        budget: 2000,
+        percent: Math.round((estimate('alpha') / 2000) * 1000) / 10,
+        dropped: false,
+      },
+    ])
+  })
+
+  it('an install that leaves the agent over its budget warns, naming what would be dropped', async () => {
+    const now = await claude()
+    const chars = now.items.filter((i) => i.counted).reduce((n, i) => n + i.chars, 0)
+    // the budget lowered through Claude Code's own variable: what is there fits, the new skill does not
+    const env = {SLASH_COMMAND_TOOL_CHAR_BUDGET: String(chars + 10)}
+    expect((await claude(env)).over).toBe(false)
+    const result = await loadout(sb, ['install', writePlugin('big', ['huge']), '--agent', 'claude-code', '--scope', 'user'], {env})
+    expect(result.status, result.stderr).toBe(0)
+    expect(result.stderr).toMatch(/warning: claude-code \(user\) now lists \d+ tokens of descriptions at start-up, over its budget of \d+: 3 would be dropped/)
+    const row = await claude(env)
+    expect(row).toMatchObject({over: true, budgetChars: chars + 10})
+    // in the order Claude Code reads them (skills by name, then commands), the first that does not fit and all after it
+    expect(row.items.filter((i) => i.counted).map((i) => `${i.name}${i.dropped ? ' dropped' : ''}`)).toEqual([
+      'alpha',
+      'huge dropped',
+      'mine dropped',
+      'deploy dropped',
+    ])
+    // the same under --json, in the result
+    const again = await loadout(sb, ['install', join(sb.dir, 'big'), '--agent', 'claude-code', '--scope', 'user', '--force', '--json'], {env})
+    expect(again.status, again.stderr).toBe(0)
+    expect(again.json().overBudget).toEqual([
+      {agent: 'claude-code', scope: 'user', tokens: row.budgetedTokens, budget: Math.ceil((chars + 10) / 4), dropped: ['huge', 'mine', 'deploy']},
+    ])
+  })
+})
