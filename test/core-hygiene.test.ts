@@ -347,8 +347,21 @@ export const sourceKindDecisions = (text: string, kinds: ReadonlySet<string>): s
     .map((m) => (m[0].startsWith("'") ? {on: m[2]!, kind: m[1]!} : {on: m[1]!, kind: m[2]!}))
     .filter(({kind}) => kinds.has(kind))
     .map(({on, kind}) => `${on}.kind vs '${kind}'`)
-  return [...switches, ...compared]
+  return [...switches, ...compared, ...kindNameSwitches(text, kinds)]
 }
+
+/**
+ * A `switch` on any value (say a catalog's JSON `type` string) whose cases name three or more source
+ * kinds: the reading of each kind belongs in its module. One or two names may be another union's words
+ * (the MCP Registry's package types npm, pypi, oci in kernel/mcp/server-json.ts).
+ */
+const kindNameSwitches = (text: string, kinds: ReadonlySet<string>): string[] =>
+  text
+    .split(/\bswitch\s*\(/)
+    .slice(1)
+    .map((body) => [...new Set([...body.matchAll(/\bcase\s+'([^']+)'\s*:/g)].map((m) => m[1]!).filter((name) => kinds.has(name)))])
+    .filter((named) => named.length >= 3)
+    .map((named) => `switch with cases ${named.map((name) => `'${name}'`).join(', ')}`)
 
 describe('src/core/kernel/sources: one module per source kind', () => {
   const kindNames = async (): Promise<Set<string>> => {
@@ -367,12 +380,16 @@ describe('src/core/kernel/sources: one module per source kind', () => {
       "if (layout.kind === 'folder') x()",
       'switch (op.kind) {',
       "if (source.kind === 'not-a-kind') x()",
+      "switch (type) { case 'github': a(); break; case 'npm': b(); break; case 'url': c() }",
+      "switch (registryType) { case 'npm': a(); break; case 'pypi': b(); break; case 'oci': c() }",
+      "switch (scope) { case 'local': a(); break; case 'user': b() }",
     ].join('\n')
     expect(sourceKindDecisions(sample, kinds)).toEqual([
       'switch (source.kind)',
       "market.source.kind vs 'local'",
       "resolved.fetch.kind vs 'git'",
       "spec.kind vs 'npm'",
+      "switch with cases 'github', 'npm', 'url'",
     ])
   })
 

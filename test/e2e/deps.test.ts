@@ -222,6 +222,20 @@ describe('version ranges', () => {
     const bad = await run(sb, ['install', 'b@acme@not a range', '--agent', 'universal', '--scope', 'project', '--yes', '--json'])
     expect(bad.status).toBe(2)
   })
+
+  it('name@range without a marketplace takes the range the way name@marketplace@range does (it was an exact match on the catalog entry, and ^1 a marketplace name)', async () => {
+    const sb = await withMarketplace({git: true})
+    const caret = await run(sb, ['install', 'b@^1', '--agent', 'universal', '--scope', 'project', '--yes', '--json'])
+    expect(caret.status, caret.stderr + caret.stdout).toBe(0)
+    expect(caret.json()).toMatchObject({plugin: 'b@acme', version: '1.1.0', commit: tagged['b@1.1.0']})
+    const tilde = await run(sb, ['install', 'b@~1.0', '--agent', 'universal', '--scope', 'project', '--yes', '--json'])
+    expect(tilde.json()).toMatchObject({version: '1.0.0', commit: tagged['b@1.0.0']})
+    const exactTagged = await run(sb, ['install', 'b@1.1.0', '--agent', 'universal', '--scope', 'project', '--yes', '--json'])
+    expect(exactTagged.json()).toMatchObject({version: '1.1.0', commit: tagged['b@1.1.0']})
+    const empty = await run(sb, ['install', 'b@@^1', '--agent', 'universal', '--scope', 'project', '--yes', '--json'])
+    expect(empty.status).toBe(2)
+    expect(jsonError(empty).code).toBe('bad-plugin-spec')
+  })
 })
 
 describe('update within ranges', () => {

@@ -1,12 +1,11 @@
 import {validationFailed} from '../../model/errors.js'
 import {npmSpecRule} from '../sources/npm-spec.js'
-import {entryKindOf} from '../sources/kinds/entries.js'
+import {entryKindOf, entryKindReading, type BrokenSource, type EntryChecks} from '../sources/kinds/entries.js'
 import {problem, type Problem} from '../../model/problems.js'
 import {skeleton} from '../text/name-skeleton.js'
 import {checkMarketplaceName, checkPluginName} from '../text/names.js'
 import type {Catalog, CatalogFormat, CatalogRead, DroppedEntry, PluginAuthor, PluginEntry, PluginSource} from '../../model/marketplace.js'
 import {jsonPathJoin} from '../json/path.js'
-import {ociEntrySource} from '../sources/kinds/oci.js'
 
 /**
  * Reading a marketplace catalog (`.claude-plugin/marketplace.json`, Codex's
@@ -123,12 +122,7 @@ interface Metadata {
   version?: string
 }
 
-/** What a source object check found wrong: the rule, and the field of the source it is about. */
-interface Broken {
-  code: string
-  message: string
-  field?: string
-}
+type Broken = BrokenSource
 
 class Reader {
   readonly problems: Problem[] = []
@@ -389,71 +383,35 @@ class Reader {
           }
         : {code: 'source-wrong-type', message: `source.source must be a string naming the source type, not ${typeName(type)}`, field: 'source'}
     }
-    switch (type) {
-      case 'github': {
-        const repo = value.repo
-        if (typeof repo !== 'string') return missingOrWrong('repo', repo, 'the GitHub repository as "owner/repo"')
-        const repoRule = githubRepoRule(repo)
-        if (repoRule) return {code: 'source-bad-repo', message: `repo ${quoted(repo)} ${repoRule}`, field: 'repo'}
-        return this.pinned({kind: 'github', repo}, value)
-      }
-      case 'url': {
-        // Codex writes the repository itself as {"source": "url", "url": "./"}: a path, not a remote
-        if (typeof value.url === 'string' && (value.url === '.' || value.url.startsWith('./'))) return this.pathSource(value.url, pluginRoot)
-        const url = this.remoteUrl(value.url)
-        if (typeof url !== 'string') return url
-        return this.pinned({kind: 'url', url}, value)
-      }
-      case 'git-subdir': {
-        const url = this.remoteUrl(value.url)
-        if (typeof url !== 'string') return url
-        const path = value.path
-        if (typeof path !== 'string') return missingOrWrong('path', path, 'the plugin folder inside the repository')
+    const kind = entryKindReading(type)
+    // pip and types not invented yet: kept, so the plugin is listed; the entry warns.
+    if (!kind?.read) return {kind: 'unsupported', type}
+    return kind.read(value, this.checks(pluginRoot))
+  }
+
+  /** The field checks a source kind reads its JSON with (entries.ts `read`). */
+  private checks(pluginRoot: string | undefined): EntryChecks {
+    return {
+      string: (value, field, what) => (typeof value[field] === 'string' ? value[field] : missingOrWrong(field, value[field], what)),
+      remoteUrl: (value) => this.remoteUrl(value),
+      pinned: (source, value) => this.pinned(source, value),
+      pathSource: (path) => this.pathSource(path, pluginRoot),
+      insidePath: (path, field) => {
         const rule = pathRule(path)
-        if (rule) return {code: rule.code, message: `path ${quoted(path)} ${rule.rule}`, field: 'path'}
-        const inside = joinRelative(path).slice(2)
-        if (inside === '')
-          return {
-            code: 'source-path-root',
-            message: `path ${quoted(path)} names the repository root; use {"source": "url"} for a whole repository`,
-            field: 'path',
-          }
-        return this.pinned({kind: 'git-subdir', url, path: inside}, value)
-      }
-      case 'local': {
-        const path = value.path
-        if (typeof path !== 'string') return missingOrWrong('path', path, 'a "./path" inside the marketplace')
-        const rule = pathRule(path)
-        if (rule) return {code: rule.code, message: `path ${quoted(path)} ${rule.rule}`, field: 'path'}
-        if (path !== '.' && !path.startsWith('./')) return {code: 'source-not-relative', message: `path ${quoted(path)} must start with "./"`, field: 'path'}
-        if (this.origin === 'url') return relativeUnderUrl(path, 'path')
-        return {kind: 'local', path: joinRelative(path)}
-      }
-      case 'archive': {
-        const url = this.remoteUrl(value.url)
-        if (typeof url !== 'string') return url
-        const sha256 = value.sha256
-        // a Sigstore bundle for the archive, by URL: checked against the marketplace's --signed-by-identity
-        let sigstore: string | undefined
-        if (value.sigstore !== undefined) {
-          const bundle = this.remoteUrl(value.sigstore)
-          if (typeof bundle !== 'string') return bundle
-          sigstore = bundle
-        }
-        const withBundle = sigstore ? {sigstore} : {}
-        if (sha256 === undefined) return {kind: 'archive', url, ...withBundle}
-        if (typeof sha256 !== 'string') return missingOrWrong('sha256', sha256, "the archive's sha256 (64 hexadecimal characters)")
-        const rule = hexRule(sha256, 64, 'sha256 digest')
-        if (rule) return {code: 'source-bad-sha256', message: `sha256 ${quoted(sha256)} ${rule}`, field: 'sha256'}
-        return {kind: 'archive', url, sha256: sha256.toLowerCase(), ...withBundle}
-      }
-      case 'npm':
-        return npmEntrySource(value)
-      case 'oci':
-        return ociEntrySource(value)
-      default:
-        // pip and types not invented yet: kept, so the plugin is listed; the entry warns.
-        return {kind: 'unsupported', type}
+        return rule ? {code: rule.code, message: `${field} ${quoted(path)} ${rule.rule}`, field} : joinRelative(path)
+      },
+      githubRepo: (repo) => {
+        const rule = githubRepoRule(repo)
+        return rule ? {code: 'source-bad-repo', message: `repo ${quoted(repo)} ${rule}`, field: 'repo'} : undefined
+      },
+      sha256: (digest) => {
+        const rule = hexRule(digest, 64, 'sha256 digest')
+        return rule ? {code: 'source-bad-sha256', message: `sha256 ${quoted(digest)} ${rule}`, field: 'sha256'} : undefined
+      },
+      npm: npmEntrySource,
+      fetchedByUrl: this.origin === 'url',
+      relativeUnderUrl,
+      quoted,
     }
   }
 

@@ -14,7 +14,7 @@ import {DIRECT, type ResolvedPlugin} from '../resolve/resolve.js'
 import type {PluginFetchSpec} from '../../model/source.js'
 import {fetchSpecKinds} from '../sources/kinds/index.js'
 import type {FetchSpecKind} from '../sources/kind.js'
-import {rangeOf, resolveSpec} from '../resolve/spec.js'
+import {resolveInput} from '../resolve/spec.js'
 import {releasedBy, resolveTagged, taggedVersions} from '../resolve/tags.js'
 import {loadPolicy} from './load.js'
 
@@ -36,6 +36,8 @@ export interface MatureChoice {
   resolved?: ResolvedPlugin
   /** set when the release asked for was too young */
   held?: HeldRelease
+  /** the semver range the spec asked for (`name@range`, `name@marketplace@range`) */
+  range?: string
 }
 
 /** The moment before which a release must have been made, or undefined without a cool-down. */
@@ -75,24 +77,27 @@ export const describeHeld = (held: HeldRelease): string =>
 export const resolveMature = async (spec: string, env: Environment, projectRoot: string, now = Date.now()): Promise<MatureChoice> => {
   const policy = loadPolicy(env, projectRoot)
   const cutoff = releaseCutoff(policy, now)
-  if (cutoff === undefined) return {resolved: await resolveSpec(spec, env, projectRoot)}
-  const resolved = await resolveSpec(spec, env, projectRoot, cutoff).catch(async (error: unknown) => {
+  if (cutoff === undefined) {
+    const asked = await resolveInput(spec, env, projectRoot)
+    return {resolved: asked.resolved, ...(asked.range ? {range: asked.range} : {})}
+  }
+  const {resolved, range} = await resolveInput(spec, env, projectRoot, cutoff).catch(async (error: unknown) => {
     // a range (an exact version is a range of one) that only young tags satisfy: held, not "not found"
-    const young = (error as LoadoutError).code === 'version-not-found' ? await resolveSpec(spec, env, projectRoot).catch(() => undefined) : undefined
+    const young = (error as LoadoutError).code === 'version-not-found' ? await resolveInput(spec, env, projectRoot).catch(() => undefined) : undefined
     if (!young) throw error
     return young
   })
   const release = await releaseOf(resolved.fetch, env)
-  if (!release || release.at.getTime() <= cutoff) return {resolved}
+  const asked = range ? {range} : {}
+  if (!release || release.at.getTime() <= cutoff) return {resolved, ...asked}
   const held = heldOf(policy, release, resolved.version, now)
-  if (resolved.marketplace === DIRECT) return {held}
+  if (resolved.marketplace === DIRECT) return {held, ...asked}
   const market = findMarketplace(resolved.marketplace, env, projectRoot)
-  const range = rangeOf(spec)
   const semver = (await import('semver')).default
   const older = (await taggedVersions(resolved.name, market, env)).find(
     (t) => releasedBy(t, cutoff) && (!range || semver.satisfies(t.version, range)) && t.commit !== release.commit,
   )
-  return older ? {resolved: await resolveTagged(resolved.name, market, older, env), held} : {held}
+  return older ? {resolved: await resolveTagged(resolved.name, market, older, env), held, ...asked} : {held, ...asked}
 }
 
 /** An install that asked for a release the cool-down holds back, with nothing older to take instead. */

@@ -6,7 +6,8 @@
 import type {PluginEntry} from '../../model/marketplace.js'
 import {MANIFEST_FORMATS} from '../plugin/manifest-formats/index.js'
 import {loadManifestJson} from '../plugin/manifest-fields.js'
-import {checkPluginName, checkMarketplaceName} from '../text/names.js'
+import {checkMarketplaceName} from '../text/names.js'
+import {parsePluginSpec, type PluginSpec} from './plugin-input.js'
 
 export interface Dependency {
   name: string
@@ -54,18 +55,32 @@ const manifestJson = (root: string, entry?: PluginEntry): Record<string, unknown
   return entry?.raw ?? {}
 }
 
+/** A dependency string is `name` or `name@marketplace` (a range goes in `{name, version}`); undefined when it is neither. */
+const dependencyString = (text: string): {name: string; marketplace?: string} | string => {
+  let spec: PluginSpec | undefined
+  try {
+    spec = parsePluginSpec(text)
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error)
+  }
+  if (!spec) return `${JSON.stringify(text)} is not name or name@marketplace`
+  // Claude's dependency strings name a marketplace, never a version: `dep@1.0` is marketplace "1.0"
+  if (spec.range !== undefined && !spec.rangeOrMarketplace)
+    return `${JSON.stringify(text)} is not name or name@marketplace; write a version range as {"name": ${JSON.stringify(spec.marketplace ? `${spec.name}@${spec.marketplace}` : spec.name)}, "version": ${JSON.stringify(spec.range)}}`
+  const marketplace = spec.marketplace ?? spec.range
+  if (marketplace !== undefined) {
+    const rule = checkMarketplaceName(marketplace)
+    if (rule) return `${JSON.stringify(text)} ${rule}`
+  }
+  return {name: spec.name, ...(marketplace !== undefined ? {marketplace} : {})}
+}
+
 const parseDependency = (item: unknown, index: number, problems: string[]): Dependency | undefined => {
-  let name: string | undefined
+  let named: string | {name: string; marketplace?: string}
   let range: string | undefined
   if (typeof item === 'string') {
-    const [n, m, ...rest] = item.split('@')
-    if (rest.length > 0 || !n) {
-      problems.push(`dependencies[${index}]: ${JSON.stringify(item)} is not name or name@marketplace`)
-      return undefined
-    }
-    name = m === undefined ? n : `${n}@${m}`
+    named = dependencyString(item)
   } else if (isRecord(item) && typeof item.name === 'string') {
-    name = item.name
     if (item.version !== undefined) {
       if (typeof item.version !== 'string') {
         problems.push(`dependencies[${index}].version must be a semver range`)
@@ -73,18 +88,17 @@ const parseDependency = (item: unknown, index: number, problems: string[]): Depe
       }
       range = item.version
     }
+    named = dependencyString(item.name)
   } else {
     problems.push(`dependencies[${index}] must be a name, name@marketplace or {name, version}`)
     return undefined
   }
-  const [plugin, marketplace, extra] = name.split('@')
-  const rule =
-    extra !== undefined ? 'has more than one "@"' : (checkPluginName(plugin!) ?? (marketplace !== undefined ? checkMarketplaceName(marketplace) : undefined))
-  if (rule) {
-    problems.push(`dependencies[${index}]: ${JSON.stringify(name)} ${rule}`)
+  if (typeof named === 'string') {
+    problems.push(`dependencies[${index}]: ${named}`)
     return undefined
   }
-  return {name: plugin!, ...(marketplace ? {marketplace} : {}), ...(range ? {range} : {}), written: typeof item === 'string' ? item : `${name}@${range ?? '*'}`}
+  const id = named.marketplace ? `${named.name}@${named.marketplace}` : named.name
+  return {...named, ...(range ? {range} : {}), written: typeof item === 'string' ? item : `${id}@${range ?? '*'}`}
 }
 
 const parseOption = (key: string, value: unknown, problems: string[]): UserConfigOption | undefined => {

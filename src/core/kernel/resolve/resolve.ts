@@ -3,15 +3,15 @@ import type {Environment} from '../env/environment.js'
 import {conflict, notFound, usageError, validationFailed} from '../../model/errors.js'
 import {followInsideRoot, isInside} from '../fs/contain.js'
 import {readKnownCatalog} from '../marketplace/browse.js'
-import {findMarketplace, knownMarketplaces, type KnownMarketplace} from '../marketplace/known.js'
+import {knownMarketplaces, type KnownMarketplace} from '../marketplace/known.js'
 import {marketEnv} from '../state/marketplaces.js'
 import type {DroppedEntry, PluginEntry} from '../../model/marketplace.js'
-import {cloneUrl, parseSource, sourceLabel} from '../sources/parse.js'
+import {cloneUrl, sourceLabel, type ParseSourceOptions} from '../sources/parse.js'
 import {closestNames} from '../text/suggest.js'
 import {followRename} from './renames.js'
 import {kindOf} from '../sources/kinds/index.js'
 import {entryKindOf} from '../sources/kinds/entries.js'
-import type {PluginFetchSpec} from '../../model/source.js'
+import type {PluginFetchSpec, Source} from '../../model/source.js'
 
 export type {PluginFetchSpec} from '../../model/source.js'
 
@@ -28,8 +28,6 @@ export interface ResolvedPlugin {
 
 /** The pseudo-marketplace of plugins installed straight from a source. */
 export const DIRECT = 'direct'
-
-const looksLikeSource = (input: string): boolean => /[/:\\~]/.test(input) || input.startsWith('.')
 
 /** A relative plugin folder, its links followed while they stay inside the marketplace (see followInsideRoot). */
 const followInside = (root: string, path: string, label: string, shown: string): {root: string; path: string} => {
@@ -74,7 +72,8 @@ const droppedEntry = (name: string, market: KnownMarketplace, dropped: readonly 
   })
 }
 
-const fromMarketplace = (name: string, market: KnownMarketplace, env: Environment, version?: string): ResolvedPlugin => {
+/** `name` at its current entry in `market` (following a rename). */
+export const fromMarketplace = (name: string, market: KnownMarketplace, env: Environment): ResolvedPlugin => {
   const {catalog, dropped} = readKnownCatalog(market)
   const outcome = followRename(catalog, name)
   const entry = catalog.plugins.find((p) => p.name === (outcome.kind === 'renamed' ? outcome.to : name))
@@ -93,11 +92,6 @@ const fromMarketplace = (name: string, market: KnownMarketplace, env: Environmen
       suggestions: [...(near.length > 0 ? [`did you mean ${near.map((n) => `"${n}"`).join(' or ')}?`] : []), `try: loadout search ${name}`],
     })
   }
-  if (version !== undefined && entry.version !== version) {
-    throw notFound('version-not-found', `${entry.name}@${market.name} is at version ${entry.version ?? '(none)'} in the catalog, not ${version}`, {
-      suggestions: [`install the listed version: loadout install ${entry.name}@${market.name}`],
-    })
-  }
   return {
     id: `${entry.name}@${market.name}`,
     name: entry.name,
@@ -108,29 +102,22 @@ const fromMarketplace = (name: string, market: KnownMarketplace, env: Environmen
   }
 }
 
-/**
- * Turns what the user typed into one plugin to fetch: `plugin@marketplace[@version]`, a bare name
- * found in exactly one marketplace, or a direct source (owner/repo, git URL, folder, archive URL).
- */
-export const resolvePluginSpec = (input: string, env: Environment, projectRoot: string): ResolvedPlugin => {
-  if (looksLikeSource(input)) {
-    const source = parseSource(input, {cwd: env.cwd, home: env.home, ...(env.vars.LOADOUT_GITHUB_URL ? {githubUrl: env.vars.LOADOUT_GITHUB_URL} : {})})
-    const label = sourceLabel(source)
-    const direct = kindOf(source).direct(source, {vars: env.vars, projectRoot, label})
-    return {id: '', name: direct.name, marketplace: DIRECT, fetch: direct.fetch}
-  }
-  const [name, second, third, ...rest] = input.split('@')
-  if (!name || rest.length > 0) throw usageError('bad-plugin-spec', `"${input}" is not plugin[@marketplace][@version]`)
-  if (second !== undefined && third !== undefined) return fromMarketplace(name, findMarketplace(second, env, projectRoot), env, third)
-  if (second !== undefined) {
-    const known = knownMarketplaces(env, projectRoot)
-    if (known.some((m) => m.name === second) || !/^\d/.test(second)) return fromMarketplace(name, findMarketplace(second, env, projectRoot), env)
-    return resolveBare(name, env, projectRoot, second)
-  }
-  return resolveBare(name, env, projectRoot)
+/** The options parseSource needs from the environment. */
+export const sourceOptionsOf = (env: Environment): ParseSourceOptions => ({
+  cwd: env.cwd,
+  home: env.home,
+  ...(env.vars.LOADOUT_GITHUB_URL ? {githubUrl: env.vars.LOADOUT_GITHUB_URL} : {}),
+})
+
+/** A plugin installed straight from a source (owner/repo, git URL, folder, archive URL, npm package). */
+export const resolveDirect = (source: Source, env: Environment, projectRoot: string): ResolvedPlugin => {
+  const label = sourceLabel(source)
+  const direct = kindOf(source).direct(source, {vars: env.vars, projectRoot, label})
+  return {id: '', name: direct.name, marketplace: DIRECT, fetch: direct.fetch}
 }
 
-const resolveBare = (name: string, env: Environment, projectRoot: string, version?: string): ResolvedPlugin => {
+/** The one known marketplace that lists `name`; none or several is an error naming them. */
+export const marketplaceListing = (name: string, env: Environment, projectRoot: string): KnownMarketplace => {
   const matches: KnownMarketplace[] = []
   const all: string[] = []
   let dropped: Error | undefined
@@ -157,5 +144,5 @@ const resolveBare = (name: string, env: Environment, projectRoot: string, versio
       suggestions: [`name one: loadout install ${name}@${matches[0]!.name}`],
     })
   }
-  return fromMarketplace(name, matches[0]!, env, version)
+  return matches[0]!
 }

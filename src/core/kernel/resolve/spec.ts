@@ -1,11 +1,9 @@
 import type {Environment} from '../env/environment.js'
-import {notFound, usageError} from '../../model/errors.js'
-import {checkPluginName} from '../text/names.js'
-import {findMarketplace, type KnownMarketplace} from '../marketplace/known.js'
-import {resolvePluginSpec, type ResolvedPlugin} from './resolve.js'
+import {notFound} from '../../model/errors.js'
+import {findMarketplace, knownMarketplaces, type KnownMarketplace} from '../marketplace/known.js'
+import {fromMarketplace, marketplaceListing, resolveDirect, sourceOptionsOf, type ResolvedPlugin} from './resolve.js'
+import {parsePluginInput, type PluginSpec} from './plugin-input.js'
 import {chooseVersion, resolveTagged} from './tags.js'
-
-export const RANGE_FORM = /^([^@/\\:]+)@([^@/\\:]+)@(.+)$/
 
 /**
  * `name@marketplace` at the version a range (or exact version) picks. Without a range, the catalog's
@@ -18,12 +16,13 @@ export const resolveInMarketplace = async (
   env: Environment,
   projectRoot: string,
   chain: readonly string[] = [],
+  /** policy minimumReleaseAge: only tags released before this time (ms) count */
   releasedBefore?: number,
 ): Promise<ResolvedPlugin> => {
-  if (range === undefined || range === '*' || range === '') return resolvePluginSpec(`${name}@${market.name}`, env, projectRoot)
+  if (range === undefined || range === '*' || range === '') return fromMarketplace(name, market, env)
   const choice = await chooseVersion(name, market, range, env, releasedBefore)
   if (!choice.tagged && !choice.current) {
-    const current = resolvePluginSpec(`${name}@${market.name}`, env, projectRoot)
+    const current = fromMarketplace(name, market, env)
     const via = chain.length > 0 ? ` (needed by ${[...chain, `${current.id}@${range}`].join(' -> ')})` : ''
     const listed = `${current.id} is at version ${current.version ?? '(none)'} in the catalog`
     throw notFound(
@@ -39,21 +38,30 @@ export const resolveInMarketplace = async (
       },
     )
   }
-  return choice.tagged ? resolveTagged(name, market, choice.tagged, env) : resolvePluginSpec(`${name}@${market.name}`, env, projectRoot)
+  return choice.tagged ? resolveTagged(name, market, choice.tagged, env) : fromMarketplace(name, market, env)
 }
 
-/** The semver range of `plugin@marketplace@<range>` (an exact version counts: it is a range of one), else undefined. */
-export const rangeOf = (input: string): string | undefined => RANGE_FORM.exec(input)?.[3]
-
-/**
- * What the user typed, with `plugin@marketplace@<range>` resolved against the marketplace's tags;
- * every other form goes to resolvePluginSpec unchanged.
- */
-export const resolveSpec = async (input: string, env: Environment, projectRoot: string, releasedBefore?: number): Promise<ResolvedPlugin> => {
-  const match = RANGE_FORM.exec(input)
-  if (!match) return resolvePluginSpec(input, env, projectRoot)
-  const [, name, marketName, range] = match as unknown as [string, string, string, string]
-  const rule = checkPluginName(name)
-  if (rule) throw usageError('bad-plugin-spec', `plugin name ${JSON.stringify(name)} ${rule}`)
-  return resolveInMarketplace(name, findMarketplace(marketName, env, projectRoot), range, env, projectRoot, [], releasedBefore)
+/** The marketplace a parsed plugin spec names: as written, a known one its range-like part names, else the one listing it. */
+const marketplaceOf = (spec: PluginSpec, env: Environment, projectRoot: string): {market: KnownMarketplace; range?: string} => {
+  if (spec.marketplace !== undefined) return {market: findMarketplace(spec.marketplace, env, projectRoot), ...(spec.range ? {range: spec.range} : {})}
+  if (spec.rangeOrMarketplace && knownMarketplaces(env, projectRoot).some((m) => m.name === spec.range))
+    return {market: findMarketplace(spec.range!, env, projectRoot)}
+  return {market: marketplaceListing(spec.name, env, projectRoot), ...(spec.range ? {range: spec.range} : {})}
 }
+
+/** What the user typed (see PLUGIN_INPUT_FORMS), parsed once, resolved to one plugin and the range asked for. */
+export const resolveInput = async (
+  input: string,
+  env: Environment,
+  projectRoot: string,
+  releasedBefore?: number,
+): Promise<{resolved: ResolvedPlugin; range?: string}> => {
+  const parsed = parsePluginInput(input, sourceOptionsOf(env))
+  if (parsed.form === 'source') return {resolved: resolveDirect(parsed.source, env, projectRoot)}
+  const {market, range} = marketplaceOf(parsed, env, projectRoot)
+  return {resolved: await resolveInMarketplace(parsed.name, market, range, env, projectRoot, [], releasedBefore), ...(range ? {range} : {})}
+}
+
+/** What the user typed, resolved to one plugin (see resolveInput). */
+export const resolveSpec = async (input: string, env: Environment, projectRoot: string, releasedBefore?: number): Promise<ResolvedPlugin> =>
+  (await resolveInput(input, env, projectRoot, releasedBefore)).resolved

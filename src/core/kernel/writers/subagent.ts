@@ -347,112 +347,50 @@ const geminiName = (name: string, notes: string[]): string => {
 export const renderSubagent = (agent: SubagentComponent, format: SubagentFormat, options: RenderSubagentOptions = {}): RenderedSubagent => {
   const name = options.name ?? agent.name
   checkFileName(name)
-  const frontmatter = agent.frontmatter
   const notes: string[] = []
-  const consumed = new Set(['name', 'description', 'tools', 'model'])
-  const description = readDescription(frontmatter, agent.body, name, notes)
-  const tools = readTools(frontmatter.tools, notes)
-  const model = readModel(frontmatter.model, format, notes)
-  const toolsDropped = (): void => {
-    if (tools !== undefined) notes.push(`"tools" dropped: the ${format} format has no tools field`)
+  const read: ReadSubagent = {
+    name,
+    frontmatter: agent.frontmatter,
+    body: agent.body,
+    format,
+    description: readDescription(agent.frontmatter, agent.body, name, notes),
+    tools: readTools(agent.frontmatter.tools, notes),
+    model: readModel(agent.frontmatter.model, format, notes),
+    notes,
   }
+  const written = FORMAT_WRITERS[format](read)
+  noteDroppedFields(read, new Set([...COMMON_FIELDS, ...(written.consumed ?? [])]))
+  return {path: written.path, content: written.content, notes}
+}
 
-  let path: string
-  let content: string
-  switch (format) {
-    case 'claude-agent-md': {
-      const extra: Record<string, unknown> = {}
-      for (const field of CLAUDE_EXTRA_FIELDS) {
-        consumed.add(field)
-        const value = frontmatter[field]
-        if (value === undefined || value === null) continue
-        if (field === 'disallowedTools') {
-          const list = readTools(value, notes, field)
-          if (list) extra[field] = list.join(', ')
-        } else if (typeof value === 'object' && !Array.isArray(value)) {
-          notes.push(`"${field}" dropped: Claude Code expects text, a number or a list there`)
-        } else {
-          extra[field] = value
-        }
-      }
-      path = `${name}.md`
-      content = markdown(defined({name, description, tools: tools?.join(', '), model, ...extra}), agent.body)
-      break
-    }
-    case 'deepagents-agents-md': {
-      if (tools !== undefined)
-        notes.push(
-          `"tools" restriction (${tools.join(', ')}) dropped: Deep Agents Code file subagents cannot narrow tools and inherit all of the main agent's tools`,
-        )
-      path = `${name}/AGENTS.md`
-      content = markdown(defined({name, description, model}), agent.body)
-      break
-    }
-    case 'cst-agent-md': {
-      consumed.add('readonly').add('max_steps').add('maxTurns')
-      let readonly: boolean
-      if (typeof frontmatter.readonly === 'boolean') {
-        readonly = frontmatter.readonly
-      } else {
-        if (frontmatter.readonly !== undefined) notes.push('"readonly" is not true or false: worked out from the tools instead')
-        readonly = tools !== undefined && tools.every((tool) => READ_ONLY_TOOLS.has(tool.toLowerCase()))
-      }
-      let maxSteps = positiveInteger(frontmatter.max_steps)
-      if (frontmatter.max_steps !== undefined && maxSteps === undefined) notes.push('"max_steps" dropped: not a positive whole number')
-      if (maxSteps === undefined && frontmatter.max_steps === undefined && frontmatter.maxTurns !== undefined) {
-        maxSteps = positiveInteger(frontmatter.maxTurns)
-        notes.push(maxSteps === undefined ? '"maxTurns" dropped: not a positive whole number' : '"maxTurns" written as "max_steps"')
-      }
-      const cstTools = tools === undefined ? undefined : cstAgentTools(tools, notes)
-      path = `${name}.md`
-      content = markdown(defined({name, description, tools: cstTools?.join(','), readonly, model, max_steps: maxSteps}), agent.body)
-      break
-    }
-    case 'copilot-agent-md': {
-      path = `${name}.agent.md`
-      content = markdown(defined({name, description, tools}), agent.body)
-      break
-    }
-    case 'opencode-agent-md': {
-      path = `${name}.md`
-      const toolMap = tools === undefined ? undefined : opencodeTools(tools, notes)
-      content = markdown(defined({description, mode: 'subagent', model, tools: toolMap}), agent.body)
-      break
-    }
-    case 'cursor-agent-md': {
-      toolsDropped()
-      path = `${name}.md`
-      content = markdown(defined({name, description, model}), agent.body)
-      break
-    }
-    case 'gemini-agent-md': {
-      consumed.add('maxTurns')
-      const slug = geminiName(name, notes)
-      const maxTurns = positiveInteger(frontmatter.maxTurns)
-      if (frontmatter.maxTurns !== undefined && maxTurns === undefined) notes.push('"maxTurns" dropped: not a positive whole number')
-      path = `${slug}.md`
-      const geminiToolList = tools === undefined ? undefined : geminiTools(tools, notes)
-      content = markdown(defined({name: slug, description, tools: geminiToolList, model, max_turns: maxTurns}), agent.body)
-      break
-    }
-    case 'codex-agent-toml': {
-      toolsDropped()
-      notes.push('Codex subagent files (.codex/agents/<name>.toml with name, description, developer_instructions) are an unconfirmed format')
-      path = `${name}.toml`
-      content = [
-        `name = ${tomlString(name)}`,
-        `description = ${tomlString(description)}`,
-        `developer_instructions = ${tomlMultilineString(agent.body)}`,
-        '',
-      ].join('\n')
-      break
-    }
-    default: {
-      const never: never = format
-      throw new Error(`internal error: unknown subagent format ${String(never)}`)
-    }
-  }
+/** The agent as every format reads it: its name, frontmatter, body and the common fields already checked. */
+interface ReadSubagent {
+  name: string
+  frontmatter: Record<string, unknown>
+  body: string
+  format: SubagentFormat
+  description: string
+  tools: string[] | undefined
+  model: string | undefined
+  /** where every writer adds its notes, in order */
+  notes: string[]
+}
 
+/** One format's file: where it goes, its bytes, and the frontmatter fields it read beyond the common ones. */
+interface WrittenSubagent {
+  path: string
+  content: string
+  consumed?: readonly string[]
+}
+
+const COMMON_FIELDS = ['name', 'description', 'tools', 'model'] as const
+
+const noteToolsDropped = ({tools, format, notes}: ReadSubagent): void => {
+  if (tools !== undefined) notes.push(`"tools" dropped: the ${format} format has no tools field`)
+}
+
+/** Every frontmatter field no writer read is dropped, with its reason. */
+const noteDroppedFields = ({frontmatter, format, notes}: ReadSubagent, consumed: ReadonlySet<string>): void => {
   for (const field of Object.keys(frontmatter)) {
     if (consumed.has(field)) continue
     notes.push(
@@ -461,7 +399,117 @@ export const renderSubagent = (agent: SubagentComponent, format: SubagentFormat,
         : `"${field}" dropped: the ${format} format has no such field`,
     )
   }
-  return {path, content, notes}
+}
+
+/** Claude Code's own fields beyond the common ones: disallowedTools as a comma list, the rest as written. */
+const claudeExtraFields = (frontmatter: Record<string, unknown>, notes: string[]): Record<string, unknown> => {
+  const extra: Record<string, unknown> = {}
+  for (const field of CLAUDE_EXTRA_FIELDS) {
+    const value = frontmatter[field]
+    if (value === undefined || value === null) continue
+    if (field === 'disallowedTools') {
+      const list = readTools(value, notes, field)
+      if (list) extra[field] = list.join(', ')
+    } else if (typeof value === 'object' && !Array.isArray(value)) {
+      notes.push(`"${field}" dropped: Claude Code expects text, a number or a list there`)
+    } else {
+      extra[field] = value
+    }
+  }
+  return extra
+}
+
+const writeClaude = (read: ReadSubagent): WrittenSubagent => {
+  const {name, description, tools, model, body} = read
+  const extra = claudeExtraFields(read.frontmatter, read.notes)
+  return {path: `${name}.md`, content: markdown(defined({name, description, tools: tools?.join(', '), model, ...extra}), body), consumed: CLAUDE_EXTRA_FIELDS}
+}
+
+const writeDeepAgents = ({name, description, tools, model, body, notes}: ReadSubagent): WrittenSubagent => {
+  if (tools !== undefined)
+    notes.push(
+      `"tools" restriction (${tools.join(', ')}) dropped: Deep Agents Code file subagents cannot narrow tools and inherit all of the main agent's tools`,
+    )
+  return {path: `${name}/AGENTS.md`, content: markdown(defined({name, description, model}), body)}
+}
+
+/** cst's readonly: as written when it is a boolean, else true when every tool only reads. */
+const cstReadonly = ({frontmatter, tools, notes}: ReadSubagent): boolean => {
+  if (typeof frontmatter.readonly === 'boolean') return frontmatter.readonly
+  if (frontmatter.readonly !== undefined) notes.push('"readonly" is not true or false: worked out from the tools instead')
+  return tools !== undefined && tools.every((tool) => READ_ONLY_TOOLS.has(tool.toLowerCase()))
+}
+
+/** cst's max_steps: as written, else Claude's maxTurns. */
+const cstMaxSteps = ({frontmatter, notes}: ReadSubagent): number | undefined => {
+  const maxSteps = positiveInteger(frontmatter.max_steps)
+  if (frontmatter.max_steps !== undefined && maxSteps === undefined) notes.push('"max_steps" dropped: not a positive whole number')
+  if (maxSteps !== undefined || frontmatter.max_steps !== undefined || frontmatter.maxTurns === undefined) return maxSteps
+  const fromTurns = positiveInteger(frontmatter.maxTurns)
+  notes.push(fromTurns === undefined ? '"maxTurns" dropped: not a positive whole number' : '"maxTurns" written as "max_steps"')
+  return fromTurns
+}
+
+const writeCst = (read: ReadSubagent): WrittenSubagent => {
+  const {name, description, tools, model, body, notes} = read
+  const readonly = cstReadonly(read)
+  const maxSteps = cstMaxSteps(read)
+  const cstTools = tools === undefined ? undefined : cstAgentTools(tools, notes)
+  return {
+    path: `${name}.md`,
+    content: markdown(defined({name, description, tools: cstTools?.join(','), readonly, model, max_steps: maxSteps}), body),
+    consumed: ['readonly', 'max_steps', 'maxTurns'],
+  }
+}
+
+const writeCopilot = ({name, description, tools, body}: ReadSubagent): WrittenSubagent => ({
+  path: `${name}.agent.md`,
+  content: markdown(defined({name, description, tools}), body),
+})
+
+const writeOpencode = ({name, description, tools, model, body, notes}: ReadSubagent): WrittenSubagent => {
+  const toolMap = tools === undefined ? undefined : opencodeTools(tools, notes)
+  return {path: `${name}.md`, content: markdown(defined({description, mode: 'subagent', model, tools: toolMap}), body)}
+}
+
+const writeCursor = (read: ReadSubagent): WrittenSubagent => {
+  noteToolsDropped(read)
+  const {name, description, model, body} = read
+  return {path: `${name}.md`, content: markdown(defined({name, description, model}), body)}
+}
+
+const writeGemini = ({name, description, tools, model, body, notes, frontmatter}: ReadSubagent): WrittenSubagent => {
+  const slug = geminiName(name, notes)
+  const maxTurns = positiveInteger(frontmatter.maxTurns)
+  if (frontmatter.maxTurns !== undefined && maxTurns === undefined) notes.push('"maxTurns" dropped: not a positive whole number')
+  const geminiToolList = tools === undefined ? undefined : geminiTools(tools, notes)
+  return {
+    path: `${slug}.md`,
+    content: markdown(defined({name: slug, description, tools: geminiToolList, model, max_turns: maxTurns}), body),
+    consumed: ['maxTurns'],
+  }
+}
+
+const writeCodex = (read: ReadSubagent): WrittenSubagent => {
+  noteToolsDropped(read)
+  read.notes.push('Codex subagent files (.codex/agents/<name>.toml with name, description, developer_instructions) are an unconfirmed format')
+  const {name, description, body} = read
+  const content = [`name = ${tomlString(name)}`, `description = ${tomlString(description)}`, `developer_instructions = ${tomlMultilineString(body)}`, ''].join(
+    '\n',
+  )
+  return {path: `${name}.toml`, content}
+}
+
+/** One writer per format: the compiler names a format added to SubagentFormat without one. */
+const FORMAT_WRITERS: Record<SubagentFormat, (read: ReadSubagent) => WrittenSubagent> = {
+  'claude-agent-md': writeClaude,
+  'deepagents-agents-md': writeDeepAgents,
+  'cst-agent-md': writeCst,
+  'copilot-agent-md': writeCopilot,
+  'opencode-agent-md': writeOpencode,
+  'cursor-agent-md': writeCursor,
+  'gemini-agent-md': writeGemini,
+  'codex-agent-toml': writeCodex,
 }
 
 /** The fields with a value, in order. */

@@ -125,17 +125,17 @@ export const readFetched = (resolved: ResolvedPlugin, fetched: FetchedPlugin, en
  * `spec` resolved under the policy's `minimumReleaseAge`: a release too young gives way to the newest
  * tagged one old enough; with none, the install is refused (status 11).
  */
-export const resolveForInstall = async (spec: string, env: Environment, projectRoot: string): Promise<ResolvedPlugin> => {
+export const resolveForInstall = async (spec: string, env: Environment, projectRoot: string): Promise<{resolved: ResolvedPlugin; range?: string}> => {
   const choice = await resolveMature(spec, env, projectRoot)
   if (!choice.resolved) throw releaseTooYoung(spec, choice.held!)
-  return choice.resolved
+  return {resolved: choice.resolved, ...(choice.range ? {range: choice.range} : {})}
 }
 
 /** Resolve, fetch and read: everything up to the plan, nothing written to any agent. */
 export const preparePlugin = async (
   spec: string,
   options: Pick<InstallOptions, 'env' | 'context' | 'offline' | 'skills' | 'allowHiddenText' | 'onProgress'>,
-): Promise<Prepared> => prepareResolved(await resolveForInstall(spec, options.env, options.context.projectRoot), options)
+): Promise<Prepared> => prepareResolved((await resolveForInstall(spec, options.env, options.context.projectRoot)).resolved, options)
 
 /** Fetch and read what is resolved already. */
 export const prepareResolved = async (

@@ -26,7 +26,7 @@ import type {DependencyMark} from '../../kernel/state/mark.js'
 import {admitPluginSource} from '../../kernel/policy/gate.js'
 import {readPluginExtras} from '../../kernel/resolve/manifest.js'
 import {configState} from '../../kernel/user-config/values.js'
-import {rangeOf, resolveInMarketplace} from '../../kernel/resolve/spec.js'
+import {resolveInMarketplace} from '../../kernel/resolve/spec.js'
 import {releaseCutoff} from '../../kernel/policy/release-age.js'
 import {loadPolicy} from '../../kernel/policy/load.js'
 import {checkDowngrade} from './downgrade.js'
@@ -74,8 +74,8 @@ export const planTree = async (
 ): Promise<TreePlan> => {
   const {env, context} = options
   const cutoff = releaseCutoff(loadPolicy(env, context.projectRoot))
-  const rootPrepared = await prepare(await resolveForInstall(spec, env, context.projectRoot), options, options.skills)
-  const asked = rangeOf(spec)
+  const {resolved, range: asked} = await resolveForInstall(spec, env, context.projectRoot)
+  const rootPrepared = await prepare(resolved, options, options.skills)
   const root: PlannedPlugin = {prepared: rootPrepared, dependents: [], chain: [rootPrepared.id], ranges: asked ? [asked] : []}
   const nodes = new Map<string, PlannedPlugin>([[rootPrepared.id, root]])
   const order: PlannedPlugin[] = []

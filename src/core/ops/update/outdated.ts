@@ -15,7 +15,8 @@ import {isMcpId} from '../../kernel/mcp/spec.js'
 import {admitMarketplace, admitRemote} from '../../kernel/policy/gate.js'
 import type {ScopeContext} from '../../kernel/env/scope.js'
 import {readInstallRecords, type InstallRecord} from '../../kernel/state/records.js'
-import {DIRECT, resolvePluginSpec} from '../../kernel/resolve/resolve.js'
+import {DIRECT} from '../../kernel/resolve/resolve.js'
+import {resolveSpec} from '../../kernel/resolve/spec.js'
 import {followRename} from '../../kernel/resolve/renames.js'
 import {isOciInput, parseOciReference} from '../../kernel/oci/reference.js'
 import {loadPolicy} from '../../kernel/policy/load.js'
@@ -183,7 +184,7 @@ const checkOci = async (row: OutdatedRow, first: InstallRecord, ref: string, rem
 /** A plugin installed straight from a source: outdated when its remote moved on, or its folder's content changed. */
 const checkDirect = async (row: OutdatedRow, first: InstallRecord, remotes: Remotes): Promise<void> => {
   try {
-    const resolved = resolvePluginSpec(first.source, remotes.env, remotes.projectRoot)
+    const resolved = await resolveSpec(first.source, remotes.env, remotes.projectRoot)
     if (isOciInput(first.source)) return await checkOci(row, first, first.source, remotes)
     const kind = fetchSpecKinds[resolved.fetch.kind]
     const folder = kind.localFolder(resolved.fetch as never)

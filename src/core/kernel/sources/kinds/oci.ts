@@ -281,6 +281,7 @@ export const ociEntry = {
   describe: (source: OciEntrySource): string => source.ref,
   supported: true,
   fetch: (source: OciEntrySource): PluginFetchSpec => ({kind: 'oci', ref: source.ref, label: source.ref}),
+  read: (value: Record<string, unknown>) => ociEntrySource(value),
 }
 
 type OciEntrySource = Extract<PluginSource, {kind: 'oci'}>
