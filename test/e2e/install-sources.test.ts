@@ -223,7 +223,14 @@ describe('catalog sources: github, ref, url, git-subdir, pinned sha', () => {
     const result = await run(sb, ['install', 'alpha-url@acme', '--agent', 'deepagents', '--scope', 'user', '--json'])
     expect(result.status, result.stdout).toBe(0)
     expect(result.json()).toMatchObject({source: `${server.origin}/git/acme/alpha.git`, commit: alpha.head})
-    expect(read(join(sb.home, '.deepagents/agent/skills/alpha-one/SKILL.md'))).toBe(ALPHA_V2)
+    // Deep Agents also reads ~/.agents/skills: when another alpha plugin (an earlier test) holds alpha-one there,
+    // this plugin's skill of that name takes the plugin-qualified name, said in --json
+    const held = existsSync(join(sb.home, '.agents/skills/alpha-one'))
+    const name = held ? 'alpha-url-alpha-one' : 'alpha-one'
+    expect(result.json().plans[0].renamed.filter((r: {name: string}) => r.name === 'alpha-one')).toEqual(
+      held ? [expect.objectContaining({as: name, because: expect.stringMatching(/^alpha.*@acme$/)})] : [],
+    )
+    expect(read(join(sb.home, `.deepagents/agent/skills/${name}/SKILL.md`))).toBe(ALPHA_V2.replace('name: alpha-one', `name: ${name}`))
   })
 
   it('{source: "git-subdir"} checks out only that path, from a partial clone', async () => {

@@ -4,7 +4,8 @@
  * HOME is as it was before the first install.
  *
  * Before a change takes the lock, the folders on the way to each of loadout's roots that do not exist
- * yet are noted; under the lock they are added to `created-folders.json` in loadout's config. After the
+ * yet are noted; under the lock, those that exist by then are added to `created-folders.json` in
+ * loadout's config. After the
  * change, when loadout's data and cache hold nothing and its config holds only that record, the record
  * goes, and each folder it names is removed if it is empty (deepest first). The record is read as
  * untrusted: only a folder strictly inside HOME on the way to one of loadout's roots is ever removed,
@@ -40,14 +41,17 @@ const readRecord = (env: Environment): string[] => {
 }
 
 /**
- * Under the lock: adds the folders that were missing before it was taken. Whichever of them exists
- * later was made by loadout (the lock's own folder now, the cache and data ones when first used).
+ * Under the lock: adds those of the folders missing before it was taken that exist now, so they were
+ * made by loadout (the lock's own folder once it is taken, the cache and data ones when first used).
+ * Called once the lock is taken and again before it is released: a command that made nothing (a
+ * refusal) writes no record.
  */
 export const noteCreatedFolders = (env: Environment, missing: readonly string[]): void => {
-  if (missing.length === 0) return
+  const made = missing.filter((dir) => existsSync(dir))
+  if (made.length === 0) return
   const known = readRecord(env)
-  if (missing.every((dir) => known.includes(dir))) return
-  writeJsonFile(recordFile(env), [...new Set([...known, ...missing])].sort())
+  if (made.every((dir) => known.includes(dir))) return
+  writeJsonFile(recordFile(env), [...new Set([...known, ...made])].sort())
 }
 
 const isEmptyOrAbsent = (dir: string): boolean => {

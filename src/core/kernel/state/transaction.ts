@@ -495,6 +495,7 @@ export const transaction = async <T>(env: Environment, projectRoot: string, labe
       if (late) throw interruptedError(late, true)
       return result
     } finally {
+      noteMadeFolders(env, missing)
       lock.release()
       tidyOwnFolders(env)
     }
@@ -526,8 +527,18 @@ export const withStateLock = async <T>(env: Environment, fn: () => Promise<T> | 
     recoverPending(env)
     return await fn()
   } finally {
+    noteMadeFolders(env, missing)
     lock.release()
     tidyOwnFolders(env)
+  }
+}
+
+/** The folders the command made for loadout itself, noted on its way out; noting never hides the command's own outcome. */
+const noteMadeFolders = (env: Environment, missing: readonly string[]): void => {
+  try {
+    noteCreatedFolders(env, missing)
+  } catch {
+    // unnoted, such a folder is only left behind after the last uninstall, as before
   }
 }
 
