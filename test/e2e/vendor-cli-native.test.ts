@@ -16,7 +16,7 @@ import {STAND_IN} from '../support/stand-in-mcp.js'
 import {loadout, sandboxes} from './helpers.js'
 
 const sandbox = sandboxes()
-vi.setConfig({testTimeout: 240_000})
+vi.setConfig({testTimeout: 420_000})
 
 /** A plugin whose skill shares its name with the other plugin's; each has its own MCP server. */
 const namesake = (root: string, name: string): string => {
