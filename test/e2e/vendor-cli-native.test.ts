@@ -126,3 +126,34 @@ describe.concurrent('Copilot CLI native plugins (install --native)', () => {
     expect(await copilotSees(sb)).toEqual({plugins: [], skills: [], servers: []})
   })
 })
+
+/**
+ * Gemini CLI keeps loose parts (pluginForm in registry/agents/gemini-cli.json: its extensions do not
+ * namespace their parts, and a second extension's skill of the same name overrides the first). As loose
+ * parts, the second plugin's skill takes the plugin-qualified name, and Gemini CLI lists both skills
+ * and both servers with no conflict.
+ */
+describe.concurrent('Gemini CLI: two plugins that share a skill name, as loose parts', () => {
+  it('user scope: both skills listed (the second as beta-access), both servers; uninstall lists neither', async () => {
+    const sb = sandbox()
+    expect(await gitInit(sb.project)).toBe(0)
+    const env = vendorEnv(sb)
+    editJson(join(sb.home, '.gemini', 'trustedFolders.json'), (json) => (json[sb.project] = 'TRUST_FOLDER'))
+    const plugins = [namesake(sb.dir, 'alpha'), namesake(sb.dir, 'beta')]
+    const installed = await loadout(sb, ['install', ...plugins, '--agent', 'gemini-cli', '--scope', 'user', '--yes', '--json'], {env})
+    expect(installed.status, installed.stdout + installed.stderr).toBe(0)
+    const skills = await vendor('gemini-cli', sb, ['skills', 'list'])
+    expect(skills.out).toMatch(/^access \[Enabled\]\n\s+Description: Grants access the alpha way\./m)
+    expect(skills.out).toMatch(/^beta-access \[Enabled\]\n\s+Description: Grants access the beta way\./m)
+    expect(complaints(skills.out), skills.out).toEqual([])
+    const servers = await vendor('gemini-cli', sb, ['mcp', 'list'])
+    for (const name of ['alpha', 'beta']) expect(servers.out).toMatch(new RegExp(`✓ ${name}-${name}-srv: node \\S+ \\(stdio\\) - Connected`))
+    expect(complaints(servers.out), servers.out).toEqual([])
+    for (const id of ['alpha@direct', 'beta@direct']) {
+      const removed = await loadout(sb, ['uninstall', id, '--scope', 'user', '--yes', '--json'], {env})
+      expect(removed.status, removed.stdout).toBe(0)
+    }
+    expect((await vendor('gemini-cli', sb, ['skills', 'list'])).out).not.toMatch(/access/)
+    expect((await vendor('gemini-cli', sb, ['mcp', 'list'])).out).not.toMatch(/-srv/)
+  })
+})
