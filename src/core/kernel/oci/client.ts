@@ -19,7 +19,7 @@ import type {Environment} from '../env/environment.js'
 import {EXIT, LoadoutError, notFound} from '../../model/errors.js'
 import {registryCredentials, type RegistryCredentials} from './credentials.js'
 import {DIGEST} from './reference.js'
-import {MANIFEST_MEDIA_TYPE, type Descriptor} from './media-types.js'
+import {INDEX_MEDIA_TYPE, MANIFEST_MEDIA_TYPE, type Descriptor} from './media-types.js'
 
 export const MAX_MANIFEST_BYTES = 4 * 1024 * 1024
 const MAX_ERROR_BYTES = 64 * 1024
@@ -247,9 +247,23 @@ export class OciClient {
   }
 
   async putManifest(repository: string, tag: string, bytes: Buffer, mediaType: string = MANIFEST_MEDIA_TYPE): Promise<string> {
+    return (await this.put(repository, tag, bytes, mediaType)).digest
+  }
+
+  /**
+   * Puts a manifest that names a `subject` under its own digest; `subjectAccepted` is whether the
+   * registry answered `OCI-Subject` (it keeps the referrers itself) or not (the client keeps the
+   * `sha256-<hex>` tag's index).
+   */
+  async putReferrer(repository: string, bytes: Buffer): Promise<{digest: string; subjectAccepted: boolean}> {
+    const {digest, response} = await this.put(repository, sha256Digest(bytes), bytes, MANIFEST_MEDIA_TYPE)
+    return {digest, subjectAccepted: typeof response.headers['oci-subject'] === 'string'}
+  }
+
+  private async put(repository: string, reference: string, bytes: Buffer, mediaType: string): Promise<{digest: string; response: IncomingMessage}> {
     const digest = sha256Digest(bytes)
-    const what = `manifest ${repository}:${tag}`
-    const sent = await this.call(`/v2/${repository}/manifests/${tag}`, pushScope(repository), {
+    const what = `manifest ${repository}${DIGEST.test(reference) ? '@' : ':'}${reference}`
+    const sent = await this.call(`/v2/${repository}/manifests/${reference}`, pushScope(repository), {
       method: 'PUT',
       headers: {'content-type': mediaType},
       body: bytes,
@@ -258,7 +272,32 @@ export class OciClient {
     response.resume()
     const served = response.headers['docker-content-digest']
     if (typeof served === 'string' && served !== digest) throw integrityMismatch(what, digest, served)
-    return digest
+    return {digest, response}
+  }
+
+  /** A manifest, or undefined when the registry has none under that reference. */
+  async findManifest(repository: string, reference: string, accept: string = MANIFEST_MEDIA_TYPE): Promise<FetchedManifest | undefined> {
+    try {
+      return await this.getManifest(repository, reference, accept)
+    } catch (error) {
+      if (error instanceof LoadoutError && error.code === 'oci-not-found') return undefined
+      throw error
+    }
+  }
+
+  /**
+   * `GET /v2/<name>/referrers/<digest>` (distribution spec 1.1): the image index the registry answers,
+   * or undefined when it answers 404, as one without the referrers API does (the client then reads the
+   * `sha256-<hex>` tag instead).
+   */
+  async referrersIndex(repository: string, digest: string): Promise<Buffer | undefined> {
+    const what = `referrers of ${repository}@${digest}`
+    const sent = await this.call(`/v2/${repository}/referrers/${digest}`, pullScope(repository), {method: 'GET', headers: {accept: INDEX_MEDIA_TYPE}})
+    if (sent.response.statusCode === 404) {
+      sent.response.resume()
+      return undefined
+    }
+    return readBody(await this.expect(sent, [200], what), MAX_MANIFEST_BYTES, what)
   }
 
   async hasBlob(repository: string, digest: string): Promise<boolean> {
