@@ -137,7 +137,8 @@ describe('Sigstore bundles attached to OCI artifacts (referrers tag schema)', ()
       )
       expect(added.status, added.stdout + added.stderr).toBe(0)
     }, 60_000)
-    const install = (sb: Sandbox, name: string) => loadout(sb, ['install', `${name}@signed-oci`, '--agent', 'codex', '--scope', 'project', '--yes', '--json'], env())
+    const install = (sb: Sandbox, name: string) =>
+      loadout(sb, ['install', `${name}@signed-oci`, '--agent', 'codex', '--scope', 'project', '--yes', '--json'], env())
 
     it('a plugin whose attached bundle verifies to the pinned identity installs; the lock records the signer', async () => {
       const done = await install(author, 'kit')

@@ -252,6 +252,60 @@ describe('a registry that redirects a blob to another host', () => {
   }, 120_000)
 })
 
+describe('a registry that fails for a while or stalls', () => {
+  // a front of the real registry that answers 503 to the next `failures` manifest GETs, and lets a
+  // blob GET hang while `stall` is set
+  let front: TestHttpsServer
+  let failures = 0
+  let stall = false
+  beforeAll(async () => {
+    front = await startHttpsServer({ca: registry.ca})
+    front.route('/v2/*', (req, res) => {
+      if (req.method === 'GET' && req.url?.includes('/manifests/') && failures > 0) {
+        failures--
+        req.resume()
+        res.writeHead(503, {'content-type': 'application/json'})
+        res.end('{"errors":[{"code":"UNAVAILABLE"}]}')
+        return
+      }
+      if (req.method === 'GET' && req.url?.includes('/blobs/') && stall) return // never answered
+      forward(req, res, undefined)
+    })
+  })
+  afterAll(async () => {
+    await front?.stop()
+  })
+
+  it('LOADOUT_OCI_RETRIES tries a GET again after a 503; LOADOUT_OCI_TIMEOUT ends a stalled one (exit 6)', async () => {
+    const sb = sandbox({git: true})
+    mkdirSync(join(sb.home, '.docker'), {recursive: true})
+    const auth = Buffer.from(`${registry.username}:${registry.password}`).toString('base64')
+    writeFileSync(join(sb.home, '.docker', 'config.json'), JSON.stringify({auths: {[registry.host]: {auth}, [`127.0.0.1:${front.port}`]: {auth}}}))
+    const pushed = await push(sb, writePlugin(join(sb.dir, 'flaky'), 'flaky', '1.0.0', 'after a while'), `oci://${registry.host}/acme/flaky:1.0.0`)
+    const ref = `oci://127.0.0.1:${front.port}/acme/flaky@${pushed.digest}`
+    const install = (env: Record<string, string>) =>
+      loadout(sb, ['install', ref, '--agent', 'codex', '--scope', 'project', '--yes', '--json'], {env: {NODE_EXTRA_CA_CERTS: registry.caFile, ...env}})
+
+    failures = 1
+    const once = await install({LOADOUT_OCI_RETRIES: '0'})
+    expect(once.status, once.stderr + once.stdout).toBe(6)
+    expect(jsonError(once).message).toContain('503')
+
+    failures = 2
+    const retried = await install({})
+    expect(retried.status, retried.stderr + retried.stdout).toBe(0)
+    expect(failures).toBe(0)
+
+    stall = true
+    const started = Date.now()
+    const stalled = await install({LOADOUT_OCI_TIMEOUT: '1', LOADOUT_OCI_RETRIES: '0', LOADOUT_CACHE_DIR: join(sb.dir, 'empty-cache')})
+    stall = false
+    expect(stalled.status, stalled.stderr + stalled.stdout).toBe(6)
+    expect(jsonError(stalled).message).toContain('timed out after 1 s (LOADOUT_OCI_TIMEOUT)')
+    expect(Date.now() - started).toBeLessThan(20_000)
+  }, 120_000)
+})
+
 describe('tag ranges', () => {
   it('oci://host/repo:^1.2 installs the highest tag in the range; outdated names the newer one it allows', async () => {
     const sb = sandbox({git: true})

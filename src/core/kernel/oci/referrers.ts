@@ -7,7 +7,15 @@
  */
 import {EXIT, LoadoutError} from '../../model/errors.js'
 import type {OciClient} from './client.js'
-import {EMPTY_CONFIG, EMPTY_CONFIG_MEDIA_TYPE, INDEX_MEDIA_TYPE, MANIFEST_MEDIA_TYPE, type Descriptor, type ImageIndex, type ReferrerManifest} from './media-types.js'
+import {
+  EMPTY_CONFIG,
+  EMPTY_CONFIG_MEDIA_TYPE,
+  INDEX_MEDIA_TYPE,
+  MANIFEST_MEDIA_TYPE,
+  type Descriptor,
+  type ImageIndex,
+  type ReferrerManifest,
+} from './media-types.js'
 
 /** `sha256:<hex>` -> `sha256-<hex>`: the tag the referrers tag schema keeps the index under. */
 export const referrersTag = (digest: string): string => digest.replace(':', '-')

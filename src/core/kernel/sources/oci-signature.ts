@@ -70,7 +70,11 @@ export const verifyOciSignature = async (
         bundle = JSON.parse((await client.getBlob(ref.repository, layer, MAX_BUNDLE_BYTES)).toString('utf8'))
       } catch (error) {
         if (isLoadoutError(error)) throw error
-        throw new LoadoutError('sigstore-bundle-invalid', EXIT.integrity, `${options.label}: the Sigstore bundle ${referrer.digest} attached to ${shown} is not JSON`)
+        throw new LoadoutError(
+          'sigstore-bundle-invalid',
+          EXIT.integrity,
+          `${options.label}: the Sigstore bundle ${referrer.digest} attached to ${shown} is not JSON`,
+        )
       }
       return await verifySigstoreBundle(bundle, subject.bytes, identities, {...options, label: `${options.label} (${shown})`})
     } catch (error) {
@@ -106,13 +110,22 @@ export const attachOciBundle = async (refText: string, bundleBytes: Buffer, env:
     throw new LoadoutError('sigstore-bundle-invalid', EXIT.usage, 'the bundle file is not JSON')
   }
   if (!bundle || typeof bundle !== 'object' || typeof bundle.mediaType !== 'string' || !bundle.mediaType.startsWith('application/vnd.dev.sigstore.bundle'))
-    throw new LoadoutError('sigstore-bundle-invalid', EXIT.usage, 'the bundle file is not a Sigstore bundle (its mediaType is not application/vnd.dev.sigstore.bundle…)')
+    throw new LoadoutError(
+      'sigstore-bundle-invalid',
+      EXIT.usage,
+      'the bundle file is not a Sigstore bundle (its mediaType is not application/vnd.dev.sigstore.bundle…)',
+    )
   const signed = bundle.messageSignature?.messageDigest?.digest
   const expected = Buffer.from(subject.digest.slice('sha256:'.length), 'hex').toString('base64')
   if (signed !== expected)
-    throw new LoadoutError('sigstore-bundle-invalid', EXIT.usage, `the bundle does not sign the manifest ${subject.digest} (it must sign the manifest's bytes)`, {
-      suggestions: [`sign the bytes of /v2/${ref.repository}/manifests/${subject.digest} (cosign sign-blob --bundle <file>), then attach that bundle`],
-    })
+    throw new LoadoutError(
+      'sigstore-bundle-invalid',
+      EXIT.usage,
+      `the bundle does not sign the manifest ${subject.digest} (it must sign the manifest's bytes)`,
+      {
+        suggestions: [`sign the bytes of /v2/${ref.repository}/manifests/${subject.digest} (cosign sign-blob --bundle <file>), then attach that bundle`],
+      },
+    )
   const attached = await attachReferrer(
     client,
     ref.repository,
