@@ -18,8 +18,12 @@ import {formatOciReference, parseOciReference} from '../oci/reference.js'
 const MAX_BUNDLES_TRIED = 16
 
 const ociLibraries = async () => {
-  const [client, referrers, sigstore] = await Promise.all([import('../oci/client.js'), import('../oci/referrers.js'), import('./sigstore.js')])
-  return {...client, ...referrers, ...sigstore}
+  const [{OciClient}, {attachReferrer, listReferrers}, {verifySigstoreBundle, MAX_BUNDLE_BYTES}] = await Promise.all([
+    import('../oci/client.js'),
+    import('../oci/referrers.js'),
+    import('./sigstore.js'),
+  ])
+  return {OciClient, attachReferrer, listReferrers, verifySigstoreBundle, MAX_BUNDLE_BYTES}
 }
 
 /** `oci://host/repo@sha256:<hex>`: the artifact exactly, for messages. */
