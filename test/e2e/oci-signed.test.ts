@@ -158,13 +158,31 @@ describe('Sigstore bundles attached to OCI artifacts (referrers tag schema)', ()
       expect(readFileSync(join(author.project, 'loadout.lock'), 'utf8')).not.toContain('impostor')
     }, 60_000)
 
-    it('a plugin with no bundle attached is refused (exit 7), naming its digest', async () => {
+    it('a plugin with no bundle attached is refused (exit 7), naming its digest; a cosign legacy .sig tag is named, not taken', async () => {
       const done = await install(author, 'bare')
       expect(done.status, done.stdout + done.stderr).toBe(7)
       const error = jsonError(done)
       expect(error.code).toBe('unsigned-source')
-      expect(error.message).toContain(repoAndDigest(references.bare!).digest)
-      expect(error.message).toContain(`tag ${repoAndDigest(references.bare!).digest.replace(':', '-')}`)
+      const {repository, digest} = repoAndDigest(references.bare!)
+      expect(error.message).toContain(digest)
+      expect(error.message).toContain(`tag ${digest.replace(':', '-')}`)
+      expect(error.details).not.toHaveProperty('cosignLegacyTag')
+
+      // a manifest under cosign's legacy tag sha256-<hex>.sig: still unsigned for loadout, and the error says why
+      const manifest = await registryRequest('GET', `/v2/${repository}/manifests/${digest}`, {accept: 'application/vnd.oci.image.manifest.v1+json'})
+      const legacy = `${digest.replace(':', '-')}.sig`
+      const put = await registryRequest(
+        'PUT',
+        `/v2/${repository}/manifests/${legacy}`,
+        {'content-type': 'application/vnd.oci.image.manifest.v1+json'},
+        manifest.body,
+      )
+      expect(put.status).toBe(201)
+      const again = await install(author, 'bare')
+      expect(again.status, again.stdout + again.stderr).toBe(7)
+      expect(jsonError(again).code).toBe('unsigned-source')
+      expect(jsonError(again).details).toMatchObject({cosignLegacyTag: legacy})
+      expect(jsonError(again).suggestions.join(' ')).toContain('--new-bundle-format')
     }, 60_000)
 
     it("a teammate's install --frozen checks the signature again: it installs, and fails (exit 7) once the bundle is gone", async () => {

@@ -87,15 +87,21 @@ export const verifyOciSignature = async (
     }
   }
   if (failure) throw failure
+  // cosign's legacy form is not read, but is worth naming: the publisher signed, in a form loadout does not check
+  const legacy = `${digest.replace(':', '-')}.sig`
+  const cosignLegacy = (await client.findManifest(ref.repository, legacy)) !== undefined
   throw new LoadoutError(
     'unsigned-source',
     EXIT.integrity,
     `${options.label}: ${shown} has no Sigstore bundle attached (looked up through the ${via}), and ${identities.length > 0 ? `it must be signed by ${identities.map((i) => `${i.issuer}=${i.subject}`).join(' or ')}` : 'a signature is required'}`,
     {
       suggestions: [
+        ...(cosignLegacy
+          ? [`a cosign signature in its legacy form is attached (tag ${legacy}); loadout reads only Sigstore bundles: sign with cosign --new-bundle-format`]
+          : []),
         `the publisher attaches one with: loadout plugin attach ${shown} <bundle.json> (a bundle signing the manifest bytes, as cosign sign-blob --new-bundle-format writes it)`,
       ],
-      details: {digest, via, trusted: identities},
+      details: {digest, via, trusted: identities, ...(cosignLegacy ? {cosignLegacyTag: legacy} : {})},
     },
   )
 }
