@@ -3,7 +3,7 @@ import {findGitRoot, type Scope} from '../../kernel/env/scope.js'
 import type {AutoUpdate} from '../../model/marketplace.js'
 import {readMarketplaces, visibleMarketplaces} from '../../kernel/state/marketplaces.js'
 import {readInstallRecords} from '../../kernel/state/records.js'
-import {isDue} from '../marketplace/due.js'
+import {isDue, requireAutoUpdateInterval} from '../marketplace/due.js'
 import {updateMarketplaces, type MarketplaceUpdate} from '../marketplace/update.js'
 import {updatePlugins, type PluginUpdate} from './update.js'
 
@@ -23,7 +23,7 @@ export interface AutoUpdateReport {
 
 /**
  * `loadout update --auto`, for a scheduler or an agent's SessionStart hook: refreshes the marketplaces
- * that are due (auto-update `notify` or `apply`, last refreshed over a day ago), then for `apply`
+ * that are due (auto-update `notify` or `apply`, last refreshed a day ago, or `LOADOUT_AUTO_UPDATE_INTERVAL` ago), then for `apply`
  * updates the plugins installed from them, and for `notify` reports what an update would change. It
  * never asks: an update that needs consent waits, and is reported. Nothing due: no request is made.
  */
@@ -31,7 +31,8 @@ export const autoUpdate = async (env: Environment, options: {now?: () => Date; a
   const now = (options.now ?? (() => new Date()))()
   const gitRoot = findGitRoot(env.cwd)
   const projectRoot = gitRoot ?? env.cwd
-  const due = visibleMarketplaces(readMarketplaces(env), projectRoot).filter((r) => isDue(r, now.getTime()))
+  const interval = requireAutoUpdateInterval(env.vars)
+  const due = visibleMarketplaces(readMarketplaces(env), projectRoot).filter((r) => isDue(r, now.getTime(), interval))
   const report: AutoUpdateReport = {
     due: due.map((r) => ({name: r.name, scope: r.scope, autoUpdate: r.autoUpdate!})),
     refreshed: [],
