@@ -63,6 +63,9 @@ describe('SIGKILL at every step of a per-part disable and enable', () => {
       enable: () => changeParts('kit@direct', {on: {skills: ['kit-alpha']}}, {env, context, yes: true, dryRun: false}),
     }
 
+    // the first change moves kit-beta of gemini-cli and deepagents out of the folder they shared with
+    // codex (codex no longer writes it there): one unkilled round first, so 'on' is the steady state
+    for (const args of [disable, enable]) expect((await loadout(sb, args)).status).toBe(0)
     const on = snapshot(sb.home)
     const traced = {disable: await tracePoints(sb, disable), enable: {points: [] as string[], ms: 0}}
     const off = snapshot(sb.home)

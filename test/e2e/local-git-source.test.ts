@@ -7,7 +7,7 @@
 import {copyFileSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
-import {commitFiles, headSha, makeRepo} from '../support/git-repos.js'
+import {commitFiles, headSha, makeRepo, tag} from '../support/git-repos.js'
 import {jsonError, loadout, sandboxes} from './helpers.js'
 
 const sandbox = sandboxes()
@@ -47,5 +47,29 @@ describe('a git repository given as a path', () => {
     const missing = await loadout(c, ['install', '--frozen', '--yes', '--json'])
     expect(missing.status).toBe(3)
     expect(jsonError(missing)).toMatchObject({code: 'plugin-folder-missing', message: expect.stringContaining(join(c.dir, 'elsewhere'))})
+  })
+
+  it('marketplace add <path> --ref reads the repository at that ref, and its plugins install from there', async () => {
+    const sb = sandbox()
+    const repo = join(sb.dir, 'lore-market')
+    const market = (version: string) => ({
+      '.claude-plugin/marketplace.json': JSON.stringify({name: 'lm', owner: {name: 'Me'}, plugins: [{name: 'lore', source: './plugins/lore', version}]}),
+      ...Object.fromEntries(Object.entries(skill(version)).map(([path, text]) => [`plugins/lore/${path}`, text])),
+    })
+    makeRepo(repo, market('1.0.0'))
+    tag(repo, 'v1')
+    const v1 = headSha(repo)
+    commitFiles(repo, market('2.0.0'), 'lore 2')
+    const added = await loadout(sb, ['marketplace', 'add', repo, '--ref', 'v1', '--scope', 'user', '--json'])
+    expect(added.status, added.stdout + added.stderr).toBe(0)
+    expect(added.json()).toMatchObject({name: 'lm', commit: v1})
+    const installed = await loadout(sb, ['install', 'lore@lm', '--agent', 'codex', '--scope', 'user', '--yes', '--json'])
+    expect(installed.status, installed.stdout + installed.stderr).toBe(0)
+    expect(installed.json()).toMatchObject({version: '1.0.0', commit: v1})
+    expect(readFileSync(join(sb.home, '.agents', 'skills', 'lore', 'SKILL.md'), 'utf8')).toContain('Lore 1.0.0.')
+    // a catalog file given by path has no ref to honour: still refused
+    const file = await loadout(sb, ['marketplace', 'add', join(repo, '.claude-plugin', 'marketplace.json'), '--ref', 'v1', '--json'])
+    expect(file.status).toBe(2)
+    expect(jsonError(file).code).toBe('ref-not-allowed')
   })
 })

@@ -4,7 +4,6 @@ import {loadoutPaths, type Environment} from '../../kernel/env/environment.js'
 import {EXIT, LoadoutError, notFound} from '../../model/errors.js'
 import {cachedTree, gitCacheDir, hasCommit, resolveCommit, updateMirror} from '../../kernel/sources/git.js'
 import {gitContext} from '../../kernel/sources/git-process.js'
-import {isFileUrl} from '../../kernel/sources/git-url.js'
 import {resolvesInside} from '../../kernel/fs/contain.js'
 import {pluginFiles, type PluginFiles} from './plugin-copy.js'
 import {redactUrl} from '../../kernel/sources/redact.js'
@@ -36,7 +35,7 @@ const fetchGitPlugin = async (spec: Spec<'git'>, env: Environment, offline: bool
   const cache = loadoutPaths(env).cache
   const base = gitCacheDir(cache, spec.url)
   const mirror = join(base, 'mirror')
-  const context = gitContext(env, cache, isFileUrl(spec.url), spec.url)
+  const context = gitContext(env, cache, false, spec.url)
   // A pinned commit already in the mirror needs no network at all.
   const pinnedAndPresent = async () => Boolean(spec.sha && existsSync(mirror) && (await hasCommit(context, mirror, spec.sha)))
   if (offline) {

@@ -1,5 +1,4 @@
 import {releaseAgeMs} from '../../model/policy.js'
-import {usageError} from '../../model/errors.js'
 
 /** How long after its last refresh a marketplace with auto-update on is due again, unless `LOADOUT_AUTO_UPDATE_INTERVAL` says otherwise. */
 export const AUTO_UPDATE_INTERVAL_MS = 24 * 60 * 60 * 1000
@@ -14,17 +13,6 @@ export const autoUpdateIntervalMs = (vars: Readonly<Record<string, string | unde
   if (text === undefined || text === '') return AUTO_UPDATE_INTERVAL_MS
   const ms = releaseAgeMs(text.trim())
   return ms !== undefined && ms > 0 ? ms : undefined
-}
-
-/** The interval, or a usage error (status 2) naming the variable. */
-export const requireAutoUpdateInterval = (vars: Readonly<Record<string, string | undefined>>): number => {
-  const ms = autoUpdateIntervalMs(vars)
-  if (ms === undefined) {
-    throw usageError('auto-update-interval-invalid', `LOADOUT_AUTO_UPDATE_INTERVAL=${JSON.stringify(vars.LOADOUT_AUTO_UPDATE_INTERVAL)} is not a duration`, {
-      suggestions: ['give it as <n>m, <n>h, <n>d or <n>w (for example 6h), or unset it for a day'],
-    })
-  }
-  return ms
 }
 
 /** Whether a marketplace record (read from disk: untrusted) is due for `update --auto`: on, and refreshed at least `interval` ago, or never. */

@@ -3,7 +3,8 @@ import {findGitRoot, type Scope} from '../../kernel/env/scope.js'
 import type {AutoUpdate} from '../../model/marketplace.js'
 import {readMarketplaces, visibleMarketplaces} from '../../kernel/state/marketplaces.js'
 import {readInstallRecords} from '../../kernel/state/records.js'
-import {isDue, requireAutoUpdateInterval} from '../marketplace/due.js'
+import {autoUpdateIntervalMs, isDue} from '../marketplace/due.js'
+import {usageError} from '../../model/errors.js'
 import {updateMarketplaces, type MarketplaceUpdate} from '../marketplace/update.js'
 import {updatePlugins, type PluginUpdate} from './update.js'
 
@@ -19,6 +20,17 @@ export interface AutoUpdateReport {
   waiting: Array<{plugin: string; scope: string; message: string}>
   /** other failures, reported; the run still ends with status 0 */
   failed: Array<{plugin: string; scope: string; code?: string; message: string}>
+}
+
+/** The interval, or a usage error (status 2) naming the variable. */
+const requireAutoUpdateInterval = (vars: Readonly<Record<string, string | undefined>>): number => {
+  const ms = autoUpdateIntervalMs(vars)
+  if (ms === undefined) {
+    throw usageError('auto-update-interval-invalid', `LOADOUT_AUTO_UPDATE_INTERVAL=${JSON.stringify(vars.LOADOUT_AUTO_UPDATE_INTERVAL)} is not a duration`, {
+      suggestions: ['give it as <n>m, <n>h, <n>d or <n>w (for example 6h), or unset it for a day'],
+    })
+  }
+  return ms
 }
 
 /**

@@ -27,7 +27,7 @@ export const repositoryPlugin = (source: RepositorySource, name: string, url: st
 export const git: SourceKind<GitSource> = {
   kind: 'git',
   describe: (source) => `${redactUrl(source.url)}${source.ref ? `#${source.ref}` : ''}${source.path ? ` (path ${source.path})` : ''}`,
-  host: (source) => hostOfUrl(source.url),
+  host: (source) => (isFileUrl(source.url) ? LOCAL_HOST : hostOfUrl(source.url)),
   gitUrl: (source) => source.url,
   cacheId: (source) => `git:${normalizeGitUrl(source.url)}`,
   catalog: 'git',
