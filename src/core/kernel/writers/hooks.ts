@@ -89,7 +89,7 @@ const geminiMatcher = (matcher: string): string => matcher.replace(/[A-Za-z_]+/g
  * libs/code/HOOKS.md): it refuses any other event name in hooks.json at load, and a matcher on an event
  * that has no matcher field.
  */
-export const DEEPAGENTS_EVENTS = new Set([
+const DEEPAGENTS_EVENTS = new Set([
   'SessionStart',
   'UserPromptSubmit',
   'SessionEnd',

@@ -13,7 +13,7 @@ import type {ScopeContext} from '../../kernel/env/scope.js'
 import {pathsRecordedBy, ownershipFrom, readInstallRecords, type InstallRecord} from '../../kernel/state/records.js'
 import type {AgentTarget} from '../../kernel/targets/types.js'
 import {applyOperation, flushConfigs, removeApplied, type PendingConfigs} from './apply.js'
-import {approvalsFile, consentFromPlans, isApproved, storeApproval, type ConsentSummary} from './consent.js'
+import {approvalsFile, consentFromPlans, consentSummary, isApproved, storeApproval, type ConsentSummary} from './consent.js'
 import {fetchPlugin, type FetchedPlugin} from './fetch-plugin.js'
 import type {NpmProvenance} from '../../kernel/sources/npm.js'
 import {checkPluginProvenance, checkPluginSignature} from './signature.js'
@@ -282,18 +282,19 @@ export const preflightInstall = async (prepared: Prepared, options: InstallOptio
   }
   const disabled = disabledPartsFor(all, id, options)
   const dirs = installedDirs(env, context, id, fetched)
-  // What runs counts as installed only once this machine's user approved it: files a clone brings along never do.
-  if (isCurrent(existing, options.targets, fetched.integrity) && !options.force && !options.renamedFrom) {
-    const summary = await consentFor(prepared, options, all)
-    if (summary.items.length === 0 || isApproved(env, id, summary.fingerprint)) {
-      return {
-        done: {
-          ...base,
-          status: 'already-installed',
-          plans: [],
-          consent: {items: summary.items, files: summary.files, fingerprint: summary.fingerprint, approvedBy: 'not-needed'},
-        },
-      }
+  // What runs counts as installed only once this machine's user approved it: files a clone brings along never
+  // do (a lock's records carry fingerprints this user may never have approved)
+  const approvedAll = existing.every((r) => r.consent === undefined || isApproved(env, id, r.consent))
+  if (isCurrent(existing, options.targets, fetched.integrity) && !options.force && !options.renamedFrom && approvedAll) {
+    // shown as it was written: any name --prefix took then is taken again, and a plan that no longer fits shows the plugin as read
+    const summary = await consentFor(prepared, {...options, prefix: true}, all).catch(() => consentSummary(id, model, prepared.files))
+    return {
+      done: {
+        ...base,
+        status: 'already-installed',
+        plans: [],
+        consent: {items: summary.items, files: summary.files, fingerprint: summary.fingerprint, approvedBy: 'not-needed'},
+      },
     }
   }
   const userConfig = await ensureUserConfig(env, id, fetched.root, resolved.entry, {
