@@ -105,6 +105,15 @@ describe('editJsonMembers and removeJsonMembers', () => {
     const large = reads(256)
     expect(large).toEqual(small)
     expect(large.added + large.removed).toBeLessThanOrEqual(10)
+    // a minified file takes them on one line, read as often
+    const minified = JSON.stringify(JSON.parse(big))
+    const added = (count: number) => {
+      scans.count = 0
+      const batch = editJsonMembers(minified, ['mcpServers'], entriesOf(count), FILE)
+      expect(batch.text).not.toContain('\n')
+      return scans.count
+    }
+    expect(added(256)).toBe(added(16))
   })
 })
 

@@ -433,8 +433,8 @@ export const undoJsonEdit = (text: string, undo: JsonEditUndo, file: string): st
  * Sets several members of the object at `path`, with the same result and undo records as calling
  * `editJsonMember` once per entry in order, in time linear in the file and the entries. The first
  * entry goes through `editJsonMember`; the rest, when they are new keys after a last member on a
- * line of its own (what every agent and loadout itself writes), are spliced in one change read
- * once; any other layout takes them one by one.
+ * line of its own (what every agent and loadout itself writes) or in an object on one line (a
+ * minified file), are spliced in one change read once; any other layout takes them one by one.
  */
 export const editJsonMembers = (
   text: string,
@@ -446,7 +446,7 @@ export const editJsonMembers = (
   if (!first) return {text, undos: []}
   const head = editJsonMember(text, path, first.key, first.value, file)
   const undos = [head.undo]
-  const appended = rest.length === 0 ? {text: head.text, changes: []} : appendOwnLines(head.text, path, first.key, rest, file)
+  const appended = rest.length === 0 ? {text: head.text, changes: []} : appendMembers(head.text, path, first.key, rest, file)
   if (appended) {
     for (const {key} of rest) undos.push({path: [...path], key, createdParents: 0})
     return {text: appended.text, undos}
@@ -468,12 +468,13 @@ export const objectValue = (text: string, path: readonly string[], file: string)
 }
 
 /**
- * The text with `entries` appended to the object at `path`, each on a line of its own, when its last
- * member is `lastKey` on a line of its own and none of the keys is there yet; undefined otherwise.
- * One by one, each insertion would find the one before it as the last member, on its own line: the
- * same line break, indentation, colon and comma style every time, which is what is spliced here.
+ * The text with `entries` appended to the object at `path` when its last member is `lastKey` (on a
+ * line of its own, or in an object on one line) and none of the keys is there yet; undefined
+ * otherwise. One by one, each insertion would find the one before it as the last member, laid out
+ * the same way: the same line break, indentation, spacing, colon and comma style every time, which
+ * is what is spliced here.
  */
-const appendOwnLines = (
+const appendMembers = (
   text: string,
   path: readonly string[],
   lastKey: string,
@@ -491,19 +492,30 @@ const appendOwnLines = (
     keys.add(key)
   }
   const layout = detectLayout(text, scan.root as ObjectSpan)
-  if (!layout.multiline || text.lastIndexOf('\n', obj.close) < obj.open) return undefined
   const trailing = last.comma >= 0
-  const eol = lineEndAfter(text, trailing ? last.comma + 1 : last.valueEnd)
-  if (eol < 0 || !startsLine(text, last.keyStart)) return undefined
-  const colon = colonOf(text, last, false)
-  const indent = lineIndent(text, last.keyStart)
-  const lines = entries.map(({key, value}) => layout.nl + indent + JSON.stringify(key) + colon + serialize(value, layout.unit, indent, layout.nl))
-  const changes: Change[] = trailing
-    ? [[eol, eol, lines.map((l) => l + ',').join('')]]
-    : [
-        [last.valueEnd, last.valueEnd, ','],
-        [eol, eol, lines.join(',')],
-      ]
+  const lastEnd = trailing ? last.comma + 1 : last.valueEnd
+  let changes: Change[]
+  if (!layout.multiline || text.lastIndexOf('\n', obj.close) < obj.open) {
+    // on one line: each right after the one before, spaced as the last two were
+    const before = obj.members.at(-2)
+    const gap = text.slice(before ? before.comma + 1 : obj.open + 1, last.keyStart)
+    const sep = spaceOnly(gap) ? gap : ''
+    const colon = colonOf(text, last, true)
+    const members = entries.map(({key, value}) => JSON.stringify(key) + colon + serialize(value, '', '', layout.nl))
+    changes = [[lastEnd, lastEnd, members.map((m) => (trailing ? `${sep}${m},` : `,${sep}${m}`)).join('')]]
+  } else {
+    const eol = lineEndAfter(text, lastEnd)
+    if (eol < 0 || !startsLine(text, last.keyStart)) return undefined
+    const colon = colonOf(text, last, false)
+    const indent = lineIndent(text, last.keyStart)
+    const lines = entries.map(({key, value}) => layout.nl + indent + JSON.stringify(key) + colon + serialize(value, layout.unit, indent, layout.nl))
+    changes = trailing
+      ? [[eol, eol, lines.map((l) => l + ',').join('')]]
+      : [
+          [last.valueEnd, last.valueEnd, ','],
+          [eol, eol, lines.join(',')],
+        ]
+  }
   const out = apply(text, changes)
   const written = objectValue(out, path, file)
   for (const {key, value} of entries) {
