@@ -6,10 +6,14 @@
  */
 import {existsSync, mkdirSync, readFileSync, watch, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
+import {pathToFileURL} from 'node:url'
 import {describe, expect, it} from 'vitest'
 import type {Sandbox} from '../support/cli.js'
 import {MAX_MCP_SERVERS} from '../../src/core/kernel/plugin/components.js'
 import {jsonError, loadout, sandboxes} from './helpers.js'
+
+const FS_TRACE = pathToFileURL(join(import.meta.dirname, '..', 'support', 'fs-trace.mjs')).href
+const AGENT_CONFIGS = /\/(\.cursor\/mcp\.json|\.codex\/config\.toml|\.gemini\/settings\.json)$/
 
 const sandbox = sandboxes()
 
@@ -63,5 +67,41 @@ describe('MCP servers per plugin', () => {
     expect(removed.status, removed.stdout.slice(0, 2000)).toBe(0)
     const claude = join(sb.home, '.claude.json')
     expect(existsSync(claude) ? (JSON.parse(readFileSync(claude, 'utf8')).mcpServers ?? {}) : {}).toEqual({})
+  })
+
+  it('install and uninstall read and write each agent config a fixed number of times, whatever the number of servers', {timeout: 180_000}, async () => {
+    // reads and writes of each agent's config file by one command, and the servers it ends up holding
+    const traced = async (sb: Sandbox, args: string[]) => {
+      const trace = join(sb.dir, `trace-${args[0]}.json`)
+      const result = await loadout(sb, args, {
+        env: {NODE_OPTIONS: `--import ${FS_TRACE}`, LOADOUT_TEST_FS_TRACE: trace, LOADOUT_TEST_FS_TRACE_MATCH: AGENT_CONFIGS.source},
+      })
+      expect(result.status, result.stdout.slice(0, 2000) + result.stderr.slice(0, 2000)).toBe(0)
+      const counts = JSON.parse(readFileSync(trace, 'utf8')) as Record<string, {reads: number; writes: number}>
+      return Object.fromEntries(Object.entries(counts).map(([file, n]) => [file.slice(sb.home.length), n]))
+    }
+    const run = async (count: number) => {
+      const sb = sandbox()
+      for (const dir of ['.cursor', '.codex', '.gemini']) mkdirSync(join(sb.home, dir))
+      writeFileSync(join(sb.home, '.gemini', 'settings.json'), '{\n  "theme": "dark"\n}\n')
+      const root = manyServers(sb, 'many', count)
+      const installed = await traced(sb, ['install', root, '--agent', 'cursor,codex,gemini-cli', '--scope', 'user', '--yes', '--json'])
+      expect(Object.keys(JSON.parse(readFileSync(join(sb.home, '.cursor', 'mcp.json'), 'utf8')).mcpServers)).toHaveLength(count)
+      expect(Object.keys(JSON.parse(readFileSync(join(sb.home, '.gemini', 'settings.json'), 'utf8')).mcpServers)).toHaveLength(count)
+      expect(readFileSync(join(sb.home, '.codex', 'config.toml'), 'utf8').match(/^\[mcp_servers\./gm)).toHaveLength(count)
+      const removed = await traced(sb, ['uninstall', 'many', '--scope', 'user', '--yes', '--json'])
+      expect(readFileSync(join(sb.home, '.gemini', 'settings.json'), 'utf8')).toBe('{\n  "theme": "dark"\n}\n')
+      expect(existsSync(join(sb.home, '.cursor', 'mcp.json'))).toBe(false)
+      return {installed, removed}
+    }
+    const few = await run(16)
+    const many = await run(MAX_MCP_SERVERS)
+    // one write of each file by install and one by uninstall (uninstall wrote once per server), and
+    // as many reads for 256 servers as for 16 (uninstall read each file twice per server)
+    for (const file of ['/.cursor/mcp.json', '/.codex/config.toml', '/.gemini/settings.json']) {
+      expect(many.installed[file]?.writes, file).toBe(1)
+      expect(many.removed[file]?.writes ?? 0, file).toBeLessThanOrEqual(1)
+    }
+    expect(many).toEqual(few)
   })
 })

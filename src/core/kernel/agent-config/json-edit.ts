@@ -425,3 +425,156 @@ export const undoJsonEdit = (text: string, undo: JsonEditUndo, file: string): st
   verify(text, changes, obj, [undo.key], file, {value: parseJsonText(undo.previous, 'the undo record')})
   return apply(text, changes)
 }
+
+// ---------------------------------------------------------------------------------------------
+// Many members of one object at once
+
+/**
+ * Sets several members of the object at `path`, with the same result and undo records as calling
+ * `editJsonMember` once per entry in order, in time linear in the file and the entries. The first
+ * entry goes through `editJsonMember`; the rest, when they are new keys after a last member on a
+ * line of its own (what every agent and loadout itself writes) or in an object on one line (a
+ * minified file), are spliced in one change read once; any other layout takes them one by one.
+ */
+export const editJsonMembers = (
+  text: string,
+  path: readonly string[],
+  entries: ReadonlyArray<{key: string; value: unknown}>,
+  file: string,
+): {text: string; undos: JsonEditUndo[]} => {
+  const [first, ...rest] = entries
+  if (!first) return {text, undos: []}
+  const head = editJsonMember(text, path, first.key, first.value, file)
+  const undos = [head.undo]
+  const appended = rest.length === 0 ? {text: head.text, changes: []} : appendMembers(head.text, path, first.key, rest, file)
+  if (appended) {
+    for (const {key} of rest) undos.push({path: [...path], key, createdParents: 0})
+    return {text: appended.text, undos}
+  }
+  let out = head.text
+  for (const {key, value} of rest) {
+    const edit = editJsonMember(out, path, key, value, file)
+    out = edit.text
+    undos.push(edit.undo)
+  }
+  return {text: out, undos}
+}
+
+/** The object at `path` (undefined when it is missing or not an object): one read for all of its members. */
+export const objectValue = (text: string, path: readonly string[], file: string): Record<string, unknown> | undefined => {
+  if (isBlank(text)) return undefined
+  const value = path.length === 0 ? parseJsonText(text, file) : getJsonMember(text, path.slice(0, -1), path.at(-1) as string, file)
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined
+}
+
+/**
+ * The text with `entries` appended to the object at `path` when its last member is `lastKey` (on a
+ * line of its own, or in an object on one line) and none of the keys is there yet; undefined
+ * otherwise. One by one, each insertion would find the one before it as the last member, laid out
+ * the same way: the same line break, indentation, spacing, colon and comma style every time, which
+ * is what is spliced here.
+ */
+const appendMembers = (
+  text: string,
+  path: readonly string[],
+  lastKey: string,
+  entries: ReadonlyArray<{key: string; value: unknown}>,
+  file: string,
+): {text: string; changes: Change[]} | undefined => {
+  const scan = scanMembers(text, file, path)
+  const obj = objectAt(scan, path, path.length).found
+  const last = obj?.members.at(-1)
+  if (!obj || !last || last.key !== lastKey) return undefined
+  const keys = new Set([lastKey])
+  for (const m of obj.members) keys.add(m.key)
+  for (const {key} of entries) {
+    if (keys.has(key)) return undefined
+    keys.add(key)
+  }
+  const layout = detectLayout(text, scan.root as ObjectSpan)
+  const trailing = last.comma >= 0
+  const lastEnd = trailing ? last.comma + 1 : last.valueEnd
+  let changes: Change[]
+  if (!layout.multiline || text.lastIndexOf('\n', obj.close) < obj.open) {
+    // on one line: each right after the one before, spaced as the last two were
+    const before = obj.members.at(-2)
+    const gap = text.slice(before ? before.comma + 1 : obj.open + 1, last.keyStart)
+    const sep = spaceOnly(gap) ? gap : ''
+    const colon = colonOf(text, last, true)
+    const members = entries.map(({key, value}) => JSON.stringify(key) + colon + serialize(value, '', '', layout.nl))
+    changes = [[lastEnd, lastEnd, members.map((m) => (trailing ? `${sep}${m},` : `,${sep}${m}`)).join('')]]
+  } else {
+    const eol = lineEndAfter(text, lastEnd)
+    if (eol < 0 || !startsLine(text, last.keyStart)) return undefined
+    const colon = colonOf(text, last, false)
+    const indent = lineIndent(text, last.keyStart)
+    const lines = entries.map(({key, value}) => layout.nl + indent + JSON.stringify(key) + colon + serialize(value, layout.unit, indent, layout.nl))
+    changes = trailing
+      ? [[eol, eol, lines.map((l) => l + ',').join('')]]
+      : [
+          [last.valueEnd, last.valueEnd, ','],
+          [eol, eol, lines.join(',')],
+        ]
+  }
+  const out = apply(text, changes)
+  const written = objectValue(out, path, file)
+  for (const {key, value} of entries) {
+    if (!written || !Object.hasOwn(written, key) || JSON.stringify(written[key]) !== JSON.stringify(value)) {
+      throw new Error(`internal error: an edit of ${file} did not read back as written`)
+    }
+  }
+  return {text: out, changes}
+}
+
+/**
+ * Removes the members `removals` name from the object at `path`, in the order given, with the same
+ * result as `removeJsonMember` once per removal, in time linear in the file and the removals. When
+ * they are the object's last members in reverse order of insertion, each on a line of its own, with
+ * at least one member left before them (how `editJsonMembers` leaves what it appended), their lines
+ * go in one cut; any other case takes them one by one.
+ */
+export const removeJsonMembers = (text: string, path: readonly string[], removals: ReadonlyArray<{key: string; undo?: JsonEditUndo}>, file: string): string => {
+  let out = text
+  let done = 0
+  // all but the last removal (an object emptied takes its first member out the careful way, with its undo record)
+  for (const count of [removals.length, removals.length - 1]) {
+    const cut = count > 1 && !isBlank(text) ? cutOwnLines(text, path, removals.slice(0, count), file) : undefined
+    if (cut === undefined) continue
+    out = cut
+    done = count
+    break
+  }
+  for (const {key, undo} of removals.slice(done)) out = removeJsonMember(out, path, key, file, undo)
+  return out
+}
+
+const cutOwnLines = (text: string, path: readonly string[], removals: ReadonlyArray<{key: string}>, file: string): string | undefined => {
+  const obj = objectAt(scanMembers(text, file, path), path, path.length).found
+  if (!obj || obj.members.length <= removals.length) return undefined
+  const count = obj.members.length
+  const tail = obj.members.slice(count - removals.length)
+  const kept = obj.members.slice(0, count - removals.length)
+  const keptKeys = new Set(kept.map((m) => m.key))
+  const last = tail.at(-1) as MemberSpan
+  const trailing = last.comma >= 0
+  for (const [n, m] of tail.entries()) {
+    if (removals[removals.length - 1 - n]?.key !== m.key || keptKeys.has(m.key)) return undefined
+    if (!startsLine(text, m.keyStart)) return undefined
+    if (m !== last && !trailing && m.comma !== m.valueEnd) return undefined
+    const eol = lineEndAfter(text, m.comma >= 0 ? m.comma + 1 : m.valueEnd)
+    const next = tail[n + 1]
+    // a line between two of them (a comment, a blank line) stays when they go one by one
+    if (eol < 0 || (next && eol !== lineBreakBefore(text, next.keyStart))) return undefined
+  }
+  if (new Set(tail.map((m) => m.key)).size !== tail.length) return undefined
+  const before = kept.at(-1) as MemberSpan
+  const end = lineEndAfter(text, trailing ? last.comma + 1 : last.valueEnd)
+  const line: Change = [lineBreakBefore(text, (tail[0] as MemberSpan).keyStart), end, '']
+  const changes: Change[] = trailing ? [line] : [[before.comma, before.comma + 1, ''], line]
+  const out = apply(text, changes)
+  const left = objectValue(out, path, file)
+  if (!left || Object.keys(left).length !== keptKeys.size || tail.some((m) => Object.hasOwn(left, m.key))) {
+    throw new Error(`internal error: a removal from ${file} did not read back as intended`)
+  }
+  return out
+}

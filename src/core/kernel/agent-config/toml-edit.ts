@@ -82,8 +82,12 @@ const lookup = (data: Record<string, unknown>, path: readonly string[]): unknown
  * The table at `tablePath` (`['mcp_servers', 'review-lint']`), or undefined when there is none.
  * Something other than a table there throws `config-not-table`; invalid TOML throws `config-not-toml`.
  */
-export const getTomlTable = (text: string, tablePath: readonly string[], file = 'TOML text'): Record<string, unknown> | undefined => {
-  const value = lookup(parseTomlText(text, file), tablePath)
+export const getTomlTable = (text: string, tablePath: readonly string[], file = 'TOML text'): Record<string, unknown> | undefined =>
+  tomlTableIn(parseTomlText(text, file), tablePath, file)
+
+/** `getTomlTable` on what `parseTomlText` returned: many tables of one file, parsed once. */
+export const tomlTableIn = (data: Record<string, unknown>, tablePath: readonly string[], file: string): Record<string, unknown> | undefined => {
+  const value = lookup(data, tablePath)
   if (value === undefined || isTable(value)) return value
   throw validationFailed('config-not-table', `${file}: ${showTable(tablePath)} is not a table`, {details: {file, path: [...tablePath]}})
 }
@@ -492,4 +496,98 @@ export const undoTomlEdit = (text: string, undo: TomlEditUndo, file: string): st
   const out = text.slice(0, span.start) + undo.previous + text.slice(span.bodyEnd)
   parseEdited(out, file, undo.tablePath)
   return out
+}
+
+// ---------------------------------------------------------------------------------------------
+// Many tables at once
+
+/**
+ * Adds or replaces several tables, with the same text and undo records as `editTomlTable` once per
+ * table in order, reading the file a fixed number of times: the first goes through `editTomlTable`;
+ * the rest, when none of them is there yet and each goes under a table that exists, are appended
+ * with the separator one by one would put before each, and read back once. Otherwise one by one.
+ */
+export const editTomlTables = (
+  text: string,
+  tables: ReadonlyArray<{tablePath: readonly string[]; entries: TomlEntries}>,
+  file: string,
+): {text: string; undos: TomlEditUndo[]} => {
+  const [first, ...rest] = tables
+  if (!first) return {text, undos: []}
+  const head = editTomlTable(text, first.tablePath, first.entries, file)
+  const undos = [head.undo]
+  if (rest.length === 0) return {text: head.text, undos}
+  const data = parseTomlText(head.text, file)
+  const names = new Set<string>([JSON.stringify(first.tablePath)])
+  const appendable = rest.every(({tablePath}) => {
+    const fresh = !names.has(JSON.stringify(tablePath)) && tablePath.length > 1 && lookup(data, tablePath) === undefined
+    names.add(JSON.stringify(tablePath))
+    return fresh && isTable(lookup(data, tablePath.slice(0, -1)))
+  })
+  if (!appendable) {
+    let out = head.text
+    for (const {tablePath, entries} of rest) {
+      const edit = editTomlTable(out, tablePath, entries, file)
+      out = edit.text
+      undos.push(edit.undo)
+    }
+    return {text: out, undos}
+  }
+  const nl = newlineOf(head.text)
+  let tail = head.text
+  const parts = [head.text]
+  for (const {tablePath, entries} of rest) {
+    const block = renderTable(tablePath, entries, nl)
+    // the separator depends only on how the text ends: here, with the block before
+    const separator = separatorFor(tail, nl)
+    parts.push(separator, block)
+    undos.push({tablePath: [...tablePath], separator})
+    tail = block
+  }
+  const out = parts.join('')
+  const written = parseEdited(out, file, rest[0]!.tablePath)
+  for (const {tablePath, entries} of rest) {
+    if (!sameData(lookup(written, tablePath), entries))
+      throw new Error(`internal error: writing ${showTable(tablePath)} to ${file} did not read back as written`)
+  }
+  return {text: out, undos}
+}
+
+/**
+ * Removes several tables, in the order given, with the same result as `removeTomlTable` once per
+ * table: when they are the file's last tables in reverse order of their appending (each with the
+ * separator its undo record names before it), they go in one cut, read back once; otherwise one by one.
+ */
+export const removeTomlTables = (text: string, removals: ReadonlyArray<{tablePath: readonly string[]; undo?: TomlEditUndo}>, file: string): string => {
+  const cut = removals.length > 1 ? cutTrailingTables(text, removals, file) : undefined
+  if (cut !== undefined) return cut
+  let out = text
+  for (const {tablePath, undo} of removals) out = removeTomlTable(out, tablePath, file, undo)
+  return out
+}
+
+const cutTrailingTables = (text: string, removals: ReadonlyArray<{tablePath: readonly string[]; undo?: TomlEditUndo}>, file: string): string | undefined => {
+  parseTomlText(text, file)
+  const items = scanToml(text)
+  const ordered = [...removals].reverse()
+  const spans: TableSpan[] = []
+  for (const {tablePath, undo} of ordered) {
+    const span = locateTable(items, tablePath, file)
+    if (!span || undo?.separator === undefined || undo.previous !== undefined) return undefined
+    spans.push(span)
+  }
+  for (const [n, span] of spans.entries()) {
+    const next = spans[n + 1]
+    const separator = (ordered[n + 1]?.undo as TomlEditUndo | undefined)?.separator ?? ''
+    // each ends where the next one's separator begins, the last at the end of the file
+    if (next ? span.segmentEnd !== next.start || !text.slice(0, next.start).endsWith(separator) : span.segmentEnd !== text.length) return undefined
+  }
+  const firstSpan = spans[0] as TableSpan
+  const separator = (ordered[0]?.undo as TomlEditUndo).separator as string
+  let before = text.slice(0, firstSpan.start)
+  if (before.endsWith(separator)) before = before.slice(0, before.length - separator.length)
+  const left = parseEdited(before, file, ordered[0]!.tablePath)
+  if (ordered.some(({tablePath}) => lookup(left, tablePath) !== undefined))
+    throw new Error(`internal error: a removal from ${file} did not read back as intended`)
+  return before
 }

@@ -1,7 +1,16 @@
 import {existsSync, mkdirSync, readdirSync, readFileSync, statSync} from 'node:fs'
 import {dirname, join} from 'node:path'
-import {editJsonMember, getJsonMember, removeJsonMember, undoJsonEdit, type JsonEditUndo} from '../../kernel/agent-config/json-edit.js'
-import {editTomlTable, removeTomlTable, type TomlEditUndo} from '../../kernel/agent-config/toml-edit.js'
+import {
+  editJsonMember,
+  editJsonMembers,
+  getJsonMember,
+  objectValue,
+  removeJsonMember,
+  removeJsonMembers,
+  undoJsonEdit,
+  type JsonEditUndo,
+} from '../../kernel/agent-config/json-edit.js'
+import {editTomlTable, editTomlTables, removeTomlTable, removeTomlTables, type TomlEditUndo} from '../../kernel/agent-config/toml-edit.js'
 import {assertNoLinksBelow, isInside} from '../../kernel/fs/contain.js'
 import {copyTree, type CopiedFile} from '../../kernel/fs/copy.js'
 import {explainIoError} from '../../model/errors.js'
@@ -192,6 +201,68 @@ export const applyOperation = (op: Operation, guard: Guard, pending?: PendingCon
   }
 }
 
+type MemberOp = Extract<Operation, {kind: 'json-member'}>
+type TableOp = Extract<Operation, {kind: 'toml-table'}>
+
+/** Whether `op` sets a plain member (not hooks) of the same object, or a table, of the same file as `first`. */
+const sameObject = (first: Operation, op: Operation): boolean => {
+  if (first.kind === 'toml-table') return op.kind === 'toml-table' && op.file === first.file
+  return (
+    first.kind === 'json-member' &&
+    op.kind === 'json-member' &&
+    !op.hooks &&
+    !first.hooks &&
+    op.file === first.file &&
+    op.path.join('\0') === first.path.join('\0')
+  )
+}
+
+/**
+ * How many operations from `start` on set members of one object, or tables, of one file (a plugin's
+ * MCP servers): `applyOperations` edits them as one, reading and checking the file once for all.
+ */
+export const memberRun = (ops: readonly Operation[], start: number): number => {
+  const first = ops[start] as Operation
+  let end = start + 1
+  while (end < ops.length && sameObject(first, ops[end] as Operation)) end++
+  return end - start
+}
+
+/**
+ * Applies `ops` (a run `memberRun` found, or any single operation): the same records as applying
+ * them one by one, in time linear in their number.
+ */
+export const applyOperations = (ops: readonly Operation[], guard: Guard, pending?: PendingConfigs): Applied[] => {
+  const first = ops[0] as Operation
+  if (ops.length === 1 || (first.kind !== 'json-member' && first.kind !== 'toml-table')) return ops.map((op) => applyOperation(op, guard, pending))
+  const {text, created: createdFile} = readConfig(first.file, pending)
+  const edited = (next: string): string[] => writeConfig(guard, first.file, first.root, next, createdFile, pending)
+  const applied = (config: RecordedConfigEdit, n: number, dirs: string[]): Applied => ({...empty(), dirs: n === 0 ? dirs : [], config: [config]})
+  if (first.kind === 'toml-table') {
+    const run = ops as readonly TableOp[]
+    const edit = editTomlTables(
+      text,
+      run.map((op) => ({tablePath: op.table, entries: op.entries})),
+      first.file,
+    )
+    const dirs = edited(edit.text)
+    return run.map((op, n) =>
+      applied({component: op.component, file: op.file, format: 'toml', path: op.table, key: '', value: op.entries, undo: edit.undos[n]!, createdFile}, n, dirs),
+    )
+  }
+  const run = ops as readonly MemberOp[]
+  const edit = editJsonMembers(
+    text,
+    first.path,
+    run.map((op) => ({key: op.key, value: op.value})),
+    first.file,
+  )
+  const dirs = edited(edit.text)
+  return run.map((op, n) =>
+    applied({component: op.component, file: op.file, format: 'json', path: op.path, key: op.key, value: op.value, undo: edit.undos[n]!, createdFile}, n, dirs),
+  )
+}
+
 export interface RemovalReport {
   /** files the user changed since, kept (unless forced) */
   kept: string[]
@@ -199,36 +270,77 @@ export interface RemovalReport {
   drifted: string[]
 }
 
-/** Takes back one config edit: exactly when the entry is as loadout wrote it, else structurally. */
-export const revertConfigEdit = (edit: RecordedConfigEdit, report: RemovalReport, guard: Guard): void => {
-  if (!existsSync(edit.file)) return
-  const text = readFileSync(edit.file, 'utf8')
-  let next: string
-  if (edit.format === 'toml') {
-    next = removeTomlTable(text, edit.path, edit.file, edit.undo as TomlEditUndo)
-  } else if (edit.addedHooks) {
+/** `text` with one config edit taken back: exactly when the entry is as loadout wrote it, else structurally. */
+const revertConfigText = (edit: RecordedConfigEdit, text: string, report: RemovalReport): string => {
+  if (edit.format === 'toml') return removeTomlTable(text, edit.path, edit.file, edit.undo as TomlEditUndo)
+  if (edit.addedHooks) {
     const current = getJsonMember(text, edit.path, edit.key, edit.file) as HookEvents | undefined
-    if (jsonEqual(current, edit.value)) next = undoJsonEdit(text, edit.undo as JsonEditUndo, edit.file)
-    else {
-      const removal = removeHookEvents(current, edit.addedHooks, edit.createdEvents)
-      if (removal.missing.length > 0) report.drifted.push(`${edit.file} ${edit.key}`)
-      const undo = edit.undo as JsonEditUndo
-      // the key was loadout's and nothing is left in it: it goes, rather than staying as `{}`
-      const emptied = Object.values(removal.events).every((groups) => Array.isArray(groups) && groups.length === 0)
-      next =
-        emptied && undo.previous === undefined
-          ? removeJsonMember(text, edit.path, edit.key, edit.file, undo)
-          : editJsonMember(text, edit.path, edit.key, removal.events, edit.file).text
-    }
-  } else {
-    const current = getJsonMember(text, edit.path, edit.key, edit.file)
-    if (current !== undefined && !jsonEqual(current, edit.value)) report.drifted.push(`${edit.file} ${[...edit.path, edit.key].join('.')}`)
-    next = removeJsonMember(text, edit.path, edit.key, edit.file, edit.undo as JsonEditUndo)
+    if (jsonEqual(current, edit.value)) return undoJsonEdit(text, edit.undo as JsonEditUndo, edit.file)
+    const removal = removeHookEvents(current, edit.addedHooks, edit.createdEvents)
+    if (removal.missing.length > 0) report.drifted.push(`${edit.file} ${edit.key}`)
+    const undo = edit.undo as JsonEditUndo
+    // the key was loadout's and nothing is left in it: it goes, rather than staying as `{}`
+    const emptied = Object.values(removal.events).every((groups) => Array.isArray(groups) && groups.length === 0)
+    return emptied && undo.previous === undefined
+      ? removeJsonMember(text, edit.path, edit.key, edit.file, undo)
+      : editJsonMember(text, edit.path, edit.key, removal.events, edit.file).text
   }
-  if (next === text) return
-  guard.touch(edit.file)
-  if (edit.createdFile && isEmptyDocument(next)) guard.remove(edit.file)
-  else writeFileAtomic(edit.file, next, modeOf(edit.file) ?? 0o644)
+  return revertMembers([edit], text, report)
+}
+
+/** `text` without the plain members `run` set in one object (a plugin's MCP servers), reading it once for all of them. */
+const revertMembers = (run: readonly RecordedConfigEdit[], text: string, report: RemovalReport): string => {
+  const first = run[0] as RecordedConfigEdit
+  const current = objectValue(text, first.path, first.file)
+  for (const edit of run) {
+    const value = current && Object.hasOwn(current, edit.key) ? current[edit.key] : undefined
+    if (value !== undefined && !jsonEqual(value, edit.value)) report.drifted.push(`${edit.file} ${[...edit.path, edit.key].join('.')}`)
+  }
+  const removals = run.map((edit) => ({key: edit.key, undo: edit.undo as JsonEditUndo}))
+  return removeJsonMembers(text, first.path, removals, first.file)
+}
+
+const plainMember = (edit: RecordedConfigEdit): boolean => !edit.addedHooks
+
+/** Whether `edit` takes back a plain member of the same object, or a table, of the same file as `first`. */
+const sameRun = (first: RecordedConfigEdit, edit: RecordedConfigEdit): boolean =>
+  plainMember(edit) && edit.file === first.file && edit.format === first.format && (first.format === 'toml' || edit.path.join('\0') === first.path.join('\0'))
+
+/**
+ * Takes back config edits, in the order given: each file is read once and written once (a plugin's
+ * 256 MCP servers are one read, one check and one write of the agent's config, not 256 of each);
+ * a file loadout created goes when nothing is left in it.
+ */
+export const revertConfigEdits = (edits: readonly RecordedConfigEdit[], report: RemovalReport, guard: Guard): void => {
+  const files = new Map<string, {before: string; text: string; created: boolean}>()
+  for (let start = 0; start < edits.length;) {
+    const edit = edits[start] as RecordedConfigEdit
+    let end = start + 1
+    if (plainMember(edit)) while (end < edits.length && sameRun(edit, edits[end]!)) end++
+    const run = edits.slice(start, end)
+    start = end
+    if (!files.has(edit.file) && !existsSync(edit.file)) continue
+    let held = files.get(edit.file)
+    if (!held) {
+      const text = readFileSync(edit.file, 'utf8')
+      files.set(edit.file, (held = {before: text, text, created: false}))
+    }
+    if (run.length === 1) held.text = revertConfigText(edit, held.text, report)
+    else if (edit.format === 'toml')
+      held.text = removeTomlTables(
+        held.text,
+        run.map((e) => ({tablePath: e.path, undo: e.undo as TomlEditUndo})),
+        edit.file,
+      )
+    else held.text = revertMembers(run, held.text, report)
+    held.created ||= run.some((e) => e.createdFile)
+  }
+  for (const [file, {before, text, created}] of files) {
+    if (text === before) continue
+    guard.touch(file)
+    if (created && isEmptyDocument(text)) guard.remove(file)
+    else writeFileAtomic(file, text, modeOf(file) ?? 0o644)
+  }
 }
 
 /** What a config file loadout created holds once its last entry is gone: nothing, or an empty object. */
@@ -260,7 +372,7 @@ export const removeApplied = (
   guard: Guard,
 ): RemovalReport => {
   const report: RemovalReport = {kept: [], drifted: []}
-  for (const edit of [...ownedEdits(applied.config, options.owned)].reverse()) revertConfigEdit(edit, report, guard)
+  revertConfigEdits([...ownedEdits(applied.config, options.owned)].reverse(), report, guard)
   const keep = options.keep ?? new Set<string>()
   const changed = (file: RecordedFile) => existsSync(file.path) && file.sha256 !== 'link' && fileSha256Sync(file.path) !== file.sha256
   const recorded = new Set(applied.files.map((f) => f.path))

@@ -12,7 +12,7 @@ import type {Problem} from '../../model/problems.js'
 import type {ScopeContext} from '../../kernel/env/scope.js'
 import {pathsRecordedBy, ownershipFrom, readInstallRecords, type InstallRecord} from '../../kernel/state/records.js'
 import type {AgentTarget} from '../../kernel/targets/types.js'
-import {applyOperation, flushConfigs, removeApplied, type PendingConfigs} from './apply.js'
+import {applyOperations, flushConfigs, memberRun, removeApplied, type PendingConfigs} from './apply.js'
 import {approvalsFile, consentFromPlans, consentSummary, isApproved, storeApproval, type ConsentSummary} from './consent.js'
 import {fetchPlugin, type FetchedPlugin} from './fetch-plugin.js'
 import type {NpmProvenance} from '../../kernel/sources/npm.js'
@@ -535,15 +535,20 @@ const applyPlans = async (plans: readonly TargetPlan[], recordBase: RecordBase, 
       dirs: [],
       config: [],
     }
-    for (const op of plan.operations) {
+    for (let start = 0; start < plan.operations.length;) {
+      const ops = plan.operations.slice(start, (start += memberRun(plan.operations, start)))
+      const op = ops[0]!
       if (op.kind === 'shared') {
         sharing.push({record, op})
         continue
       }
       await tx.checkpoint()
-      const applied = applyOperation(op, tx, pending)
-      add(record, {...applied, trees: applied.trees ?? []})
-      if (op.kind === 'copy-dir' || op.kind === 'write-file') at.set(op.dest, {files: applied.files, dirs: applied.dirs, trees: applied.trees ?? []})
+      const results = applyOperations(ops, tx, pending)
+      for (const applied of results) add(record, {...applied, trees: applied.trees ?? []})
+      if (op.kind === 'copy-dir' || op.kind === 'write-file') {
+        const applied = results[0]!
+        at.set(op.dest, {files: applied.files, dirs: applied.dirs, trees: applied.trees ?? []})
+      }
     }
     records.push(record)
   }

@@ -1,6 +1,6 @@
 import {existsSync, readFileSync} from 'node:fs'
-import {getJsonMember} from '../../kernel/agent-config/json-edit.js'
-import {getTomlTable} from '../../kernel/agent-config/toml-edit.js'
+import {getJsonMember, objectValue} from '../../kernel/agent-config/json-edit.js'
+import {parseTomlText, tomlTableIn} from '../../kernel/agent-config/toml-edit.js'
 import {EXIT, LoadoutError} from '../../model/errors.js'
 import {jsonEqual} from '../../kernel/writers/hooks.js'
 import type {HookEvents, HookMatcher} from '../../model/plugin.js'
@@ -85,30 +85,48 @@ const hooksOnDisk = (current: HookEvents, added: HookEvents, plugin: string): Ho
  * is gone needs nothing; one that is as recorded (or differs only in the revision folder, then as it
  * is on disk) is taken back; any other value is refused, before anything is touched.
  */
-export const ownedEdits = (edits: readonly RecordedConfigEdit[], options: OwnedEditsOptions): RecordedConfigEdit[] =>
-  edits.map((edit) => {
+export const ownedEdits = (edits: readonly RecordedConfigEdit[], options: OwnedEditsOptions): RecordedConfigEdit[] => {
+  // each file read once, and each object (each TOML file) parsed once, for all the edits in it
+  const texts = new Map<string, string | undefined>()
+  const textOf = (file: string): string | undefined => {
+    if (!texts.has(file)) texts.set(file, existsSync(file) ? readFileSync(file, 'utf8') : undefined)
+    return texts.get(file)
+  }
+  const parsed = new Map<string, unknown>()
+  const once = <T>(key: string, read: () => T): T => {
+    if (!parsed.has(key)) parsed.set(key, read())
+    return parsed.get(key) as T
+  }
+  return edits.map((edit) => {
     const edited = (current: unknown): RecordedConfigEdit => {
       if (options.takeEdited && options.scope === 'user') return {...edit, value: current}
       throw notOwned(edit, options.scope)
     }
-    if (!existsSync(edit.file)) return edit
-    const text = readFileSync(edit.file, 'utf8')
-    if (text.trim() === '') return edit
+    const text = textOf(edit.file)
+    if (text === undefined || text.trim() === '') return edit
     const plugin = pluginOf(edit)
     if (edit.format === 'toml') {
-      const table = getTomlTable(text, edit.path, edit.file)
+      const table = tomlTableIn(
+        once(edit.file, () => parseTomlText(text, edit.file)),
+        edit.path,
+        edit.file,
+      )
       if (table === undefined || jsonEqual(table, edit.value)) return edit
       if (sameEntry(table, edit.value, plugin)) return {...edit, value: table}
       return edited(table)
     }
-    const current = getJsonMember(text, edit.path, edit.key, edit.file)
-    if (current === undefined) return edit
     if (edit.addedHooks) {
+      const current = getJsonMember(text, edit.path, edit.key, edit.file)
+      if (current === undefined) return edit
       // Hooks are taken out group by group: only groups equal to what loadout added ever go.
       if (jsonEqual(current, edit.value)) return edit
       return {...edit, value: undefined, addedHooks: hooksOnDisk(current as HookEvents, edit.addedHooks, plugin)}
     }
+    const object = once(`${edit.file}\0${JSON.stringify(edit.path)}`, () => objectValue(text, edit.path, edit.file))
+    const current = object && Object.hasOwn(object, edit.key) ? object[edit.key] : undefined
+    if (current === undefined) return edit
     if (jsonEqual(current, edit.value)) return edit
     if (sameEntry(current, edit.value, plugin)) return {...edit, value: current}
     return edited(current)
   })
+}

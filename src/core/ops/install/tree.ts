@@ -4,7 +4,7 @@
  * marketplace), a cycle or a range nothing satisfies refused with the path through the tree. Then
  * dependencies are installed first, the plugin last, in one transaction: a failure of any leaves none.
  */
-import {conflict, needsConsent, usageError} from '../../model/errors.js'
+import {conflict, needsConsent, usageError, validationFailed} from '../../model/errors.js'
 import {findMarketplace} from '../../kernel/marketplace/known.js'
 import {readInstallRecords} from '../../kernel/state/records.js'
 import {isApproved, type ConsentSummary} from './consent.js'
@@ -47,6 +47,20 @@ export interface TreePlan {
   /** dependencies, each after the ones it needs */
   dependencies: PlannedPlugin[]
 }
+
+/** How deep a chain of dependencies, and how many plugins in all, one install may bring. */
+export const MAX_DEPENDENCY_DEPTH = 16
+export const MAX_DEPENDENCIES = 64
+
+const treeTooLarge = (what: string, path: readonly string[]) =>
+  validationFailed(
+    'dependency-tree-too-large',
+    `${what} (the limits are a depth of ${MAX_DEPENDENCY_DEPTH} and ${MAX_DEPENDENCIES} dependencies): ${path.join(' -> ')}`,
+    {
+      details: {chain: [...path]},
+      suggestions: ['install the dependencies on their own first, or ask the plugin author for a smaller tree'],
+    },
+  )
 
 export type TreeInstallResult = InstallResult & {dependencies: Array<InstallResult & {dependents: string[]}>}
 
@@ -120,6 +134,8 @@ export const planTree = async (
         if (dep.range && !seen.ranges.includes(dep.range)) seen.ranges.push(dep.range)
         continue
       }
+      if (path.length - 1 > MAX_DEPENDENCY_DEPTH) throw treeTooLarge(`the dependency chain is deeper than ${MAX_DEPENDENCY_DEPTH}`, path)
+      if (nodes.size > MAX_DEPENDENCIES) throw treeTooLarge(`${prepared.id} brings more than ${MAX_DEPENDENCIES} dependencies`, path)
       const market = findMarketplace(marketName, env, context.projectRoot)
       const resolved = await resolveInMarketplace(dep.name, market, dep.range, env, context.projectRoot, node.chain, cutoff)
       const child: PlannedPlugin = {prepared: await prepare(resolved, options), dependents: [prepared.id], chain: path, ranges: dep.range ? [dep.range] : []}
