@@ -1,11 +1,11 @@
 import {readFileSync} from 'node:fs'
 import {createRequire} from 'node:module'
-import {join} from 'node:path'
 import type {Environment} from '../env/environment.js'
 import {EXIT, LoadoutError} from '../../model/errors.js'
 import type {SigstoreIdentity} from '../../model/signing.js'
 import {httpGet} from './http.js'
 import {redactUrl} from './redact.js'
+import {publicTrustedRoot} from './sigstore-tuf.js'
 
 /**
  * Sigstore bundles for archives, checked with @sigstore/verify: the signing certificate must chain
@@ -13,7 +13,8 @@ import {redactUrl} from './redact.js'
  * promise signed by a log of that root, the signature must cover the archive's bytes, and the
  * certificate must name one of the identities the user pinned (OIDC issuer + subject).
  *
- * The trusted root is Sigstore's public one (fetched and checked with TUF by @sigstore/tuf), or the
+ * The trusted root is Sigstore's public one (fetched and checked with TUF through loadout's request
+ * path, so the policy judges its host: sigstore-tuf.ts), or the
  * file `LOADOUT_SIGSTORE_TRUSTED_ROOT` names (a private Sigstore, or a test root). A root without
  * certificate-transparency logs asks for no SCT.
  */
@@ -22,7 +23,6 @@ type Libraries = {
   verify: typeof import('@sigstore/verify')
   bundle: typeof import('@sigstore/bundle')
   specs: typeof import('@sigstore/protobuf-specs')
-  tuf: typeof import('@sigstore/tuf')
 }
 
 let loaded: Libraries | undefined
@@ -33,7 +33,6 @@ const libraries = (): Libraries => {
     verify: require('@sigstore/verify') as Libraries['verify'],
     bundle: require('@sigstore/bundle') as Libraries['bundle'],
     specs: require('@sigstore/protobuf-specs') as Libraries['specs'],
-    tuf: require('@sigstore/tuf') as Libraries['tuf'],
   }
   return loaded
 }
@@ -71,8 +70,7 @@ const trustedRoot = async (env: Environment, cacheDir: string): Promise<unknown>
       )
     }
   }
-  const {getTrustedRoot} = libraries().tuf
-  return getTrustedRoot({cachePath: join(cacheDir, 'sigstore-tuf')})
+  return publicTrustedRoot(env, cacheDir)
 }
 
 /** Downloads a bundle (bounded; the policy judges its host like any fetch). */
