@@ -19,6 +19,7 @@ import {treeIntegrity} from '../fs/integrity.js'
 import {redactUrl} from './redact.js'
 import {extractTarGz} from './archive.js'
 import {httpGet} from './http.js'
+import {verifyNpmProvenance} from './npm-attestations.js'
 import {DEFAULT_NPM_REGISTRY, npmSpecRule} from './npm-spec.js'
 
 export interface NpmSpec {
@@ -44,13 +45,16 @@ export interface FetchedNpm {
 }
 
 /**
- * Registry signatures (ECDSA over `name@version:integrity`, by a key of `<registry>/-/npm/v1/keys`)
- * and provenance attestations (Sigstore bundles the registry serves): `verified` when the version
- * carries them and pacote checked them, `none` when it carries none or the registry publishes no keys.
+ * Registry signatures (ECDSA over `name@version:integrity`, by a key of `<registry>/-/npm/v1/keys`):
+ * `verified` when the version carries them and pacote checked them, `none` when it carries none or
+ * the registry publishes no keys. Provenance attestations (Sigstore bundles the registry serves):
+ * `verified` when npm-attestations.ts checked one, with who signed it, `none` when there is none.
  */
 export interface NpmProvenance {
   signatures: 'verified' | 'none'
   attestations: 'verified' | 'none'
+  /** the identities (`<issuer>=<subject>`: the build's OIDC issuer and workflow) the attestations were signed by */
+  attestedBy?: string[]
 }
 
 /** A registry signing key as pacote reads it (`//host/path:_keys`). */
@@ -101,14 +105,15 @@ const registryKeys = async (registry: string, env: Environment): Promise<Registr
 }
 
 /** pacote's checks of a version's registry signatures and attestations, against these keys. */
-const verifyingOptions = (registry: string, keys: readonly RegistryKey[], cacheDir: string): Record<string, unknown> =>
+const verifyingOptions = (registry: string, keys: readonly RegistryKey[]): Record<string, unknown> =>
   keys.length === 0
     ? {}
     : {
         [`//${new URL(registry).host}${new URL(registry).pathname}:_keys`]: keys,
         verifySignatures: true,
-        verifyAttestations: true,
-        tufCache: join(cacheDir, 'npm', 'tuf'),
+        // attestations are checked by npm-attestations.ts: pacote's check takes only the public trust
+        // root, through a TUF client of its own that the policy's host check never sees
+        verifyAttestations: false,
       }
 
 /**
@@ -184,7 +189,8 @@ interface PacoteManifest {
   _resolved?: string
   /** set by pacote when the version carries registry signatures (checked when verifySignatures is on) */
   _signatures?: unknown[]
-  _attestations?: unknown
+  /** dist.attestations: where the registry serves the version's attestations */
+  _attestations?: {url?: unknown}
 }
 
 interface Pacote {
@@ -255,7 +261,7 @@ export const fetchNpm = async (spec: NpmSpec, options: {env: Environment; cacheD
   // the policy judges the packument's host and the tarball's, which may be another one
   if (!options.offline) options.env.judgeUrl?.(new URL(base.registry as string))
   const keys = options.offline ? [] : await registryKeys(base.registry as string, options.env)
-  const opts = {...base, ...verifyingOptions(base.registry as string, keys, options.cacheDir)}
+  const opts = {...base, ...verifyingOptions(base.registry as string, keys)}
   let manifest: PacoteManifest
   try {
     manifest = await pacote.manifest(`${spec.package}@${spec.version ?? 'latest'}`, opts)
@@ -284,6 +290,19 @@ export const fetchNpm = async (spec: NpmSpec, options: {env: Environment; cacheD
     )
   }
   if (manifest._resolved !== undefined && !options.offline) checkTarballUrl(manifest._resolved, manifest, options.env)
+  const attestationsUrl = manifest._attestations?.url
+  const attestedBy =
+    typeof attestationsUrl === 'string' && !options.offline
+      ? await verifyNpmProvenance({
+          name: manifest.name,
+          version: manifest.version,
+          integrity: published,
+          registry: base.registry as string,
+          attestationsUrl,
+          env: options.env,
+          cacheDir: options.cacheDir,
+        })
+      : []
   const key = createHash('sha256').update(`${manifest.name}@${manifest.version}\0${published}`).digest('hex').slice(0, 24)
   const treesDir = join(options.cacheDir, 'npm', 'trees')
   const root = join(treesDir, key)
@@ -309,7 +328,8 @@ export const fetchNpm = async (spec: NpmSpec, options: {env: Environment; cacheD
   }
   const provenance: NpmProvenance = {
     signatures: keys.length > 0 && Array.isArray(manifest._signatures) && manifest._signatures.length > 0 ? 'verified' : 'none',
-    attestations: keys.length > 0 && manifest._attestations !== undefined ? 'verified' : 'none',
+    attestations: attestedBy.length > 0 ? 'verified' : 'none',
+    ...(attestedBy.length > 0 ? {attestedBy: attestedBy.map((i) => `${i.issuer}=${i.subject}`)} : {}),
   }
   return {root, version: manifest.version, artifactIntegrity: published, integrity: await treeIntegrity(root), provenance}
 }

@@ -84,15 +84,12 @@ export const fetchBundle = async (url: string, env: Environment): Promise<unknow
   }
 }
 
-/**
- * Checks `artifact` against a bundle; returns the identity it was signed by, or throws exit 7: a
- * bundle that does not verify, or one signed by an identity not among `identities`.
- */
-export const verifySigstoreBundle = async (
+/** The identity a verified bundle's certificate names; throws `refusal` when the bundle does not verify. */
+const verifiedSigner = async (
   bundleJson: unknown,
-  artifact: Buffer,
-  identities: readonly SigstoreIdentity[],
-  options: {env: Environment; cacheDir: string; label: string},
+  artifact: Buffer | undefined,
+  options: {env: Environment; cacheDir: string},
+  refusal: (message: string) => LoadoutError,
 ): Promise<SigstoreIdentity> => {
   const lib = libraries()
   const root = lib.specs.TrustedRoot.fromJSON(await trustedRoot(options.env, options.cacheDir))
@@ -105,9 +102,35 @@ export const verifySigstoreBundle = async (
   try {
     signer = verifier.verify(lib.verify.toSignedEntity(lib.bundle.bundleFromJSON(bundleJson), artifact))
   } catch (error) {
-    throw refused('sigstore-bundle-invalid', `${options.label}: its Sigstore bundle does not verify (${(error as Error).message})`, identities, {})
+    throw refusal((error as Error).message)
   }
-  const seen = {issuer: signer.identity?.extensions?.issuer ?? '', subject: signer.identity?.subjectAlternativeName ?? ''}
+  return {issuer: signer.identity?.extensions?.issuer ?? '', subject: signer.identity?.subjectAlternativeName ?? ''}
+}
+
+/**
+ * Checks a DSSE bundle (an attestation) against the trusted root and returns who signed it: its
+ * certificate must chain to the root and its log entry carry a promise of a log of the root. What
+ * the attestation's statement says is for the caller to judge.
+ */
+export const verifyAttestationBundle = (
+  bundleJson: unknown,
+  options: {env: Environment; cacheDir: string},
+  refusal: (message: string) => LoadoutError,
+): Promise<SigstoreIdentity> => verifiedSigner(bundleJson, undefined, options, refusal)
+
+/**
+ * Checks `artifact` against a bundle; returns the identity it was signed by, or throws exit 7: a
+ * bundle that does not verify, or one signed by an identity not among `identities`.
+ */
+export const verifySigstoreBundle = async (
+  bundleJson: unknown,
+  artifact: Buffer,
+  identities: readonly SigstoreIdentity[],
+  options: {env: Environment; cacheDir: string; label: string},
+): Promise<SigstoreIdentity> => {
+  const seen = await verifiedSigner(bundleJson, artifact, options, (why) =>
+    refused('sigstore-bundle-invalid', `${options.label}: its Sigstore bundle does not verify (${why})`, identities, {}),
+  )
   const match = identities.find((i) => i.issuer === seen.issuer && i.subject === seen.subject)
   if (!match)
     throw refused(
