@@ -32,6 +32,19 @@ export interface NpmSpec {
   integrity?: string
 }
 
+/**
+ * Policy `minimumReleaseAge` as the npm fetch applies it (pnpm's rule): the newest version the range
+ * allows that was published before `cutoff` (the packument's `time`) is taken; none old enough, or a
+ * version whose publication time the registry does not give, is refused.
+ */
+export interface NpmCoolDown {
+  /** epoch ms: a version must have been published at or before it */
+  cutoff: number
+  /** the rule as written ("7d") and the policy file it comes from, for messages */
+  minimumReleaseAge: string
+  file: string
+}
+
 export interface FetchedNpm {
   /** the extracted package, in loadout's cache */
   root: string
@@ -42,6 +55,8 @@ export interface FetchedNpm {
   integrity: string
   /** what the registry's signing keys proved about this version (nothing, offline) */
   provenance: NpmProvenance
+  /** when the registry says the version was published (known when a cool-down asked for it) */
+  publishedAt?: string
 }
 
 /**
@@ -191,6 +206,8 @@ interface PacoteManifest {
   _signatures?: unknown[]
   /** dist.attestations: where the registry serves the version's attestations */
   _attestations?: {url?: unknown}
+  /** the version's publication time from the packument's `time` (pacote adds it with full metadata) */
+  _time?: string
 }
 
 interface Pacote {
@@ -251,7 +268,48 @@ const checkTarballUrl = (resolved: string, manifest: PacoteManifest, env: Enviro
  * Resolves the version, fetches the tarball (checked against `dist.integrity`, and against the
  * integrity a lock pinned when there is one) and extracts it once into the cache.
  */
-export const fetchNpm = async (spec: NpmSpec, options: {env: Environment; cacheDir: string; offline: boolean}): Promise<FetchedNpm> => {
+const coolDownRefusal = (code: string, message: string, coolDown: NpmCoolDown, details: Record<string, unknown>): LoadoutError =>
+  new LoadoutError(code, EXIT.policy, `refused by policy: ${message}`, {
+    suggestions: [
+      code === 'release-too-young'
+        ? `wait until it is ${coolDown.minimumReleaseAge} old, or ask for an older version (npm:<package>@<version>)`
+        : 'a registry that does not say when a version was published cannot pass a cool-down (as with pnpm)',
+      'see the effective policy and where each rule comes from: loadout policy show',
+    ],
+    details: {rule: 'minimumReleaseAge', file: coolDown.file, ...details},
+  })
+
+/** The manifest under a cool-down: what pacote picked before the cutoff, its own time checked. */
+const matureManifest = async (pacote: Pacote, spec: NpmSpec, opts: Record<string, unknown>, coolDown: NpmCoolDown): Promise<PacoteManifest> => {
+  const wanted = `${spec.package}@${spec.version ?? 'latest'}`
+  const rule = `minimumReleaseAge ${coolDown.minimumReleaseAge} (${coolDown.file})`
+  let manifest: PacoteManifest
+  try {
+    manifest = await pacote.manifest(wanted, {...opts, before: new Date(coolDown.cutoff)})
+  } catch (error) {
+    const code = typeof error === 'object' && error !== null && 'code' in error ? String((error as {code: unknown}).code) : ''
+    if (code !== 'ETARGET') throw error
+    // something matches, only too young: held, not "not found"
+    const young = await pacote.manifest(wanted, opts)
+    throw coolDownRefusal(
+      'release-too-young',
+      `npm package ${wanted}: every version it allows is younger than ${rule}; the newest is ${young.version}${young._time ? `, published ${young._time}` : ''}`,
+      coolDown,
+      {subject: wanted, held: {version: young.version, ...(young._time ? {publishedAt: young._time} : {})}},
+    )
+  }
+  const at = manifest._time ? Date.parse(manifest._time) : Number.NaN
+  if (Number.isNaN(at))
+    throw coolDownRefusal(
+      'release-date-unknown',
+      `npm package ${manifest.name}@${manifest.version}: the registry gives no publication time for it, so ${rule} cannot be checked`,
+      coolDown,
+      {subject: `${manifest.name}@${manifest.version}`},
+    )
+  return manifest
+}
+
+export const fetchNpm = async (spec: NpmSpec, options: {env: Environment; cacheDir: string; offline: boolean; coolDown?: NpmCoolDown}): Promise<FetchedNpm> => {
   const rule = npmSpecRule(spec)
   if (rule) throw usageError('bad-npm-source', rule)
   const pacote = await loadPacote()
@@ -264,8 +322,11 @@ export const fetchNpm = async (spec: NpmSpec, options: {env: Environment; cacheD
   const opts = {...base, ...verifyingOptions(base.registry as string, keys)}
   let manifest: PacoteManifest
   try {
-    manifest = await pacote.manifest(`${spec.package}@${spec.version ?? 'latest'}`, opts)
+    manifest = options.coolDown
+      ? await matureManifest(pacote, spec, opts, options.coolDown)
+      : await pacote.manifest(`${spec.package}@${spec.version ?? 'latest'}`, opts)
   } catch (error) {
+    if (error instanceof LoadoutError) throw error
     throw agent?.refusal ?? failure(spec, error)
   }
   // pacote makes a sha1 integrity from `dist.shasum` when the registry gives no `dist.integrity`: sha1 no
@@ -331,5 +392,12 @@ export const fetchNpm = async (spec: NpmSpec, options: {env: Environment; cacheD
     attestations: attestedBy.length > 0 ? 'verified' : 'none',
     ...(attestedBy.length > 0 ? {attestedBy: attestedBy.map((i) => `${i.issuer}=${i.subject}`)} : {}),
   }
-  return {root, version: manifest.version, artifactIntegrity: published, integrity: await treeIntegrity(root), provenance}
+  return {
+    root,
+    version: manifest.version,
+    artifactIntegrity: published,
+    integrity: await treeIntegrity(root),
+    provenance,
+    ...(manifest._time ? {publishedAt: manifest._time} : {}),
+  }
 }
