@@ -23,3 +23,10 @@ export const isGitSpec = (spec: PluginFetchSpec): boolean => spec.kind === 'git'
 export const isArchiveSpec = (spec: PluginFetchSpec): spec is Extract<PluginFetchSpec, {kind: 'archive'}> => spec.kind === 'archive'
 
 export const isNpmSpec = (spec: PluginFetchSpec): boolean => spec.kind === 'npm'
+
+/**
+ * What a git-read plugin is pinned to besides its commit: a git source's `ref` (perhaps a tag) or the
+ * version tag a range resolved to; a folder of the marketplace's own repository, the marketplace's ref.
+ */
+export const gitPinOf = (spec: PluginFetchSpec, marketplaceRef: string | undefined): {ref?: string | undefined; tag?: string | undefined} =>
+  spec.kind === 'git' ? {ref: spec.ref, tag: spec.tag} : spec.kind === 'folder' && spec.git ? {ref: marketplaceRef} : {}
