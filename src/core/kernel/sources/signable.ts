@@ -30,3 +30,6 @@ export const isNpmSpec = (spec: PluginFetchSpec): boolean => spec.kind === 'npm'
  */
 export const gitPinOf = (spec: PluginFetchSpec, marketplaceRef: string | undefined): {ref?: string | undefined; tag?: string | undefined} =>
   spec.kind === 'git' ? {ref: spec.ref, tag: spec.tag} : spec.kind === 'folder' && spec.git ? {ref: marketplaceRef} : {}
+
+/** An OCI artifact: a Sigstore bundle attached to its manifest as a referrer can sign it. */
+export const isOciSpec = (spec: PluginFetchSpec): spec is Extract<PluginFetchSpec, {kind: 'oci'}> => spec.kind === 'oci'
