@@ -101,8 +101,10 @@ const verifiedSigner = async (
   let signer: ReturnType<typeof verifier.verify>
   try {
     const bundle = lib.bundle.bundleFromJSON(bundleJson)
-    // a DSSE envelope signs a statement, not these bytes: @sigstore/verify would not look at them
-    if (bundle.content.$case !== 'messageSignature') throw new Error('it signs a DSSE envelope, not the bytes themselves')
+    // a DSSE envelope signs a statement, not these bytes: @sigstore/verify would not look at them;
+    // an attestation (no artifact) is the opposite, a statement the caller reads once it verifies
+    if (artifact && bundle.content.$case !== 'messageSignature') throw new Error('it signs a DSSE envelope, not the bytes themselves')
+    if (!artifact && bundle.content.$case !== 'dsseEnvelope') throw new Error('it signs bytes, not an attestation statement')
     signer = verifier.verify(lib.verify.toSignedEntity(bundle, artifact))
   } catch (error) {
     throw refusal((error as Error).message)
