@@ -8,7 +8,7 @@ import {LoadoutCommand} from '../ui/base-command.js'
 import {renderAudit} from '../ui/render/audit.js'
 import {writeStderr} from '../ui/safe-text.js'
 
-/** The failure an audit that found something ends with: hidden text first, then verify, then policy. */
+/** The failure an audit that found something ends with: hidden text first, then verify, then unsigned sources and policy. */
 const auditFailure = (result: AuditResult): LoadoutError => {
   if (result.findings.length > 0)
     return new LoadoutError(
@@ -22,10 +22,29 @@ const auditFailure = (result: AuditResult): LoadoutError => {
       details: result,
       suggestions: ['reinstall with: loadout install <plugin> --force'],
     })
-  return new LoadoutError('policy-broken', EXIT.policy, `the policy in force is not met: ${result.policy.map((b) => b.message).join('; ')}`, {
-    details: result,
-    suggestions: ['install what policy requires: loadout install (in the project)', 'see the effective policy: loadout policy show'],
-  })
+  // keys a marketplace declares are the integrity check install makes (exit 7); requireSigned alone is policy (exit 11)
+  if (result.unsigned.some((u) => u.rule === 'signedBy'))
+    return new LoadoutError('unsigned-source', EXIT.integrity, result.unsigned.map((u) => u.message).join('; '), {
+      details: result,
+      suggestions: ['reinstall it so its signature is checked: loadout install <plugin> --force', 'or remove it: loadout uninstall <plugin>'],
+    })
+  if (result.policy.length === 0)
+    return new LoadoutError('unsigned-source', EXIT.policy, `the policy in force is not met: ${result.unsigned.map((u) => u.message).join('; ')}`, {
+      details: result,
+      suggestions: [
+        'add the keys that sign it: loadout marketplace add <source> --signed-by <key file>, then reinstall',
+        'see the effective policy: loadout policy show',
+      ],
+    })
+  return new LoadoutError(
+    'policy-broken',
+    EXIT.policy,
+    `the policy in force is not met: ${[...result.policy, ...result.unsigned].map((b) => b.message).join('; ')}`,
+    {
+      details: result,
+      suggestions: ['install what policy requires: loadout install (in the project)', 'see the effective policy: loadout policy show'],
+    },
+  )
 }
 
 export default class Audit extends LoadoutCommand {

@@ -88,6 +88,41 @@ describe('audit --format sarif', () => {
     expect(result.stderr).toMatch(/hidden character/)
   })
 
+  it('a source installed unsigned that policy requireSigned now covers is a loadout/unsigned-source result at its line of loadout.lock (status 11)', async () => {
+    const sb = sandbox({git: true})
+    expect((await run(sb, ['marketplace', 'add', market(sb, '1.2.0')])).status).toBe(0)
+    const installed = await run(sb, ['install', 'guard@acme', '--agent', 'cursor', '--scope', 'project', '--yes'])
+    expect(installed.status, installed.stdout + installed.stderr).toBe(0)
+    expect((await run(sb, ['audit', '--format', 'sarif'])).status).toBe(0)
+    writeFileSync(policyOf(sb), JSON.stringify({requireSigned: {marketplaces: ['acme']}}))
+
+    const result = await run(sb, ['audit', '--format', 'sarif'])
+    expect(result.status, result.stderr).toBe(11)
+    const log = JSON.parse(result.stdout)
+    expect(validateSarif(log)).toBe(true)
+    const unsigned = log.runs[0].results.filter((r: {ruleId: string}) => r.ruleId === 'loadout/unsigned-source')
+    const lock = readFileSync(join(sb.project, 'loadout.lock'), 'utf8').split('\n')
+    const line = lock.findIndex((l) => l.includes('"guard@acme"')) + 1
+    expect(unsigned).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          properties: expect.objectContaining({kind: 'plugin', subject: 'guard@acme', rule: 'requireSigned.marketplaces', ruleFile: policyOf(sb)}),
+          locations: [
+            {physicalLocation: {artifactLocation: {uri: 'loadout.lock', uriBaseId: 'PROJECTROOT'}, region: expect.objectContaining({startLine: line})}},
+          ],
+        }),
+        expect.objectContaining({properties: expect.objectContaining({kind: 'marketplace', subject: 'acme'})}),
+      ]),
+    )
+    expect(line).toBeGreaterThan(0)
+    for (const r of log.runs[0].results) expect(log.runs[0].tool.driver.rules[r.ruleIndex].id).toBe(r.ruleId)
+
+    const json = await run(sb, ['audit', '--json'])
+    expect(json.status).toBe(11)
+    expect(jsonError(json).code).toBe('unsigned-source')
+    expect((jsonError(json).details as {unsigned: Array<{subject: string}>}).unsigned.map((u) => u.subject).sort()).toEqual(['acme', 'guard@acme'])
+  })
+
   it('a clean audit is a valid log with no results, status 0; --json with it is a usage error', async () => {
     const sb = sandbox({git: true})
     const clean = await run(sb, ['audit', '--format', 'sarif'])

@@ -175,6 +175,54 @@ describe('what an OCI registry serves is checked', () => {
   }, 60_000)
 })
 
+/** Re-tags a pushed manifest under `tag` with the OCI `created` annotation set to `created`, as a build tool that stamps dates would. */
+const retagCreated = async (reg: OciRegistry, repository: string, digest: string, tag: string, created: Date): Promise<void> => {
+  const auth = `Basic ${Buffer.from(`${reg.username}:${reg.password}`).toString('base64')}`
+  const ask = (path: string, init: {method?: string; headers?: Record<string, string>; body?: string} = {}) =>
+    new Promise<{status: number; body: string}>((resolve, reject) => {
+      const req = request(
+        `${reg.origin}/v2/${repository}${path}`,
+        {ca: readFileSync(reg.caFile, 'utf8'), method: init.method ?? 'GET', headers: {authorization: auth, ...init.headers}},
+        (res) => {
+          let body = ''
+          res.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')))
+          res.on('end', () => resolve({status: res.statusCode ?? 0, body}))
+        },
+      )
+      req.on('error', reject)
+      req.end(init.body)
+    })
+  const got = await ask(`/manifests/${digest}`, {headers: {accept: 'application/vnd.oci.image.manifest.v1+json'}})
+  expect(got.status).toBe(200)
+  const manifest = JSON.parse(got.body) as {annotations?: Record<string, string>}
+  manifest.annotations = {...manifest.annotations, 'org.opencontainers.image.created': created.toISOString()}
+  const put = await ask(`/manifests/${tag}`, {
+    method: 'PUT',
+    headers: {'content-type': 'application/vnd.oci.image.manifest.v1+json'},
+    body: JSON.stringify(manifest),
+  })
+  expect(put.status, put.body).toBe(201)
+}
+
+describe('policy minimumReleaseAge for OCI artifacts', () => {
+  it('an artifact whose created annotation is an hour old is refused under a 7d cool-down (exit 11); an old one installs', async () => {
+    const sb = sandbox({git: true})
+    dockerLogin(sb, registry)
+    const pushed = await push(sb, writePlugin(join(sb.dir, 'aged'), 'aged', '1.0.0', 'aged'), `oci://${registry.host}/acme/aged:1.0.0`)
+    await retagCreated(registry, 'acme/aged', pushed.digest, 'fresh', new Date(Date.now() - 3600_000))
+    await retagCreated(registry, 'acme/aged', pushed.digest, 'seasoned', new Date(Date.now() - 30 * 24 * 3600_000))
+    writeFileSync(join(sb.project, 'loadout-policy.json'), JSON.stringify({minimumReleaseAge: '7d'}))
+    const install = (tag: string) =>
+      loadout(sb, ['install', `oci://${registry.host}/acme/aged:${tag}`, '--agent', 'codex', '--scope', 'project', '--yes', '--json'], trust(registry))
+    const fresh = await install('fresh')
+    expect(fresh.status, fresh.stderr + fresh.stdout).toBe(11)
+    expect(jsonError(fresh).code).toBe('release-too-young')
+    expect(jsonError(fresh).message).toContain('minimumReleaseAge 7d')
+    const seasoned = await install('seasoned')
+    expect(seasoned.status, seasoned.stderr + seasoned.stdout).toBe(0)
+  }, 120_000)
+})
+
 /** Passes a request on to the real registry (credentials as `authorization`) and its answer back. */
 const forward = (req: IncomingMessage, res: ServerResponse, authorization: string | undefined): void => {
   const headers = {...req.headers, host: registry.host, ...(authorization ? {authorization} : {})}

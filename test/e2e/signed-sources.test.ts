@@ -223,3 +223,118 @@ describe('a project declares its keys; an unsigned commit on top is refused by u
     expect(frozen.json().results[0]).toMatchObject({plugin: 'toolkit@team', commit: market.sha, signer: keys.alice.fingerprint})
   })
 })
+
+/** Tags `name` at the tip: signed with an SSH private key file or an OpenPGP key, annotated unsigned, or lightweight. */
+const tagAt = (repo: string, name: string, how: {ssh: string} | {pgp: string} | 'annotated' | 'lightweight') => {
+  if (how === 'lightweight') return git(repo, ['tag', name])
+  if (how === 'annotated') return git(repo, ['tag', '-a', '-m', name, name])
+  const sign = 'ssh' in how ? ['-c', 'gpg.format=ssh', '-c', `user.signingkey=${how.ssh}`] : ['-c', 'gpg.format=openpgp', '-c', `user.signingkey=${how.pgp}`]
+  git(repo, [...sign, 'tag', '-s', '-m', name, name], {GNUPGHOME: gnupgHome})
+}
+
+describe('git tags signed with SSH and OpenPGP keys (a source pinned to a tag)', () => {
+  let sb: Sandbox
+  let plugin: {repo: string; bare: string; sha: string}
+  beforeAll(async () => {
+    // the plugin's commits are not signed: a signed tag vouches for the commit it names
+    const repo = makeRepo(join(work, 'src', 'tagged-plugin'), {
+      '.claude-plugin/plugin.json': JSON.stringify({name: 'tagged', version: '1.0.0'}),
+      'skills/tagged-skill/SKILL.md': '---\nname: tagged-skill\ndescription: Tagged.\n---\n\nBody.\n',
+    })
+    tagAt(repo, 'v1.0', {ssh: keys.alice.pub.replace(/\.pub$/, '')})
+    tagAt(repo, 'v1.1', 'lightweight')
+    tagAt(repo, 'v1.2', 'annotated')
+    tagAt(repo, 'v1.3', {ssh: keys.mallory.pub.replace(/\.pub$/, '')})
+    tagAt(repo, 'v1.4', {pgp: 'carol@loadout.invalid'})
+    const bare = serveRepo(repo, join(work, 'served'), 'acme/tagged-plugin')
+    plugin = {repo, bare, sha: headSha(repo)}
+    const entry = (name: string, ref: string) => ({name, source: {source: 'url', url: server.git.url('acme/tagged-plugin'), ref}})
+    const market = makeRepo(join(work, 'src', 'tags-market'), {'README.md': '# tags\n'})
+    signedCommit(
+      market,
+      {
+        '.claude-plugin/marketplace.json': JSON.stringify({
+          name: 'tags',
+          plugins: [entry('good', 'v1.0'), entry('light', 'v1.1'), entry('bare', 'v1.2'), entry('forged', 'v1.3'), entry('carol', 'v1.4')],
+        }),
+      },
+      {ssh: keys.alice.pub.replace(/\.pub$/, '')},
+    )
+    serveRepo(market, join(work, 'served'), 'acme/tags-market')
+    sb = sandbox()
+    const added = await run(sb, ['marketplace', 'add', server.git.url('acme/tags-market'), '--signed-by', keys.alice.pub, '--signed-by', pgp.file, '--json'])
+    expect(added.status, added.stdout + added.stderr).toBe(0)
+  })
+  const install = (name: string) => run(sb, ['install', `${name}@tags`, '--agent', 'universal', '--scope', 'user', '--yes', '--json'])
+
+  it('a tag signed by the trusted SSH key installs the commit it names, recording the signer', async () => {
+    const done = await install('good')
+    expect(done.status, done.stdout + done.stderr).toBe(0)
+    expect(done.json()).toMatchObject({commit: plugin.sha, signer: keys.alice.fingerprint})
+  })
+
+  it('a tag signed by the trusted OpenPGP key installs', async () => {
+    const done = await install('carol')
+    expect(done.status, done.stdout + done.stderr).toBe(0)
+    expect(done.json()).toMatchObject({signer: pgp.fingerprint})
+  })
+
+  it('a lightweight tag and an unsigned annotated tag are refused (exit 7), naming the tag', async () => {
+    for (const [name, tag] of [
+      ['light', 'v1.1'],
+      ['bare', 'v1.2'],
+    ]) {
+      const done = await install(name!)
+      expect(done.status, done.stdout + done.stderr).toBe(7)
+      expect(jsonError(done).code).toBe('unsigned-tag')
+      expect(jsonError(done).message).toContain(`tag ${tag}`)
+    }
+  })
+
+  it('a tag signed by another key is refused (exit 7), naming the tag and the key', async () => {
+    const done = await install('forged')
+    expect(done.status, done.stdout + done.stderr).toBe(7)
+    expect(jsonError(done).code).toBe('untrusted-signer')
+    expect(jsonError(done).message).toContain('tag v1.3')
+    expect(jsonError(done).message).toContain(keys.mallory.fingerprint)
+    expect(jsonError(done).details).toMatchObject({tag: 'v1.3', signer: keys.mallory.fingerprint})
+  })
+})
+
+describe('a marketplace pinned to a tag, and a version range resolved to a tag', () => {
+  let url: string
+  let sha: string
+  beforeAll(() => {
+    // unsigned commits; the tags carry the signatures
+    const repo = makeRepo(join(work, 'src', 'tag-pinned'), MARKET('pinned'))
+    tagAt(repo, 'v1.0', {ssh: keys.alice.pub.replace(/\.pub$/, '')})
+    tagAt(repo, 'v1.1', 'lightweight')
+    tagAt(repo, 'toolkit--v1.0.0', {ssh: keys.alice.pub.replace(/\.pub$/, '')})
+    serveRepo(repo, join(work, 'served'), 'acme/tag-pinned')
+    url = server.git.url('acme/tag-pinned')
+    sha = headSha(repo)
+  })
+
+  it('marketplace add --ref <signed tag> adds though its commits are unsigned; --ref <lightweight tag> is refused (exit 7)', async () => {
+    const sb = sandbox()
+    const added = await run(sb, ['marketplace', 'add', url, '--ref', 'v1.0', '--signed-by', keys.alice.pub, '--json'])
+    expect(added.status, added.stdout + added.stderr).toBe(0)
+    expect(added.json()).toMatchObject({commit: sha, signer: {format: 'ssh', fingerprint: keys.alice.fingerprint}})
+    const refused = await run(sandbox(), ['marketplace', 'add', url, '--ref', 'v1.1', '--signed-by', keys.alice.pub, '--json'])
+    expect(refused.status, refused.stdout + refused.stderr).toBe(7)
+    expect(jsonError(refused)).toMatchObject({code: 'unsigned-tag'})
+    expect(jsonError(refused).message).toContain('tag v1.1')
+  })
+
+  it("a range resolves to the plugin's version tag, whose signature is what is checked", async () => {
+    const sb = sandbox()
+    expect((await run(sb, ['marketplace', 'add', url, '--ref', 'v1.0', '--signed-by', keys.alice.pub])).status).toBe(0)
+    const done = await run(sb, ['install', 'toolkit@pinned@^1.0.0', '--agent', 'universal', '--scope', 'user', '--yes', '--json'])
+    expect(done.status, done.stdout + done.stderr).toBe(0)
+    expect(done.json()).toMatchObject({version: '1.0.0', signer: keys.alice.fingerprint})
+    // without a range, the folder is read at the marketplace's pinned tag, whose signature covers it
+    const plain = await run(sb, ['install', 'toolkit@pinned', '--agent', 'codex', '--scope', 'user', '--yes', '--json'])
+    expect(plain.status, plain.stdout + plain.stderr).toBe(0)
+    expect(plain.json()).toMatchObject({commit: sha, signer: keys.alice.fingerprint})
+  })
+})

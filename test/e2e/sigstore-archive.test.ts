@@ -5,7 +5,7 @@
  * archive whose bundle verifies to it installs, recording the identity; a bundle naming another
  * identity, a bundle over other bytes, and an entry without a bundle are refused (exit 7).
  */
-import {mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync} from 'node:fs'
+import {existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {create} from 'tar'
@@ -95,6 +95,19 @@ describe('archives with Sigstore bundles from a test trust root', () => {
     const done = await install('bare')
     expect(done.status, done.stdout + done.stderr).toBe(7)
     expect(jsonError(done).code).toBe('unsigned-source')
+  })
+
+  it("Sigstore's public trust root is fetched through the policy's host check: a policy blocking its TUF host refuses (exit 11) before any request", async () => {
+    const blocked = sandbox()
+    writeFileSync(join(blocked.project, 'loadout-policy.json'), JSON.stringify({sources: {block: ['tuf-repo-cdn.sigstore.dev']}}))
+    const added = await run(blocked, ['marketplace', 'add', join(work, 'market'), '--signed-by-identity', `${ISSUER}=${SUBJECT}`, '--json'])
+    expect(added.status, added.stdout + added.stderr).toBe(0)
+    // no LOADOUT_SIGSTORE_TRUSTED_ROOT: the public root would be fetched from tuf-repo-cdn.sigstore.dev
+    const done = await loadout(blocked, ['install', 'tools@signed', '--agent', 'universal', '--yes', '--json'], {env: server.trustEnv()})
+    expect(done.status, done.stdout + done.stderr).toBe(11)
+    expect(jsonError(done).message).toContain('tuf-repo-cdn.sigstore.dev')
+    // refused before the TUF client started: not even the shipped root was copied into the cache
+    expect(existsSync(join(blocked.home, '.cache', 'loadout', 'sigstore-tuf'))).toBe(false)
   })
 
   it('a malformed identity is a usage error (exit 2)', async () => {

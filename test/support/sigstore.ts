@@ -28,6 +28,8 @@ export interface TestSigstore {
   trustedRoot: string
   /** a bundle signing `bytes` with a fresh certificate for issuer + subject */
   bundle(bytes: Buffer, identity: {issuer: string; subject: string}): object
+  /** a DSSE bundle (an attestation, as npm serves provenance) over `payload`, signed for issuer + subject */
+  dsseBundle(payload: Buffer, payloadType: string, identity: {issuer: string; subject: string}): object
 }
 
 export const makeTestSigstore = (dir: string): TestSigstore => {
@@ -79,7 +81,8 @@ export const makeTestSigstore = (dir: string): TestSigstore => {
     }),
   )
   let serial = 0
-  const bundle = (bytes: Buffer, identity: {issuer: string; subject: string}): object => {
+  /** A fresh signing certificate for issuer + subject, signed by the test CA. */
+  const leafFor = (identity: {issuer: string; subject: string}): {n: number; pem: string; key: ReturnType<typeof createPrivateKey>} => {
     const n = ++serial
     openssl(['ecparam', '-name', 'prime256v1', '-genkey', '-noout', '-out', `leaf${n}.key`])
     openssl(['req', '-new', '-key', `leaf${n}.key`, '-subj', '/O=loadout-test', '-out', `leaf${n}.csr`])
@@ -112,19 +115,11 @@ export const makeTestSigstore = (dir: string): TestSigstore => {
       '-extfile',
       `leaf${n}.ext`,
     ])
-    const leafPem = readFileSync(join(dir, `leaf${n}.pem`), 'utf8')
-    const digest = createHash('sha256').update(bytes).digest()
-    const signature = sign('sha256', bytes, createPrivateKey(readFileSync(join(dir, `leaf${n}.key`))))
-    const body = Buffer.from(
-      canonical({
-        apiVersion: '0.0.1',
-        kind: 'hashedrekord',
-        spec: {
-          data: {hash: {algorithm: 'sha256', value: digest.toString('hex')}},
-          signature: {content: signature.toString('base64'), publicKey: {content: Buffer.from(leafPem).toString('base64')}},
-        },
-      }),
-    )
+    return {n, pem: readFileSync(join(dir, `leaf${n}.pem`), 'utf8'), key: createPrivateKey(readFileSync(join(dir, `leaf${n}.key`)))}
+  }
+  /** The bundle's verification material: the certificate and a log entry for `body` with its inclusion promise. */
+  const material = (n: number, leafPem: string, kind: string, version: string, entry: object) => {
+    const body = Buffer.from(canonical({apiVersion: version, kind, spec: entry}))
     // after the certificate was made: a signing certificate is valid from the second openssl wrote it
     const integratedTime = Math.floor(Date.now() / 1000) + 1
     const promise = sign(
@@ -133,22 +128,45 @@ export const makeTestSigstore = (dir: string): TestSigstore => {
       log.privateKey,
     )
     return {
+      x509CertificateChain: {certificates: [{rawBytes: der(leafPem).toString('base64')}]},
+      tlogEntries: [
+        {
+          logIndex: String(n),
+          logId: {keyId: logId.toString('base64')},
+          kindVersion: {kind, version},
+          integratedTime: String(integratedTime),
+          inclusionPromise: {signedEntryTimestamp: promise.toString('base64')},
+          canonicalizedBody: body.toString('base64'),
+        },
+      ],
+    }
+  }
+  const bundle = (bytes: Buffer, identity: {issuer: string; subject: string}): object => {
+    const leaf = leafFor(identity)
+    const digest = createHash('sha256').update(bytes).digest()
+    const signature = sign('sha256', bytes, leaf.key)
+    return {
       mediaType: 'application/vnd.dev.sigstore.bundle+json;version=0.1',
-      verificationMaterial: {
-        x509CertificateChain: {certificates: [{rawBytes: der(leafPem).toString('base64')}]},
-        tlogEntries: [
-          {
-            logIndex: String(n),
-            logId: {keyId: logId.toString('base64')},
-            kindVersion: {kind: 'hashedrekord', version: '0.0.1'},
-            integratedTime: String(integratedTime),
-            inclusionPromise: {signedEntryTimestamp: promise.toString('base64')},
-            canonicalizedBody: body.toString('base64'),
-          },
-        ],
-      },
+      verificationMaterial: material(leaf.n, leaf.pem, 'hashedrekord', '0.0.1', {
+        data: {hash: {algorithm: 'sha256', value: digest.toString('hex')}},
+        signature: {content: signature.toString('base64'), publicKey: {content: Buffer.from(leaf.pem).toString('base64')}},
+      }),
       messageSignature: {messageDigest: {algorithm: 'SHA2_256', digest: digest.toString('base64')}, signature: signature.toString('base64')},
     }
   }
-  return {trustedRoot, bundle}
+  const dsseBundle = (payload: Buffer, payloadType: string, identity: {issuer: string; subject: string}): object => {
+    const leaf = leafFor(identity)
+    // DSSE signs its pre-authentication encoding, not the payload alone
+    const pae = Buffer.concat([Buffer.from(`DSSEv1 ${Buffer.byteLength(payloadType)} ${payloadType} ${payload.length} `), payload])
+    const signature = sign('sha256', pae, leaf.key)
+    return {
+      mediaType: 'application/vnd.dev.sigstore.bundle+json;version=0.1',
+      verificationMaterial: material(leaf.n, leaf.pem, 'dsse', '0.0.1', {
+        payloadHash: {algorithm: 'sha256', value: createHash('sha256').update(payload).digest('hex')},
+        signatures: [{signature: signature.toString('base64'), verifier: Buffer.from(leaf.pem).toString('base64')}],
+      }),
+      dsseEnvelope: {payload: payload.toString('base64'), payloadType, signatures: [{keyid: '', sig: signature.toString('base64')}]},
+    }
+  }
+  return {trustedRoot, bundle, dsseBundle}
 }

@@ -15,7 +15,8 @@ export type SourceKind = Source['kind']
 /** Where a plugin's files come from, once resolved. */
 export type PluginFetchSpec =
   | {kind: 'folder'; path: string; label: string; commit?: string; git?: {url: string; path: string}}
-  | {kind: 'git'; url: string; ref?: string; sha?: string; path?: string; label: string}
+  /** `tag`: the version tag a range resolved to (its signature is checked when the marketplace declares keys) */
+  | {kind: 'git'; url: string; ref?: string; sha?: string; path?: string; tag?: string; label: string}
   | {
       kind: 'archive'
       url: string

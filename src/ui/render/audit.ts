@@ -10,4 +10,5 @@ export const renderAudit = (result: AuditResult): string =>
     result.findings.length === 0 ? green(`no hidden characters in ${result.scanned} file(s)`) : red(`${result.findings.length} hidden character(s)`),
     renderVerify(result.verify),
     ...result.policy.map((b) => red(safeText(`policy ${b.rule} (${b.file}): ${b.message}`, {max: Infinity}))),
+    ...result.unsigned.map((u) => red(safeText(`unsigned ${u.kind} ${u.subject} (${u.rule}, ${u.ruleFile}): ${u.message}`, {max: Infinity}))),
   ].join('\n')

@@ -98,6 +98,7 @@ const resolveAt = async (plugin: string, market: KnownMarketplace, tagged: Tagge
         url: repository.url,
         sha: tagged.commit,
         ...(repository.path ? {path: repository.path} : {}),
+        tag: tagged.tag,
         label: `${spec.label} (${tagged.tag})`,
       }
     : spec

@@ -1,3 +1,4 @@
+import {createHash} from 'node:crypto'
 import {mkdirSync, mkdtempSync, rmSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
@@ -102,4 +103,121 @@ export const verifyCommitSignature = async (
 export const verifyMirrorCommit = (env: Environment, url: string, commit: string, keys: readonly TrustedKey[], label: string): Promise<SignerSeen> => {
   const cache = loadoutPaths(env).cache
   return verifyCommitSignature(gitContext(env, cache, false, url), join(gitCacheDir(cache, url), 'mirror'), commit, keys, label)
+}
+
+/** The key an SSH signature (an `SSHSIG` blob, armored) was made with, as `SHA256:<base64>`; undefined when unreadable. */
+const sshSigner = (armored: string): string | undefined => {
+  const blob = Buffer.from(armored.replace(/-----[^-]+-----/g, '').replace(/\s+/g, ''), 'base64')
+  if (blob.subarray(0, 6).toString('latin1') !== 'SSHSIG' || blob.length < 14) return undefined
+  const length = blob.readUInt32BE(10)
+  const key = blob.subarray(14, 14 + length)
+  return key.length === length ? `SHA256:${createHash('sha256').update(key).digest('base64').replace(/=+$/, '')}` : undefined
+}
+
+/** The key an OpenPGP signature names (its issuer fingerprint, else its key id), read by gpg without checking it. */
+const pgpSigner = async (armored: string, gnupgHome: string, path: string | undefined): Promise<string | undefined> => {
+  const listed = await runGpg(gnupgHome, ['--list-packets'], armored, path).catch(() => '')
+  return /issuer fpr v\d ([0-9A-F]{40,64})/.exec(listed)?.[1] ?? /keyid ([0-9A-F]{16})/.exec(listed)?.[1]
+}
+
+/**
+ * Whether `tag` (pinned by a source: `ref` naming a tag, or a version range resolved to one) is
+ * signed by a trusted key and names `commit`: git's own `verify-tag` judges the signature against
+ * the allowed-signers file or the private keyring, and the key is read from the signature itself,
+ * because git accepts an SSH signature by a key outside the allowed signers as "good, unknown key".
+ * A lightweight tag, or an annotated one without a signature, is unsigned: refused (exit 7).
+ */
+export const verifyTagSignature = async (
+  context: GitContext,
+  gitDir: string,
+  tag: string,
+  commit: string,
+  keys: readonly TrustedKey[],
+  label: string,
+): Promise<SignerSeen> => {
+  const ref = `refs/tags/${tag}`
+  const inMirror = {GIT_DIR: gitDir}
+  const unsigned = (why: string) =>
+    refused('unsigned-tag', `tag ${tag} of ${label} ${why}; loadout trusts only tags signed by ${shortKeys(keys)}`, keys, {tag, commit, signer: null})
+  const type = (await runGit(context, gitDir, ['cat-file', '-t', ref], inMirror)).trim()
+  if (type !== 'tag') throw unsigned('is a lightweight tag, which carries no signature')
+  const peeled = (await runGit(context, gitDir, ['rev-parse', '--verify', `${ref}^{commit}`], inMirror)).trim()
+  if (peeled !== commit)
+    throw refused('tag-moved', `tag ${tag} of ${label} names commit ${peeled.slice(0, 12)}, not the ${commit.slice(0, 12)} being installed`, keys, {
+      tag,
+      commit,
+    })
+  const body = await runGit(context, gitDir, ['cat-file', 'tag', ref], inMirror)
+  const block = /-----BEGIN (SSH|PGP) SIGNATURE-----[\s\S]*?-----END \1 SIGNATURE-----/.exec(body)
+  if (!block) throw unsigned('is not signed')
+  const folder = mkdtempSync(join(tmpdir(), 'loadout-trust-'))
+  try {
+    const allowedSignersFile = join(folder, 'allowed_signers')
+    writeAllowedSigners(allowedSignersFile, keys)
+    const gnupgHome = join(folder, 'gnupg')
+    mkdirSync(gnupgHome, {mode: 0o700})
+    for (const key of keys.filter((k) => k.format === 'pgp')) await runGpg(gnupgHome, ['--quiet', '--import'], key.key, context.env.vars.PATH)
+    const seen = block[1] === 'SSH' ? sshSigner(block[0]) : await pgpSigner(block[0], gnupgHome, context.env.vars.PATH)
+    const trusted = seen ? keys.find((k) => k.fingerprint === seen || (k.format === 'pgp' && seen.length === 16 && k.fingerprint.endsWith(seen))) : undefined
+    const good = await runGit({...context, signatures: {allowedSignersFile, gnupgHome}}, gitDir, ['verify-tag', ref], inMirror).then(
+      () => true,
+      () => false,
+    )
+    // a good OpenPGP signature can only be by a key of the private keyring: a trusted one (perhaps by a subkey)
+    const pgpOnly = keys.filter((k) => k.format === 'pgp')
+    const signer = trusted ?? (good && block[1] === 'PGP' && pgpOnly.length === 1 ? pgpOnly[0] : undefined)
+    if (good && signer) return {format: signer.format, fingerprint: signer.fingerprint}
+    if (!signer || (!good && !trusted))
+      throw refused(
+        'untrusted-signer',
+        `tag ${tag} of ${label} is signed by ${seen ?? 'an unreadable key'}, a key loadout does not trust for this source`,
+        keys,
+        {
+          tag,
+          commit,
+          signer: seen ?? null,
+        },
+      )
+    throw refused('bad-signature', `tag ${tag} of ${label} carries a bad signature (key ${seen})`, keys, {tag, commit, signer: seen})
+  } finally {
+    rmSync(folder, {recursive: true, force: true})
+  }
+}
+
+/** The tag `ref` names in loadout's mirror of `url`, when it names one (a branch or a commit does not). */
+export const mirrorTag = async (env: Environment, url: string, ref: string): Promise<string | undefined> => {
+  const cache = loadoutPaths(env).cache
+  const gitDir = join(gitCacheDir(cache, url), 'mirror')
+  const tag = ref.replace(/^refs\/tags\//, '')
+  return runGit(gitContext(env, cache, false, url), gitDir, ['rev-parse', '--verify', '--quiet', `refs/tags/${tag}`], {GIT_DIR: gitDir}).then(
+    () => tag,
+    () => undefined,
+  )
+}
+
+/** The tag check on loadout's mirror of `url` (fetched already). */
+export const verifyMirrorTag = (
+  env: Environment,
+  url: string,
+  tag: string,
+  commit: string,
+  keys: readonly TrustedKey[],
+  label: string,
+): Promise<SignerSeen> => {
+  const cache = loadoutPaths(env).cache
+  return verifyTagSignature(gitContext(env, cache, false, url), join(gitCacheDir(cache, url), 'mirror'), tag, commit, keys, label)
+}
+
+/**
+ * The check for what a source pins in loadout's mirror of `url`: the tag's signature when `ref` names a
+ * tag (or `tag` is the version tag a range resolved to), else the commit's.
+ */
+export const verifyMirrorPin = async (
+  env: Environment,
+  at: {url: string; commit: string; ref?: string | undefined; tag?: string | undefined},
+  keys: readonly TrustedKey[],
+  label: string,
+): Promise<SignerSeen> => {
+  const tag = at.tag ?? (at.ref ? await mirrorTag(env, at.url, at.ref) : undefined)
+  return tag ? verifyMirrorTag(env, at.url, tag, at.commit, keys, label) : verifyMirrorCommit(env, at.url, at.commit, keys, label)
 }

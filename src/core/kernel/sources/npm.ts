@@ -19,6 +19,7 @@ import {treeIntegrity} from '../fs/integrity.js'
 import {redactUrl} from './redact.js'
 import {extractTarGz} from './archive.js'
 import {httpGet} from './http.js'
+import {verifyNpmProvenance} from './npm-attestations.js'
 import {DEFAULT_NPM_REGISTRY, npmSpecRule} from './npm-spec.js'
 
 export interface NpmSpec {
@@ -31,6 +32,19 @@ export interface NpmSpec {
   integrity?: string
 }
 
+/**
+ * Policy `minimumReleaseAge` as the npm fetch applies it (pnpm's rule): the newest version the range
+ * allows that was published before `cutoff` (the packument's `time`) is taken; none old enough, or a
+ * version whose publication time the registry does not give, is refused.
+ */
+export interface NpmCoolDown {
+  /** epoch ms: a version must have been published at or before it */
+  cutoff: number
+  /** the rule as written ("7d") and the policy file it comes from, for messages */
+  minimumReleaseAge: string
+  file: string
+}
+
 export interface FetchedNpm {
   /** the extracted package, in loadout's cache */
   root: string
@@ -41,16 +55,21 @@ export interface FetchedNpm {
   integrity: string
   /** what the registry's signing keys proved about this version (nothing, offline) */
   provenance: NpmProvenance
+  /** when the registry says the version was published (known when a cool-down asked for it) */
+  publishedAt?: string
 }
 
 /**
- * Registry signatures (ECDSA over `name@version:integrity`, by a key of `<registry>/-/npm/v1/keys`)
- * and provenance attestations (Sigstore bundles the registry serves): `verified` when the version
- * carries them and pacote checked them, `none` when it carries none or the registry publishes no keys.
+ * Registry signatures (ECDSA over `name@version:integrity`, by a key of `<registry>/-/npm/v1/keys`):
+ * `verified` when the version carries them and pacote checked them, `none` when it carries none or
+ * the registry publishes no keys. Provenance attestations (Sigstore bundles the registry serves):
+ * `verified` when npm-attestations.ts checked one, with who signed it, `none` when there is none.
  */
 export interface NpmProvenance {
   signatures: 'verified' | 'none'
   attestations: 'verified' | 'none'
+  /** the identities (`<issuer>=<subject>`: the build's OIDC issuer and workflow) the attestations were signed by */
+  attestedBy?: string[]
 }
 
 /** A registry signing key as pacote reads it (`//host/path:_keys`). */
@@ -101,14 +120,15 @@ const registryKeys = async (registry: string, env: Environment): Promise<Registr
 }
 
 /** pacote's checks of a version's registry signatures and attestations, against these keys. */
-const verifyingOptions = (registry: string, keys: readonly RegistryKey[], cacheDir: string): Record<string, unknown> =>
+const verifyingOptions = (registry: string, keys: readonly RegistryKey[]): Record<string, unknown> =>
   keys.length === 0
     ? {}
     : {
         [`//${new URL(registry).host}${new URL(registry).pathname}:_keys`]: keys,
         verifySignatures: true,
-        verifyAttestations: true,
-        tufCache: join(cacheDir, 'npm', 'tuf'),
+        // attestations are checked by npm-attestations.ts: pacote's check takes only the public trust
+        // root, through a TUF client of its own that the policy's host check never sees
+        verifyAttestations: false,
       }
 
 /**
@@ -184,7 +204,10 @@ interface PacoteManifest {
   _resolved?: string
   /** set by pacote when the version carries registry signatures (checked when verifySignatures is on) */
   _signatures?: unknown[]
-  _attestations?: unknown
+  /** dist.attestations: where the registry serves the version's attestations */
+  _attestations?: {url?: unknown}
+  /** the version's publication time from the packument's `time` (pacote adds it with full metadata) */
+  _time?: string
 }
 
 interface Pacote {
@@ -245,7 +268,48 @@ const checkTarballUrl = (resolved: string, manifest: PacoteManifest, env: Enviro
  * Resolves the version, fetches the tarball (checked against `dist.integrity`, and against the
  * integrity a lock pinned when there is one) and extracts it once into the cache.
  */
-export const fetchNpm = async (spec: NpmSpec, options: {env: Environment; cacheDir: string; offline: boolean}): Promise<FetchedNpm> => {
+const coolDownRefusal = (code: string, message: string, coolDown: NpmCoolDown, details: Record<string, unknown>): LoadoutError =>
+  new LoadoutError(code, EXIT.policy, `refused by policy: ${message}`, {
+    suggestions: [
+      code === 'release-too-young'
+        ? `wait until it is ${coolDown.minimumReleaseAge} old, or ask for an older version (npm:<package>@<version>)`
+        : 'a registry that does not say when a version was published cannot pass a cool-down (as with pnpm)',
+      'see the effective policy and where each rule comes from: loadout policy show',
+    ],
+    details: {rule: 'minimumReleaseAge', file: coolDown.file, ...details},
+  })
+
+/** The manifest under a cool-down: what pacote picked before the cutoff, its own time checked. */
+const matureManifest = async (pacote: Pacote, spec: NpmSpec, opts: Record<string, unknown>, coolDown: NpmCoolDown): Promise<PacoteManifest> => {
+  const wanted = `${spec.package}@${spec.version ?? 'latest'}`
+  const rule = `minimumReleaseAge ${coolDown.minimumReleaseAge} (${coolDown.file})`
+  let manifest: PacoteManifest
+  try {
+    manifest = await pacote.manifest(wanted, {...opts, before: new Date(coolDown.cutoff)})
+  } catch (error) {
+    const code = typeof error === 'object' && error !== null && 'code' in error ? String((error as {code: unknown}).code) : ''
+    if (code !== 'ETARGET') throw error
+    // something matches, only too young: held, not "not found"
+    const young = await pacote.manifest(wanted, opts)
+    throw coolDownRefusal(
+      'release-too-young',
+      `npm package ${wanted}: every version it allows is younger than ${rule}; the newest is ${young.version}${young._time ? `, published ${young._time}` : ''}`,
+      coolDown,
+      {subject: wanted, held: {version: young.version, ...(young._time ? {publishedAt: young._time} : {})}},
+    )
+  }
+  const at = manifest._time ? Date.parse(manifest._time) : Number.NaN
+  if (Number.isNaN(at))
+    throw coolDownRefusal(
+      'release-date-unknown',
+      `npm package ${manifest.name}@${manifest.version}: the registry gives no publication time for it, so ${rule} cannot be checked`,
+      coolDown,
+      {subject: `${manifest.name}@${manifest.version}`},
+    )
+  return manifest
+}
+
+export const fetchNpm = async (spec: NpmSpec, options: {env: Environment; cacheDir: string; offline: boolean; coolDown?: NpmCoolDown}): Promise<FetchedNpm> => {
   const rule = npmSpecRule(spec)
   if (rule) throw usageError('bad-npm-source', rule)
   const pacote = await loadPacote()
@@ -255,11 +319,14 @@ export const fetchNpm = async (spec: NpmSpec, options: {env: Environment; cacheD
   // the policy judges the packument's host and the tarball's, which may be another one
   if (!options.offline) options.env.judgeUrl?.(new URL(base.registry as string))
   const keys = options.offline ? [] : await registryKeys(base.registry as string, options.env)
-  const opts = {...base, ...verifyingOptions(base.registry as string, keys, options.cacheDir)}
+  const opts = {...base, ...verifyingOptions(base.registry as string, keys)}
   let manifest: PacoteManifest
   try {
-    manifest = await pacote.manifest(`${spec.package}@${spec.version ?? 'latest'}`, opts)
+    manifest = options.coolDown
+      ? await matureManifest(pacote, spec, opts, options.coolDown)
+      : await pacote.manifest(`${spec.package}@${spec.version ?? 'latest'}`, opts)
   } catch (error) {
+    if (error instanceof LoadoutError) throw error
     throw agent?.refusal ?? failure(spec, error)
   }
   // pacote makes a sha1 integrity from `dist.shasum` when the registry gives no `dist.integrity`: sha1 no
@@ -284,6 +351,19 @@ export const fetchNpm = async (spec: NpmSpec, options: {env: Environment; cacheD
     )
   }
   if (manifest._resolved !== undefined && !options.offline) checkTarballUrl(manifest._resolved, manifest, options.env)
+  const attestationsUrl = manifest._attestations?.url
+  const attestedBy =
+    typeof attestationsUrl === 'string' && !options.offline
+      ? await verifyNpmProvenance({
+          name: manifest.name,
+          version: manifest.version,
+          integrity: published,
+          registry: base.registry as string,
+          attestationsUrl,
+          env: options.env,
+          cacheDir: options.cacheDir,
+        })
+      : []
   const key = createHash('sha256').update(`${manifest.name}@${manifest.version}\0${published}`).digest('hex').slice(0, 24)
   const treesDir = join(options.cacheDir, 'npm', 'trees')
   const root = join(treesDir, key)
@@ -309,7 +389,15 @@ export const fetchNpm = async (spec: NpmSpec, options: {env: Environment; cacheD
   }
   const provenance: NpmProvenance = {
     signatures: keys.length > 0 && Array.isArray(manifest._signatures) && manifest._signatures.length > 0 ? 'verified' : 'none',
-    attestations: keys.length > 0 && manifest._attestations !== undefined ? 'verified' : 'none',
+    attestations: attestedBy.length > 0 ? 'verified' : 'none',
+    ...(attestedBy.length > 0 ? {attestedBy: attestedBy.map((i) => `${i.issuer}=${i.subject}`)} : {}),
   }
-  return {root, version: manifest.version, artifactIntegrity: published, integrity: await treeIntegrity(root), provenance}
+  return {
+    root,
+    version: manifest.version,
+    artifactIntegrity: published,
+    integrity: await treeIntegrity(root),
+    provenance,
+    ...(manifest._time ? {publishedAt: manifest._time} : {}),
+  }
 }

@@ -24,5 +24,12 @@ export const isArchiveSpec = (spec: PluginFetchSpec): spec is Extract<PluginFetc
 
 export const isNpmSpec = (spec: PluginFetchSpec): boolean => spec.kind === 'npm'
 
+/**
+ * What a git-read plugin is pinned to besides its commit: a git source's `ref` (perhaps a tag) or the
+ * version tag a range resolved to; a folder of the marketplace's own repository, the marketplace's ref.
+ */
+export const gitPinOf = (spec: PluginFetchSpec, marketplaceRef: string | undefined): {ref?: string | undefined; tag?: string | undefined} =>
+  spec.kind === 'git' ? {ref: spec.ref, tag: spec.tag} : spec.kind === 'folder' && spec.git ? {ref: marketplaceRef} : {}
+
 /** An OCI artifact: a Sigstore bundle attached to its manifest as a referrer can sign it. */
 export const isOciSpec = (spec: PluginFetchSpec): spec is Extract<PluginFetchSpec, {kind: 'oci'}> => spec.kind === 'oci'

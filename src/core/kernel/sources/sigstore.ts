@@ -1,11 +1,11 @@
 import {readFileSync} from 'node:fs'
 import {createRequire} from 'node:module'
-import {join} from 'node:path'
 import type {Environment} from '../env/environment.js'
 import {EXIT, LoadoutError} from '../../model/errors.js'
 import type {SigstoreIdentity} from '../../model/signing.js'
 import {httpGet} from './http.js'
 import {redactUrl} from './redact.js'
+import {publicTrustedRoot} from './sigstore-tuf.js'
 
 /**
  * Sigstore bundles for archives, checked with @sigstore/verify: the signing certificate must chain
@@ -13,7 +13,8 @@ import {redactUrl} from './redact.js'
  * promise signed by a log of that root, the signature must cover the archive's bytes, and the
  * certificate must name one of the identities the user pinned (OIDC issuer + subject).
  *
- * The trusted root is Sigstore's public one (fetched and checked with TUF by @sigstore/tuf), or the
+ * The trusted root is Sigstore's public one (fetched and checked with TUF through loadout's request
+ * path, so the policy judges its host: sigstore-tuf.ts), or the
  * file `LOADOUT_SIGSTORE_TRUSTED_ROOT` names (a private Sigstore, or a test root). A root without
  * certificate-transparency logs asks for no SCT.
  */
@@ -22,7 +23,6 @@ type Libraries = {
   verify: typeof import('@sigstore/verify')
   bundle: typeof import('@sigstore/bundle')
   specs: typeof import('@sigstore/protobuf-specs')
-  tuf: typeof import('@sigstore/tuf')
 }
 
 let loaded: Libraries | undefined
@@ -33,7 +33,6 @@ const libraries = (): Libraries => {
     verify: require('@sigstore/verify') as Libraries['verify'],
     bundle: require('@sigstore/bundle') as Libraries['bundle'],
     specs: require('@sigstore/protobuf-specs') as Libraries['specs'],
-    tuf: require('@sigstore/tuf') as Libraries['tuf'],
   }
   return loaded
 }
@@ -71,8 +70,7 @@ const trustedRoot = async (env: Environment, cacheDir: string): Promise<unknown>
       )
     }
   }
-  const {getTrustedRoot} = libraries().tuf
-  return getTrustedRoot({cachePath: join(cacheDir, 'sigstore-tuf')})
+  return publicTrustedRoot(env, cacheDir)
 }
 
 /** Downloads a bundle (bounded; the policy judges its host like any fetch). */
@@ -86,15 +84,12 @@ export const fetchBundle = async (url: string, env: Environment): Promise<unknow
   }
 }
 
-/**
- * Checks `artifact` against a bundle; returns the identity it was signed by, or throws exit 7: a
- * bundle that does not verify, or one signed by an identity not among `identities`.
- */
-export const verifySigstoreBundle = async (
+/** The identity a verified bundle's certificate names; throws `refusal` when the bundle does not verify. */
+const verifiedSigner = async (
   bundleJson: unknown,
-  artifact: Buffer,
-  identities: readonly SigstoreIdentity[],
-  options: {env: Environment; cacheDir: string; label: string},
+  artifact: Buffer | undefined,
+  options: {env: Environment; cacheDir: string},
+  refusal: (message: string) => LoadoutError,
 ): Promise<SigstoreIdentity> => {
   const lib = libraries()
   const root = lib.specs.TrustedRoot.fromJSON(await trustedRoot(options.env, options.cacheDir))
@@ -106,13 +101,41 @@ export const verifySigstoreBundle = async (
   let signer: ReturnType<typeof verifier.verify>
   try {
     const bundle = lib.bundle.bundleFromJSON(bundleJson)
-    // a DSSE envelope signs a statement, not these bytes: @sigstore/verify would not look at them
-    if (bundle.content.$case !== 'messageSignature') throw new Error('it signs a DSSE envelope, not the bytes themselves')
+    // a DSSE envelope signs a statement, not these bytes: @sigstore/verify would not look at them;
+    // an attestation (no artifact) is the opposite, a statement the caller reads once it verifies
+    if (artifact && bundle.content.$case !== 'messageSignature') throw new Error('it signs a DSSE envelope, not the bytes themselves')
+    if (!artifact && bundle.content.$case !== 'dsseEnvelope') throw new Error('it signs bytes, not an attestation statement')
     signer = verifier.verify(lib.verify.toSignedEntity(bundle, artifact))
   } catch (error) {
-    throw refused('sigstore-bundle-invalid', `${options.label}: its Sigstore bundle does not verify (${(error as Error).message})`, identities, {})
+    throw refusal((error as Error).message)
   }
-  const seen = {issuer: signer.identity?.extensions?.issuer ?? '', subject: signer.identity?.subjectAlternativeName ?? ''}
+  return {issuer: signer.identity?.extensions?.issuer ?? '', subject: signer.identity?.subjectAlternativeName ?? ''}
+}
+
+/**
+ * Checks a DSSE bundle (an attestation) against the trusted root and returns who signed it: its
+ * certificate must chain to the root and its log entry carry a promise of a log of the root. What
+ * the attestation's statement says is for the caller to judge.
+ */
+export const verifyAttestationBundle = (
+  bundleJson: unknown,
+  options: {env: Environment; cacheDir: string},
+  refusal: (message: string) => LoadoutError,
+): Promise<SigstoreIdentity> => verifiedSigner(bundleJson, undefined, options, refusal)
+
+/**
+ * Checks `artifact` against a bundle; returns the identity it was signed by, or throws exit 7: a
+ * bundle that does not verify, or one signed by an identity not among `identities`.
+ */
+export const verifySigstoreBundle = async (
+  bundleJson: unknown,
+  artifact: Buffer,
+  identities: readonly SigstoreIdentity[],
+  options: {env: Environment; cacheDir: string; label: string},
+): Promise<SigstoreIdentity> => {
+  const seen = await verifiedSigner(bundleJson, artifact, options, (why) =>
+    refused('sigstore-bundle-invalid', `${options.label}: its Sigstore bundle does not verify (${why})`, identities, {}),
+  )
   const match = identities.find((i) => i.issuer === seen.issuer && i.subject === seen.subject)
   if (!match)
     throw refused(

@@ -6,6 +6,7 @@ import {loadTargets} from '../../kernel/targets/registry.js'
 import {sectionLocations} from '../../kernel/targets/resolve.js'
 import {filesBelow, hiddenInNames, scanFile, type HiddenTextFinding} from '../../kernel/plugin/scan.js'
 import {policyBreaks, type PolicyBreak} from './policy-breaks.js'
+import {unsignedSources, type UnsignedSource} from './unsigned.js'
 
 export interface AuditResult {
   ok: boolean
@@ -17,6 +18,8 @@ export interface AuditResult {
   verify: VerifyResult
   /** what the policy in force refuses among what is installed, and the plugins it requires that are missing or too old */
   policy: PolicyBreak[]
+  /** installed plugins and marketplaces that their marketplace's keys or policy requireSigned want signed, with no signer recorded */
+  unsigned: UnsignedSource[]
 }
 
 /**
@@ -45,5 +48,14 @@ export const auditInstalled = async (env: Environment, context: ScopeContext, sc
   const verify = await verifyInstalled(env, context.projectRoot, scope ? {scope} : {})
   // `require` is judged on every install, whichever scope is audited: a user-scope install serves the project too
   const policy = await policyBreaks(env, context.projectRoot, records, scope ? readInstallRecords(env, context.projectRoot) : records)
-  return {ok: findings.length === 0 && verify.ok && policy.length === 0, scanned: sorted.length, folders, findings, verify, policy}
+  const unsigned = unsignedSources(env, context.projectRoot, records)
+  return {
+    ok: findings.length === 0 && verify.ok && policy.length === 0 && unsigned.length === 0,
+    scanned: sorted.length,
+    folders,
+    findings,
+    verify,
+    policy,
+    unsigned,
+  }
 }

@@ -19,7 +19,7 @@ export interface PolicyBreak {
 }
 
 /** Whether `check` refuses, as a break. */
-const refusal = (check: () => void): PolicyBreak | undefined => {
+export const refusal = (check: () => void): PolicyBreak | undefined => {
   try {
     check()
     return undefined

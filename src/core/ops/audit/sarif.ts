@@ -1,6 +1,7 @@
 /**
  * `audit --format sarif`: the audit as a SARIF 2.1.0 log, for code-scanning gates in CI. Each hidden
- * character, each file verify finds missing, changed or added, and each policy break is one result
+ * character, each file verify finds missing, changed or added, each policy break and each source
+ * that should be signed and is not (at its line of loadout.lock, state.json or marketplaces.json) is one result
  * with a rule id, a message and the file (and line and column where known). Files inside the project
  * are relative to the `PROJECTROOT` base; others are absolute `file:` URIs.
  */
@@ -22,6 +23,12 @@ const RULES: SarifRule[] = [
   {id: 'loadout/verify-changed', shortDescription: {text: 'A file or config entry loadout installed was changed'}},
   {id: 'loadout/verify-added', shortDescription: {text: 'A file was added inside a folder loadout installed'}},
   {id: 'loadout/policy', shortDescription: {text: 'The policy in force refuses something installed, or requires a plugin that is missing or too old'}},
+  {
+    id: 'loadout/unsigned-source',
+    shortDescription: {
+      text: "A plugin or marketplace installed from an unsigned source, though its marketplace's keys or policy requireSigned ask for a signature",
+    },
+  },
 ]
 
 interface Region {
@@ -116,6 +123,14 @@ export const auditToSarif = (result: AuditResult, projectRoot: string, version: 
       ),
     ),
     ...result.policy.map((b) => result_('loadout/policy', b.message, b.file, lineNaming(b.file, b.subject), {rule: b.rule, subject: b.subject})),
+    ...result.unsigned.map((u) =>
+      result_('loadout/unsigned-source', u.message, u.file, lineNaming(u.file, u.subject), {
+        kind: u.kind,
+        subject: u.subject,
+        rule: u.rule,
+        ruleFile: u.ruleFile,
+      }),
+    ),
   ]
   return {
     $schema: SCHEMA,

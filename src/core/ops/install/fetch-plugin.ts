@@ -10,7 +10,12 @@ import {redactUrl} from '../../kernel/sources/redact.js'
 import {localGitCommit} from './local-commit.js'
 import type {PluginFetchSpec} from '../../kernel/resolve/resolve.js'
 import type {SignerSeen} from '../../model/signing.js'
-import type {NpmProvenance} from '../../kernel/sources/npm.js'
+import type {NpmCoolDown, NpmProvenance} from '../../kernel/sources/npm.js'
+import {findGitRoot} from '../../kernel/env/scope.js'
+import {loadPolicy} from '../../kernel/policy/load.js'
+import {heldOf, releaseCutoff, releaseTooYoung} from '../../kernel/policy/release-age.js'
+import type {Policy} from '../../model/policy.js'
+import {ANNOTATION} from '../../kernel/oci/media-types.js'
 
 export interface FetchedPlugin {
   /** the folder holding the plugin (inside the cache, or the local folder itself) */
@@ -81,9 +86,26 @@ const fetchArchivePlugin = async (spec: Spec<'archive'>, env: Environment, offli
   return {root: fetched.dir, archiveSha256: fetched.sha256, integrity: fetched.integrity}
 }
 
+/**
+ * Policy `minimumReleaseAge` for a version the registry is asked to choose: a lock's pinned integrity
+ * was chosen when it was locked (as pnpm reads its lockfile), and offline nothing new is chosen.
+ */
+const coolDownFor = (spec: {integrity?: string}, env: Environment, offline: boolean): {policy: Policy; cutoff: number} | undefined => {
+  if (spec.integrity || offline) return undefined
+  const policy = loadPolicy(env, findGitRoot(env.cwd) ?? env.cwd)
+  const cutoff = releaseCutoff(policy)
+  return cutoff === undefined ? undefined : {policy, cutoff}
+}
+
+const npmCoolDown = (spec: Spec<'npm'>, env: Environment, offline: boolean): NpmCoolDown | undefined => {
+  const rule = coolDownFor(spec, env, offline)
+  return rule && {cutoff: rule.cutoff, minimumReleaseAge: rule.policy.minimumReleaseAge!.text, file: rule.policy.minimumReleaseAge!.from}
+}
+
 const fetchNpmPlugin = async (spec: Spec<'npm'>, env: Environment, offline: boolean): Promise<FetchedPlugin> => {
   const {fetchNpm} = await import('../../kernel/sources/npm.js')
-  const fetched = await fetchNpm(spec, {env, cacheDir: loadoutPaths(env).cache, offline})
+  const coolDown = npmCoolDown(spec, env, offline)
+  const fetched = await fetchNpm(spec, {env, cacheDir: loadoutPaths(env).cache, offline, ...(coolDown ? {coolDown} : {})})
   return {
     root: fetched.root,
     artifact: {version: fetched.version, integrity: fetched.artifactIntegrity},
@@ -95,6 +117,11 @@ const fetchNpmPlugin = async (spec: Spec<'npm'>, env: Environment, offline: bool
 const fetchOciPlugin = async (spec: Spec<'oci'>, env: Environment, offline: boolean): Promise<FetchedPlugin> => {
   const {fetchOci} = await import('../../kernel/sources/kinds/oci.js')
   const fetched = await fetchOci(spec.ref, {env, cacheDir: loadoutPaths(env).cache, offline, ...(spec.integrity ? {digest: spec.integrity} : {})})
+  // the date a publisher may stamp (`org.opencontainers.image.created`); without it there is none to judge
+  const rule = coolDownFor(spec, env, offline)
+  const created = Date.parse(fetched.annotations[ANNOTATION.created] ?? '')
+  if (rule && created > rule.cutoff)
+    throw releaseTooYoung(spec.ref, heldOf(rule.policy, {commit: fetched.digest, at: new Date(created)}, fetched.version, Date.now()))
   return {root: fetched.dir, artifact: {version: fetched.version ?? fetched.digest, integrity: fetched.digest}, integrity: fetched.integrity}
 }
 

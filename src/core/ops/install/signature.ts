@@ -2,8 +2,8 @@ import type {Environment} from '../../kernel/env/environment.js'
 import {knownMarketplaces} from '../../kernel/marketplace/known.js'
 import {admitProvenance, admitSigning} from '../../kernel/policy/gate.js'
 import {DIRECT, type ResolvedPlugin} from '../../kernel/resolve/resolve.js'
-import {verifyMirrorCommit} from '../../kernel/sources/git-signature.js'
-import {gitCommitOf, isArchiveSpec, isGitSpec, isNpmSpec, isOciSpec} from '../../kernel/sources/signable.js'
+import {verifyMirrorPin} from '../../kernel/sources/git-signature.js'
+import {gitCommitOf, gitPinOf, isArchiveSpec, isGitSpec, isNpmSpec, isOciSpec} from '../../kernel/sources/signable.js'
 import type {PluginFetchSpec} from '../../model/source.js'
 import {EXIT, LoadoutError} from '../../model/errors.js'
 import type {SignerSeen, SigstoreIdentity} from '../../model/signing.js'
@@ -91,5 +91,7 @@ export const checkPluginSignature = async (
       `${what}: marketplace "${resolved.marketplace}" requires signed sources, and this plugin's source (${spec.kind}) has nothing loadout can check against ${keys.length > 0 ? `the keys ${keys.map((k) => k.fingerprint).join(', ')}` : 'its Sigstore identities'}`,
       {suggestions: ['ask the marketplace to list the plugin from a signed git repository, or as an archive with a Sigstore bundle']},
     )
-  return verifyMirrorCommit(env, at.url, at.commit, keys, what)
+  // pinned to a tag (a `ref` naming one, or a range resolved to one): the tag's signature vouches for the commit it names
+  // a folder of the marketplace's own repository is pinned by the marketplace's ref (`marketplace add --ref v1.0`)
+  return verifyMirrorPin(env, {...at, ...gitPinOf(spec, market?.ref)}, keys, what)
 }

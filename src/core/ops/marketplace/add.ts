@@ -10,7 +10,7 @@ import type {Source, SourceKind} from '../../model/source.js'
 import {isInside} from '../../kernel/fs/contain.js'
 import {admitMarketplace, admitSigning} from '../../kernel/policy/gate.js'
 import type {SignerSeen} from '../../model/signing.js'
-import {verifyMirrorCommit} from '../../kernel/sources/git-signature.js'
+import {verifyMirrorPin} from '../../kernel/sources/git-signature.js'
 import {hasCommits} from '../../kernel/sources/signable.js'
 import {identitiesFrom, keysFromDeclaration, keysFromFiles, refuseUnsignable, type DeclaredKeys} from './signing.js'
 import {relative, sep} from 'node:path'
@@ -173,7 +173,12 @@ export const addMarketplace = async (input: AddMarketplaceInput): Promise<Market
         admitSigning({source}, name, trusted, env, context.projectRoot, `marketplace ${sourceLabel(source)}`)
       }
       if (trust.keys.length > 0)
-        signer = await verifyMirrorCommit(env, gitUrlOf(source, env), fetched.commit!, trust.keys, `marketplace ${sourceLabel(source)}`)
+        signer = await verifyMirrorPin(
+          env,
+          {url: gitUrlOf(source, env), commit: fetched.commit!, ref: input.ref ?? ('ref' in source ? source.ref : undefined)},
+          trust.keys,
+          `marketplace ${sourceLabel(source)}`,
+        )
     } catch (error) {
       discardDownload(fetched)
       throw error

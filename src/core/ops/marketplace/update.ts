@@ -3,7 +3,7 @@ import {isLoadoutError} from '../../model/errors.js'
 import {withStateLock} from '../../kernel/state/transaction.js'
 import {admitMarketplace, admitSigning} from '../../kernel/policy/gate.js'
 import type {SignerSeen} from '../../model/signing.js'
-import {verifyMirrorCommit} from '../../kernel/sources/git-signature.js'
+import {verifyMirrorPin} from '../../kernel/sources/git-signature.js'
 import type {ScopeContext} from '../../kernel/env/scope.js'
 import type {Catalog, DroppedEntry} from '../../model/marketplace.js'
 import {commitDownload, discardDownload, fetchCatalogSource, gitUrlOf, pruneTrees, readFetchedCatalog} from '../../kernel/marketplace/fetch.js'
@@ -91,7 +91,13 @@ const updateOne = async (
     }
     let signer: SignerSeen | undefined
     try {
-      if (keys.length > 0) signer = await verifyMirrorCommit(env, gitUrlOf(record.source, env), fetched.commit!, keys, `marketplace ${record.name}`)
+      if (keys.length > 0)
+        signer = await verifyMirrorPin(
+          env,
+          {url: gitUrlOf(record.source, env), commit: fetched.commit!, ref: record.ref ?? ('ref' in record.source ? record.source.ref : undefined)},
+          keys,
+          `marketplace ${record.name}`,
+        )
     } catch (error) {
       discardDownload(fetched)
       throw error
