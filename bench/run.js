@@ -5,7 +5,7 @@
 // bench/results/latest.json. Benchmarks are not tests: nothing here asserts a time.
 import {execFileSync, spawnSync} from 'node:child_process'
 import {existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync} from 'node:fs'
-import {arch, cpus, loadavg, platform, release, totalmem} from 'node:os'
+import {arch, cpus, loadavg, constants as osConstants, platform, release, totalmem} from 'node:os'
 import {basename, dirname, join, relative} from 'node:path'
 import {fileURLToPath, pathToFileURL} from 'node:url'
 import {parseArgs} from 'node:util'
@@ -67,14 +67,34 @@ export class Interrupted extends Error {
 
 const asSteps = (stepOrSteps) => (Array.isArray(stepOrSteps) ? stepOrSteps : [stepOrSteps])
 
+// Every step runs under GNU time (/usr/bin/time), which reads what the kernel charged the child:
+// user + system CPU time and peak resident memory of it and everything it waited for. CPU time is what
+// a machine shared with other work still measures fairly (to 10 ms); wall time, taken here around the
+// whole step, is what a user waits. GNU time's line goes last on stderr and is taken off below.
+const TIME = '/usr/bin/time'
+const TIME_FORMAT = '@@usage %U %S %M'
+const USAGE_LINE = /(?:^|\n)(?:Command exited with non-zero status \d+\n|Command terminated by signal (\d+)\n)?@@usage (\S+) (\S+) (\d+)\n$/
+
+const signalName = (n) => Object.keys(osConstants.signals).find((name) => osConstants.signals[name] === n) ?? `signal ${n}`
+
+/** Takes GNU time's figures off a finished step's stderr: {cpuMs, peakKiB, signal}. */
+const takeUsage = (r) => {
+  const match = USAGE_LINE.exec(r.stderr ?? '')
+  if (!match) throw new Error(`${TIME} reported nothing (status ${r.status}): ${(r.stderr ?? '').slice(-200)}`)
+  r.stderr = r.stderr.slice(0, match.index)
+  return {cpuMs: (Number(match[2]) + Number(match[3])) * 1000, peakKiB: Number(match[4]), signal: match[1] && signalName(Number(match[1]))}
+}
+
 /**
  * Runs steps (one {cmd, args, cwd?, env?} or a list) in order, each as a whole process, and
- * returns {ms, outputs}. `defaults` supplies cwd and env for steps that give none. A step that
+ * returns {ms, cpuMs, peakKiB, outputs} (wall and CPU time summed over the steps, the largest peak). `defaults` supplies cwd and env for steps that give none. A step that
  * exits non-zero (or dies by a signal) throws unless it says `allowFailure: true`.
  */
 export const timeSteps = (stepOrSteps, defaults = {}) => {
   const outputs = []
-  let total = 0n
+  let wall = 0
+  let cpu = 0
+  let peakKiB = 0
   for (const s of asSteps(stepOrSteps)) {
     const options = {
       cwd: s.cwd ?? defaults.cwd,
@@ -84,9 +104,15 @@ export const timeSteps = (stepOrSteps, defaults = {}) => {
       maxBuffer: 512 * 1024 * 1024,
     }
     const start = process.hrtime.bigint()
-    const r = spawnSync(s.cmd, s.args ?? [], options)
-    total += process.hrtime.bigint() - start
+    const r = spawnSync(TIME, ['-f', TIME_FORMAT, s.cmd, ...(s.args ?? [])], options)
+    wall += Number(process.hrtime.bigint() - start) / 1e6
     if (r.error) throw new Error(`${describeStep(s)}: ${r.error.message}`)
+    if (r.signal === 'SIGINT' || r.signal === 'SIGTERM') throw new Interrupted(r.signal)
+    const usage = takeUsage(r)
+    // a child killed by a signal: GNU time says so and exits 128 + N
+    r.signal ??= usage.signal
+    cpu += usage.cpuMs
+    peakKiB = Math.max(peakKiB, usage.peakKiB)
     // Ctrl-C in a terminal reaches the child too; stop the whole bench rather than the scenario.
     if (r.signal === 'SIGINT' || r.signal === 'SIGTERM') throw new Interrupted(r.signal)
     const out = {status: r.status, signal: r.signal, stdout: r.stdout ?? '', stderr: r.stderr ?? ''}
@@ -96,7 +122,7 @@ export const timeSteps = (stepOrSteps, defaults = {}) => {
     }
     outputs.push(out)
   }
-  return {ms: Number(total) / 1e6, outputs}
+  return {ms: wall, cpuMs: cpu, peakKiB, outputs}
 }
 
 /**
@@ -130,11 +156,14 @@ export const timeRuns = (stepOrSteps, {runs = DEFAULTS.runs, warmup = DEFAULTS.w
 
 /**
  * Times two sides interleaved (A B, B A, A B, …) so that drift in machine load hits both alike.
- * Returns {command: samples, baseline: samples, first: {command, baseline}}.
+ * Returns {command: samples, baseline: samples, cpu: {command, baseline}, peakKiB: {command, baseline},
+ * first: {command, baseline}} (samples: wall ms; cpu: user + system ms; peakKiB: the largest step's peak RSS).
  */
 export const timeInterleaved = (command, baseline, {runs = DEFAULTS.runs, warmup = DEFAULTS.warmup, beforeEach, defaults} = {}) => {
   const sides = {command, baseline}
   const samples = {command: [], baseline: []}
+  const cpu = {command: [], baseline: []}
+  const peakKiB = {command: [], baseline: []}
   const first = {}
   for (let i = 0; i < warmup + runs; i++) {
     const order = i % 2 === 0 ? ['command', 'baseline'] : ['baseline', 'command']
@@ -143,12 +172,16 @@ export const timeInterleaved = (command, baseline, {runs = DEFAULTS.runs, warmup
         beforeEach(kind, i)
         settleDisk()
       }
-      const {ms, outputs} = timeSteps(sides[kind], defaults)
-      first[kind] ??= outputs
-      if (i >= warmup) samples[kind].push(ms)
+      const measured = timeSteps(sides[kind], defaults)
+      first[kind] ??= measured.outputs
+      if (i >= warmup) {
+        samples[kind].push(measured.ms)
+        cpu[kind].push(measured.cpuMs)
+        peakKiB[kind].push(measured.peakKiB)
+      }
     }
   }
-  return {...samples, first}
+  return {...samples, cpu, peakKiB, first}
 }
 
 const shortPath = (p) => {
@@ -187,22 +220,28 @@ export const runScenario = (scenario, {runs = DEFAULTS.runs, warmup = DEFAULTS.w
     const command = scenario.command(ctx)
     const baseline = scenario.baseline(ctx)
     const defaults = {cwd: ctx.temp.project, env: ctx.temp.env}
-    // One untimed round first, checked, so a broken command fails fast instead of being timed.
-    const probe = {}
-    for (const kind of ['command', 'baseline']) {
-      scenario.beforeEach?.(ctx, {kind, index: -1})
-      probe[kind] = timeSteps(kind === 'command' ? command : baseline, defaults).outputs.at(-1)
+    // One untimed round first, checked, so a broken command fails fast instead of being timed; a
+    // scenario of minutes a run says `probe: false`, and its first timed round is checked instead.
+    if (scenario.probe !== false) {
+      const probe = {}
+      for (const kind of ['command', 'baseline']) {
+        scenario.beforeEach?.(ctx, {kind, index: -1})
+        probe[kind] = timeSteps(kind === 'command' ? command : baseline, defaults).outputs.at(-1)
+      }
+      scenario.check?.(ctx, probe)
     }
-    scenario.check?.(ctx, probe)
-    log(`  setup ${setupMs.toFixed(0)} ms, checked; timing ${warmup} warm-up + ${runs} runs of each side…`)
+    log(`  setup ${setupMs.toFixed(0)} ms${scenario.probe === false ? '' : ', checked'}; timing ${warmup} warm-up + ${runs} runs of each side…`)
     const timed = timeInterleaved(command, baseline, {
       runs,
       warmup,
       defaults,
       beforeEach: scenario.beforeEach && ((kind, index) => scenario.beforeEach(ctx, {kind, index})),
     })
+    if (scenario.probe === false) scenario.check?.(ctx, {command: timed.first.command.at(-1), baseline: timed.first.baseline.at(-1)})
     const c = summarize(timed.command)
     const b = summarize(timed.baseline)
+    const cpu = {command: summarize(timed.cpu.command), baseline: summarize(timed.cpu.baseline)}
+    const peakMiB = (kib) => round(median(kib) / 1024, 1)
     return {
       name: scenario.name,
       description: scenario.description ?? '',
@@ -213,6 +252,11 @@ export const runScenario = (scenario, {runs = DEFAULTS.runs, warmup = DEFAULTS.w
       ...c,
       baseline: b,
       ratio: round(c.median / b.median, 2),
+      cpu: {...cpu, ratio: round(cpu.command.median / cpu.baseline.median, 2)},
+      peakMiB: {command: peakMiB(timed.peakKiB.command), baseline: peakMiB(timed.peakKiB.baseline)},
+      ...(scenario.target
+        ? {target: scenario.target, met: targetMet(scenario.target, {ratio: c.median / b.median, ms: c.median, peakMiB: peakMiB(timed.peakKiB.command)})}
+        : {}),
       ...(scenario.notes ? {notes: scenario.notes(ctx)} : {}),
     }
   } finally {
@@ -229,17 +273,47 @@ export const runScenario = (scenario, {runs = DEFAULTS.runs, warmup = DEFAULTS.w
 
 const fmt = (n) => (Number.isFinite(n) ? n.toFixed(1) : '-')
 
+/**
+ * A scenario's target (issue 27): `{ratio}` (wall median over the floor's median), `{seconds}` (the
+ * command's wall median), `{peakMiB}` (its median peak resident memory), alone or together.
+ */
+export const describeTarget = (target) =>
+  [
+    target.ratio !== undefined && `≤ ${target.ratio}x`,
+    target.seconds !== undefined && `≤ ${target.seconds} s`,
+    target.peakMiB !== undefined && `≤ ${target.peakMiB} MiB`,
+  ]
+    .filter(Boolean)
+    .join(', ')
+
+/** Whether measured figures ({ratio, ms, peakMiB}) meet a target. */
+export const targetMet = (target, measured) =>
+  (target.ratio === undefined || measured.ratio <= target.ratio) &&
+  (target.seconds === undefined || measured.ms <= target.seconds * 1000) &&
+  (target.peakMiB === undefined || measured.peakMiB <= target.peakMiB)
+
 export const formatTable = (results) => {
-  const rows = [['scenario', 'min', 'median', 'p90', 'baseline', 'b.median', 'b.p90', 'ratio']]
+  const rows = [['scenario', 'loadout', 'p90', 'floor', 'f.median', 'ratio', 'cpu ratio', 'peak MiB', 'target', 'met']]
   for (const r of results) {
     if (r.error) {
-      rows.push([r.name, 'FAILED', '', '', r.error.slice(0, 60), '', '', ''])
+      rows.push([r.name, 'FAILED', '', r.error.slice(0, 60), '', '', '', '', '', ''])
       continue
     }
-    rows.push([r.name, fmt(r.min), fmt(r.median), fmt(r.p90), r.baselineCommand, fmt(r.baseline.median), fmt(r.baseline.p90), `${r.ratio.toFixed(2)}x`])
+    rows.push([
+      r.name,
+      fmt(r.median),
+      fmt(r.p90),
+      r.baselineCommand,
+      fmt(r.baseline.median),
+      `${r.ratio.toFixed(2)}x`,
+      `${r.cpu.ratio.toFixed(2)}x`,
+      fmt(r.peakMiB.command),
+      r.target ? describeTarget(r.target) : '',
+      r.target ? (r.met ? 'yes' : 'NO') : '',
+    ])
   }
   const widths = rows[0].map((_, i) => Math.max(...rows.map((row) => String(row[i]).length)))
-  const numeric = new Set([1, 2, 3, 5, 6, 7])
+  const numeric = new Set([1, 2, 4, 5, 6, 7])
   const line = (row) => row.map((cell, i) => (numeric.has(i) ? String(cell).padStart(widths[i]) : String(cell).padEnd(widths[i]))).join('  ')
   return [line(rows[0]), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.slice(1).map(line)].join('\n')
 }

@@ -125,6 +125,7 @@ const peerScenarios = [
       step(ctx.claude.path, ['plugin', 'install', 'big000@bench'], {env: claudeEnv(ctx)}),
     ],
     baselineLabel: 'claude plugin marketplace add + install',
+    target: {ratio: 0.6},
     check(ctx, {command, baseline}) {
       expectZero('command', command)
       expectZero('baseline', baseline)
@@ -133,17 +134,21 @@ const peerScenarios = [
   },
 ]
 
-const readOnlyScenarios = ['list', 'verify'].map((cmd) => ({
+// `search` looks through the catalogs of the marketplaces added: the fifty plugins' names hold "p01"
+const READ_ONLY_ARGS = {list: ['list', '--json'], verify: ['verify', '--json'], search: ['search', 'p01', '--json']}
+
+const readOnlyScenarios = Object.entries(READ_ONLY_ARGS).map(([cmd, args]) => ({
   name: `${cmd}-50`,
-  description: `\`loadout ${cmd} --json\` over 50 installs (50 one-skill plugins of a local marketplace, --agent universal) against \`loadout --version\``,
+  description: `\`loadout ${args.join(' ')}\` over 50 installs (50 one-skill plugins of a local marketplace, --agent universal) against \`loadout --version\``,
   runs: 10,
+  target: {ratio: 1.2},
   setup(ctx) {
     const market = ctx.temp.path('markets', 'fifty')
     const ids = makeLocalMarket(market, 'fifty', {count: 50})
     runLoadout(ctx, ['marketplace', 'add', market, '--scope', 'user'])
     installAll(ctx, ids, 'universal')
   },
-  command: (ctx) => loadout(ctx, cmd, '--json'),
+  command: (ctx) => loadout(ctx, ...args),
   baseline: (ctx) => loadout(ctx, '--version'),
   baselineLabel: 'loadout --version',
   check(ctx, {command}) {
@@ -172,14 +177,15 @@ const batchScenario = {
   command: (ctx) => loadout(ctx, 'install', ...ctx.ids, '--agent', FOUR_AGENTS, '--scope', 'user', '--yes'),
   baseline: (ctx) => ['a', 'b', 'c', 'd'].map((d) => step('cp', ['-r', join(ctx.market, 'plugins'), join(ctx.dest, d)])),
   baselineLabel: '4 × cp -r of the plugins',
+  target: {seconds: 10},
   check(ctx, {command}) {
     expectZero('command', command)
   },
 }
 
 /**
- * With 300 plugins installed, each command costs what it costs with nothing installed: the command
- * side runs on the home with 300 installs, the baseline the same command on a home with none.
+ * With 1,000 plugins installed, each command costs what it costs with nothing installed: the command
+ * side runs on the home with 1,000 installs, the baseline the same command on a home with none.
  */
 const STATE_COMMANDS = {
   install: () => ['install', 'extra000@extra', '--agent', 'universal', '--scope', 'user', '--yes'],
@@ -188,10 +194,12 @@ const STATE_COMMANDS = {
   'skills-list': () => ['skills', 'list', '--agent', 'universal', '--json'],
 }
 
+const STATE_PLUGINS = 1000
+
 let shared
 
 /**
- * The homes the state-300 scenarios share (built once per bench run, untimed): `full` with the 300
+ * The homes the state-1000 scenarios share (built once per bench run, untimed): `full` with the 1,000
  * plugins installed, `empty` with none; both have the `extra` marketplace added. Each has its own
  * HOME, so the records' absolute paths stay true; a snapshot of each restores it between runs.
  */
@@ -201,10 +209,10 @@ const stateHomes = (ctx) => {
     const temp = makeTempHome(label)
     return {temp, env: temp.env, home: temp.home, project: temp.project}
   }
-  const full = make('state-300-full')
-  const empty = make('state-300-empty')
+  const full = make('state-1000-full')
+  const empty = make('state-1000-empty')
   const markets = full.temp.path('markets')
-  const ids = makeLocalMarket(join(markets, 'many'), 'many', {count: 300})
+  const ids = makeLocalMarket(join(markets, 'many'), 'many', {count: STATE_PLUGINS})
   makeLocalMarket(join(markets, 'extra'), 'extra', {count: 1, prefix: 'extra'})
   for (const side of [full, empty]) runLoadout({...ctx, temp: side.temp}, ['marketplace', 'add', join(markets, 'extra'), '--scope', 'user'])
   runLoadout({...ctx, temp: full.temp}, ['marketplace', 'add', join(markets, 'many'), '--scope', 'user'])
@@ -215,8 +223,8 @@ const stateHomes = (ctx) => {
 }
 
 const stateScenarios = Object.entries(STATE_COMMANDS).map(([name, args]) => ({
-  name: `state-300-${name}`,
-  description: `\`loadout ${args({}).join(' ')}\` with 300 plugins installed against the same command with none installed (cost independent of the state's size)`,
+  name: `state-1000-${name}`,
+  description: `\`loadout ${args({}).join(' ')}\` with 1,000 plugins installed against the same command with none installed (cost independent of the state's size)`,
   runs: 7,
   warmup: 1,
   setup(ctx) {
@@ -232,11 +240,83 @@ const stateScenarios = Object.entries(STATE_COMMANDS).map(([name, args]) => ({
   command: (ctx) => ({...loadout(ctx, ...args(ctx)), env: ctx.homes.full.env, cwd: ctx.homes.full.project}),
   baseline: (ctx) => ({...loadout(ctx, ...args(ctx)), env: ctx.homes.empty.env, cwd: ctx.homes.empty.project}),
   baselineLabel: 'the same, nothing installed',
+  target: {ratio: 1.3},
   check(ctx, {command, baseline}) {
     expectZero('command', command)
     expectZero('baseline', baseline)
   },
 }))
+
+/**
+ * A whole marketplace at once (issue 27): 300 plugins of 2 skills of 3 files each, installed into
+ * four agents by one `install`, then uninstalled one plugin per command. Each run is minutes on a
+ * busy 2-core machine, so one run, no warm-up, and the check reads the timed run's outputs.
+ */
+const MARKET_PLUGINS = 300
+
+const addWholeMarket = (ctx) => {
+  ctx.market = ctx.temp.path('markets', 'whole')
+  ctx.ids = makeLocalMarket(ctx.market, 'whole', {count: MARKET_PLUGINS, skills: 2, filesPerSkill: 3})
+  runLoadout(ctx, ['marketplace', 'add', ctx.market, '--scope', 'user'])
+}
+
+const wholeMarketScenarios = [
+  {
+    name: 'install-300x4-one-command',
+    description:
+      `\`loadout install <all ${MARKET_PLUGINS} plugins of a marketplace> --agent ${FOUR_AGENTS} --scope user --yes\` in one command ` +
+      '(2 skills of 3 files each), from the home as `marketplace add` left it; against `node -e 0` + 4 × `cp -r` of the plugins',
+    runs: 1,
+    warmup: 0,
+    probe: false,
+    target: {seconds: 60, peakMiB: 150},
+    setup(ctx) {
+      addWholeMarket(ctx)
+      ctx.snapshot = snapshotHome(ctx, 'added')
+      ctx.dest = ctx.temp.path('baseline')
+    },
+    beforeEach(ctx, {kind}) {
+      if (kind === 'command') restore(ctx, ctx.snapshot)
+      else emptyDir(ctx.dest)
+    },
+    command: (ctx) => loadout(ctx, 'install', ...ctx.ids, '--agent', FOUR_AGENTS, '--scope', 'user', '--yes'),
+    baseline: (ctx) => [
+      step(process.execPath, ['-e', '0']),
+      ...['a', 'b', 'c', 'd'].map((d) => step('cp', ['-r', join(ctx.market, 'plugins'), join(ctx.dest, d)])),
+    ],
+    baselineLabel: 'node -e 0 + 4 × cp -r of the plugins',
+    check(ctx, {command}) {
+      expectZero('command', command)
+    },
+  },
+  {
+    name: 'uninstall-300-one-by-one',
+    description:
+      `\`loadout uninstall <plugin> --agent ${FOUR_AGENTS} --scope user --yes\` of each of the ${MARKET_PLUGINS} plugins ` +
+      'installed by install-300x4-one-command, one command after the other (timed together); against as many `node -e 0`',
+    runs: 1,
+    warmup: 0,
+    probe: false,
+    target: {seconds: 90},
+    setup(ctx) {
+      addWholeMarket(ctx)
+      installAll(ctx, ctx.ids, FOUR_AGENTS)
+      ctx.snapshot = snapshotHome(ctx, 'installed')
+    },
+    beforeEach(ctx, {kind}) {
+      if (kind === 'command') restore(ctx, ctx.snapshot)
+    },
+    command: (ctx) => ctx.ids.map((id) => loadout(ctx, 'uninstall', id, '--agent', FOUR_AGENTS, '--scope', 'user', '--yes')),
+    baseline: (ctx) => ctx.ids.map(() => step(process.execPath, ['-e', '0'])),
+    baselineLabel: `${MARKET_PLUGINS} × node -e 0`,
+    check(ctx, {command}) {
+      expectZero('command', command)
+      const left = JSON.parse(runLoadout(ctx, ['list', '--json']))
+      const rows = left.installs ?? left.rows ?? left.plugins ?? left
+      if (Array.isArray(rows) && rows.length !== 0) throw new Error(`${rows.length} installs left after uninstalling every plugin`)
+    },
+  },
+]
 
 // Runs a command and appends the peak resident memory of it (and its children), in KiB, to a file.
 const MAXRSS =
@@ -278,4 +358,4 @@ const memoryScenario = {
   },
 }
 
-export const scaleScenarios = [...peerScenarios, ...readOnlyScenarios, batchScenario, ...stateScenarios, memoryScenario]
+export const scaleScenarios = [...peerScenarios, ...readOnlyScenarios, batchScenario, ...stateScenarios, ...wholeMarketScenarios, memoryScenario]

@@ -154,7 +154,7 @@ const networkScenarios = [
       '`loadout install toolkit@acme --agent claude-code --scope user --yes` of a 50-file plugin (5 skills with ' +
       'references and scripts, 3 subagents, 3 commands, .mcp.json, hooks) listed in marketplace acme/market as ' +
       'github acme/toolkit, served over HTTPS git (partial clones allowed, as on GitHub); every run starts with the marketplace added and nothing of ' +
-      'the plugin in the cache or the agent folders; against `git clone --depth 1` + `cp -r` of the plugin',
+      'the plugin in the cache or the agent folders; against `node -e 0` + `git clone --depth 1` + `cp -r` of the plugin (the floor: starting Node, the clone, the copy)',
     runs: 5,
     warmup: 1,
     setup(ctx) {
@@ -178,10 +178,12 @@ const networkScenarios = [
     },
     command: (ctx) => loadout(ctx, ...INSTALL_ARGS),
     baseline: (ctx) => [
+      nodeEval(ctx, '0'),
       step('git', ['clone', '-q', '--depth', '1', '--', ctx.pluginUrl, ctx.baselineClone]),
       step('cp', ['-r', ...ctx.entries.map((e) => join(ctx.baselineClone, e)), `${ctx.baselineDest}/`]),
     ],
-    baselineLabel: 'git clone --depth 1 + cp -r',
+    baselineLabel: 'node -e 0 + git clone --depth 1 + cp -r',
+    target: {ratio: 1.3},
     check(ctx, {command, baseline}) {
       expectStatusZero('command', command)
       expectStatusZero('baseline', baseline)
@@ -194,7 +196,7 @@ const networkScenarios = [
     name: 'install-warm',
     description:
       '`loadout install toolkit@acme … --offline`: the same 50-file plugin reinstalled from the cache (the home ' +
-      'as it is after install + uninstall, restored before every run) against `cp -r` of the plugin from a local clone',
+      'as it is after install + uninstall, restored before every run) against `node -e 0` + `cp -r` of the plugin from a local clone (the floor)',
     runs: 10,
     warmup: 1,
     setup(ctx) {
@@ -218,8 +220,9 @@ const networkScenarios = [
       else emptyDir(ctx.baselineDest)
     },
     command: (ctx) => loadout(ctx, ...INSTALL_ARGS, '--offline'),
-    baseline: (ctx) => step('cp', ['-r', ...ctx.entries.map((e) => join(ctx.baselineClone, e)), `${ctx.baselineDest}/`]),
-    baselineLabel: 'cp -r from a local clone',
+    baseline: (ctx) => [nodeEval(ctx, '0'), step('cp', ['-r', ...ctx.entries.map((e) => join(ctx.baselineClone, e)), `${ctx.baselineDest}/`])],
+    baselineLabel: 'node -e 0 + cp -r from a local clone',
+    target: {ratio: 1.5},
     check(ctx, {command, baseline}) {
       expectStatusZero('command', command)
       expectStatusZero('baseline', baseline)
@@ -353,6 +356,7 @@ export const scenarios = [
     command: (ctx) => loadout(ctx, 'update', '--auto'),
     baseline: (ctx) => loadout(ctx, '--version'),
     baselineLabel: 'loadout --version',
+    target: {ratio: 1.2},
     check(ctx, {command}) {
       expectStatusZero('command', command)
       if (!/no marketplace is due/.test(command.stdout)) throw new Error(`update --auto printed ${JSON.stringify(command.stdout.trim())}`)
@@ -364,9 +368,22 @@ export const scenarios = [
     command: (ctx) => loadout(ctx, '--help'),
     baseline: (ctx) => nodeEval(ctx, '0'),
     baselineLabel: 'node -e 0',
+    target: {ratio: 1.5},
     check(ctx, {command}) {
       expectStatusZero('command', command)
       if (!/skills/.test(command.stdout)) throw new Error('--help does not mention the skills topic')
+    },
+  },
+  {
+    name: 'command-help',
+    description: "start-up: `loadout install --help` (one command's help) against `node -e 0`",
+    command: (ctx) => loadout(ctx, 'install', '--help'),
+    baseline: (ctx) => nodeEval(ctx, '0'),
+    baselineLabel: 'node -e 0',
+    target: {ratio: 1.5},
+    check(ctx, {command}) {
+      expectStatusZero('command', command)
+      if (!/--agent/.test(command.stdout)) throw new Error('install --help does not show the --agent flag')
     },
   },
   {

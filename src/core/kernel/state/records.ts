@@ -101,6 +101,11 @@ const mapPaths = (record: InstallRecord, map: (p: string) => string): InstallRec
   config: record.config.map((c) => ({...c, file: map(c.file)})),
 })
 
+const RECORD_DEFAULTS = () => ({enabled: true, components: [], skipped: [], dirs: [], config: [], files: [], integrity: '', source: ''})
+
+const missingDefaults = (record: object): Partial<InstallRecord> =>
+  Object.fromEntries(Object.entries(RECORD_DEFAULTS()).filter(([key]) => !(key in record) || (record as Record<string, unknown>)[key] === undefined))
+
 const readState = (file: string): InstallState => {
   let text: string
   try {
@@ -116,17 +121,9 @@ const readState = (file: string): InstallState => {
   }
   const installs = Array.isArray(data.installs) ? data.installs : []
   return {
-    installs: installs.map((r): InstallRecord => ({
-      enabled: true,
-      components: [],
-      skipped: [],
-      dirs: [],
-      config: [],
-      files: [],
-      integrity: '',
-      source: '',
-      ...r,
-    })),
+    // the fields a record may lack are added after the ones it has: a record read back keeps the
+    // sorted key order it was written in, which spares stableStringify a copy of the whole state
+    installs: installs.map((r): InstallRecord => ({...r, ...missingDefaults(r)}) as InstallRecord),
   }
 }
 
@@ -140,7 +137,10 @@ export const readInstallRecords = (env: Environment, projectRoot: string): Insta
   ]
 }
 
-const sortRecords = (records: readonly InstallRecord[]) => [...records].sort((a, b) => a.plugin.localeCompare(b.plugin) || a.target.localeCompare(b.target))
+// the order String#localeCompare gives, from one collator rather than one per comparison
+const collator = new Intl.Collator()
+const sortRecords = (records: readonly InstallRecord[]) =>
+  [...records].sort((a, b) => collator.compare(a.plugin, b.plugin) || collator.compare(a.target, b.target))
 
 /**
  * A folder loadout created (`.claude/skills`) is listed by every record with something below it, not
@@ -150,12 +150,20 @@ const sortRecords = (records: readonly InstallRecord[]) => [...records].sort((a,
  */
 const shareCreatedDirs = (records: InstallRecord[]): InstallRecord[] => {
   const created = new Set(records.flatMap((r) => r.dirs))
-  // each path's ancestors are looked up in the set: linear in the paths times their depth
+  // the created folders at or above each folder, remembered: the files of one skill share their parents
+  const above = new Map<string, readonly string[]>()
+  const createdAtOrAbove = (dir: string): readonly string[] => {
+    let found = above.get(dir)
+    if (found) return found
+    const up = dirname(dir)
+    const higher = up === dir ? [] : createdAtOrAbove(up)
+    found = created.has(dir) ? [dir, ...higher] : higher
+    above.set(dir, found)
+    return found
+  }
   return records.map((r) => {
     const dirs = new Set(r.dirs)
-    for (const path of [...r.files.map((f) => f.path), ...r.dirs, ...r.config.map((c) => c.file)]) {
-      for (let p = path, d = dirname(path); d !== p; p = d, d = dirname(d)) if (created.has(d)) dirs.add(d)
-    }
+    for (const path of [...r.files.map((f) => f.path), ...r.dirs, ...r.config.map((c) => c.file)]) for (const d of createdAtOrAbove(dirname(path))) dirs.add(d)
     return {...r, dirs: [...dirs].sort()}
   })
 }

@@ -107,8 +107,9 @@ export const removeInstalled = async (
     // an uninstall (not a disable) with --force takes out an entry the user edited, as it does a changed file
     const owned = {scope: context.scope, takeEdited: options.force && !options.keepRecord}
     for (const record of mine) ownedEdits(record.config, owned)
+    const keep = pathsRecordedBy(remaining)
     for (const record of mine) {
-      const report = removeApplied(record, {force: options.force, keep: pathsRecordedBy(remaining), owned}, tx)
+      const report = removeApplied(record, {force: options.force, keep, owned}, tx)
       targets.push({...summarize(record), kept: report.kept, drifted: report.drifted})
     }
     const disabled = options.keepRecord ? mine.map((r): InstallRecord => ({...r, enabled: false, files: [], dirs: [], trees: [], config: []})) : []
