@@ -24,7 +24,7 @@ const spec = {
     },
     native: {
       type: 'boolean',
-      description: "install as the agent's own plugin where loadout can (Claude Code: a marketplace loadout owns, parts shown as <plugin>:<part>)",
+      description: "install as the agent's own plugin where loadout can (Claude Code, Copilot CLI: a marketplace loadout owns, parts shown as <plugin>:<part>)",
     },
     skill: {type: 'string', description: 'install only these skills of the plugin', multiple: true},
     frozen: {type: 'boolean', description: 'with no argument: fail if loadout.lock would change'},

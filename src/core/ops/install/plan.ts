@@ -543,8 +543,9 @@ const planCommandsAndTools = (input: PlanInput, target: AgentTarget, plan: Targe
 }
 
 /**
- * The plugin as Claude Code's own (see kernel/writers/claude-marketplace.ts): the catalog beside the
- * installed copy, then the marketplace and the plugin's switch in the scope's settings file. A project's
+ * The plugin as the agent's own (Claude Code, and the Copilot CLI, which reads the same keys; see
+ * kernel/writers/claude-marketplace.ts): the catalog beside the installed copy, then the marketplace
+ * and the plugin's switch in the scope's settings file. A project's
  * settings name the folder relative to the project (`./.loadout/plugins/<id>`), which `loadout
  * install` recreates from the lock on each machine: no machine path goes into a committed file.
  */
@@ -556,6 +557,7 @@ const planNative = (input: PlanInput, target: AgentTarget, plan: TargetPlan, for
     return
   }
   const location = resolveLocation(target, settings, input.env, input.context.projectRoot)
+  noteTrust(plan, target, location, component)
   const copies = dirname(input.pluginRoot)
   const marketplace = nativeMarketplaceName(input.id)
   const catalog = join(copies, '.claude-plugin', 'marketplace.json')
