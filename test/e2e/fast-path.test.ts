@@ -81,12 +81,13 @@ const COMMON: Case[] = [
 ]
 
 describe('the fast path of the read-only commands', () => {
-  it('prints what oclif prints in an empty home', async () => {
+  // some eighty runs each: a minute is too short on a busy 2-core machine
+  it('prints what oclif prints in an empty home', {timeout: 300_000}, async () => {
     const sb = sandbox({git: true})
     for (const c of COMMON) await same(sb, c)
   })
 
-  it('prints what oclif prints with installs, skills, subagents and a marketplace, and when an install was tampered with', async () => {
+  it('prints what oclif prints with installs, skills, subagents and a marketplace, and when an install was tampered with', {timeout: 300_000}, async () => {
     const sb = sandbox({git: true})
     const kit = writeKit(sb.dir, 'kit')
     const install = await loadout(sb, ['install', kit, '--agent', AGENTS3, '--scope', 'user', '--yes'])
@@ -109,8 +110,9 @@ describe('the fast path of the read-only commands', () => {
       }),
     )
     expect((await loadout(sb, ['marketplace', 'add', market, '--scope', 'user'])).status).toBe(0)
+    // the parse refusals oclif takes over do not read the home: the empty one above proved them, except a search
     const cases: Case[] = [
-      ...COMMON,
+      ...COMMON.filter(([args, isFast]) => isFast || args[0] === 'search'),
       fast('verify', 'kit@direct'),
       fast('verify', 'kit'),
       fast('search', 'review'),
@@ -119,22 +121,27 @@ describe('the fast path of the read-only commands', () => {
       fast('search', '-m', 'acme', '-c', 'quality'),
       fast('search'),
     ]
-    for (const c of cases) await same(sb, c)
-    expect((await same(sb, fast('verify', '--json'))).status).toBe(0)
+    for (const c of cases) {
+      const result = await same(sb, c)
+      if (c[0].join(' ') === 'verify --json') expect(result.status).toBe(0)
+    }
 
     // a file an install wrote, changed by hand: verify fails (exit status and {error} alike)
     appendFileSync(join(sb.home, '.claude', 'skills', 'kit-alpha', 'SKILL.md'), 'edited\n')
-    for (const c of [fast('verify'), fast('verify', '--json'), fast('list'), fast('list', '--json'), fast('skills', 'list', '--agent', 'claude-code')])
-      await same(sb, c)
-    expect((await same(sb, fast('verify', '--json'))).status).not.toBe(0)
+    for (const c of [fast('verify'), fast('verify', '--json'), fast('list'), fast('list', '--json'), fast('skills', 'list', '--agent', 'claude-code')]) {
+      const result = await same(sb, c)
+      if (c[0].join(' ') === 'verify --json') expect(result.status).not.toBe(0)
+    }
   })
 
   it('reports a damaged state file and a broken config the same way', async () => {
     const sb = sandbox({git: true})
     mkdirSync(join(sb.home, '.config', 'loadout'), {recursive: true})
     writeFileSync(join(sb.home, '.config', 'loadout', 'state.json'), '{"installs": [ nope')
-    for (const c of [fast('list'), fast('list', '--json'), fast('verify', '--json'), fast('skills', 'list', '--json')]) await same(sb, c)
-    expect((await same(sb, fast('list', '--json'))).status).not.toBe(0)
+    for (const c of [fast('list'), fast('list', '--json'), fast('verify', '--json'), fast('skills', 'list', '--json')]) {
+      const result = await same(sb, c)
+      if (c[0].join(' ') === 'list --json') expect(result.status).not.toBe(0)
+    }
   })
 
   it('leaves everything to oclif under DEBUG, LOADOUT_CONTENT_TYPE or a JSON theme', async () => {

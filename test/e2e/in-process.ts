@@ -11,6 +11,7 @@ import type {CommandIo} from '../../src/ui/command-io.js'
 import {resolveScope} from '../../src/core/kernel/env/scope.js'
 import {install as installCommand} from '../../src/ui/shared-commands/install.js'
 import {verify as verifyCommand} from '../../src/ui/shared-commands/verify.js'
+import {list as listCommand} from '../../src/ui/shared-commands/list.js'
 import {search as searchCommand} from '../../src/ui/shared-commands/search.js'
 import {settlePending} from '../../src/ui/settle.js'
 import {removeInstalled} from '../../src/core/ops/install/remove.js'
@@ -43,12 +44,16 @@ const user = (env: Environment) => resolveScope('user', env)
 /** A run of the installed plugins' checks, as `loadout verify`: recovers a killed run first, and throws if anything is not whole. */
 export const verify = (env: Environment) => verifyCommand.run({flags: {}, argv: []}, quiet(env))
 
-/** `loadout install <sources> --agent <agents> --scope user --yes` */
-export const install = (env: Environment, sources: string[], agents: string) =>
-  installCommand.run({flags: {agent: agents, scope: 'user', yes: true}, argv: sources}, quiet(env))
+/** `loadout install <sources> --agent <agents> --scope <scope> --yes` (user scope unless told) */
+export const install = (env: Environment, sources: string[], agents: string, scope: 'user' | 'project' = 'user') =>
+  installCommand.run({flags: {agent: agents, scope, yes: true}, argv: sources}, quiet(env))
 
-/** `loadout uninstall <id> --scope user --yes` (a plugin without dependencies) */
-export const uninstall = (env: Environment, id: string) => removeInstalled(id, env, user(env), {force: false, dryRun: false})
+/** `loadout uninstall <id> [--agent <agents>] --scope <scope> --yes` (a plugin without dependencies; user scope unless told) */
+export const uninstall = (env: Environment, id: string, options: {agents?: string[]; scope?: 'user' | 'project'} = {}) =>
+  removeInstalled(id, env, resolveScope(options.scope ?? 'user', env), {force: false, dryRun: false, ...(options.agents ? {agents: options.agents} : {})})
+
+/** `loadout list --json` */
+export const list = (env: Environment) => listCommand.run({flags: {}, argv: []}, quiet(env))
 
 /** `loadout disable <id> --scope user` */
 export const disable = (env: Environment, id: string) => removeInstalled(id, env, user(env), {force: false, dryRun: false, keepRecord: true})

@@ -28,7 +28,8 @@
  * never removes a parent.
  */
 import {validationFailed} from '../../model/errors.js'
-import {findMember, findMemberIndex, getJsonMember, isBlank, objectAt, parseJsonText, scanMembers, type MemberSpan, type ObjectSpan} from '../json/json-read.js'
+import {findMember, findMemberIndex, getJsonMember, isBlank, objectAt, parseJsonText, scanMembers} from '../json/json-read.js'
+import type {MemberSpan, ObjectSpan} from '../json/spans.js'
 
 export {getJsonMember, parseJsonText} from '../json/json-read.js'
 

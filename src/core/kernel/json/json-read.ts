@@ -2,44 +2,11 @@
  * Reading a JSON or JSONC config file for `json-edit`: the values (`parseJsonText`, `getJsonMember`)
  * and the spans of the objects on an edited path, with `jsonc-parser` doing the scanning.
  */
-import {SyntaxKind} from 'jsonc-parser'
-import {jsonc} from './jsonc.js'
 import {validationFailed} from '../../model/errors.js'
 import {scanJson as scanGrammar, type JsonMistake} from './scan.js'
 import {lineAndColumn} from '../text/text.js'
-
-/** An object on the tracked path: where its braces are and where each member is. */
-export interface ObjectSpan {
-  open: number
-  close: number
-  members: MemberSpan[]
-}
-
-export interface MemberSpan {
-  key: string
-  keyStart: number
-  keyEnd: number
-  valueStart: number
-  valueEnd: number
-  /** The comma after the value, or -1 (the last member, without a trailing comma). */
-  comma: number
-  /** The value's spans, when it is an object on the tracked path. */
-  object: ObjectSpan | undefined
-  /** What the value starts with, to say what it is when it is not an object. */
-  kind: string
-}
-
-export interface Scan {
-  /** Where the top-level value starts and ends. */
-  valueStart: number
-  valueEnd: number
-  /** The top-level object, when the top level is one. */
-  root: ObjectSpan | undefined
-  /** What the top-level value is: 'an object', 'an array', 'a string', ... */
-  rootKind: string
-  /** Comments and trailing commas, as pairs of [start, end) offsets, in no particular order. */
-  junk: number[]
-}
+import {strictSpans} from './strict-spans.js'
+import type {MemberSpan, ObjectSpan, Scan} from './spans.js'
 
 interface Frame {
   /** Recorded spans, for an object on the tracked path; undefined for everything else. */
@@ -52,25 +19,23 @@ interface Frame {
 
 /**
  * How deep a config file may nest for loadout to read it with comments in it. Strict JSON of any
- * depth is read (see `shallow`); `jsonc-parser` recurses once per level, and no config file nests
+ * depth is read (see strict-spans.ts); `jsonc-parser` recurses once per level, and no config file nests
  * anywhere near this.
  */
 const MAX_DEPTH = 1000
 
 /**
- * Reads the text for its spans with `jsonc-parser`, which checks the JSON grammar plus comments
+ * Reads the text for its spans (with `jsonc-parser` when it is not strict JSON), which checks the JSON grammar plus comments
  * and trailing commas, and records member spans for the top-level object and for each object
  * reached by following `path` from it (all of its members, so that the edit knows its neighbours).
  * Invalid text throws `config-not-json` naming the line and column of its first mistake.
  */
 export const scanMembers = (text: string, file: string, path: readonly string[]): Scan => {
+  // strict JSON (a multi-MB ~/.claude.json is): the spans without walking every token
+  if (isStrictJson(text)) return strictSpans(text, path)
   const scan = scanSpans(text, path)
   if (!('mistake' in scan)) return scan
   const {mistake} = scan
-  if (mistake.tooDeep && isStrictJson(text)) {
-    const flat = scanSpans(shallow(text, path.length + 1), path)
-    if (!('mistake' in flat)) return flat
-  }
   throw notJson(text, file, mistake.at, mistake.tooDeep ? `it nests more than ${MAX_DEPTH} levels deep` : mistake.message)
 }
 
@@ -81,32 +46,6 @@ const isStrictJson = (text: string): boolean => {
   } catch {
     return false
   }
-}
-
-/**
- * Text that `JSON.parse` has accepted with every array and object deeper than `keep` levels
- * emptied out (its inside turned into spaces, so that every offset stays where it was): the same
- * spans down to `keep` levels, at a depth the scanner can walk.
- */
-const shallow = (text: string, keep: number): string => {
-  const scanner = jsonc().createScanner(text, true)
-  const parts: string[] = []
-  let depth = 0
-  let from = 0
-  let cut = 0
-  for (let token = scanner.scan(); token !== SyntaxKind.EOF; token = scanner.scan()) {
-    if (token === SyntaxKind.OpenBraceToken || token === SyntaxKind.OpenBracketToken) {
-      if (++depth === keep + 1) cut = scanner.getTokenOffset() + 1
-    } else if (token === SyntaxKind.CloseBraceToken || token === SyntaxKind.CloseBracketToken) {
-      if (depth-- === keep + 1) {
-        const end = scanner.getTokenOffset()
-        parts.push(text.slice(from, cut), ' '.repeat(end - cut))
-        from = end
-      }
-    }
-  }
-  parts.push(text.slice(from))
-  return parts.join('')
 }
 
 const kindOf = (value: unknown): string =>
