@@ -137,7 +137,7 @@ const checkConsentUpFront = (nodes: readonly PlannedPlugin[], options: InstallOp
   const all = readInstallRecords(options.env, options.context.projectRoot)
   const unapproved = nodes
     .map((n) => n.prepared)
-    .filter((p) => options.force || !isCurrent(existingRecords(all, p.id, options), options.targets, p.fetched.integrity))
+    .filter((p) => options.force || !isCurrent(existingRecords(all, p.id, options), options.targets, p.fetched.integrity, options.form))
     .filter((p) => {
       const summary = consentSummary(p.id, p.model, p.files)
       return summary.items.length > 0 && !isApproved(options.env, p.id, summary.fingerprint)
