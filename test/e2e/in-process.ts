@@ -43,9 +43,9 @@ const user = (env: Environment) => resolveScope('user', env)
 /** A run of the installed plugins' checks, as `loadout verify`: recovers a killed run first, and throws if anything is not whole. */
 export const verify = (env: Environment) => verifyCommand.run({flags: {}, argv: []}, quiet(env))
 
-/** `loadout install <sources> --agent <agents> --scope user --yes` */
-export const install = (env: Environment, sources: string[], agents: string) =>
-  installCommand.run({flags: {agent: agents, scope: 'user', yes: true}, argv: sources}, quiet(env))
+/** `loadout install <sources> --agent <agents> --scope user --yes` (with `--loose` when asked) */
+export const install = (env: Environment, sources: string[], agents: string, extra: {loose?: boolean} = {}) =>
+  installCommand.run({flags: {agent: agents, scope: 'user', yes: true, ...extra}, argv: sources}, quiet(env))
 
 /** `loadout uninstall <id> --scope user --yes` (a plugin without dependencies) */
 export const uninstall = (env: Environment, id: string) => removeInstalled(id, env, user(env), {force: false, dryRun: false})

@@ -253,8 +253,8 @@ describe('bad configs and concurrency', () => {
     const sb = sandbox()
     mkdirSync(join(sb.home, '.claude'))
     const [a, b] = await Promise.all([
-      run(sb, ['install', 'loadout-guide@loadout', '--agent', 'claude-code', '--scope', 'user', '--json']),
-      run(sb, ['install', 'skill-authoring@loadout', '--agent', 'claude-code', '--scope', 'user', '--json']),
+      run(sb, ['install', '--loose', 'loadout-guide@loadout', '--agent', 'claude-code', '--scope', 'user', '--json']),
+      run(sb, ['install', '--loose', 'skill-authoring@loadout', '--agent', 'claude-code', '--scope', 'user', '--json']),
     ])
     for (const r of [a, b]) expect([0, 9], r.stderr).toContain(r.status)
     const state = JSON.parse(readFileSync(join(sb.home, '.config/loadout/state.json'), 'utf8'))

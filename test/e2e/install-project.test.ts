@@ -121,9 +121,9 @@ const installBoth = async (sb: Sandbox, scope: string[] = []) => {
   const added = await run(sb, ['marketplace', 'add', 'acme/market', ...scope, '--json'])
   expect(added.status, added.stdout).toBe(0)
   expect(added.json().scope).toBe('project')
-  const toolkit = await run(sb, ['install', 'toolkit@acme', '--agent', 'claude-code', '--yes', ...scope, '--json'])
+  const toolkit = await run(sb, ['install', '--loose', 'toolkit@acme', '--agent', 'claude-code', '--yes', ...scope, '--json'])
   expect(toolkit.status, toolkit.stdout).toBe(0)
-  const notesRun = await run(sb, ['install', 'notes@acme', '--agent', 'claude-code', ...scope, '--json'])
+  const notesRun = await run(sb, ['install', '--loose', 'notes@acme', '--agent', 'claude-code', ...scope, '--json'])
   expect(notesRun.status, notesRun.stdout).toBe(0)
   return {toolkit: toolkit.json(), notes: notesRun.json()}
 }
