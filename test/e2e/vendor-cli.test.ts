@@ -410,6 +410,15 @@ describe('a marketplace whose plugins share part names, into claude-code, codex 
     expect(reviewers.filter((n) => n !== 'code-reviewer')).toEqual([expect.stringMatching(/^(discord|imessage)-code-reviewer$/)])
     expect(existsSync(join(sb.home, '.deepagents', 'agent', 'skills'))).toBe(false)
     expect((await loadout(sb, ['verify', '--json'], {env})).status).toBe(0)
+
+    // what Claude Code reads is loadout's verified copy: a change to it is caught
+    const settings = JSON.parse(readFileSync(join(sb.home, '.claude', 'settings.json'), 'utf8'))
+    const offered = settings.extraKnownMarketplaces['loadout-channels-telegram'].source.path as string
+    const catalog = JSON.parse(readFileSync(join(offered, '.claude-plugin', 'marketplace.json'), 'utf8'))
+    writeFileSync(join(offered, catalog.plugins[0].source, 'skills', 'access', 'SKILL.md'), '---\nname: access\ndescription: changed.\n---\n\nChanged.\n')
+    const tampered = await loadout(sb, ['verify', '--json'], {env})
+    expect(tampered.status, tampered.stdout).not.toBe(0)
+    expect(tampered.stdout).toContain('telegram@channels')
   })
 })
 
