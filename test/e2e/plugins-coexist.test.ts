@@ -216,4 +216,23 @@ describe('the form Claude Code gets, and how it is kept', () => {
     expect(readFileSync(join(claudeSkills(clone), 'access', 'SKILL.md'), 'utf8')).toContain('Body of alpha.')
     expect(existsSync(join(clone, '.claude', 'settings.json'))).toBe(false)
   })
+
+  it('consent shows what Claude Code runs from its own plugin: monitors and bin/ beside hooks, MCP and language servers', async () => {
+    const sb = sandbox()
+    const root = plugin(sb, 'watch')
+    write(join(root, 'monitors', 'monitors.json'), JSON.stringify([{name: 'errors', command: 'tail -F log/dev.log', description: 'errors'}]))
+    write(join(root, 'bin', 'watch-tool'), '#!/bin/sh\necho hi\n')
+    const planned = await loadout(sb, ['install', root, '--agent', 'claude-code', '--scope', 'user', '--dry-run', '--json'])
+    expect(planned.status, planned.stdout).toBe(0)
+    expect(planned.json<{consent: {items: unknown[]; approvedBy: string}}>().consent).toMatchObject({
+      approvedBy: 'pending',
+      items: [
+        {kind: 'monitor', component: 'watch@direct/monitor/errors', monitor: {command: 'tail -F log/dev.log'}},
+        {kind: 'bin', component: 'watch@direct/bin/watch-tool', file: 'bin/watch-tool'},
+      ],
+    })
+    const refused = await loadout(sb, ['install', root, '--agent', 'claude-code', '--scope', 'user'])
+    expect(refused.status).toBe(8)
+    expect(refused.stderr + refused.stdout).toContain('needs your approval')
+  })
 })

@@ -10,6 +10,7 @@ import {readSkillDir} from '../../kernel/skills/read.js'
 import {MODE_EXECUTABLE} from '../../kernel/fs/integrity.js'
 import type {PluginFiles} from './plugin-copy.js'
 import {readLspServers} from '../../kernel/plugin/lsp-servers.js'
+import {readBinFiles, readMonitors} from '../../kernel/plugin/native-runners.js'
 
 /** One part of a plugin that runs code on the user's machine, as it is shown before installing. */
 export type ConsentItem =
@@ -18,6 +19,10 @@ export type ConsentItem =
   | {kind: 'tool'; component: string; tool: {command: string | string[]; perm: string; timeout: number}}
   /** a language server the plugin declares (`lspServers`): an agent that loads the plugin as its own runs it */
   | {kind: 'lsp'; component: string; server: {command: string; args: string[]}}
+  /** a monitor the plugin declares: an agent that loads the plugin as its own runs it for the whole session */
+  | {kind: 'monitor'; component: string; monitor: {command: string}}
+  /** a file in the plugin's `bin/`: an agent that loads the plugin as its own puts it on PATH */
+  | {kind: 'bin'; component: string; file: string}
   /** `hooks:` in a skill's frontmatter: Claude Code runs them while the skill is active */
   | {kind: 'skill-hooks'; component: string; hooks: unknown}
 
@@ -54,6 +59,8 @@ export const consentSummary = (id: string, model: PluginModel, tree: PluginFiles
     ...model.mcpServers.map((m): ConsentItem => ({kind: 'mcp', component: `${id}/mcp/${m.name}`, server: describeMcpForConsent(m.config)})),
     ...model.tools.map((t): ConsentItem => ({kind: 'tool', component: `${id}/tool/${t.name}`, tool: {command: t.command, perm: t.perm, timeout: t.timeout}})),
     ...readLspServers(model.root).map((l): ConsentItem => ({kind: 'lsp', component: `${id}/lsp/${l.name}`, server: {command: l.command, args: l.args}})),
+    ...readMonitors(model.root).map((m): ConsentItem => ({kind: 'monitor', component: `${id}/monitor/${m.name}`, monitor: {command: m.command}})),
+    ...readBinFiles(model.root).map((f): ConsentItem => ({kind: 'bin', component: `${id}/bin/${f}`, file: `bin/${f}`})),
   ]
   const files: ConsentFiles = {
     count: tree.entries.length,
@@ -107,7 +114,11 @@ export const describeConsentItem = (item: ConsentItem): string => {
     case 'skill-hooks':
       return `skill ${item.component.split('/').pop()} declares hooks: ${JSON.stringify(item.hooks)}`
     case 'lsp':
-      return `LSP server ${item.component.split('/').pop()}: runs ${[item.server.command, ...item.server.args].map((a) => JSON.stringify(a)).join(' ')} (when the agent loads the plugin as its own: install --native)`
+      return `LSP server ${item.component.split('/').pop()}: runs ${[item.server.command, ...item.server.args].map((a) => JSON.stringify(a)).join(' ')} (when the agent loads the plugin as its own: Claude Code, unless --loose)`
+    case 'monitor':
+      return `monitor ${item.component.split('/').pop()}: runs ${JSON.stringify(item.monitor.command)} for the whole session (when the agent loads the plugin as its own: Claude Code, unless --loose)`
+    case 'bin':
+      return `${item.file}: put on PATH for the commands the agent runs (when it loads the plugin as its own: Claude Code, unless --loose)`
     case 'tool':
       return `exec tool ${item.component.split('/').pop()}: runs ${JSON.stringify(item.tool.command)} (perm ${item.tool.perm}, timeout ${item.tool.timeout}s)`
     default: {
