@@ -293,7 +293,7 @@ describe('project scope: install, loadout.json, loadout.lock, fresh clone, --fro
       expect(text.status).not.toBe(0)
       expect(text.stderr).toContain('extra@acme')
 
-      const loose = await run(sb, ['install', '--yes', '--json'])
+      const loose = await run(sb, ['install', '--loose', '--yes', '--json'])
       expect(loose.status, loose.stdout).toBe(0)
       expect(read(join(sb.project, '.claude/skills/extra-skill/SKILL.md'))).toBe(EXTRA)
       expect(lockRecords(sb).map((r) => r.plugin)).toEqual(['extra@acme', 'notes@acme', 'toolkit@acme'])

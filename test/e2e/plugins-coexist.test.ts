@@ -201,7 +201,7 @@ describe('the form Claude Code gets, and how it is kept', () => {
     expect(existsSync(join(claudeSkills(sb.project), 'access'))).toBe(false)
   })
 
-  it('a teammate’s install --frozen in a clone at another path keeps --loose', async () => {
+  it('a teammate’s install --frozen in a clone at another path keeps --loose, and so does an install from loadout.json alone', async () => {
     const sb = sandbox({git: true})
     const root = join(sb.project, 'vendor', 'alpha')
     write(join(root, '.claude-plugin', 'plugin.json'), JSON.stringify({name: 'alpha', version: '1.0.0'}))
@@ -215,6 +215,14 @@ describe('the form Claude Code gets, and how it is kept', () => {
     expect(frozen.status, frozen.stdout + frozen.stderr).toBe(0)
     expect(readFileSync(join(claudeSkills(clone), 'access', 'SKILL.md'), 'utf8')).toContain('Body of alpha.')
     expect(existsSync(join(clone, '.claude', 'settings.json'))).toBe(false)
+    // loadout.json says so too: a teammate whose lock lacks the plugin still gets loose parts
+    expect(JSON.parse(readFileSync(join(sb.project, 'loadout.json'), 'utf8')).plugins['alpha@direct']).toMatchObject({form: 'loose'})
+    const fresh = join(sb.dir, 'elsewhere', 'fresh')
+    for (const rel of ['loadout.json', 'vendor/alpha/.claude-plugin/plugin.json', 'vendor/alpha/skills/access/SKILL.md'])
+      write(join(fresh, rel), readFileSync(join(sb.project, rel), 'utf8'))
+    const declared = await loadout(sb, ['install', '--agent', 'claude-code', '--yes', '--json'], {cwd: fresh})
+    expect(declared.status, declared.stdout + declared.stderr).toBe(0)
+    expect(readFileSync(join(claudeSkills(fresh), 'access', 'SKILL.md'), 'utf8')).toContain('Body of alpha.')
   })
 
   it('consent shows what Claude Code runs from its own plugin: monitors and bin/ beside hooks, MCP and language servers', async () => {

@@ -323,6 +323,8 @@ const planFor = (p: PendingInstall, all: readonly InstallRecord[]) => {
   const {options, prepared, dirs, userConfig} = p
   const existing = existingRecords(all, prepared.id, options)
   const others = all.filter((r) => !existing.includes(r))
+  // loadout.json's word, for a plugin the lock does not record yet (a record's own form comes first)
+  const declaredForm = options.context.scope === 'project' && declaredPlugins(options.context.projectRoot)[prepared.id]?.form === 'loose' ? 'loose' : undefined
   const input: PlanInput = {
     ...(userConfig ? {userConfig} : {}),
     id: prepared.id,
@@ -342,6 +344,7 @@ const planFor = (p: PendingInstall, all: readonly InstallRecord[]) => {
         prepared.model,
         askedForm(options),
         existing.find((r) => r.target === target.id),
+        declaredForm,
       ),
     pluginRoot: dirs.root,
     vars: (target, section) => pluginVarsFor(target, options.context, dirs, section),
@@ -412,7 +415,8 @@ export const applyInTransaction = async (
   )
   if (context.scope === 'project' && !(options.frozen ?? false)) {
     tx.touch(projectManifestFile(context.projectRoot))
-    declarePlugin(context.projectRoot, id, base.version, resolved.fetch.label, resolved.marketplace === DIRECT, declaredOff(id, records, current))
+    const loose = records.some((r) => r.form === 'loose') && !records.some((r) => r.form === 'native')
+    declarePlugin(context.projectRoot, id, base.version, resolved.fetch.label, resolved.marketplace === DIRECT, declaredOff(id, records, current), loose)
     if (options.renamedFrom) undeclarePlugin(context.projectRoot, options.renamedFrom)
   }
   if (summary.items.length > 0) {
