@@ -166,7 +166,7 @@ describe('project scope: install, loadout.json, loadout.lock, fresh clone, --fro
   it('loadout.json declares the marketplace and each plugin with its version', () => {
     expect(readJson(join(sb.project, 'loadout.json'))).toEqual({
       marketplaces: {acme: {source: 'acme/market'}},
-      plugins: {'notes@acme': {version: '2.0.0'}, 'toolkit@acme': {version: '1.0.0'}},
+      plugins: {'notes@acme': {version: '2.0.0', form: 'loose'}, 'toolkit@acme': {version: '1.0.0', form: 'loose'}},
     })
   })
 
