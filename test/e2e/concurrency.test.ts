@@ -46,7 +46,9 @@ describe('concurrent installs', () => {
     const sb = sandbox()
     prepareHome(sb, {big: false})
     const plugin = writeKit(sb.dir, 'same')
-    const results = await Promise.all(Array.from({length: 8}, () => loadout(sb, ['install', '--loose', plugin, '--agent', AGENTS3, '--scope', 'user', '--yes', '--json'])))
+    const results = await Promise.all(
+      Array.from({length: 8}, () => loadout(sb, ['install', '--loose', plugin, '--agent', AGENTS3, '--scope', 'user', '--yes', '--json'])),
+    )
     for (const r of results) expect([0, 9], r.stdout + r.stderr).toContain(r.status)
     const statuses = results.filter((r) => r.status === 0).map((r) => r.json().status)
     // one of them installed it; the others found it installed, judged under the lock
@@ -81,7 +83,9 @@ describe('concurrent installs', () => {
     const tick = start.slice(start.lastIndexOf(')') + 2).split(' ')[19]
     writeFileSync(join(lock, 'owner.json'), JSON.stringify({pid: process.pid, start: tick, token: 'live'}))
     const plugin = writeKit(sb.dir)
-    const result = await loadout(sb, ['install', '--loose', plugin, '--agent', 'claude-code', '--scope', 'user', '--yes', '--json'], {env: {LOADOUT_LOCK_WAIT: '1'}})
+    const result = await loadout(sb, ['install', '--loose', plugin, '--agent', 'claude-code', '--scope', 'user', '--yes', '--json'], {
+      env: {LOADOUT_LOCK_WAIT: '1'},
+    })
     expect(result.status).toBe(9)
     expect(jsonError(result).message).toBe(`another loadout process (pid ${process.pid}) holds ${lock}`)
     expect(JSON.parse(readFileSync(join(lock, 'owner.json'), 'utf8')).token).toBe('live')

@@ -114,7 +114,11 @@ describe('loadout doctor', () => {
 const killMidInstall = (sb: Sandbox, plugin: string): Promise<boolean> =>
   new Promise((resolve) => {
     const journal = join(sb.home, '.config', 'loadout', 'journal.jsonl')
-    const child = spawn(NODE, [BIN, 'install', '--loose', plugin, '--agent', 'claude-code', '--scope', 'user', '--yes'], {cwd: sb.project, env: sb.env, stdio: 'ignore'})
+    const child = spawn(NODE, [BIN, 'install', '--loose', plugin, '--agent', 'claude-code', '--scope', 'user', '--yes'], {
+      cwd: sb.project,
+      env: sb.env,
+      stdio: 'ignore',
+    })
     let killed = false
     const poll = setInterval(() => {
       // its first whole line names the run: a kill before that leaves a journal that names nothing

@@ -231,7 +231,11 @@ describe('marketplace push and add oci://', () => {
     expect(added.status, added.stderr + added.stdout).toBe(0)
     const search = await loadout(sb, ['search', 'toolbox', '--json'], trust(registry))
     expect(search.stdout).toContain('toolbox@acme-oci')
-    const install = await loadout(sb, ['install', '--loose', 'toolbox@acme-oci', '--agent', 'claude-code', '--scope', 'project', '--yes', '--json'], trust(registry))
+    const install = await loadout(
+      sb,
+      ['install', '--loose', 'toolbox@acme-oci', '--agent', 'claude-code', '--scope', 'project', '--yes', '--json'],
+      trust(registry),
+    )
     expect(install.status, install.stderr + install.stdout).toBe(0)
     expect(readFileSync(join(sb.project, '.claude', 'skills', 'toolbox-skill', 'SKILL.md'), 'utf8')).toContain('toolbox from the catalog')
     const lock = JSON.parse(readFileSync(join(sb.project, 'loadout.lock'), 'utf8')) as {installs: Array<{artifact?: {integrity: string}}>}

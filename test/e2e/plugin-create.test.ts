@@ -107,7 +107,17 @@ describe.concurrent('plugin create --with skills,agents,hooks,mcp --format all',
 
     const h = sb.home
     for (const dir of ['.claude', '.codex', '.deepagents', '.config/cst-agent']) mkdirSync(join(h, dir), {recursive: true})
-    const installed = await run(sb, ['install', '--loose', './team-kit', '--agent', 'claude-code,codex,deepagents,cst-agent', '--scope', 'user', '--yes', '--json'])
+    const installed = await run(sb, [
+      'install',
+      '--loose',
+      './team-kit',
+      '--agent',
+      'claude-code,codex,deepagents,cst-agent',
+      '--scope',
+      'user',
+      '--yes',
+      '--json',
+    ])
     expect(installed.status, installed.stderr + installed.stdout).toBe(0)
     expect(installed.json().status).toBe('installed')
     // Deep Agents Code reads Codex's ~/.agents/skills: one copy serves both
