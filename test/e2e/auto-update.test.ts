@@ -192,4 +192,22 @@ describe('loadout update --auto', () => {
     expect(due.status, due.stderr).toBe(0)
     expect(due.json().refreshed.map((r: {status: string}) => r.status)).toEqual(['failed'])
   })
+
+  it('LOADOUT_AUTO_UPDATE_INTERVAL sets how old a refresh makes a marketplace due; a bad value is refused (status 2)', async () => {
+    // the server is down: a due marketplace shows as a failed refresh
+    const withInterval = (interval: string) =>
+      loadout(sb, ['update', '--auto', '--json'], {
+        env: {...server.trustEnv(), LOADOUT_GITHUB_URL: `${server.origin}/git`, LOADOUT_AUTO_UPDATE_INTERVAL: interval},
+      })
+    age(2 / 24)
+    const daily = await run(['update', '--auto', '--json'])
+    expect(daily.json().due).toEqual([])
+    const hourly = await withInterval('1h')
+    expect(hourly.status, hourly.stderr).toBe(0)
+    expect(hourly.json().due).toEqual([{name: 'acme', scope: 'user', autoUpdate: 'notify'}])
+    expect((await withInterval('3h')).json().due).toEqual([])
+    const bad = await withInterval('soon')
+    expect(bad.status).toBe(2)
+    expect(jsonError(bad).code).toBe('auto-update-interval-invalid')
+  })
 })

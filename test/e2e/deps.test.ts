@@ -322,9 +322,49 @@ describe('an update that drops a dependency', () => {
     const updated = await run(sb, ['update', 'q@acme', '--scope', 'user', '--yes', '--json'])
     expect(updated.status, updated.stderr + updated.stdout).toBe(0)
     expect(updated.json().updates[0]).toMatchObject({plugin: 'q@acme', status: 'updated', to: {version: '1.1.0'}})
-    const listed = (await run(sb, ['list', '--json'])).json()
-    expect(JSON.stringify(listed)).toContain('1.1.0')
+    // list through the fast path and through oclif (LOADOUT_NO_FAST), as JSON and as text: q is 1.1.0 everywhere
+    for (const vars of [{}, {LOADOUT_NO_FAST: '1'}]) {
+      const listed = await loadout(sb, ['list', '--json'], {env: {...envFor(), ...vars}})
+      expect(listed.status, listed.stderr).toBe(0)
+      const rows = listed.json().installs as Array<{plugin: string; version?: string}>
+      expect(rows.filter((r) => r.plugin === 'q@acme').map((r) => r.version)).toEqual(['1.1.0'])
+      expect(rows.filter((r) => r.plugin === 'c@acme').map((r) => r.version)).toEqual(['1.0.0'])
+      const text = await loadout(sb, ['list'], {env: {...envFor(), ...vars}})
+      const qLine = text.stdout.split('\n').find((l) => l.includes('q@acme'))
+      expect(qLine, text.stdout).toMatch(/1\.1\.0/)
+      expect(qLine).not.toMatch(/1\.0\.0/)
+    }
     const dry = await run(sb, ['prune', '--scope', 'user', '--dry-run', '--json'])
     expect(dry.json()).toMatchObject({removed: ['c@acme'], dryRun: true})
   })
+
+  it(
+    "a chain (a needs b needs c) whose root drops b: list shows the new a, and prune --dry-run lists b and c (it refused c as b's dependency)",
+    {timeout: 240_000},
+    async () => {
+      const sb = await withMarketplace()
+      expect((await run(sb, ['install', 'a@acme', ...USER])).status).toBe(0)
+      const before = JSON.parse(readFileSync(join(served.repo, '.claude-plugin/marketplace.json'), 'utf8'))
+      const head = headSha(served.repo)
+      before.plugins = before.plugins.map((e: {name: string}) => (e.name === 'a' ? entry('a', '1.1.0') : e))
+      commitFiles(served.repo, {'.claude-plugin/marketplace.json': JSON.stringify(before), ...plugin('a', '1.1.0')}, 'a 1.1.0 needs nothing')
+      syncServedRepo(served.bare)
+      try {
+        const updated = await run(sb, ['update', 'a@acme', '--scope', 'user', '--yes', '--json'])
+        expect(updated.status, updated.stderr + updated.stdout).toBe(0)
+        for (const vars of [{}, {LOADOUT_NO_FAST: '1'}]) {
+          const rows = (await loadout(sb, ['list', '--json'], {env: {...envFor(), ...vars}})).json().installs as Array<{plugin: string; version?: string}>
+          const versions = Object.fromEntries(rows.map((r) => [r.plugin, r.version]))
+          // b is whatever 1.x the range took (an earlier test may have tagged a newer one)
+          expect(versions).toEqual({'a@acme': '1.1.0', 'b@acme': expect.stringMatching(/^1\./), 'c@acme': '1.0.0'})
+        }
+        const dry = await run(sb, ['prune', '--scope', 'user', '--dry-run', '--json'])
+        expect(dry.status, dry.stdout + dry.stderr).toBe(0)
+        expect(dry.json().removed, dry.stdout).toEqual(['b@acme', 'c@acme'])
+      } finally {
+        git(served.repo, ['reset', '-q', '--hard', head])
+        syncServedRepo(served.bare)
+      }
+    },
+  )
 })

@@ -7,6 +7,9 @@
 import {cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {request} from 'node:https'
+import type {IncomingMessage, ServerResponse} from 'node:http'
+import {startHttpsServer, type TestHttpsServer} from '../support/https-server.js'
 import {startOciRegistry, type OciRegistry} from '../support/oci-registry.js'
 import {filesHolding, jsonError, loadout, sandboxes, type RunOptions} from './helpers.js'
 import type {Sandbox} from '../support/cli.js'
@@ -170,6 +173,137 @@ describe('what an OCI registry serves is checked', () => {
     )
     expect(check.status).toBe(3)
   }, 60_000)
+})
+
+/** Passes a request on to the real registry (credentials as `authorization`) and its answer back. */
+const forward = (req: IncomingMessage, res: ServerResponse, authorization: string | undefined): void => {
+  const headers = {...req.headers, host: registry.host, ...(authorization ? {authorization} : {})}
+  const upstream = request(`${registry.origin}${req.url}`, {method: req.method, headers, ca: registry.ca.caCert}, (answer) => {
+    res.writeHead(answer.statusCode ?? 502, answer.headers)
+    answer.pipe(res)
+  })
+  upstream.on('error', () => res.destroy())
+  req.pipe(upstream)
+}
+
+describe('a registry that redirects a blob to another host', () => {
+  // the front of a registry (proxying the real one) that sends every blob GET to a blob host on another
+  // port, as registries send blobs to a storage bucket or CDN; the blob host serves the registry's bytes
+  let front: TestHttpsServer
+  let blobs: TestHttpsServer
+  beforeAll(async () => {
+    front = await startHttpsServer({ca: registry.ca})
+    blobs = await startHttpsServer({ca: registry.ca})
+    const basic = `Basic ${Buffer.from(`${registry.username}:${registry.password}`).toString('base64')}`
+    front.route('/v2/*', (req, res) => {
+      if (req.method === 'GET' && /\/blobs\/sha256:[0-9a-f]{64}$/.test(req.url ?? '')) {
+        req.resume()
+        res.writeHead(307, {location: blobs.url(req.url!)})
+        res.end()
+        return
+      }
+      forward(req, res, undefined)
+    })
+    blobs.route('/v2/*', (req, res) => {
+      // a presigned URL: the blob host needs no Authorization from the client, and must get none
+      if (req.headers.authorization) {
+        req.resume()
+        res.writeHead(400)
+        res.end('an Authorization header reached the blob host')
+        return
+      }
+      forward(req, res, basic)
+    })
+  })
+  afterAll(async () => {
+    await front?.stop()
+    await blobs?.stop()
+  })
+
+  it('follows the redirect when the policy allows the blob host (no credentials sent there), and refuses it (exit 11) when not', async () => {
+    const sb = sandbox({git: true})
+    mkdirSync(join(sb.home, '.docker'), {recursive: true})
+    const auth = Buffer.from(`${registry.username}:${registry.password}`).toString('base64')
+    writeFileSync(join(sb.home, '.docker', 'config.json'), JSON.stringify({auths: {[registry.host]: {auth}, [`127.0.0.1:${front.port}`]: {auth}}}))
+    const pushed = await push(sb, writePlugin(join(sb.dir, 'hopped'), 'hopped', '1.0.0', 'behind a redirect'), `oci://${registry.host}/acme/hopped:1.0.0`)
+    const ref = `oci://127.0.0.1:${front.port}/acme/hopped@${pushed.digest}`
+    const policy = join(sb.dir, 'policy.json')
+    const install = (allowed: string[]) => {
+      writeFileSync(policy, JSON.stringify({sources: {allow: allowed}}))
+      return loadout(sb, ['install', ref, '--agent', 'codex', '--scope', 'project', '--yes', '--json'], {
+        env: {NODE_EXTRA_CA_CERTS: registry.caFile, LOADOUT_POLICY: policy},
+      })
+    }
+
+    const refused = await install([`127.0.0.1:${front.port}`])
+    expect(refused.status, refused.stderr + refused.stdout).toBe(11)
+    expect(jsonError(refused).code).toBe('policy-refused')
+    expect(jsonError(refused).message).toContain(`127.0.0.1:${blobs.port}`)
+    // the manifest came through the front; the blob host was never asked
+    expect(front.requestsTo('/v2/acme/hopped/blobs').length).toBeGreaterThan(0)
+    expect(blobs.requests).toEqual([])
+    expect(existsSync(join(sb.project, '.agents', 'skills', 'hopped-skill'))).toBe(false)
+
+    const allowed = await install([`127.0.0.1:${front.port}`, `127.0.0.1:${blobs.port}`])
+    expect(allowed.status, allowed.stderr + allowed.stdout).toBe(0)
+    expect(readFileSync(join(sb.project, '.agents', 'skills', 'hopped-skill', 'SKILL.md'), 'utf8')).toContain('behind a redirect')
+    expect(blobs.requests.length).toBeGreaterThan(0)
+    expect(blobs.requests.every((r) => r.headers.authorization === undefined)).toBe(true)
+  }, 120_000)
+})
+
+describe('a registry that fails for a while or stalls', () => {
+  // a front of the real registry that answers 503 to the next `failures` manifest GETs, and lets a
+  // blob GET hang while `stall` is set
+  let front: TestHttpsServer
+  let failures = 0
+  let stall = false
+  beforeAll(async () => {
+    front = await startHttpsServer({ca: registry.ca})
+    front.route('/v2/*', (req, res) => {
+      if (req.method === 'GET' && req.url?.includes('/manifests/') && failures > 0) {
+        failures--
+        req.resume()
+        res.writeHead(503, {'content-type': 'application/json'})
+        res.end('{"errors":[{"code":"UNAVAILABLE"}]}')
+        return
+      }
+      if (req.method === 'GET' && req.url?.includes('/blobs/') && stall) return // never answered
+      forward(req, res, undefined)
+    })
+  })
+  afterAll(async () => {
+    await front?.stop()
+  })
+
+  it('LOADOUT_OCI_RETRIES tries a GET again after a 503; LOADOUT_OCI_TIMEOUT ends a stalled one (exit 6)', async () => {
+    const sb = sandbox({git: true})
+    mkdirSync(join(sb.home, '.docker'), {recursive: true})
+    const auth = Buffer.from(`${registry.username}:${registry.password}`).toString('base64')
+    writeFileSync(join(sb.home, '.docker', 'config.json'), JSON.stringify({auths: {[registry.host]: {auth}, [`127.0.0.1:${front.port}`]: {auth}}}))
+    const pushed = await push(sb, writePlugin(join(sb.dir, 'flaky'), 'flaky', '1.0.0', 'after a while'), `oci://${registry.host}/acme/flaky:1.0.0`)
+    const ref = `oci://127.0.0.1:${front.port}/acme/flaky@${pushed.digest}`
+    const install = (env: Record<string, string>) =>
+      loadout(sb, ['install', ref, '--agent', 'codex', '--scope', 'project', '--yes', '--json'], {env: {NODE_EXTRA_CA_CERTS: registry.caFile, ...env}})
+
+    failures = 1
+    const once = await install({LOADOUT_OCI_RETRIES: '0'})
+    expect(once.status, once.stderr + once.stdout).toBe(6)
+    expect(jsonError(once).message).toContain('503')
+
+    failures = 2
+    const retried = await install({})
+    expect(retried.status, retried.stderr + retried.stdout).toBe(0)
+    expect(failures).toBe(0)
+
+    stall = true
+    const started = Date.now()
+    const stalled = await install({LOADOUT_OCI_TIMEOUT: '1', LOADOUT_OCI_RETRIES: '0', LOADOUT_CACHE_DIR: join(sb.dir, 'empty-cache')})
+    stall = false
+    expect(stalled.status, stalled.stderr + stalled.stdout).toBe(6)
+    expect(jsonError(stalled).message).toContain('timed out after 1 s (LOADOUT_OCI_TIMEOUT)')
+    expect(Date.now() - started).toBeLessThan(20_000)
+  }, 120_000)
 })
 
 describe('tag ranges', () => {

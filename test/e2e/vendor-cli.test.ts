@@ -11,8 +11,7 @@ import {existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync} from 'n
 import {dirname, join} from 'node:path'
 import {beforeAll, describe, expect, it, vi} from 'vitest'
 import type {Sandbox} from '../support/cli.js'
-// plain ESM JavaScript, shared with the pretest step and the bench
-import {vendorCliPath, VENDOR_CLIS} from '../support/vendor-clis.js'
+import {complaints, editJson, vendor, vendorEnv, type Agent} from '../support/vendor-run.js'
 import {loadout, sandboxes} from './helpers.js'
 import {STAND_IN} from '../support/stand-in-mcp.js'
 
@@ -43,66 +42,7 @@ beforeAll(() => {
   }
 })
 
-type Agent = keyof typeof VENDOR_CLIS
 type Scope = 'user' | 'project'
-
-/** Everything the agents' CLIs need pointed into the sandbox, with their updates and telemetry off. */
-const vendorEnv = (sb: Sandbox): NodeJS.ProcessEnv => ({
-  PATH: process.env.PATH,
-  HOME: sb.home,
-  XDG_CONFIG_HOME: join(sb.home, '.config'),
-  XDG_DATA_HOME: join(sb.home, '.local', 'share'),
-  XDG_CACHE_HOME: join(sb.home, '.cache'),
-  XDG_STATE_HOME: join(sb.home, '.local', 'state'),
-  CLAUDE_CONFIG_DIR: join(sb.home, '.claude'),
-  CODEX_HOME: join(sb.home, '.codex'),
-  COPILOT_HOME: join(sb.home, '.copilot'),
-  NO_COLOR: '1',
-  LANG: 'C.UTF-8',
-  KIT_TOKEN: 'expanded-token',
-  DISABLE_TELEMETRY: '1',
-  DISABLE_AUTOUPDATER: '1',
-  DISABLE_ERROR_REPORTING: '1',
-  CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-  MCP_TIMEOUT: '15000',
-  GEMINI_CLI_NO_RELAUNCH: 'true',
-  GEMINI_TELEMETRY_ENABLED: 'false',
-  OPENCODE_DISABLE_AUTOUPDATE: '1',
-  OPENCODE_DISABLE_SHARE: '1',
-  OPENCODE_DISABLE_MODELS_FETCH: '1',
-  OPENCODE_DISABLE_LSP_DOWNLOAD: '1',
-  COPILOT_AUTO_UPDATE: 'false',
-})
-
-interface Run {
-  status: number
-  out: string
-}
-
-/** Runs the agent's pinned CLI in the sandbox project; its path must exist (the pretest step installs it). */
-const vendor = (agent: Agent, sb: Sandbox, args: string[], cwd = sb.project): Promise<Run> => {
-  const bin = vendorCliPath(agent)
-  if (!existsSync(bin)) throw new Error(`${bin} is missing: run node test/support/vendor-clis.js (npm test's pretest step)`)
-  return new Promise((resolve, reject) => {
-    const child = spawn(bin, args, {cwd, env: {...vendorEnv(sb)}, stdio: ['ignore', 'pipe', 'pipe']})
-    let out = ''
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()))
-    child.stderr.on('data', (d: Buffer) => (out += d.toString()))
-    const timer = setTimeout(() => child.kill('SIGKILL'), 90_000)
-    child.on('error', reject)
-    child.on('close', (code) => {
-      clearTimeout(timer)
-      resolve({status: code ?? -1, out})
-    })
-  })
-}
-
-/** Lines the CLIs print whatever is configured, which say nothing about loadout's files. */
-const BENIGN = [/could not create PATH aliases/, /Ripgrep is not available/]
-
-/** Warnings and errors a CLI printed, but for the benign ones. */
-const complaints = (out: string): string[] =>
-  out.split('\n').filter((line) => /warn|error|invalid|malformed|missing|skipping|failed|conflict/i.test(line) && !BENIGN.some((re) => re.test(line)))
 
 const installKit = async (agent: Agent, scope: Scope, extra: string[] = []): Promise<{sb: Sandbox; output: string}> => {
   const sb = sandbox()
@@ -118,13 +58,6 @@ const installKit = async (agent: Agent, scope: Scope, extra: string[] = []): Pro
 const uninstallKit = async (sb: Sandbox, scope: Scope): Promise<void> => {
   const removed = await loadout(sb, ['uninstall', 'kit@mk', '--scope', scope, '--yes'], {env: vendorEnv(sb)})
   expect(removed.status, removed.stdout + removed.stderr).toBe(0)
-}
-
-const editJson = (file: string, edit: (json: any) => void): void => {
-  const json = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {}
-  edit(json)
-  mkdirSync(dirname(file), {recursive: true})
-  writeFileSync(file, JSON.stringify(json, null, 2))
 }
 
 /** Claude Code's start-up listing: the first line `claude -p --output-format stream-json` prints before it stops at the login. */

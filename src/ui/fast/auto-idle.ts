@@ -8,7 +8,7 @@ import {readFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {environmentFromProcess, loadoutPaths} from '../../core/kernel/env/environment.js'
 import {findGitRoot} from '../../core/kernel/env/scope.js'
-import {isDue} from '../../core/ops/marketplace/due.js'
+import {autoUpdateIntervalMs, isDue} from '../../core/ops/marketplace/due.js'
 
 const onlyAuto = (args: readonly string[]): boolean =>
   args[0] === 'update' && args.includes('--auto') && args.slice(1).every((a) => a === '--auto' || a === '--json')
@@ -32,6 +32,9 @@ const records = (file: string): unknown[] | undefined => {
 export const answerIdleAutoUpdate = (args: readonly string[]): boolean => {
   if (!onlyAuto(args) || process.env.LOADOUT_NO_FAST || process.env.DEBUG) return false
   const env = environmentFromProcess()
+  // an interval it cannot read is the command's to refuse
+  const interval = autoUpdateIntervalMs(env.vars)
+  if (interval === undefined) return false
   const all = records(join(loadoutPaths(env).config, 'marketplaces.json'))
   if (!all) return false
   const projectRoot = findGitRoot(env.cwd) ?? env.cwd
@@ -40,7 +43,7 @@ export const answerIdleAutoUpdate = (args: readonly string[]): boolean => {
   const visible = all.filter(
     (r): r is Stored => typeof r === 'object' && r !== null && ((r as Stored).scope === 'user' || (r as Stored).project === projectRoot),
   )
-  if (visible.some((r) => isDue(r, now))) return false
+  if (visible.some((r) => isDue(r, now, interval))) return false
   if (args.includes('--json'))
     process.stdout.write(`${JSON.stringify({due: [], refreshed: [], available: [], updates: [], waiting: [], failed: []}, null, 2)}\n`)
   else process.stdout.write('update --auto: no marketplace is due\n')

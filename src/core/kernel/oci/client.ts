@@ -11,7 +11,7 @@
  * Credentials never appear in a message.
  */
 import {createHash, type Hash} from 'node:crypto'
-import {createWriteStream} from 'node:fs'
+import {createReadStream, createWriteStream} from 'node:fs'
 import {rm} from 'node:fs/promises'
 import type {IncomingMessage} from 'node:http'
 import {request} from 'node:https'
@@ -19,7 +19,7 @@ import type {Environment} from '../env/environment.js'
 import {EXIT, LoadoutError, notFound} from '../../model/errors.js'
 import {registryCredentials, type RegistryCredentials} from './credentials.js'
 import {DIGEST} from './reference.js'
-import {MANIFEST_MEDIA_TYPE, type Descriptor} from './media-types.js'
+import {INDEX_MEDIA_TYPE, MANIFEST_MEDIA_TYPE, type Descriptor} from './media-types.js'
 
 export const MAX_MANIFEST_BYTES = 4 * 1024 * 1024
 const MAX_ERROR_BYTES = 64 * 1024
@@ -44,7 +44,19 @@ interface Sent {
 interface SendOptions {
   method: string
   headers: Record<string, string>
-  body?: Buffer
+  /** the bytes, or a file streamed from disk (its size known) */
+  body?: Buffer | {file: string; size: number}
+}
+
+/** A failure worth another try: the connection broke or stalled, or the registry answered 429 or 5xx. */
+class Transient extends Error {}
+
+const BACKOFF_MS = [250, 1000, 2000]
+
+/** A number from the environment, else `fallback`; below `min` or not a number is the fallback. */
+const envNumber = (text: string | undefined, fallback: number, min: number): number => {
+  const value = Number(text)
+  return text !== undefined && text.trim() !== '' && Number.isFinite(value) && value >= min ? value : fallback
 }
 
 /** Reads a body up to `max` bytes; more is an error naming `what`. */
@@ -101,12 +113,18 @@ export class OciClient {
   private readonly tokens = new Map<string, string>()
   private basicChallenged = false
 
+  /** how long a request may stall (no byte either way): `LOADOUT_OCI_TIMEOUT` seconds, default 60 */
+  private readonly timeoutMs: number
+  /** how many more times a GET or HEAD is tried after a transient failure: `LOADOUT_OCI_RETRIES`, default 2 */
+  private readonly retries: number
+
   constructor(
     readonly registry: string,
     private readonly env: Environment,
-    private readonly timeoutMs = 60_000,
   ) {
     this.origin = `https://${registry}`
+    this.timeoutMs = envNumber(env.vars.LOADOUT_OCI_TIMEOUT, 60, 1) * 1000
+    this.retries = Math.floor(envNumber(env.vars.LOADOUT_OCI_RETRIES, 2, 0))
   }
 
   private async creds(): Promise<RegistryCredentials | undefined> {
@@ -118,8 +136,31 @@ export class OciClient {
     return `Basic ${Buffer.from(`${creds.username}:${creds.password}`).toString('base64')}`
   }
 
-  /** One request and its redirects, each hop judged by the policy; Authorization only to `authOrigin`. */
+  /** One try of one hop: a connection failure or a stall is a Transient, with what happened. */
+  private once(url: URL, options: SendOptions, headers: Record<string, string>): Promise<IncomingMessage> {
+    return new Promise<IncomingMessage>((resolveResponse, reject) => {
+      const req = request(url, {method: options.method, headers, timeout: this.timeoutMs}, resolveResponse)
+      req.on('timeout', () => req.destroy(Object.assign(new Error(`timed out after ${this.timeoutMs / 1000} s (LOADOUT_OCI_TIMEOUT)`), {code: 'ETIMEDOUT'})))
+      req.on('error', (error: NodeJS.ErrnoException) =>
+        reject(new Transient(`${options.method} ${url.origin}${url.pathname}: ${error.code === 'ETIMEDOUT' ? error.message : (error.code ?? error.message)}`)),
+      )
+      const body = options.body
+      if (body === undefined || Buffer.isBuffer(body)) req.end(body)
+      else {
+        const file = createReadStream(body.file)
+        file.on('error', (error) => req.destroy(error))
+        file.pipe(req)
+      }
+    })
+  }
+
+  /**
+   * One request and its redirects, each hop judged by the policy; Authorization only to `authOrigin`.
+   * A GET or HEAD whose connection fails, stalls, or is answered 429 or 5xx is tried again (see
+   * `retries`), after 250 ms, then 1 s, then 2 s; an upload is never sent twice.
+   */
   private async send(start: URL, options: SendOptions, authorization: string | undefined, authOrigin: string): Promise<Sent> {
+    const idempotent = options.method === 'GET' || options.method === 'HEAD'
     let url = start
     for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
       if (url.protocol !== 'https:') throw failed(`refusing ${url.protocol}//${url.host}: registries are reached over https only`)
@@ -127,16 +168,27 @@ export class OciClient {
       this.env.judgeUrl?.(url)
       const headers: Record<string, string> = {'user-agent': 'loadout', ...options.headers}
       if (authorization && url.origin === authOrigin) headers.authorization = authorization
-      if (options.body) headers['content-length'] = String(options.body.length)
-      const response = await new Promise<IncomingMessage>((resolveResponse, reject) => {
-        const req = request(url, {method: options.method, headers, timeout: this.timeoutMs}, resolveResponse)
-        req.on('timeout', () => req.destroy(Object.assign(new Error(`timed out after ${this.timeoutMs / 1000} s`), {code: 'ETIMEDOUT'})))
-        req.on('error', (error: NodeJS.ErrnoException) => reject(failed(`${options.method} ${url.origin}${url.pathname}: ${error.code ?? error.message}`)))
-        req.end(options.body)
-      })
+      if (options.body) headers['content-length'] = String(Buffer.isBuffer(options.body) ? options.body.length : options.body.size)
+      let response: IncomingMessage | undefined
+      for (let attempt = 0; response === undefined; attempt++) {
+        const last = !idempotent || attempt >= this.retries
+        try {
+          const answer = await this.once(url, options, headers)
+          const status = answer.statusCode ?? 0
+          if (!last && (status === 429 || status >= 500)) {
+            answer.resume()
+            throw new Transient(`${options.method} ${url.origin}${url.pathname}: answered ${status}`)
+          }
+          response = answer
+        } catch (error) {
+          if (!(error instanceof Transient)) throw error
+          if (last) throw failed(`${error.message}${attempt > 0 ? ` (after ${attempt + 1} tries; LOADOUT_OCI_RETRIES)` : ''}`)
+          await new Promise((r) => setTimeout(r, BACKOFF_MS[Math.min(attempt, BACKOFF_MS.length - 1)]))
+        }
+      }
       const status = response.statusCode ?? 0
       const location = response.headers.location
-      if ([301, 302, 303, 307, 308].includes(status) && (options.method === 'GET' || options.method === 'HEAD')) {
+      if ([301, 302, 303, 307, 308].includes(status) && idempotent) {
         response.resume()
         if (!location) throw failed(`${url.origin}${url.pathname} redirected without a location`)
         url = new URL(location, url)
@@ -247,9 +299,23 @@ export class OciClient {
   }
 
   async putManifest(repository: string, tag: string, bytes: Buffer, mediaType: string = MANIFEST_MEDIA_TYPE): Promise<string> {
+    return (await this.put(repository, tag, bytes, mediaType)).digest
+  }
+
+  /**
+   * Puts a manifest that names a `subject` under its own digest; `subjectAccepted` is whether the
+   * registry answered `OCI-Subject` (it keeps the referrers itself) or not (the client keeps the
+   * `sha256-<hex>` tag's index).
+   */
+  async putReferrer(repository: string, bytes: Buffer): Promise<{digest: string; subjectAccepted: boolean}> {
+    const {digest, response} = await this.put(repository, sha256Digest(bytes), bytes, MANIFEST_MEDIA_TYPE)
+    return {digest, subjectAccepted: typeof response.headers['oci-subject'] === 'string'}
+  }
+
+  private async put(repository: string, reference: string, bytes: Buffer, mediaType: string): Promise<{digest: string; response: IncomingMessage}> {
     const digest = sha256Digest(bytes)
-    const what = `manifest ${repository}:${tag}`
-    const sent = await this.call(`/v2/${repository}/manifests/${tag}`, pushScope(repository), {
+    const what = `manifest ${repository}${DIGEST.test(reference) ? '@' : ':'}${reference}`
+    const sent = await this.call(`/v2/${repository}/manifests/${reference}`, pushScope(repository), {
       method: 'PUT',
       headers: {'content-type': mediaType},
       body: bytes,
@@ -258,7 +324,32 @@ export class OciClient {
     response.resume()
     const served = response.headers['docker-content-digest']
     if (typeof served === 'string' && served !== digest) throw integrityMismatch(what, digest, served)
-    return digest
+    return {digest, response}
+  }
+
+  /** A manifest, or undefined when the registry has none under that reference. */
+  async findManifest(repository: string, reference: string, accept: string = MANIFEST_MEDIA_TYPE): Promise<FetchedManifest | undefined> {
+    try {
+      return await this.getManifest(repository, reference, accept)
+    } catch (error) {
+      if (error instanceof LoadoutError && error.code === 'oci-not-found') return undefined
+      throw error
+    }
+  }
+
+  /**
+   * `GET /v2/<name>/referrers/<digest>` (distribution spec 1.1): the image index the registry answers,
+   * or undefined when it answers 404, as one without the referrers API does (the client then reads the
+   * `sha256-<hex>` tag instead).
+   */
+  async referrersIndex(repository: string, digest: string): Promise<Buffer | undefined> {
+    const what = `referrers of ${repository}@${digest}`
+    const sent = await this.call(`/v2/${repository}/referrers/${digest}`, pullScope(repository), {method: 'GET', headers: {accept: INDEX_MEDIA_TYPE}})
+    if (sent.response.statusCode === 404) {
+      sent.response.resume()
+      return undefined
+    }
+    return readBody(await this.expect(sent, [200], what), MAX_MANIFEST_BYTES, what)
   }
 
   async hasBlob(repository: string, digest: string): Promise<boolean> {
@@ -269,8 +360,22 @@ export class OciClient {
 
   /** Uploads a blob unless the registry has it: POST for an upload location, then one monolithic PUT. */
   async pushBlob(repository: string, bytes: Buffer, mediaType: string): Promise<Descriptor> {
-    const digest = sha256Digest(bytes)
-    const descriptor = {mediaType, digest, size: bytes.length}
+    return this.upload(repository, {mediaType, digest: sha256Digest(bytes), size: bytes.length}, bytes)
+  }
+
+  /** The same for a file, streamed from disk twice (once to hash it, once to send it), never held in memory. */
+  async pushBlobFile(repository: string, file: string, mediaType: string): Promise<Descriptor> {
+    const hash = createHash('sha256')
+    let size = 0
+    for await (const chunk of createReadStream(file) as AsyncIterable<Buffer>) {
+      hash.update(chunk)
+      size += chunk.length
+    }
+    return this.upload(repository, {mediaType, digest: `sha256:${hash.digest('hex')}`, size}, {file, size})
+  }
+
+  private async upload(repository: string, descriptor: Descriptor, body: Buffer | {file: string; size: number}): Promise<Descriptor> {
+    const {digest} = descriptor
     if (await this.hasBlob(repository, digest)) return descriptor
     const what = `blob upload to ${repository}`
     const started = await this.expect(await this.call(`/v2/${repository}/blobs/uploads/`, pushScope(repository), {method: 'POST', headers: {}}), [202], what)
@@ -284,7 +389,7 @@ export class OciClient {
     const put = await this.call(`${target.pathname}${target.search}`, pushScope(repository), {
       method: 'PUT',
       headers: {'content-type': 'application/octet-stream'},
-      body: bytes,
+      body,
     })
     ;(await this.expect(put, [201], what)).resume()
     return descriptor

@@ -31,3 +31,21 @@ export interface ArtifactManifest {
   layers: Descriptor[]
   annotations?: Record<string, string>
 }
+
+export const INDEX_MEDIA_TYPE = 'application/vnd.oci.image.index.v1+json'
+/** the artifactType (and layer media type) of a Sigstore bundle attached as a referrer, as cosign writes it */
+export const SIGSTORE_BUNDLE_ARTIFACT_TYPE = 'application/vnd.dev.sigstore.bundle.v0.3+json'
+/** any version of the Sigstore bundle media type: `application/vnd.dev.sigstore.bundle[.v0.N]+json[;version=0.N]` */
+export const isSigstoreBundleType = (type: unknown): boolean =>
+  typeof type === 'string' && /^application\/vnd\.dev\.sigstore\.bundle(?:\.v0\.\d+)?\+json(?:;\s*version=0\.\d+)?$/.test(type)
+
+/** A manifest that refers to another (OCI 1.1): a signature, an SBOM, an attestation. */
+export interface ReferrerManifest extends ArtifactManifest {
+  subject?: Descriptor
+}
+
+export interface ImageIndex {
+  schemaVersion: 2
+  mediaType: typeof INDEX_MEDIA_TYPE
+  manifests: Array<Descriptor & {artifactType?: string}>
+}

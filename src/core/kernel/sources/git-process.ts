@@ -1,6 +1,7 @@
 import {mkdirSync} from 'node:fs'
 import {createRequire} from 'node:module'
 import {join} from 'node:path'
+import {isFileUrl} from './git-url.js'
 import type {SimpleGitOptions} from 'simple-git'
 import {loadoutPaths, type Environment} from '../env/environment.js'
 import {EXIT, LoadoutError, notFound} from '../../model/errors.js'
@@ -47,11 +48,14 @@ export interface GitContext {
   signatures?: {allowedSignersFile: string; gnupgHome: string}
 }
 
-/** A context for the cache: mirrors and trees of `remote` (a git URL, when known). */
+/**
+ * A context for the cache: mirrors and trees of `remote` (a git URL, when known). A `file://` remote
+ * (a repository on this machine, only ever made by loadout from a path) may use the file transport.
+ */
 export const gitContext = (env: Environment, cacheDir: string, allowFile = false, remote?: string): GitContext => {
   const emptyHooksDir = join(cacheDir, 'empty-hooks')
   mkdirSync(emptyHooksDir, {recursive: true})
-  return {env, emptyHooksDir, allowFile, ...(remote === undefined ? {} : {remote})}
+  return {env, emptyHooksDir, allowFile: allowFile || (remote !== undefined && isFileUrl(remote)), ...(remote === undefined ? {} : {remote})}
 }
 
 /**

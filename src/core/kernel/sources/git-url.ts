@@ -34,3 +34,6 @@ export const normalizeGitUrl = (url: string): string => {
   const port = parsed.port && parsed.port !== DEFAULT_PORTS[scheme] ? `:${parsed.port}` : ''
   return `${scheme}://${user}${parsed.hostname.toLowerCase()}${port}${trimRepoPath(parsed.pathname)}${parsed.search}`
 }
+
+/** A repository on this machine: only ever made by loadout from a local folder at a locked commit (a typed file:// is refused). */
+export const isFileUrl = (url: string): boolean => url.startsWith('file://')

@@ -1,5 +1,6 @@
 import type {PluginFetchSpec, Source} from '../../model/source.js'
 import type {SourceHost} from './hosts.js'
+import type {Environment} from '../env/environment.js'
 
 /** The environment variables a kind reads ($LOADOUT_GITHUB_URL, $LOADOUT_NPM_REGISTRY). */
 export type Vars = Readonly<Record<string, string | undefined>>
@@ -54,6 +55,16 @@ export interface SourceKind<S extends Source> {
   direct: (source: S, context: DirectContext) => DirectPlugin
 }
 
+/** What a registry says now about an artifact installed from it (`outdated`): the versions and whether it moved. */
+export interface ArtifactNews {
+  wanted: {version?: string}
+  latest: {version?: string}
+  outdated: boolean
+  reason?: string
+  /** the range it was installed for */
+  range?: string
+}
+
 /** One kind of resolved plugin location (`PluginFetchSpec`): what policy judges and whether it is pinned. */
 export interface FetchSpecKind<S extends PluginFetchSpec> {
   kind: S['kind']
@@ -70,4 +81,10 @@ export interface FetchSpecKind<S extends PluginFetchSpec> {
   localFolder: (spec: S) => string | undefined
   /** fetched as a registry artifact whose version and integrity the lock records */
   artifact: boolean
+  /**
+   * An artifact installed straight from its registry (`outdated`): what the registry names now for
+   * the spec's tag or range, given the version and digest installed; undefined when it is pinned to
+   * a digest (nothing to ask). A kind without it is judged by `remote` or `localFolder`.
+   */
+  news?: (spec: S, installed: {version?: string; integrity?: string}, env: Environment) => Promise<ArtifactNews | undefined>
 }

@@ -1,4 +1,5 @@
 import {resolve} from 'node:path'
+import {pathToFileURL} from 'node:url'
 
 import {usageError} from '../../model/errors.js'
 import {npmSpecRule} from './npm-spec.js'
@@ -22,7 +23,7 @@ export interface ParseSourceOptions {
   cwd: string
   /** what `~` means */
   home: string
-  /** the --ref flag: overrides a ref written in the source (github and git sources only) */
+  /** the --ref flag: overrides a ref written in the source (github and git sources; a local folder with it is read as a git repository) */
   ref?: string
   /** $LOADOUT_GITHUB_URL: its host is treated like github.com (GitHub Enterprise) */
   githubUrl?: string
@@ -433,8 +434,10 @@ const unrecognized = (text: string) =>
 const refOptionApplied = (source: Source, ref: string | undefined): Source => {
   if (ref === undefined) return source
   if (source.kind === 'github' || source.kind === 'git') return {...source, ref: checkedRef(ref)}
+  // a folder with a ref is a git repository on this machine: read through git at that ref, not as its work tree
+  if (source.kind === 'local' && !/\.json$/i.test(source.path)) return {kind: 'git', url: pathToFileURL(source.path).href, ref: checkedRef(ref)}
   throw usageError('ref-not-allowed', `--ref applies to GitHub and git sources, but ${quote(sourceLabel(source))} is a ${source.kind} source`, {
-    suggestions: ['leave out --ref, or name a git repository (owner/repo, https://host/path.git)'],
+    suggestions: ['leave out --ref, or name a git repository (owner/repo, https://host/path.git, or a folder of one)'],
   })
 }
 

@@ -23,3 +23,6 @@ export const isGitSpec = (spec: PluginFetchSpec): boolean => spec.kind === 'git'
 export const isArchiveSpec = (spec: PluginFetchSpec): spec is Extract<PluginFetchSpec, {kind: 'archive'}> => spec.kind === 'archive'
 
 export const isNpmSpec = (spec: PluginFetchSpec): boolean => spec.kind === 'npm'
+
+/** An OCI artifact: a Sigstore bundle attached to its manifest as a referrer can sign it. */
+export const isOciSpec = (spec: PluginFetchSpec): spec is Extract<PluginFetchSpec, {kind: 'oci'}> => spec.kind === 'oci'

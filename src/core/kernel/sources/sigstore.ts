@@ -38,7 +38,7 @@ const libraries = (): Libraries => {
   return loaded
 }
 
-const MAX_BUNDLE_BYTES = 1024 * 1024
+export const MAX_BUNDLE_BYTES = 1024 * 1024
 
 const refused = (code: string, message: string, identities: readonly SigstoreIdentity[], details: Record<string, unknown>) =>
   new LoadoutError(code, EXIT.integrity, message, {
@@ -105,7 +105,10 @@ export const verifySigstoreBundle = async (
   })
   let signer: ReturnType<typeof verifier.verify>
   try {
-    signer = verifier.verify(lib.verify.toSignedEntity(lib.bundle.bundleFromJSON(bundleJson), artifact))
+    const bundle = lib.bundle.bundleFromJSON(bundleJson)
+    // a DSSE envelope signs a statement, not these bytes: @sigstore/verify would not look at them
+    if (bundle.content.$case !== 'messageSignature') throw new Error('it signs a DSSE envelope, not the bytes themselves')
+    signer = verifier.verify(lib.verify.toSignedEntity(bundle, artifact))
   } catch (error) {
     throw refused('sigstore-bundle-invalid', `${options.label}: its Sigstore bundle does not verify (${(error as Error).message})`, identities, {})
   }

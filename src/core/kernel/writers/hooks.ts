@@ -84,6 +84,49 @@ const GEMINI_TOOL_EVENTS = new Set(['PreToolUse', 'PostToolUse'])
 
 const geminiMatcher = (matcher: string): string => matcher.replace(/[A-Za-z_]+/g, (word) => (Object.hasOwn(GEMINI_TOOLS, word) ? GEMINI_TOOLS[word]! : word))
 
+/**
+ * The hook events Deep Agents Code fires (its Hooks v2 `HookEvent`, deepagents-code 0.1.59
+ * libs/code/HOOKS.md): it refuses any other event name in hooks.json at load, and a matcher on an event
+ * that has no matcher field.
+ */
+const DEEPAGENTS_EVENTS = new Set([
+  'SessionStart',
+  'UserPromptSubmit',
+  'SessionEnd',
+  'PermissionRequest',
+  'Notification',
+  'PreToolUse',
+  'PostToolUse',
+  'PostToolUseFailure',
+  'PreCompact',
+  'Stop',
+  'SubagentStart',
+  'SubagentStop',
+])
+
+const DEEPAGENTS_UNMATCHED = new Set(['UserPromptSubmit', 'Stop'])
+
+/**
+ * Claude's layout with command handlers only (Deep Agents Code), keeping the events it fires: each event
+ * it has no equivalent for, and each matcher group it would refuse, is left out and named in a note.
+ */
+const deepAgentsHooks = (events: HookEvents, notes: string[]): HooksResult => {
+  const value: HookEvents = {}
+  const left: string[] = []
+  for (const [event, groups] of Object.entries(events)) {
+    if (!DEEPAGENTS_EVENTS.has(event)) {
+      left.push(event)
+      continue
+    }
+    const kept = DEEPAGENTS_UNMATCHED.has(event) ? groups.filter((g) => g.matcher === undefined || g.matcher === '' || g.matcher === '*') : groups
+    if (kept.length < groups.length) notes.push(`${event}: matcher groups not written: Deep Agents Code takes no matcher on ${event}`)
+    if (kept.length > 0) setOwn(value, event, kept)
+  }
+  const why = `Deep Agents Code has no hook event ${left.map((e) => `"${e}"`).join(', ')} (it fires ${[...DEEPAGENTS_EVENTS].join(', ')})`
+  if (Object.keys(value).length === 0) return {unsupported: left.length > 0 ? why : notes.join('; ')}
+  return {value, notes: left.length > 0 ? [...notes, `not written: ${why}`] : notes}
+}
+
 const unsupportedEvents = (events: HookEvents, known: (event: string) => boolean): string[] => Object.keys(events).filter((event) => !known(event))
 
 /**
@@ -91,8 +134,8 @@ const unsupportedEvents = (events: HookEvents, known: (event: string) => boolean
  * the value for a target's hooks key:
  *
  * - `claude` (Claude Code): the same structure, copied.
- * - `claude-commands` (Deep Agents Code): the same structure with `command` handlers only; `prompt`
- *   hooks, `async` and `shell` are left out, each named in a note.
+ * - `claude-commands` (Deep Agents Code): the same structure with `command` handlers only and only
+ *   the events it fires; `prompt` hooks, `async`, `shell` and other events are left out, each named in a note.
  * - `codex`: the same structure: Codex took over Claude's layout, event names and timeout unit.
  *   Unsupported when the set uses an event Codex does not fire (it has no `SessionEnd`,
  *   `Notification`, `PreCompact`, `SubagentStop`, ...). A note warns when a tool matcher names
@@ -111,8 +154,7 @@ export const renderHooks = (events: HookEvents, shape: HooksShape): HooksResult 
   if (shape === 'claude') return {value: clone(events), notes: []}
   const {events: portable, notes} = withoutClaudeOnly(events)
   if (Object.keys(portable).length === 0) return {unsupported: notes.join('; ')}
-  // Claude's layout with command handlers only (Deep Agents Code): nothing else changes
-  if (shape === 'claude-commands') return {value: portable, notes}
+  if (shape === 'claude-commands') return deepAgentsHooks(portable, notes)
   const result = renderPortableHooks(portable, shape)
   return 'unsupported' in result ? result : {value: result.value, notes: [...notes, ...result.notes]}
 }

@@ -72,13 +72,16 @@ const pushTarget = (target: string): OciReference & {tag: string} => {
   return {...ref, tag: ref.tag}
 }
 
-/** The plugin's files as a gzipped tar: sorted, relative, no mtimes or owners, so the same folder gives the same digest. */
-const packLayer = async (root: string, files: readonly string[]): Promise<Buffer> => {
+/**
+ * The plugin's files as a gzipped tar in a temporary folder: sorted, relative, no mtimes or owners, so
+ * the same folder gives the same digest. The layer is streamed from there to the registry.
+ */
+const withLayer = async <T>(root: string, files: readonly string[], use: (file: string) => Promise<T>): Promise<T> => {
   const dir = await mkdtemp(join(tmpdir(), 'loadout-push-'))
   try {
     const file = join(dir, 'layer.tar.gz')
     await create({gzip: true, file, cwd: root, portable: true, noMtime: true}, [...files])
-    return await readFile(file)
+    return await use(file)
   } finally {
     await rm(dir, {recursive: true, force: true})
   }
@@ -98,9 +101,9 @@ const pushPluginTo = async (root: string, target: OciReference & {tag: string}, 
     })
   const {model} = inspectPlugin(root, {home})
   const files = packageFiles(root, 'a pushed plugin')
-  const bytes = await packLayer(root, files)
   const config = await client.pushBlob(target.repository, EMPTY_CONFIG, EMPTY_CONFIG_MEDIA_TYPE)
-  const layer = {...(await client.pushBlob(target.repository, bytes, LAYER_MEDIA_TYPE)), annotations: {[ANNOTATION.title]: `${model.name}.tar.gz`}}
+  const pushedLayer = await withLayer(root, files, (file) => client.pushBlobFile(target.repository, file, LAYER_MEDIA_TYPE))
+  const layer = {...pushedLayer, annotations: {[ANNOTATION.title]: `${model.name}.tar.gz`}}
   const annotations: Record<string, string> = {
     [ANNOTATION.title]: model.name,
     ...(model.version ? {[ANNOTATION.version]: model.version} : {}),

@@ -3,9 +3,11 @@ import {rmSync} from 'node:fs'
 import {join} from 'node:path'
 import {loadoutPaths, type Environment} from '../../kernel/env/environment.js'
 import {stableStringify, readJsonFile, writeJsonFile} from '../../kernel/fs/json.js'
-import {hookCommandsForConsent, type HookConsent} from '../../kernel/writers/hooks.js'
+import {hookCommandsForConsent, renderHooks, type HookConsent} from '../../kernel/writers/hooks.js'
 import {describeMcpForConsent, type McpConsent} from '../../kernel/writers/mcp.js'
-import type {PluginModel} from '../../model/plugin.js'
+import type {HookEvents, PluginModel} from '../../model/plugin.js'
+import type {AgentTarget} from '../../kernel/targets/types.js'
+import type {TargetPlan} from './plan.js'
 import {readSkillDir} from '../../kernel/skills/read.js'
 import {MODE_EXECUTABLE} from '../../kernel/fs/integrity.js'
 import type {PluginFiles} from './plugin-copy.js'
@@ -41,27 +43,12 @@ export interface ConsentSummary {
   fingerprint: string
 }
 
-const skillHooks = (id: string, model: PluginModel): ConsentItem[] =>
-  model.skills.flatMap((s) => {
-    const hooks = readSkillDir(s.dir).frontmatter?.hooks
-    return hooks === undefined || hooks === null ? [] : [{kind: 'skill-hooks' as const, component: `${id}/skills/${s.name}`, hooks}]
-  })
+const skillHooksOf = (component: string, dir: string): ConsentItem[] => {
+  const hooks = readSkillDir(dir).frontmatter?.hooks
+  return hooks === undefined || hooks === null ? [] : [{kind: 'skill-hooks', component, hooks}]
+}
 
-/**
- * What a plugin runs: its hooks (in hooks files and in skills' frontmatter), MCP servers and tools,
- * and the files they can reach. A command line that stays the same while the script it runs changes
- * changes the fingerprint all the same.
- */
-export const consentSummary = (id: string, model: PluginModel, tree: PluginFiles): ConsentSummary => {
-  const items: ConsentItem[] = [
-    ...model.hooks.flatMap((h) => hookCommandsForConsent(h.events).map((hook): ConsentItem => ({kind: 'hook', component: `${id}/hooks/${h.name}`, hook}))),
-    ...skillHooks(id, model),
-    ...model.mcpServers.map((m): ConsentItem => ({kind: 'mcp', component: `${id}/mcp/${m.name}`, server: describeMcpForConsent(m.config)})),
-    ...model.tools.map((t): ConsentItem => ({kind: 'tool', component: `${id}/tool/${t.name}`, tool: {command: t.command, perm: t.perm, timeout: t.timeout}})),
-    ...readLspServers(model.root).map((l): ConsentItem => ({kind: 'lsp', component: `${id}/lsp/${l.name}`, server: {command: l.command, args: l.args}})),
-    ...readMonitors(model.root).map((m): ConsentItem => ({kind: 'monitor', component: `${id}/monitor/${m.name}`, monitor: {command: m.command}})),
-    ...readBinFiles(model.root).map((f): ConsentItem => ({kind: 'bin', component: `${id}/bin/${f}`, file: `bin/${f}`})),
-  ]
+const summarize = (items: ConsentItem[], tree: PluginFiles): ConsentSummary => {
   const files: ConsentFiles = {
     count: tree.entries.length,
     integrity: tree.integrity,
@@ -71,6 +58,93 @@ export const consentSummary = (id: string, model: PluginModel, tree: PluginFiles
     .update(stableStringify({items, files: files.integrity}))
     .digest('hex')}`
   return {items, files, fingerprint}
+}
+
+const hookItems = (component: string, events: HookEvents): ConsentItem[] =>
+  hookCommandsForConsent(events).map((hook): ConsentItem => ({kind: 'hook', component, hook}))
+
+const mcpItem = (id: string, m: PluginModel['mcpServers'][number]): ConsentItem => ({
+  kind: 'mcp',
+  component: `${id}/mcp/${m.name}`,
+  server: describeMcpForConsent(m.config),
+})
+
+const toolItems = (id: string, model: PluginModel): ConsentItem[] =>
+  model.tools.map((t): ConsentItem => ({kind: 'tool', component: `${id}/tool/${t.name}`, tool: {command: t.command, perm: t.perm, timeout: t.timeout}}))
+
+/** What only an agent that loads the plugin as its own runs: language servers, monitors, and bin/ on its PATH. */
+const lspItems = (id: string, model: PluginModel): ConsentItem[] => [
+  ...readLspServers(model.root).map((l): ConsentItem => ({kind: 'lsp', component: `${id}/lsp/${l.name}`, server: {command: l.command, args: l.args}})),
+  ...readMonitors(model.root).map((m): ConsentItem => ({kind: 'monitor', component: `${id}/monitor/${m.name}`, monitor: {command: m.command}})),
+  ...readBinFiles(model.root).map((f): ConsentItem => ({kind: 'bin', component: `${id}/bin/${f}`, file: `bin/${f}`})),
+]
+
+/**
+ * What a plugin as read runs: its hooks (in hooks files and in skills' frontmatter), MCP servers and
+ * tools, and the files they can reach. What `update --review` compares between two versions; an install
+ * shows `consentFromPlans`.
+ */
+export const consentSummary = (id: string, model: PluginModel, tree: PluginFiles): ConsentSummary =>
+  summarize(
+    [
+      ...model.hooks.flatMap((h) => hookItems(`${id}/hooks/${h.name}`, h.events)),
+      ...model.skills.flatMap((s) => skillHooksOf(`${id}/skills/${s.name}`, s.dir)),
+      ...model.mcpServers.map((m) => mcpItem(id, m)),
+      ...toolItems(id, model),
+      ...lspItems(id, model),
+    ],
+    tree,
+  )
+
+/**
+ * What an install runs, read from its per-agent plans (after each agent's skips, renames and disabled
+ * parts): a hook set as each agent gets it (its events, in its layout; the plugin's variables left as
+ * the plugin spells them), the MCP servers, skills with hooks and exec tools written somewhere, and the
+ * LSP servers of a plugin an agent loads as its own. A part no agent gets is not shown, and a part
+ * written under another name shows that name. A command line that stays the same while the script it
+ * runs changes changes the fingerprint all the same.
+ */
+export const consentFromPlans = (
+  id: string,
+  model: PluginModel,
+  tree: PluginFiles,
+  plans: readonly TargetPlan[],
+  targets: readonly AgentTarget[],
+): ConsentSummary => {
+  const writes = (plan: TargetPlan, component: string) => plan.operations.some((o) => o.component === component)
+  const native = plans.some((p) => p.operations.some((o) => o.component.startsWith(`${id}/native/`)))
+  const written = (component: string) => native || plans.some((p) => writes(p, component))
+  const writtenAs = (component: string, name: string) => plans.flatMap((p) => p.renamed).find((r) => r.component === component)?.as ?? name
+  const hooks = model.hooks.flatMap((h) => {
+    const component = `${id}/hooks/${h.name}`
+    if (native) return hookItems(component, h.events)
+    return plans.flatMap((plan) => {
+      const shape = targets.find((t) => t.id === plan.target)?.hooks?.shape
+      if (!shape || !writes(plan, component)) return []
+      const rendered = renderHooks(h.events, shape)
+      return 'unsupported' in rendered ? [] : hookItems(component, rendered.value)
+    })
+  })
+  const items = [
+    ...hooks,
+    ...model.skills.flatMap((s) => {
+      const component = `${id}/skill/${s.name}`
+      return written(component) ? skillHooksOf(`${id}/skills/${writtenAs(component, s.name)}`, s.dir) : []
+    }),
+    ...model.mcpServers.filter((m) => written(`${id}/mcp/${m.name}`)).map((m) => mcpItem(id, m)),
+    ...(plans.some((p) => writes(p, `${id}/plugin/${model.name}`)) ? toolItems(id, model) : []),
+    ...(native ? lspItems(id, model) : []),
+  ]
+  const seen = new Set<string>()
+  return summarize(
+    items.filter((item) => {
+      const key = stableStringify(item)
+      if (seen.has(key)) return false
+      seen.add(key)
+      return true
+    }),
+    tree,
+  )
 }
 
 interface Approvals {

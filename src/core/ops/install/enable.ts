@@ -5,6 +5,7 @@ import type {ScopeContext} from '../../kernel/env/scope.js'
 import {loadTargets, pickTargets} from '../../kernel/targets/registry.js'
 import {recordedForm} from './form.js'
 import {installPrepared, type InstallResult, type Prepared} from './install.js'
+import {installBatch} from './batch.js'
 import type {InstallRecord} from '../../kernel/state/records.js'
 import type {DisabledParts} from '../../model/plugin.js'
 import {addParts, assertPartsExist, assertSomethingLeft, readParts, removeParts} from './parts.js'
@@ -152,21 +153,24 @@ export const changeParts = async (
     const key = JSON.stringify(parts)
     groups.set(key, {parts, targets: [...(groups.get(key)?.targets ?? []), record.target]})
   }
-  let result: InstallResult | undefined
-  for (const {parts, targets} of groups.values()) {
-    const done = await installPrepared(prepared, {
-      env: options.env,
-      context: options.context,
-      targets: pickTargets(targets, all),
-      dryRun: options.dryRun,
-      force: true,
-      prefix: true,
-      offline: true,
-      // turning parts off only leaves out some of what was approved: nothing new runs
-      yes: options.yes || !change.on,
-      disabledParts: parts,
-    })
-    result = result ? {...done, plans: [...result.plans, ...done.plans], problems: [...result.problems, ...done.problems]} : done
-  }
-  return result!
+  // every agent's change in one transaction: a failure (or a kill) leaves all of them as they were, or all changed
+  const results = await installBatch(
+    [...groups.values()].map(({parts, targets}) => ({
+      prepared,
+      options: {
+        env: options.env,
+        context: options.context,
+        targets: pickTargets(targets, all),
+        dryRun: options.dryRun,
+        force: true,
+        prefix: true,
+        offline: true,
+        // turning parts off only leaves out some of what was approved: nothing new runs
+        yes: options.yes || !change.on,
+        disabledParts: parts,
+      },
+    })),
+    {env: options.env, context: options.context, dryRun: options.dryRun},
+  )
+  return results.reduce((a, b) => ({...b, plans: [...a.plans, ...b.plans], problems: [...a.problems, ...b.problems]}))
 }

@@ -1,7 +1,7 @@
 import {existsSync} from 'node:fs'
 import {basename} from 'node:path'
 import type {Environment} from '../../kernel/env/environment.js'
-import {EXIT, LoadoutError, needsConsent, notFound, usageError, validationFailed} from '../../model/errors.js'
+import {conflict, EXIT, LoadoutError, needsConsent, notFound, usageError, validationFailed} from '../../model/errors.js'
 import {projectManifestFile} from '../../kernel/state/marketplaces.js'
 import type {PluginEntry} from '../../model/marketplace.js'
 import {installView, readForInstall} from '../../kernel/plugin/leniency.js'
@@ -13,7 +13,7 @@ import type {ScopeContext} from '../../kernel/env/scope.js'
 import {pathsRecordedBy, ownershipFrom, readInstallRecords, type InstallRecord} from '../../kernel/state/records.js'
 import type {AgentTarget} from '../../kernel/targets/types.js'
 import {applyOperation, flushConfigs, removeApplied, type PendingConfigs} from './apply.js'
-import {approvalsFile, consentSummary, isApproved, storeApproval, type ConsentSummary} from './consent.js'
+import {approvalsFile, consentFromPlans, consentSummary, isApproved, storeApproval, type ConsentSummary} from './consent.js'
 import {fetchPlugin, type FetchedPlugin} from './fetch-plugin.js'
 import type {NpmProvenance} from '../../kernel/sources/npm.js'
 import {checkPluginProvenance, checkPluginSignature} from './signature.js'
@@ -241,9 +241,31 @@ export const disabledPartsFor = (
   )
 }
 
-/** What consent shows: the parts on in at least one chosen agent. */
-export const consentFor = (prepared: Prepared, disabled: Record<string, DisabledParts>): ConsentSummary =>
-  consentSummary(prepared.id, withoutParts(prepared.model, commonParts(Object.values(disabled))), prepared.files)
+/** What planning an install needs beyond the prepared plugin: its folders, userConfig values and the parts each agent leaves out. */
+type PlanBasis = Pick<PendingInstall, 'prepared' | 'options' | 'dirs' | 'userConfig' | 'disabled'>
+
+const consentOf = (basis: PlanBasis, plans: readonly TargetPlan[]): ConsentSummary =>
+  consentFromPlans(basis.prepared.id, basis.prepared.model, basis.prepared.files, plans, basis.options.targets)
+
+/**
+ * What consent shows for installing `prepared` now: built from the per-agent plans, so exactly what is
+ * written and run. userConfig values not set yet are not asked for here.
+ */
+export const consentFor = async (
+  prepared: Prepared,
+  options: Pick<InstallOptions, 'env' | 'context' | 'targets' | 'prefix' | 'form' | 'skills' | 'renamedFrom' | 'disabledParts'>,
+  all: readonly InstallRecord[],
+): Promise<ConsentSummary> => {
+  const {env, context} = options
+  const basis: PlanBasis = {
+    prepared,
+    options: options as InstallOptions,
+    dirs: installedDirs(env, context, prepared.id, prepared.fetched),
+    userConfig: await ensureUserConfig(env, prepared.id, prepared.fetched.root, prepared.resolved.entry, {dryRun: true}),
+    disabled: disabledPartsFor(all, prepared.id, options),
+  }
+  return consentOf(basis, planFor(basis, all).plans)
+}
 
 /**
  * Everything an install decides before the lock: whether it is installed already, the approval
@@ -268,10 +290,13 @@ export const preflightInstall = async (prepared: Prepared, options: InstallOptio
     problems: model.problems,
   }
   const disabled = disabledPartsFor(all, id, options)
-  const summary = consentFor(prepared, disabled)
-  // What runs counts as installed only once this machine's user approved it: files a clone brings along never do.
-  const approvedHere = summary.items.length === 0 || isApproved(env, id, summary.fingerprint)
-  if (isCurrent(existing, options.targets, fetched.integrity, options.form) && !options.force && approvedHere && !options.renamedFrom) {
+  const dirs = installedDirs(env, context, id, fetched)
+  // What runs counts as installed only once this machine's user approved it: files a clone brings along never
+  // do (a lock's records carry fingerprints this user may never have approved)
+  const approvedAll = existing.every((r) => r.consent === undefined || isApproved(env, id, r.consent))
+  if (isCurrent(existing, options.targets, fetched.integrity, options.form) && !options.force && !options.renamedFrom && approvedAll) {
+    // shown as it was written: any name --prefix took then is taken again, and a plan that no longer fits shows the plugin as read
+    const summary = await consentFor(prepared, {...options, prefix: true}, all).catch(() => consentSummary(id, model, prepared.files))
     return {
       done: {
         ...base,
@@ -281,11 +306,13 @@ export const preflightInstall = async (prepared: Prepared, options: InstallOptio
       },
     }
   }
-  const dirs = installedDirs(env, context, id, fetched)
   const userConfig = await ensureUserConfig(env, id, fetched.root, resolved.entry, {
     dryRun: options.dryRun,
     ...(options.askUserConfig ? {ask: options.askUserConfig} : {}),
   })
+  const basis: PlanBasis = {prepared, options, dirs, userConfig, disabled}
+  const {plans} = planFor(basis, all)
+  const summary = consentOf(basis, plans)
   let approvedBy: InstallResult['consent']['approvedBy'] = 'not-needed'
   if (summary.items.length > 0) {
     if (isApproved(env, id, summary.fingerprint)) approvedBy = 'stored'
@@ -309,7 +336,6 @@ export const preflightInstall = async (prepared: Prepared, options: InstallOptio
   const consent = {items: summary.items, files: summary.files, fingerprint: summary.fingerprint, approvedBy}
   const pending: PendingInstall = {prepared, options, base, summary, consent, dirs, userConfig, disabled}
   if (options.dryRun) {
-    const {plans} = planFor(pending, all)
     refuseNothingWritten(id, plans, options, model.problems)
     return {done: {...base, status: 'planned', plans, consent}}
   }
@@ -319,7 +345,7 @@ export const preflightInstall = async (prepared: Prepared, options: InstallOptio
 /** The form asked for: `--skill` picks skills out of the plugin, which only loose parts can do. */
 const askedForm = (options: InstallOptions): FormChoice | undefined => options.form ?? (options.skills ? 'loose' : undefined)
 
-const planFor = (p: PendingInstall, all: readonly InstallRecord[]) => {
+const planFor = (p: PlanBasis, all: readonly InstallRecord[]) => {
   const {options, prepared, dirs, userConfig} = p
   const existing = existingRecords(all, prepared.id, options)
   const others = all.filter((r) => !existing.includes(r))
@@ -381,6 +407,12 @@ export const applyInTransaction = async (
   }
   const {existing, others: before, plans} = planFor(p, current)
   refuseNothingWritten(id, plans, options, model.problems)
+  // what is written now must be what was approved: another run may have changed what this one renames or skips
+  if (consentOf(p, plans).fingerprint !== summary.fingerprint) {
+    throw conflict('consent-changed', `what ${id} runs changed while it was being installed (another loadout run wrote meanwhile); nothing was written`, {
+      suggestions: [`run it again: loadout install ${id}`],
+    })
+  }
   // every config entry the old records name must be loadout's before anything is touched
   for (const old of existing) ownedEdits(old.config, {scope: context.scope})
   // what the replaced version created in a config file passes to the installs still there, as an uninstall

@@ -82,8 +82,8 @@ export interface PlanInput {
   /** the integrity of the tree being installed: a sibling of another version shares nothing */
   integrity?: string
   prefix: boolean
-  /** the form per agent (see form.ts): absent, loose parts */
-  form?: (target: AgentTarget) => FormChoice
+  /** the form per agent (see form.ts), given its default (loose where the registry's flag `--native` asks for native); absent, loose parts */
+  form?: (target: AgentTarget, fallback: FormChoice) => FormChoice
   /** the installed copy, absolute: what a native plugin's marketplace offers */
   pluginRoot?: string
   /** the plugin variables, or how each agent spells them (project scope: see project-root.ts) */
@@ -546,8 +546,9 @@ const planCommandsAndTools = (input: PlanInput, target: AgentTarget, plan: Targe
 }
 
 /**
- * The plugin as Claude Code's own (see kernel/writers/claude-marketplace.ts): the catalog beside the
- * installed copy, then the marketplace and the plugin's switch in the scope's settings file. A project's
+ * The plugin as the agent's own (Claude Code, and the Copilot CLI, which reads the same keys; see
+ * kernel/writers/claude-marketplace.ts): the catalog beside the installed copy, then the marketplace
+ * and the plugin's switch in the scope's settings file. A project's
  * settings name the folder relative to the project (`./.loadout/plugins/<id>`), which `loadout
  * install` recreates from the lock on each machine: no machine path goes into a committed file.
  */
@@ -559,6 +560,7 @@ const planNative = (input: PlanInput, target: AgentTarget, plan: TargetPlan, for
     return
   }
   const location = resolveLocation(target, settings, input.env, input.context.projectRoot)
+  noteTrust(plan, target, location, component)
   const copies = dirname(input.pluginRoot)
   const marketplace = nativeMarketplaceName(input.id)
   const catalog = join(copies, '.claude-plugin', 'marketplace.json')
@@ -603,7 +605,8 @@ export const planInstall = (input: PlanInput): TargetPlan[] =>
     const plan: TargetPlan = {target: target.id, operations: [], renamed: [], skipped: [], notes: []}
     const native = target.pluginForm?.form === 'native' ? target.pluginForm : undefined
     const planner = native?.format ? NATIVE_PLANNERS[native.format] : undefined
-    if (native && planner) plan.form = input.form?.(target) ?? 'loose'
+    // an agent whose registry names `--native` as its flag gets its own plugin only when asked (Copilot CLI)
+    if (native && planner) plan.form = input.form?.(target, native.flag === '--native' ? 'loose' : 'native') ?? 'loose'
     if (native && planner && plan.form === 'native') {
       planner(input, target, plan, native)
       return plan

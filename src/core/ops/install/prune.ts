@@ -52,6 +52,8 @@ export const removeDependencies = async (
 ): Promise<PruneResult> => {
   const ids = options.ids ?? unneededDependencies(readInstallRecords(env, context.projectRoot), context.scope)
   const results: RemovalResult[] = []
-  for (const id of ids) results.push(await removeInstalled(id, env, context, {force: options.force, dryRun: options.dryRun}))
+  // a dry run removes nothing: what it lists before a plugin counts as gone when that plugin is judged
+  for (const [i, id] of ids.entries())
+    results.push(await removeInstalled(id, env, context, {force: options.force, dryRun: options.dryRun, going: ids.slice(0, i)}))
   return {scope: context.scope, dryRun: options.dryRun, removed: [...ids], results}
 }

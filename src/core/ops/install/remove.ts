@@ -82,16 +82,18 @@ export const removeInstalled = async (
   id: string,
   env: Environment,
   context: ScopeContext,
-  options: {agents?: readonly string[]; force: boolean; dryRun: boolean; keepRecord?: boolean},
+  /** `going`: plugins the same dry run removes before this one (a chain `prune` frees): they need nothing */
+  options: {agents?: readonly string[]; force: boolean; dryRun: boolean; keepRecord?: boolean; going?: readonly string[]},
 ): Promise<RemovalResult> => {
   if (options.dryRun) {
     const {mine, all} = recordsFor(id, env, context, options.agents)
+    const going = new Set(options.going ?? [])
     if (!options.force && !options.keepRecord)
       refuseNeeded(
         mine[0]!.plugin,
         context.scope,
         mine,
-        all.filter((r) => !mine.includes(r)),
+        all.filter((r) => !mine.includes(r) && !(r.scope === context.scope && going.has(r.plugin))),
       )
     return {plugin: mine[0]!.plugin, scope: context.scope, dryRun: true, targets: mine.map(summarize)}
   }

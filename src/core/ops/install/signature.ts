@@ -3,7 +3,7 @@ import {knownMarketplaces} from '../../kernel/marketplace/known.js'
 import {admitProvenance, admitSigning} from '../../kernel/policy/gate.js'
 import {DIRECT, type ResolvedPlugin} from '../../kernel/resolve/resolve.js'
 import {verifyMirrorCommit} from '../../kernel/sources/git-signature.js'
-import {gitCommitOf, isArchiveSpec, isGitSpec, isNpmSpec} from '../../kernel/sources/signable.js'
+import {gitCommitOf, isArchiveSpec, isGitSpec, isNpmSpec, isOciSpec} from '../../kernel/sources/signable.js'
 import type {PluginFetchSpec} from '../../model/source.js'
 import {EXIT, LoadoutError} from '../../model/errors.js'
 import type {SignerSeen, SigstoreIdentity} from '../../model/signing.js'
@@ -43,11 +43,26 @@ const checkArchiveBundle = async (
   return {format: 'sigstore', fingerprint: `${identity.issuer}=${identity.subject}`}
 }
 
+/** An OCI artifact under a marketplace that pins Sigstore identities: a bundle attached to its manifest must verify to one of them. */
+const checkOciBundle = async (
+  spec: Extract<PluginFetchSpec, {kind: 'oci'}>,
+  fetched: FetchedPlugin,
+  identities: readonly SigstoreIdentity[],
+  env: Environment,
+  what: string,
+): Promise<SignerSeen> => {
+  const {verifyOciSignature} = await import('../../kernel/sources/oci-signature.js')
+  const digest = fetched.artifact?.integrity ?? spec.integrity
+  if (!digest) throw new LoadoutError('unsigned-source', EXIT.integrity, `${what}: no manifest digest to check a signature against`)
+  const identity = await verifyOciSignature(spec.ref, digest, identities, {env, cacheDir: loadoutPaths(env).cache, label: what})
+  return {format: 'sigstore', fingerprint: `${identity.issuer}=${identity.subject}`}
+}
+
 /**
  * The keys of a plugin's marketplace cover every commit installed through it: its own (a plugin in
  * the marketplace's repository) and those of the repositories its catalog points at; its Sigstore
- * identities cover the archives it lists. A source neither can check (a package; an archive under a
- * marketplace with keys only) is refused, never taken unchecked. Returns the signer, or undefined
+ * identities cover the archives it lists. A source neither can check (a package; an archive or an OCI
+ * artifact under a marketplace with keys only) is refused, never taken unchecked. Returns the signer, or undefined
  * when nothing demands a signature.
  */
 export const checkPluginSignature = async (
@@ -63,9 +78,10 @@ export const checkPluginSignature = async (
   const identities = market?.signedByIdentity ?? []
   const what = resolved.id || resolved.fetch.label
   const spec = resolved.fetch
-  const archiveChecked = isArchiveSpec(spec) && identities.length > 0
-  admitSigning({spec}, resolved.marketplace, keys.length > 0 || archiveChecked, env, projectRoot, what)
-  if (archiveChecked && isArchiveSpec(spec)) return checkArchiveBundle(spec, fetched, identities, env, what)
+  const bundleChecked = (isArchiveSpec(spec) || isOciSpec(spec)) && identities.length > 0
+  admitSigning({spec}, resolved.marketplace, keys.length > 0 || bundleChecked, env, projectRoot, what)
+  if (bundleChecked && isArchiveSpec(spec)) return checkArchiveBundle(spec, fetched, identities, env, what)
+  if (bundleChecked && isOciSpec(spec)) return checkOciBundle(spec, fetched, identities, env, what)
   if (keys.length === 0 && (identities.length === 0 || isGitSpec(spec))) return undefined
   const at = gitCommitOf(spec, fetched.commit)
   if (!at)

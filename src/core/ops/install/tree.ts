@@ -7,9 +7,10 @@
 import {conflict, needsConsent, usageError} from '../../model/errors.js'
 import {findMarketplace} from '../../kernel/marketplace/known.js'
 import {readInstallRecords} from '../../kernel/state/records.js'
-import {consentSummary, isApproved} from './consent.js'
+import {isApproved, type ConsentSummary} from './consent.js'
 import {fetchPlugin} from './fetch-plugin.js'
 import {
+  consentFor,
   existingRecords,
   isCurrent,
   prepareFetched,
@@ -132,23 +133,27 @@ export const planTree = async (
 }
 
 /** Every approval the tree needs, asked of nobody: off a terminal without --yes it fails before anything is written. */
-const checkConsentUpFront = (nodes: readonly PlannedPlugin[], options: InstallOptions): void => {
+const checkConsentUpFront = async (nodes: readonly PlannedPlugin[], options: InstallOptions): Promise<void> => {
   if (options.yes || options.confirm || options.dryRun) return
   const all = readInstallRecords(options.env, options.context.projectRoot)
-  const unapproved = nodes
-    .map((n) => n.prepared)
-    .filter((p) => options.force || !isCurrent(existingRecords(all, p.id, options), options.targets, p.fetched.integrity, options.form))
-    .filter((p) => {
-      const summary = consentSummary(p.id, p.model, p.files)
-      return summary.items.length > 0 && !isApproved(options.env, p.id, summary.fingerprint)
-    })
+  const unapproved: ConsentSummary[] = []
+  const ids: string[] = []
+  for (const p of nodes.map((n) => n.prepared)) {
+    if (!options.force && isCurrent(existingRecords(all, p.id, options), options.targets, p.fetched.integrity, options.form)) continue
+    // as the install will show it: from the plans
+    const summary = await consentFor(p, options, all)
+    if (summary.items.length > 0 && !isApproved(options.env, p.id, summary.fingerprint)) {
+      unapproved.push(summary)
+      ids.push(p.id)
+    }
+  }
   if (unapproved.length > 0) {
     throw needsConsent(
       'consent-needed',
-      `${unapproved.map((p) => p.id).join(', ')} ${unapproved.length === 1 ? 'runs' : 'run'} code on this machine (hooks, MCP servers or tools) and ${unapproved.length === 1 ? 'needs' : 'need'} your approval; nothing was installed`,
+      `${ids.join(', ')} ${ids.length === 1 ? 'runs' : 'run'} code on this machine (hooks, MCP servers or tools) and ${ids.length === 1 ? 'needs' : 'need'} your approval; nothing was installed`,
       {
         suggestions: ['run it on a terminal to review and approve, or pass --yes to approve'],
-        details: {items: unapproved.flatMap((p) => consentSummary(p.id, p.model, p.files).items)},
+        details: {items: unapproved.flatMap((s) => s.items)},
       },
     )
   }
@@ -191,7 +196,7 @@ export const installTrees = async (plans: readonly TreePlan[], options: InstallO
     order.set(plan.root.prepared.id, {node: plan.root, mark: {kind: 'explicit', ...rangeField(plan.root)}})
   }
   const nodes = [...order.values()].map((o) => o.node)
-  checkConsentUpFront(nodes, options)
+  await checkConsentUpFront(nodes, options)
   checkUserConfigUpFront(nodes, options)
   const roots = new Set(plans.map((p) => p.root))
   const items = [...order.values()].map(({node, mark}) => ({

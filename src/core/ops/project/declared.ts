@@ -5,18 +5,9 @@ import {isMcpId} from '../../kernel/mcp/spec.js'
 import {readInstallRecords, type InstallRecord} from '../../kernel/state/records.js'
 import {loadTargets, pickTargets} from '../../kernel/targets/registry.js'
 import type {AgentTarget} from '../../kernel/targets/types.js'
-import {isApproved} from '../install/consent.js'
+import {isApproved, type ConsentSummary} from '../install/consent.js'
 import {fetchPlugin} from '../install/fetch-plugin.js'
-import {
-  consentFor,
-  disabledPartsFor,
-  prepareFetched,
-  preparePlugin,
-  prepareResolved,
-  type InstallOptions,
-  type InstallResult,
-  type Prepared,
-} from '../install/install.js'
+import {consentFor, prepareFetched, preparePlugin, prepareResolved, type InstallOptions, type InstallResult, type Prepared} from '../install/install.js'
 import {installBatch} from '../install/batch.js'
 import {registerDeclaredMarketplaces, type RegisteredMarketplace} from './declared-markets.js'
 import {lockDiffers} from '../install/frozen.js'
@@ -109,10 +100,9 @@ export const installDeclared = async (options: DeclaredOptions): Promise<Declare
   }
   if (!options.yes && !options.confirm && !options.dryRun) {
     // what each plugin runs with the parts the lock or loadout.json turned off left out
-    const summaries = ready.map(({prepared, targets}) => ({
-      prepared,
-      summary: consentFor(prepared, disabledPartsFor(locked, prepared.id, {context, targets})),
-    }))
+    const all = readInstallRecords(env, context.projectRoot)
+    const summaries: Array<{prepared: Prepared; summary: ConsentSummary}> = []
+    for (const {prepared, targets} of ready) summaries.push({prepared, summary: await consentFor(prepared, {...options, targets}, all)})
     const unapproved = summaries.filter(({prepared, summary}) => summary.items.length > 0 && !isApproved(env, prepared.id, summary.fingerprint))
     if (unapproved.length > 0) {
       const names = unapproved.map((u) => u.prepared.id).join(', ')

@@ -3,7 +3,8 @@ import {findGitRoot, type Scope} from '../../kernel/env/scope.js'
 import type {AutoUpdate} from '../../model/marketplace.js'
 import {readMarketplaces, visibleMarketplaces} from '../../kernel/state/marketplaces.js'
 import {readInstallRecords} from '../../kernel/state/records.js'
-import {isDue} from '../marketplace/due.js'
+import {autoUpdateIntervalMs, isDue} from '../marketplace/due.js'
+import {usageError} from '../../model/errors.js'
 import {updateMarketplaces, type MarketplaceUpdate} from '../marketplace/update.js'
 import {updatePlugins, type PluginUpdate} from './update.js'
 
@@ -21,9 +22,20 @@ export interface AutoUpdateReport {
   failed: Array<{plugin: string; scope: string; code?: string; message: string}>
 }
 
+/** The interval, or a usage error (status 2) naming the variable. */
+const requireAutoUpdateInterval = (vars: Readonly<Record<string, string | undefined>>): number => {
+  const ms = autoUpdateIntervalMs(vars)
+  if (ms === undefined) {
+    throw usageError('auto-update-interval-invalid', `LOADOUT_AUTO_UPDATE_INTERVAL=${JSON.stringify(vars.LOADOUT_AUTO_UPDATE_INTERVAL)} is not a duration`, {
+      suggestions: ['give it as <n>m, <n>h, <n>d or <n>w (for example 6h), or unset it for a day'],
+    })
+  }
+  return ms
+}
+
 /**
  * `loadout update --auto`, for a scheduler or an agent's SessionStart hook: refreshes the marketplaces
- * that are due (auto-update `notify` or `apply`, last refreshed over a day ago), then for `apply`
+ * that are due (auto-update `notify` or `apply`, last refreshed a day ago, or `LOADOUT_AUTO_UPDATE_INTERVAL` ago), then for `apply`
  * updates the plugins installed from them, and for `notify` reports what an update would change. It
  * never asks: an update that needs consent waits, and is reported. Nothing due: no request is made.
  */
@@ -31,7 +43,8 @@ export const autoUpdate = async (env: Environment, options: {now?: () => Date; a
   const now = (options.now ?? (() => new Date()))()
   const gitRoot = findGitRoot(env.cwd)
   const projectRoot = gitRoot ?? env.cwd
-  const due = visibleMarketplaces(readMarketplaces(env), projectRoot).filter((r) => isDue(r, now.getTime()))
+  const interval = requireAutoUpdateInterval(env.vars)
+  const due = visibleMarketplaces(readMarketplaces(env), projectRoot).filter((r) => isDue(r, now.getTime(), interval))
   const report: AutoUpdateReport = {
     due: due.map((r) => ({name: r.name, scope: r.scope, autoUpdate: r.autoUpdate!})),
     refreshed: [],

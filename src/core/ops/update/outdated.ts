@@ -18,7 +18,6 @@ import {readInstallRecords, type InstallRecord} from '../../kernel/state/records
 import {DIRECT} from '../../kernel/resolve/resolve.js'
 import {resolveSpec} from '../../kernel/resolve/spec.js'
 import {followRename} from '../../kernel/resolve/renames.js'
-import {isOciInput, parseOciReference} from '../../kernel/oci/reference.js'
 import {loadPolicy} from '../../kernel/policy/load.js'
 import {describeHeld, heldOf, releaseCutoff, type HeldRelease} from '../../kernel/policy/release-age.js'
 import {lastChangeOf} from '../../kernel/resolve/history.js'
@@ -156,37 +155,17 @@ const newRow = (group: readonly InstallRecord[]): OutdatedRow => {
   }
 }
 
-/**
- * An OCI artifact: for a range (`oci://host/repo:^1.2`), wanted is the highest tag inside it and
- * latest the highest version tag of all, both from the registry's tag list; for a tag, outdated when
- * the tag now names another manifest digest than the one recorded.
- */
-const checkOci = async (row: OutdatedRow, first: InstallRecord, ref: string, remotes: Remotes): Promise<void> => {
-  const {newestOciTag, ociTagDigest} = await import('../../kernel/sources/kinds/oci.js')
-  remotes.asked++
-  const {range, digest} = parseOciReference(ref)
-  if (digest) return
-  if (range) {
-    row.range = range
-    row.wanted = {version: await newestOciTag(ref, range, remotes.env)}
-    row.latest = {version: await newestOciTag(ref, '*', remotes.env)}
-    row.outdated = row.wanted.version !== first.version
-    if (row.outdated) row.reason = `new version within ${range}`
-    return
-  }
-  const now = await ociTagDigest(ref, remotes.env)
-  row.wanted = {version: first.version ?? now}
-  row.latest = row.wanted
-  row.outdated = first.artifact?.integrity !== now
-  if (row.outdated) row.reason = 'the tag names a new digest'
-}
-
 /** A plugin installed straight from a source: outdated when its remote moved on, or its folder's content changed. */
 const checkDirect = async (row: OutdatedRow, first: InstallRecord, remotes: Remotes): Promise<void> => {
   try {
     const resolved = await resolveSpec(first.source, remotes.env, remotes.projectRoot)
-    if (isOciInput(first.source)) return await checkOci(row, first, first.source, remotes)
     const kind = fetchSpecKinds[resolved.fetch.kind]
+    if (kind.news) {
+      remotes.asked++
+      const news = await kind.news(resolved.fetch as never, {version: first.version, integrity: first.artifact?.integrity}, remotes.env)
+      if (news) Object.assign(row, news)
+      return
+    }
     const folder = kind.localFolder(resolved.fetch as never)
     if (folder !== undefined) {
       const integrity = await treeIntegrity(folder).catch(() => undefined)

@@ -1,6 +1,6 @@
 import type {PluginFetchSpec, Source} from '../../../model/source.js'
-import {normalizeGitUrl} from '../git-url.js'
-import {hostOfUrl} from '../hosts.js'
+import {isFileUrl, normalizeGitUrl} from '../git-url.js'
+import {hostOfUrl, LOCAL_HOST} from '../hosts.js'
 import type {DirectPlugin, FetchSpecKind, SourceKind} from '../kind.js'
 import {redactUrl} from '../redact.js'
 import {directName, urlName} from './direct-name.js'
@@ -27,7 +27,7 @@ export const repositoryPlugin = (source: RepositorySource, name: string, url: st
 export const git: SourceKind<GitSource> = {
   kind: 'git',
   describe: (source) => `${redactUrl(source.url)}${source.ref ? `#${source.ref}` : ''}${source.path ? ` (path ${source.path})` : ''}`,
-  host: (source) => hostOfUrl(source.url),
+  host: (source) => (isFileUrl(source.url) ? LOCAL_HOST : hostOfUrl(source.url)),
   gitUrl: (source) => source.url,
   cacheId: (source) => `git:${normalizeGitUrl(source.url)}`,
   catalog: 'git',
@@ -43,7 +43,7 @@ export const git: SourceKind<GitSource> = {
 /** A plugin in a git repository, at a ref or a commit. */
 export const gitFetch: FetchSpecKind<Extract<PluginFetchSpec, {kind: 'git'}>> = {
   kind: 'git',
-  host: (spec) => hostOfUrl(spec.url),
+  host: (spec) => (isFileUrl(spec.url) ? LOCAL_HOST : hostOfUrl(spec.url)),
   pinned: (spec) => Boolean(spec.sha) || FULL_COMMIT.test(spec.ref ?? ''),
   atCommit: (spec, commit) => ({...spec, sha: commit}),
   marketplaceRepository: () => undefined,

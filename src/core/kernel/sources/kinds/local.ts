@@ -1,4 +1,6 @@
 import {relative, sep} from 'node:path'
+import {pathToFileURL} from 'node:url'
+import {findGitRoot} from '../../env/scope.js'
 import type {PluginFetchSpec, Source} from '../../../model/source.js'
 import {isInside} from '../../fs/contain.js'
 import {hostOfUrl, LOCAL_HOST} from '../hosts.js'
@@ -35,8 +37,14 @@ export const folderFetch: FetchSpecKind<Extract<PluginFetchSpec, {kind: 'folder'
   kind: 'folder',
   host: (spec) => (spec.git ? hostOfUrl(spec.git.url) : LOCAL_HOST),
   pinned: (spec) => Boolean(spec.commit && spec.git),
-  atCommit: (spec, commit) =>
-    spec.git ? {kind: 'git', url: spec.git.url, sha: commit, ...(spec.git.path ? {path: spec.git.path} : {}), label: spec.label} : undefined,
+  atCommit: (spec, commit) => {
+    if (spec.git) return {kind: 'git', url: spec.git.url, sha: commit, ...(spec.git.path ? {path: spec.git.path} : {}), label: spec.label}
+    // a folder of a git repository on this machine: that repository, read through git at the commit (the label stays the path)
+    const root = findGitRoot(spec.path)
+    if (!root) return undefined
+    const path = relative(root, spec.path).split(sep).join('/')
+    return {kind: 'git', url: pathToFileURL(root).href, sha: commit, ...(path ? {path} : {}), label: spec.label}
+  },
   marketplaceRepository: (spec) => spec.git,
   remote: () => undefined,
   localFolder: (spec) => (spec.git ? undefined : spec.path),

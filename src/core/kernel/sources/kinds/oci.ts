@@ -23,7 +23,7 @@ import {formatOciReference, isOciInput, parseOciReference, type OciReference} fr
 import type {PluginFetchSpec, Source} from '../../../model/source.js'
 import type {PluginSource} from '../../../model/marketplace.js'
 import {hostOfUrl} from '../hosts.js'
-import type {FetchSpecKind, SourceKind} from '../kind.js'
+import type {ArtifactNews, FetchSpecKind, SourceKind} from '../kind.js'
 
 // the client, the extractor and semver load only when something is pulled: parsing and policy
 // checks (which every command may do) stay light
@@ -264,6 +264,25 @@ export const oci: SourceKind<OciSource> = {
   direct: (source, {label}) => ({name: ociDirectName(source.ref), fetch: {kind: 'oci', ref: source.ref, label}}),
 }
 
+/**
+ * For a range (`oci://host/repo:^1.2`), wanted is the highest tag inside it and latest the highest
+ * version tag of all, both from the registry's tag list; for a tag, outdated when the tag now names
+ * another manifest digest than the one installed; a digest pins it (nothing asked).
+ */
+const ociNews = async (spec: OciSpec, installed: {version?: string; integrity?: string}, env: Environment): Promise<ArtifactNews | undefined> => {
+  const {range, digest} = parseOciReference(spec.ref)
+  if (digest) return undefined
+  if (range) {
+    const wanted = {version: await newestOciTag(spec.ref, range, env)}
+    const outdated = wanted.version !== installed.version
+    return {range, wanted, latest: {version: await newestOciTag(spec.ref, '*', env)}, outdated, ...(outdated ? {reason: `new version within ${range}`} : {})}
+  }
+  const now = await ociTagDigest(spec.ref, env)
+  const wanted = {version: installed.version ?? now}
+  const outdated = installed.integrity !== now
+  return {wanted, latest: wanted, outdated, ...(outdated ? {reason: 'the tag names a new digest'} : {})}
+}
+
 export const ociFetch: FetchSpecKind<OciSpec> = {
   kind: 'oci',
   host: (spec) => hostOfUrl(ociHostUrl(spec.ref)),
@@ -273,6 +292,7 @@ export const ociFetch: FetchSpecKind<OciSpec> = {
   remote: () => undefined,
   localFolder: () => undefined,
   artifact: true,
+  news: ociNews,
 }
 
 /** A catalog entry `{"source": "oci", "ref": "oci://host/repo:tag@sha256:<digest>"}`. */

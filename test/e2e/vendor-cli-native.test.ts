@@ -1,0 +1,159 @@
+/**
+ * `install --native` for agents other than Claude Code, judged by their own CLIs (pinned in
+ * test/support/vendor-clis.js). The Copilot CLI reads the same marketplace form as Claude Code, in its
+ * own settings file: two plugins that share a skill name are both listed as its live plugins, the
+ * skills namespaced `<plugin>:<part>`, the MCP servers tagged with their plugin; disable takes a
+ * plugin out, enable brings it back, and uninstalling both leaves the settings file byte-identical.
+ * Gemini CLI and Codex keep loose parts (why: `pluginForm` in registry/agents/gemini-cli.json and
+ * codex.json), checked by test/e2e/vendor-cli.test.ts.
+ */
+import {mkdirSync, readFileSync, writeFileSync} from 'node:fs'
+import {dirname, join} from 'node:path'
+import {describe, expect, it, vi} from 'vitest'
+import type {Sandbox} from '../support/cli.js'
+import {complaints, editJson, gitInit, vendor, vendorEnv} from '../support/vendor-run.js'
+import {STAND_IN} from '../support/stand-in-mcp.js'
+import {loadout, sandboxes} from './helpers.js'
+
+const sandbox = sandboxes()
+vi.setConfig({testTimeout: 420_000})
+
+/** A plugin whose skill shares its name with the other plugin's; each has its own MCP server. */
+const namesake = (root: string, name: string): string => {
+  const dir = join(root, name)
+  const tree = new Map<string, string>([
+    ['.claude-plugin/plugin.json', JSON.stringify({name, version: '1.0.0'})],
+    ['skills/access/SKILL.md', `---\nname: access\ndescription: Grants access the ${name} way.\n---\n\nAccess via ${name}.\n`],
+    ['server/index.js', STAND_IN],
+    ['.mcp.json', JSON.stringify({mcpServers: {[`${name}-srv`]: {command: 'node', args: ['${CLAUDE_PLUGIN_ROOT}/server/index.js']}}})],
+  ])
+  for (const [rel, text] of tree) {
+    mkdirSync(dirname(join(dir, rel)), {recursive: true})
+    writeFileSync(join(dir, rel), text)
+  }
+  return dir
+}
+
+/** JSON a CLI printed after its own progress lines ("Package extraction took …"). */
+const jsonAfter = (out: string, open: '[' | '{'): any => JSON.parse(out.slice(out.indexOf(open)))
+
+/** What the Copilot CLI loads from plugins: its live plugins, their skills and their MCP servers. */
+const copilotSees = async (sb: Sandbox) => {
+  const runs = []
+  // one at a time: the first run in a HOME unpacks Copilot's package there, which takes a minute on a loaded machine
+  for (const args of [
+    ['plugin', 'list'],
+    ['skill', 'list'],
+    ['mcp', 'list'],
+  ])
+    runs.push(await vendor('github-copilot', sb, [...args, '--json']))
+  for (const run of runs) {
+    expect(run.status, run.out).toBe(0)
+    expect(complaints(run.out), run.out).toEqual([])
+  }
+  const [plugins, skills, mcp] = runs.map((run) => run.out)
+  const servers = Object.entries(jsonAfter(mcp!, '{').mcpServers as Record<string, {sourcePlugin?: string; env?: Record<string, string>}>)
+  return {
+    plugins: (jsonAfter(plugins!, '[') as Array<{name: string; marketplace: string; source: string; enabled: boolean}>)
+      .filter((p) => p.source !== 'builtin')
+      .map((p) => `${p.name}@${p.marketplace} ${p.source} ${p.enabled ? 'enabled' : 'disabled'}`)
+      .sort(),
+    skills: (jsonAfter(skills!, '[') as Array<{name: string; source: string; description: string}>)
+      .filter((s) => s.source === 'plugin')
+      .map((s) => `${s.name}: ${s.description}`)
+      .sort(),
+    servers: servers.map(([name, s]) => `${name} from ${s.sourcePlugin} at ${s.env?.CLAUDE_PLUGIN_ROOT}`).sort(),
+  }
+}
+
+describe.concurrent('Copilot CLI native plugins (install --native)', () => {
+  it.each(['user', 'project'] as const)('%s scope: both plugins are live, skills namespaced; uninstall restores the settings file', async (scope) => {
+    const sb = sandbox()
+    expect(await gitInit(sb.project)).toBe(0)
+    const env = vendorEnv(sb)
+    const settings = scope === 'user' ? join(sb.home, '.copilot', 'settings.json') : join(sb.project, '.github', 'copilot', 'settings.json')
+    const mine = '{\n    "theme":   "dark" ,\n  "enabledPlugins": {"x@y": false}\n}\n'
+    mkdirSync(dirname(settings), {recursive: true})
+    writeFileSync(settings, mine)
+    // the user's own trust in the project, which Copilot asks for before it reads the repository's settings
+    if (scope === 'project') editJson(join(sb.home, '.copilot', 'config.json'), (json) => (json.trusted_folders = [sb.project]))
+    const plugins = [namesake(sb.dir, 'alpha'), namesake(sb.dir, 'beta')]
+    const installed = await loadout(sb, ['install', ...plugins, '--agent', 'github-copilot', '--scope', scope, '--native', '--yes', '--json'], {env})
+    expect(installed.status, installed.stdout + installed.stderr).toBe(0)
+    // consent showed what Copilot will run: each plugin's MCP server
+    type Result = {plugin: string; consent: {items: Array<{kind: string}>}; plans: Array<{notes: Array<{note: string}>}>}
+    const results = installed.json<{results: Result[]}>().results
+    expect(results.map((r) => [r.plugin, r.consent.items.map((i) => i.kind)])).toEqual([
+      ['alpha@direct', ['mcp']],
+      ['beta@direct', ['mcp']],
+    ])
+    // Copilot reads a repository's settings only once the folder is trusted: said, as for its other project files
+    const notes = results.flatMap((r) => r.plans.flatMap((p) => p.notes.map((n) => n.note)))
+    expect(notes.filter((n) => n.includes('only in a trusted workspace'))).toHaveLength(scope === 'project' ? 2 : 0)
+    const written = readFileSync(settings, 'utf8')
+    expect(written).toContain('"theme":   "dark" ,')
+    // the installed copies Copilot reads live: loadout's data folder, or the project's .loadout
+    const copies = (name: string) =>
+      scope === 'user' ? join(sb.home, '.local', 'share', 'loadout', 'plugins', 'direct', name) : join(sb.project, '.loadout', 'plugins', `${name}@direct`)
+    if (scope === 'project') {
+      // a committed file: the marketplace is named relative to the project, never by a machine path
+      expect(written).not.toContain(sb.dir)
+      expect(JSON.parse(written).extraKnownMarketplaces['loadout-direct-alpha']).toEqual({
+        source: {source: 'directory', path: './.loadout/plugins/alpha@direct'},
+      })
+    }
+    const both = await copilotSees(sb)
+    expect(both.plugins).toEqual(['alpha@loadout-direct-alpha live enabled', 'beta@loadout-direct-beta live enabled'])
+    expect(both.skills).toEqual(['alpha:access: Grants access the alpha way.', 'beta:access: Grants access the beta way.'])
+    expect(both.servers).toHaveLength(2)
+    for (const [i, name] of ['alpha', 'beta'].entries()) expect(both.servers[i]).toMatch(new RegExp(`^${name}-srv from ${name} at ${copies(name)}/[^/]+$`))
+    expect((await loadout(sb, ['verify', '--json'], {env})).status).toBe(0)
+
+    const disabled = await loadout(sb, ['disable', 'beta@direct', '--scope', scope, '--json'], {env})
+    expect(disabled.status, disabled.stdout).toBe(0)
+    const alone = await copilotSees(sb)
+    expect(alone.plugins).toEqual(['alpha@loadout-direct-alpha live enabled'])
+    expect(alone.skills).toEqual(['access: Grants access the alpha way.'])
+    const enabled = await loadout(sb, ['enable', 'beta@direct', '--scope', scope, '--yes', '--json'], {env})
+    expect(enabled.status, enabled.stdout).toBe(0)
+    expect(await copilotSees(sb)).toEqual(both)
+
+    for (const id of ['alpha@direct', 'beta@direct']) {
+      const removed = await loadout(sb, ['uninstall', id, '--scope', scope, '--yes', '--json'], {env})
+      expect(removed.status, removed.stdout).toBe(0)
+    }
+    expect(readFileSync(settings, 'utf8')).toBe(mine)
+    expect(await copilotSees(sb)).toEqual({plugins: [], skills: [], servers: []})
+  })
+})
+
+/**
+ * Gemini CLI keeps loose parts (pluginForm in registry/agents/gemini-cli.json: its extensions do not
+ * namespace their parts, and a second extension's skill of the same name overrides the first). As loose
+ * parts, the second plugin's skill takes the plugin-qualified name, and Gemini CLI lists both skills
+ * and both servers with no conflict.
+ */
+describe.concurrent('Gemini CLI: two plugins that share a skill name, as loose parts', () => {
+  it('user scope: both skills listed (the second as beta-access), both servers; uninstall lists neither', async () => {
+    const sb = sandbox()
+    expect(await gitInit(sb.project)).toBe(0)
+    const env = vendorEnv(sb)
+    editJson(join(sb.home, '.gemini', 'trustedFolders.json'), (json) => (json[sb.project] = 'TRUST_FOLDER'))
+    const plugins = [namesake(sb.dir, 'alpha'), namesake(sb.dir, 'beta')]
+    const installed = await loadout(sb, ['install', ...plugins, '--agent', 'gemini-cli', '--scope', 'user', '--yes', '--json'], {env})
+    expect(installed.status, installed.stdout + installed.stderr).toBe(0)
+    const skills = await vendor('gemini-cli', sb, ['skills', 'list'])
+    expect(skills.out).toMatch(/^access \[Enabled\]\n\s+Description: Grants access the alpha way\./m)
+    expect(skills.out).toMatch(/^beta-access \[Enabled\]\n\s+Description: Grants access the beta way\./m)
+    expect(complaints(skills.out), skills.out).toEqual([])
+    const servers = await vendor('gemini-cli', sb, ['mcp', 'list'])
+    for (const name of ['alpha', 'beta']) expect(servers.out).toMatch(new RegExp(`✓ ${name}-${name}-srv: node \\S+ \\(stdio\\) - Connected`))
+    expect(complaints(servers.out), servers.out).toEqual([])
+    for (const id of ['alpha@direct', 'beta@direct']) {
+      const removed = await loadout(sb, ['uninstall', id, '--scope', 'user', '--yes', '--json'], {env})
+      expect(removed.status, removed.stdout).toBe(0)
+    }
+    expect((await vendor('gemini-cli', sb, ['skills', 'list'])).out).not.toMatch(/access/)
+    expect((await vendor('gemini-cli', sb, ['mcp', 'list'])).out).not.toMatch(/-srv/)
+  })
+})
