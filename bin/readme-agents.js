@@ -96,7 +96,12 @@ const confirmedBy = (agent) => {
 const pluginForm = (agent) => {
   const form = agent.pluginForm
   if (!form) return '—'
-  const how = form.form === 'native' ? `native (default${form.flag ? `; ${code(form.flag)}: loose parts` : ''})` : 'loose parts'
+  const how =
+    form.form !== 'native'
+      ? 'loose parts'
+      : form.flag === '--native'
+        ? `native (with ${code(form.flag)})`
+        : `native (default${form.flag ? `; ${code(form.flag)}: loose parts` : ''})`
   return [how, ...entries({pluginForm: {...form, locations: form.locations ?? []}}, 'pluginForm'), `confirmed by: ${form.confirmedBy.split(':')[0]}`].join(
     '<br>',
   )
