@@ -29,7 +29,8 @@ const spec = {
     },
     native: {
       type: 'boolean',
-      description: "install as the agent's own plugin where loadout can (Claude Code by default; Copilot CLI only with it; switches a plugin installed with --loose back)",
+      description:
+        "install as the agent's own plugin where loadout can (Claude Code by default; Copilot CLI only with it; switches a plugin installed with --loose back)",
     },
     skill: {type: 'string', description: 'install only these skills of the plugin', multiple: true},
     frozen: {type: 'boolean', description: 'with no argument: fail if loadout.lock would change'},
