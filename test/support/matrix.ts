@@ -117,8 +117,9 @@ export const supports = (agent: Agent, part: Part, scope: Scope): boolean => {
 
 /** The agent's native plugin form, read from its registry file: where loadout registers a plugin as the agent's own. */
 export const nativeForm = (agent: Agent): {format: string; locations: Location[]} | undefined => {
-  const form = agent.file.pluginForm as {form?: string; format?: string; locations?: Location[]} | undefined
-  return form?.form === 'native' && form.format && form.locations ? {format: form.format, locations: form.locations} : undefined
+  const form = agent.file.pluginForm as {form?: string; format?: string; flag?: string; locations?: Location[]} | undefined
+  // native by default only: an agent whose flag is `--native` gets its own plugin only when asked
+  return form?.form === 'native' && form.flag !== '--native' && form.format && form.locations ? {format: form.format, locations: form.locations} : undefined
 }
 
 /**
