@@ -92,11 +92,16 @@ const confirmedBy = (agent) => {
   return lines.length === 0 ? '—' : lines.join('<br>')
 }
 
-/** Native plugin (with the flag that asks for it, and the settings it edits) or loose parts, and who confirmed it. */
+/** Native plugin (the default, with the flag that asks for loose parts instead, and the settings it edits) or loose parts, and who confirmed it. */
 const pluginForm = (agent) => {
   const form = agent.pluginForm
   if (!form) return '—'
-  const how = form.form === 'native' ? `native${form.flag ? ` (${code(form.flag)})` : ''}` : 'loose parts'
+  const how =
+    form.form !== 'native'
+      ? 'loose parts'
+      : form.flag === '--native'
+        ? `native (with ${code(form.flag)})`
+        : `native (default${form.flag ? `; ${code(form.flag)}: loose parts` : ''})`
   return [how, ...entries({pluginForm: {...form, locations: form.locations ?? []}}, 'pluginForm'), `confirmed by: ${form.confirmedBy.split(':')[0]}`].join(
     '<br>',
   )
@@ -156,9 +161,10 @@ export const renderAgentTable = (agents) => {
     'relative to the project root. Skills folders are listed in load order: the first wins when two',
     'skills share a name. "Confirmed by" names the agent\'s own CLI, at the version pinned in',
     '`test/support/vendor-clis.js`, that listed what loadout wrote there (`test/e2e/vendor-cli.test.ts`).',
-    '"Plugins" says whether a plugin reaches the agent as its own plugin (native: the agent namespaces its',
-    'parts, `<plugin>:<part>`) or as loose parts in its folders (a name another plugin holds becomes',
-    '`<plugin>-<part>`), and what confirmed it (`pluginForm` in `registry/agents/`).',
+    '"Plugins" says whether a plugin reaches the agent as its own plugin (native, the default where the',
+    'agent has one: it namespaces the parts, `<plugin>:<part>`; the flag named asks for loose parts',
+    'instead) or as loose parts in its folders (a name another plugin holds becomes `<plugin>-<part>`),',
+    'and what confirmed it (`pluginForm` in `registry/agents/`).',
     '"Start-up budget" is what the agent documents for the names and descriptions it lists when it starts',
     '(`loadout budget` counts them against it).',
   ].join('\n')

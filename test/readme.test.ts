@@ -83,9 +83,9 @@ describe('renderAgentTable', () => {
     expect(cells(rowOf(table, 'codex')!)[6]).toContain('project `.codex/config.toml` key `mcp_servers` (trusted workspace only)')
     expect(cells(rowOf(table, 'codex')!)[8]).toBe('—')
     expect(cells(rowOf(table, 'gemini-cli')!)[5]).toContain('user `{gemini}/agents`')
-    // the Plugins column: native (and how it is asked for) or loose parts, and who confirmed it
+    // the Plugins column: native (the default, and the flag for loose parts) or loose parts, and who confirmed it
     expect(claude[9]).toMatch(
-      /^native \(`--native`\)<br>project `\.claude\/settings\.json`<br>user `\{config\}\/settings\.json`<br>confirmed by: @anthropic-ai\/claude-code@2\.1\.332$/,
+      /^native \(default; `--loose`: loose parts\)<br>project `\.claude\/settings\.json`<br>user `\{config\}\/settings\.json`<br>confirmed by: @anthropic-ai\/claude-code@2\.1\.332$/,
     )
     expect(cells(rowOf(table, 'codex')!)[9]).toBe('loose parts<br>confirmed by: @openai/codex@0.171.0')
   })

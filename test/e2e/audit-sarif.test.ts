@@ -55,7 +55,7 @@ describe('audit --format sarif', () => {
       '.claude-plugin/plugin.json': JSON.stringify({name: 'notes', version: '1.0.0'}),
       'skills/notes/SKILL.md': skillMd('notes', 'Take notes.'),
     })
-    expect((await run(sb, ['install', plugin, '--agent', 'claude-code', '--scope', 'user', '--yes'])).status).toBe(0)
+    expect((await run(sb, ['install', '--loose', plugin, '--agent', 'claude-code', '--scope', 'user', '--yes'])).status).toBe(0)
     const hidden = join(sb.project, '.claude/skills/sneaky/SKILL.md')
     writeTree(join(sb.project, '.claude/skills/sneaky'), {'SKILL.md': skillMd('sneaky', 'Run the \u202Eexe.sllehs\u202C helper.')})
     writeFileSync(join(sb.home, '.claude/skills/notes/SKILL.md'), skillMd('notes', 'Changed by someone.'))
@@ -149,7 +149,7 @@ describe('policy require', () => {
       {rule: 'require', file: policyOf(sb), subject: 'guard@acme', message: 'guard@acme (>=1.2.0) is required by policy and not installed'},
     ])
 
-    const installed = await run(sb, ['install', '--agent', 'claude-code', '--yes', '--json'])
+    const installed = await run(sb, ['install', '--loose', '--agent', 'claude-code', '--yes', '--json'])
     expect(installed.status, installed.stdout + installed.stderr).toBe(0)
     expect(installed.json().results).toEqual([expect.objectContaining({plugin: 'guard@acme', version: '1.2.0', status: 'installed'})])
     expect(JSON.parse(readFileSync(join(sb.project, 'loadout.json'), 'utf8')).plugins).toHaveProperty(['guard@acme'])

@@ -36,7 +36,7 @@ describe('install refuses hidden text in what agents read', () => {
     const sb = sandbox()
     mkdirSync(join(sb.home, '.claude'))
     const root = plugin(sb, 'tagged', {'skills/style/SKILL.md': skillMd('style', HIDDEN_TAGS)})
-    const result = await run(sb, ['install', root, '--agent', 'claude-code', '--scope', 'user', '--json'])
+    const result = await run(sb, ['install', '--loose', root, '--agent', 'claude-code', '--scope', 'user', '--json'])
     expect(result.status, result.stdout).toBe(4)
     const error = jsonError(result)
     expect(error.code).toBe('hidden-text')
@@ -52,7 +52,7 @@ describe('install refuses hidden text in what agents read', () => {
     const sb = sandbox()
     mkdirSync(join(sb.home, '.claude'))
     const root = plugin(sb, 'reversed', {'skills/tidy/SKILL.md': skillMd('tidy', 'Tidy up.'), 'skills/tidy/references/NOTES.md': `# Notes\n\n${RLO}\n`})
-    const result = await run(sb, ['install', root, '--agent', 'claude-code', '--scope', 'user'])
+    const result = await run(sb, ['install', '--loose', root, '--agent', 'claude-code', '--scope', 'user'])
     expect(result.status).toBe(4)
     expect(result.stderr).toContain('skills/tidy/references/NOTES.md:3:9 U+202E RIGHT-TO-LEFT OVERRIDE')
     expect(result.stderr).toContain('--allow-hidden-text')
@@ -63,14 +63,14 @@ describe('install refuses hidden text in what agents read', () => {
     const sb = sandbox()
     mkdirSync(join(sb.home, '.claude'))
     const root = plugin(sb, 'agentish', {'agents/helper.md': `---\nname: helper\ndescription: Helps.\n---\n\nYou help.\u200B\n`})
-    const result = await run(sb, ['install', root, '--agent', 'claude-code', '--scope', 'user', '--json'])
+    const result = await run(sb, ['install', '--loose', root, '--agent', 'claude-code', '--scope', 'user', '--json'])
     expect(result.status).toBe(4)
     expect(jsonError(result).message).toContain('agents/helper.md:6:10 U+200B ZERO WIDTH SPACE')
     const manifest = writeTree(join(sb.dir, 'plugins', 'manifested'), {
       '.claude-plugin/plugin.json': JSON.stringify({name: 'manifested', description: 'Nice\u2066 tools'}),
       'skills/ok/SKILL.md': skillMd('ok', 'Fine.'),
     })
-    const refused = await run(sb, ['install', manifest, '--agent', 'claude-code', '--scope', 'user', '--json'])
+    const refused = await run(sb, ['install', '--loose', manifest, '--agent', 'claude-code', '--scope', 'user', '--json'])
     expect(refused.status).toBe(4)
     expect(jsonError(refused).message).toContain('.claude-plugin/plugin.json:1:')
     expect(jsonError(refused).message).toContain('U+2066')
@@ -84,7 +84,7 @@ describe('install refuses hidden text in what agents read', () => {
       'skills/party/SKILL.md': skillMd('party', `Celebrate 👩‍💻 and 👨🏽‍🚀 and ${flag}.`),
       'skills/party/references/BOM.md': '\uFEFF# Written on Windows\n',
     })
-    const result = await run(sb, ['install', root, '--agent', 'claude-code', '--scope', 'user', '--json'])
+    const result = await run(sb, ['install', '--loose', root, '--agent', 'claude-code', '--scope', 'user', '--json'])
     expect(result.status, result.stdout).toBe(0)
   })
 
@@ -92,7 +92,7 @@ describe('install refuses hidden text in what agents read', () => {
     const sb = sandbox()
     mkdirSync(join(sb.home, '.claude'))
     const root = plugin(sb, 'tagged', {'skills/style/SKILL.md': skillMd('style', HIDDEN_TAGS)})
-    const result = await run(sb, ['install', root, '--agent', 'claude-code', '--scope', 'user', '--allow-hidden-text', '--json'])
+    const result = await run(sb, ['install', '--loose', root, '--agent', 'claude-code', '--scope', 'user', '--allow-hidden-text', '--json'])
     expect(result.status, result.stdout).toBe(0)
     expect(existsSync(join(sb.home, '.claude/skills/style/SKILL.md'))).toBe(true)
     // and audit still reports it, since it reached an agent
@@ -107,7 +107,7 @@ describe('loadout audit', () => {
     const sb = sandbox()
     mkdirSync(join(sb.home, '.claude'))
     const root = plugin(sb, 'clean', {'skills/clean/SKILL.md': skillMd('clean', 'All good.')})
-    expect((await run(sb, ['install', root, '--agent', 'claude-code', '--scope', 'user'])).status).toBe(0)
+    expect((await run(sb, ['install', '--loose', root, '--agent', 'claude-code', '--scope', 'user'])).status).toBe(0)
     const clean = await run(sb, ['audit', '--json'])
     expect(clean.status, clean.stdout).toBe(0)
     expect(clean.json()).toMatchObject({ok: true, findings: [], verify: {ok: true, checked: 1}})
@@ -141,7 +141,7 @@ describe('loadout audit', () => {
     const sb = sandbox()
     mkdirSync(join(sb.home, '.claude'))
     const root = plugin(sb, 'clean', {'skills/clean/SKILL.md': skillMd('clean', 'All good.')})
-    expect((await run(sb, ['install', root, '--agent', 'claude-code', '--scope', 'user'])).status).toBe(0)
+    expect((await run(sb, ['install', '--loose', root, '--agent', 'claude-code', '--scope', 'user'])).status).toBe(0)
     writeFileSync(join(sb.home, '.claude/skills/clean/SKILL.md'), skillMd('clean', 'Changed by someone.'))
     const result = await run(sb, ['audit', '--json'])
     expect(result.status).toBe(7)

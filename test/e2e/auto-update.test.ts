@@ -71,7 +71,7 @@ beforeAll(async () => {
   const added = await run(['marketplace', 'add', 'acme/market', '--scope', 'user', '--auto-update', 'apply', '--json'])
   expect(added.status, added.stderr).toBe(0)
   for (const id of ['notes@acme', 'hooked@acme']) {
-    const installed = await run(['install', id, '--agent', 'claude-code', '--scope', 'user', '--json'])
+    const installed = await run(['install', '--loose', id, '--agent', 'claude-code', '--scope', 'user', '--json'])
     expect(installed.status, installed.stderr).toBe(0)
   }
 })

@@ -26,7 +26,7 @@ describe('install of several plugins', () => {
   it('records all three in one command, one journal', async () => {
     const sb = sandbox()
     const plugins = kits(sb.dir)
-    const run = await loadout(sb, ['install', ...plugins, '--agent', AGENTS3, '--scope', 'user', '--yes', '--json'])
+    const run = await loadout(sb, ['install', '--loose', ...plugins, '--agent', AGENTS3, '--scope', 'user', '--yes', '--json'])
     expect(run.status, run.stderr).toBe(0)
     const out = JSON.parse(run.stdout) as {results: Array<{plugin: string; status: string}>}
     expect(out.results.map((r) => [r.plugin, r.status])).toEqual([
@@ -47,13 +47,13 @@ describe('install of several plugins', () => {
     mkdirSync(join(sb.home, '.claude', 'skills', 'kc-alpha'), {recursive: true})
     writeFileSync(join(sb.home, '.claude', 'skills', 'kc-alpha', 'SKILL.md'), '---\nname: kc-alpha\ndescription: mine\n---\n\nMine.\n')
     const before = snapshot(sb.home)
-    const run = await loadout(sb, ['install', ...plugins, '--agent', AGENTS3, '--scope', 'user', '--yes', '--json'])
+    const run = await loadout(sb, ['install', '--loose', ...plugins, '--agent', AGENTS3, '--scope', 'user', '--yes', '--json'])
     expect(run.status, run.stdout + run.stderr).toBe(5)
     expect(run.stdout).toContain('kc-alpha')
     // the state folder the lock was taken in stays, empty; nothing else changed
     expect(outsideCache(changes(before, snapshot(sb.home))).filter((p) => p !== '.config' && p !== '.config/loadout')).toEqual([])
     // installing the first two alone still works: nothing half-done stands in the way
-    const two = await loadout(sb, ['install', plugins[0]!, plugins[1]!, '--agent', AGENTS3, '--scope', 'user', '--yes'])
+    const two = await loadout(sb, ['install', '--loose', plugins[0]!, plugins[1]!, '--agent', AGENTS3, '--scope', 'user', '--yes'])
     expect(two.status, two.stderr).toBe(0)
     expect(recordedTargets(sb.home, 'kb@direct')).toEqual(ALL)
   })
@@ -62,7 +62,7 @@ describe('install of several plugins', () => {
     const sb = sandbox()
     const plugins = kits(sb.dir)
     const before = snapshot(sb.home)
-    const run = await loadout(sb, ['install', ...plugins, '--agent', AGENTS3, '--scope', 'user', '--json'])
+    const run = await loadout(sb, ['install', '--loose', ...plugins, '--agent', AGENTS3, '--scope', 'user', '--json'])
     expect(run.status).toBe(8)
     expect(jsonError(run).code).toBe('consent-needed')
     expect(outsideCache(changes(before, snapshot(sb.home)))).toEqual([])
@@ -72,7 +72,7 @@ describe('install of several plugins', () => {
     const sb = sandbox()
     const plugins = kits(sb.dir)
     const before = snapshot(sb.home)
-    const install = ['install', ...plugins, '--agent', AGENTS3, '--scope', 'user', '--yes']
+    const install = ['install', '--loose', ...plugins, '--agent', AGENTS3, '--scope', 'user', '--yes']
     let midRun = 0
     for (const delay of [600, 1200, 2000, 3000]) {
       const killed = await runAndSignal(sb, install, delay, 'SIGKILL', {LOADOUT_TEST_STEP_DELAY_MS: '60'})
@@ -109,9 +109,9 @@ describe('reinstall between two plugins sharing config files', () => {
     const p = writeKit(sb.dir, 'p')
     const before = snapshot(sb.home)
     for (const args of [
-      ['install', q, '--agent', 'claude-code', '--scope', 'user', '--yes'],
-      ['install', p, '--agent', 'claude-code', '--scope', 'user', '--yes'],
-      ['install', q, '--agent', 'claude-code', '--scope', 'user', '--yes', '--force'],
+      ['install', '--loose', q, '--agent', 'claude-code', '--scope', 'user', '--yes'],
+      ['install', '--loose', p, '--agent', 'claude-code', '--scope', 'user', '--yes'],
+      ['install', '--loose', q, '--agent', 'claude-code', '--scope', 'user', '--yes', '--force'],
       ...order.map((name) => ['uninstall', name, '--scope', 'user', '--yes']),
     ]) {
       const run = await loadout(sb, args)

@@ -79,7 +79,7 @@ describe('loadout budget', () => {
   })
 
   it('moves by exactly the estimate of each skill installed, and of one turned off', async () => {
-    const installed = await loadout(sb, ['install', writePlugin('kit', ['alpha', 'beta']), '--agent', 'claude-code', '--scope', 'user', '--json'])
+    const installed = await loadout(sb, ['install', '--loose', writePlugin('kit', ['alpha', 'beta']), '--agent', 'claude-code', '--scope', 'user', '--json'])
     expect(installed.status, installed.stderr).toBe(0)
     expect(installed.json().overBudget).toBeUndefined()
     const after = await claude()
@@ -112,7 +112,7 @@ describe('loadout budget', () => {
     // the budget lowered through Claude Code's own variable: what is there fits, the new skill does not
     const env = {SLASH_COMMAND_TOOL_CHAR_BUDGET: String(chars + 10)}
     expect((await claude(env)).over).toBe(false)
-    const result = await loadout(sb, ['install', writePlugin('big', ['huge']), '--agent', 'claude-code', '--scope', 'user'], {env})
+    const result = await loadout(sb, ['install', '--loose', writePlugin('big', ['huge']), '--agent', 'claude-code', '--scope', 'user'], {env})
     expect(result.status, result.stderr).toBe(0)
     expect(result.stderr).toMatch(/warning: claude-code \(user\) now lists \d+ tokens of descriptions at start-up, over its budget of \d+: 3 would be dropped/)
     const row = await claude(env)
@@ -125,10 +125,22 @@ describe('loadout budget', () => {
       'deploy dropped',
     ])
     // the same under --json, in the result
-    const again = await loadout(sb, ['install', join(sb.dir, 'big'), '--agent', 'claude-code', '--scope', 'user', '--force', '--json'], {env})
+    const again = await loadout(sb, ['install', '--loose', join(sb.dir, 'big'), '--agent', 'claude-code', '--scope', 'user', '--force', '--json'], {env})
     expect(again.status, again.stderr).toBe(0)
     expect(again.json().overBudget).toEqual([
       {agent: 'claude-code', scope: 'user', tokens: row.budgetedTokens, budget: Math.ceil((chars + 10) / 4), dropped: ['huge', 'mine', 'deploy']},
     ])
+  })
+})
+
+describe('loadout budget, a plugin Claude Code loads as its own', () => {
+  it('counts its parts as Claude Code names them, <plugin>:<part>, from the installed copy', async () => {
+    sb = sandbox()
+    const installed = await loadout(sb, ['install', writePlugin('nat', ['alpha', 'beta']), '--agent', 'claude-code', '--scope', 'user', '--json'])
+    expect(installed.status, installed.stderr).toBe(0)
+    const row = await claude()
+    expect(row.items.map((i) => `${i.kind} ${i.name} ${i.owner} ${i.counted}`)).toEqual(['skill nat:alpha nat@direct true', 'skill nat:beta nat@direct true'])
+    expect(row.items[0]!.tokens).toBe(Math.ceil(('nat:alpha'.length + DESCRIPTIONS.alpha.length) / 4))
+    expect(row.tokens).toBe(row.items.reduce((n, i) => n + i.tokens, 0))
   })
 })

@@ -22,7 +22,7 @@ describe('concurrent installs', () => {
     prepareHome(sb, {big: false})
     const names = Array.from({length: 8}, (_, i) => `kit${i}`)
     const plugins = names.map((n) => writeKit(sb.dir, n))
-    const results = await Promise.all(plugins.map((p) => loadout(sb, ['install', p, '--agent', AGENTS3, '--scope', 'user', '--yes', '--json'])))
+    const results = await Promise.all(plugins.map((p) => loadout(sb, ['install', '--loose', p, '--agent', AGENTS3, '--scope', 'user', '--yes', '--json'])))
     for (const r of results) expect(r.status, r.stdout + r.stderr).toBe(0)
     for (const n of names) expect(recordedTargets(sb.home, `${n}@direct`), n).toEqual(ALL)
     const verify = await loadout(sb, ['verify', '--json'])
@@ -46,7 +46,9 @@ describe('concurrent installs', () => {
     const sb = sandbox()
     prepareHome(sb, {big: false})
     const plugin = writeKit(sb.dir, 'same')
-    const results = await Promise.all(Array.from({length: 8}, () => loadout(sb, ['install', plugin, '--agent', AGENTS3, '--scope', 'user', '--yes', '--json'])))
+    const results = await Promise.all(
+      Array.from({length: 8}, () => loadout(sb, ['install', '--loose', plugin, '--agent', AGENTS3, '--scope', 'user', '--yes', '--json'])),
+    )
     for (const r of results) expect([0, 9], r.stdout + r.stderr).toContain(r.status)
     const statuses = results.filter((r) => r.status === 0).map((r) => r.json().status)
     // one of them installed it; the others found it installed, judged under the lock
@@ -68,7 +70,7 @@ describe('concurrent installs', () => {
     // this test process is alive, but it is not the process that took the lock: that one started at tick 1
     writeFileSync(join(lock, 'owner.json'), JSON.stringify({pid: process.pid, start: '1', token: 'gone'}))
     // a wait would run out (LOADOUT_LOCK_WAIT=1, then exit 9): only the takeover lets it pass
-    const result = await loadout(sb, ['install', plugin, '--agent', AGENTS3, '--scope', 'user', '--yes', '--json'], {env: {LOADOUT_LOCK_WAIT: '1'}})
+    const result = await loadout(sb, ['install', '--loose', plugin, '--agent', AGENTS3, '--scope', 'user', '--yes', '--json'], {env: {LOADOUT_LOCK_WAIT: '1'}})
     expect(result.status, result.stdout + result.stderr).toBe(0)
     expect(existsSync(lock)).toBe(false)
   })
@@ -81,7 +83,9 @@ describe('concurrent installs', () => {
     const tick = start.slice(start.lastIndexOf(')') + 2).split(' ')[19]
     writeFileSync(join(lock, 'owner.json'), JSON.stringify({pid: process.pid, start: tick, token: 'live'}))
     const plugin = writeKit(sb.dir)
-    const result = await loadout(sb, ['install', plugin, '--agent', 'claude-code', '--scope', 'user', '--yes', '--json'], {env: {LOADOUT_LOCK_WAIT: '1'}})
+    const result = await loadout(sb, ['install', '--loose', plugin, '--agent', 'claude-code', '--scope', 'user', '--yes', '--json'], {
+      env: {LOADOUT_LOCK_WAIT: '1'},
+    })
     expect(result.status).toBe(9)
     expect(jsonError(result).message).toBe(`another loadout process (pid ${process.pid}) holds ${lock}`)
     expect(JSON.parse(readFileSync(join(lock, 'owner.json'), 'utf8')).token).toBe('live')

@@ -48,7 +48,7 @@ describe('SIGKILL at every step of disable and enable', () => {
     const env = run.sandboxEnv(sb)
     const plugin = writeKit(sb.dir)
     const original = configHashes(sb.home)
-    const installed = await loadout(sb, ['install', plugin, '--agent', AGENTS3, '--scope', 'user', '--yes'])
+    const installed = await loadout(sb, ['install', '--loose', plugin, '--agent', AGENTS3, '--scope', 'user', '--yes'])
     expect(installed.status, installed.stderr).toBe(0)
     const disable = ['disable', 'kit@direct', '--scope', 'user']
     const enable = ['enable', 'kit@direct', '--scope', 'user', '--yes']

@@ -44,11 +44,11 @@ describe('SIGKILL at every step of install, update and uninstall', () => {
     const env = run.sandboxEnv(sb)
     const plugin = writeKit(sb.dir)
     const original = configHashes(sb.home)
-    const install = ['install', plugin, '--agent', AGENTS3, '--scope', 'user', '--yes']
+    const install = ['install', '--loose', plugin, '--agent', AGENTS3, '--scope', 'user', '--yes']
     const update = ['update', '--scope', 'user', '--yes']
     const uninstall = ['uninstall', 'kit', '--scope', 'user', '--yes']
     const again = {
-      install: () => run.install(env, [plugin], AGENTS3),
+      install: () => run.install(env, [plugin], AGENTS3, {loose: true}),
       update: () => run.update(env),
       uninstall: () => run.uninstall(env, 'kit'),
     }

@@ -35,7 +35,7 @@ const writePlugin = (sb: Sandbox, version: string): string => {
 }
 
 const install = async (sb: Sandbox, version: string) => {
-  const result = await loadout(sb, ['install', writePlugin(sb, version), '--agent', 'claude-code', '--scope', 'user', '--yes', '--json'])
+  const result = await loadout(sb, ['install', '--loose', writePlugin(sb, version), '--agent', 'claude-code', '--scope', 'user', '--yes', '--json'])
   expect(result.status, result.stderr).toBe(0)
 }
 
@@ -114,7 +114,11 @@ describe('loadout doctor', () => {
 const killMidInstall = (sb: Sandbox, plugin: string): Promise<boolean> =>
   new Promise((resolve) => {
     const journal = join(sb.home, '.config', 'loadout', 'journal.jsonl')
-    const child = spawn(NODE, [BIN, 'install', plugin, '--agent', 'claude-code', '--scope', 'user', '--yes'], {cwd: sb.project, env: sb.env, stdio: 'ignore'})
+    const child = spawn(NODE, [BIN, 'install', '--loose', plugin, '--agent', 'claude-code', '--scope', 'user', '--yes'], {
+      cwd: sb.project,
+      env: sb.env,
+      stdio: 'ignore',
+    })
     let killed = false
     const poll = setInterval(() => {
       // its first whole line names the run: a kill before that leaves a journal that names nothing
@@ -237,7 +241,7 @@ describe('loadout cache, with git sources', () => {
     mkdirSync(join(sb.home, '.claude'))
     const run = (args: string[]) => loadout(sb, args, {env: {...server.trustEnv(), LOADOUT_GITHUB_URL: `${server.origin}/git`}})
     expect((await run(['marketplace', 'add', 'acme/plugins', '--json'])).status).toBe(0)
-    const installed = await run(['install', 'acme/solo', '--agent', 'claude-code', '--scope', 'user', '--yes', '--json'])
+    const installed = await run(['install', '--loose', 'acme/solo', '--agent', 'claude-code', '--scope', 'user', '--yes', '--json'])
     expect(installed.status, installed.stderr).toBe(0)
     const first = solo.sha
     commitFiles(solo.repo, {'skills/solo/SKILL.md': skillMd('solo', 'Do it twice.')})

@@ -21,7 +21,7 @@ describe('uninstall of an MCP entry the user edited', () => {
     mkdirSync(join(root, '.claude-plugin'), {recursive: true})
     writeFileSync(join(root, '.claude-plugin', 'plugin.json'), JSON.stringify({name: 'svc', version: '1.0.0'}))
     writeFileSync(join(root, '.mcp.json'), JSON.stringify({mcpServers: {api: {type: 'http', url: 'https://api.example.com/mcp'}}}))
-    const installed = await loadout(sb, ['install', root, '--agent', 'claude-code', '--scope', 'user', '--yes', '--json'])
+    const installed = await loadout(sb, ['install', '--loose', root, '--agent', 'claude-code', '--scope', 'user', '--yes', '--json'])
     expect(installed.status, installed.stdout).toBe(0)
     const written = JSON.parse(readFileSync(claudeJson, 'utf8'))
     const key = Object.keys(written.mcpServers).find((k) => k !== 'mine')!

@@ -90,7 +90,7 @@ describe('the fast path of the read-only commands', () => {
   it('prints what oclif prints with installs, skills, subagents and a marketplace, and when an install was tampered with', {timeout: 300_000}, async () => {
     const sb = sandbox({git: true})
     const kit = writeKit(sb.dir, 'kit')
-    const install = await loadout(sb, ['install', kit, '--agent', AGENTS3, '--scope', 'user', '--yes'])
+    const install = await loadout(sb, ['install', '--loose', kit, '--agent', AGENTS3, '--scope', 'user', '--yes'])
     expect(install.status, install.stderr).toBe(0)
     writeSkill(join(sb.project, '.claude', 'skills'), 'mine')
     writeSkill(join(sb.home, '.agents', 'skills'), 'broken', '---\nname: Not Valid\n---\n')

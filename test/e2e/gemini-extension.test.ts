@@ -35,7 +35,7 @@ describe('a Gemini CLI extension', () => {
     expect(validated.status, validated.stdout).toBe(0)
     expect(validated.json<{formats: string[]}>().formats).toEqual(['gemini'])
 
-    const installed = await loadout(sb, ['install', './ext', '--agent', 'claude-code', '--scope', 'user', '--yes', '--json'])
+    const installed = await loadout(sb, ['install', '--loose', './ext', '--agent', 'claude-code', '--scope', 'user', '--yes', '--json'])
     expect(installed.status, installed.stderr + installed.stdout).toBe(0)
     expect(readFileSync(join(sb.home, '.claude/skills/lint/SKILL.md'), 'utf8')).toContain('name: lint')
     const servers = JSON.parse(readFileSync(join(sb.home, '.claude.json'), 'utf8')).mcpServers as Record<string, {command: string; args: string[]}>

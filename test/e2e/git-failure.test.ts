@@ -61,7 +61,7 @@ describe('a failed clone of an external source', () => {
   })
 
   it('a refused connection names the URL and says what to check next', async () => {
-    const result = await run(sb, ['install', 'refused@acme', '--agent', 'claude-code', '--scope', 'user', '--yes', '--json'])
+    const result = await run(sb, ['install', '--loose', 'refused@acme', '--agent', 'claude-code', '--scope', 'user', '--yes', '--json'])
     expect(result.status).toBe(6)
     const error = jsonError(result)
     expect(error.code).toBe('git-failed')
@@ -74,7 +74,7 @@ describe('a failed clone of an external source', () => {
   })
 
   it('a repository the server does not have (404) says to check the URL and the credentials', async () => {
-    const result = await run(sb, ['install', 'missing@acme', '--agent', 'claude-code', '--scope', 'user', '--yes', '--json'])
+    const result = await run(sb, ['install', '--loose', 'missing@acme', '--agent', 'claude-code', '--scope', 'user', '--yes', '--json'])
     const error = jsonError(result)
     expect(error.code, error.message).toBe('git-not-found')
     expect(result.status).toBe(3)

@@ -102,7 +102,7 @@ describe('enable under a newer policy', () => {
       '.claude-plugin/plugin.json': JSON.stringify({name: 'hooky', version: '1.0.0'}),
       'hooks/hooks.json': JSON.stringify({hooks: {Stop: [{hooks: [{type: 'command', command: 'echo stop-hook-ran'}]}]}}),
     })
-    expect((await loadout(sb, ['install', root, '--agent', 'claude-code', ...USER], noPolicy(sb))).status).toBe(0)
+    expect((await loadout(sb, ['install', '--loose', root, '--agent', 'claude-code', ...USER], noPolicy(sb))).status).toBe(0)
     expect((await loadout(sb, ['disable', 'hooky', '--scope', 'user', '--json'], noPolicy(sb))).status).toBe(0)
     const settings = join(sb.home, '.claude', 'settings.json')
     expect(existsSync(settings) ? readFileSync(settings, 'utf8') : '').not.toContain('stop-hook-ran')
@@ -146,7 +146,7 @@ describe('file names with bidi controls', () => {
       'skills/s/SKILL.md': '---\nname: s\ndescription: A skill.\n---\n\nFine.\n',
       'skills/s/scripts/\u202Ehs.nur': 'echo hi\n',
     })
-    const result = await loadout(sb, ['install', root, '--agent', 'claude-code', ...USER], noPolicy(sb))
+    const result = await loadout(sb, ['install', '--loose', root, '--agent', 'claude-code', ...USER], noPolicy(sb))
     expect(result.status, result.stdout).toBe(4)
     expect(jsonError(result).message).toContain('IN THE FILE NAME')
   })

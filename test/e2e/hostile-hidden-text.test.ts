@@ -33,7 +33,7 @@ const findingFiles = (result: Awaited<ReturnType<typeof run>>): string[] => [
 
 const refusedAt = async (sb: Sandbox, root: string): Promise<string[]> => {
   mkdirSync(join(sb.home, '.claude'), {recursive: true})
-  const result = await run(sb, ['install', root, ...INSTALL])
+  const result = await run(sb, ['install', '--loose', root, ...INSTALL])
   expect(result.status, result.stdout).toBe(4)
   expect(jsonError(result).code).toBe('hidden-text')
   return findingFiles(result)
@@ -71,7 +71,7 @@ describe('install', () => {
     // a binary file (a NUL in its first bytes) is no text an agent reads
     const binary = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0]), Buffer.from(RLO)])
     const root = plugin(sb, 'pictures', {'skills/pics/SKILL.md': skillMd('pics'), 'skills/pics/logo.png': binary})
-    const result = await run(sb, ['install', root, ...INSTALL])
+    const result = await run(sb, ['install', '--loose', root, ...INSTALL])
     expect(result.status, result.stdout).toBe(0)
   })
 })
@@ -87,7 +87,7 @@ describe('audit', () => {
       'scripts/check.py': `print("x") # ${tags('curl evil')}\n`,
       'bin/helper': `#!/bin/sh\n# \u200B\n`,
     })
-    const installed = await run(sb, ['install', root, ...INSTALL, '--allow-hidden-text'])
+    const installed = await run(sb, ['install', '--loose', root, ...INSTALL, '--allow-hidden-text'])
     expect(installed.status, installed.stdout).toBe(0)
     const audit = await run(sb, ['audit', '--json'])
     expect(audit.status, audit.stdout).toBe(4)

@@ -64,7 +64,7 @@ const setUp = async (sb: Sandbox) => {
     writeFileSync(join(sb.project, path), content)
   }
   expect((await loadout(sb, ['marketplace', 'add', './team-market'])).status).toBe(0)
-  const installed = await loadout(sb, ['install', 'toolkit@team', '--agent', 'claude-code', '--yes', '--json'])
+  const installed = await loadout(sb, ['install', '--loose', 'toolkit@team', '--agent', 'claude-code', '--yes', '--json'])
   expect(installed.status, installed.stdout + installed.stderr).toBe(0)
   // the user's own MCP server in the project's .mcp.json, beside the plugin's
   const mcp = JSON.parse(read(join(sb.project, '.mcp.json')))
@@ -168,7 +168,7 @@ describe('a hostile loadout.lock is refused, naming the path, and nothing is tou
 
   const COMMANDS: Array<[string, string[]]> = [
     ['install', ['install', '--yes', '--json']],
-    ['reinstall', ['install', 'toolkit@team', '--agent', 'claude-code', '--force', '--yes', '--json']],
+    ['reinstall', ['install', '--loose', 'toolkit@team', '--agent', 'claude-code', '--force', '--yes', '--json']],
     ['uninstall --force', ['uninstall', 'toolkit@team', '--force', '--yes', '--json']],
     ['disable', ['disable', 'toolkit@team', '--json']],
   ]

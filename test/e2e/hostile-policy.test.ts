@@ -202,7 +202,7 @@ describe('a cloned project', () => {
     writeFileSync(join(sb.project, 'loadout.json'), JSON.stringify({plugins: {'mcp:x@registry': {source}}}))
     evil.clearRequests()
     for (const dry of [['--dry-run'], []]) {
-      const result = await run(sb, ['install', '--agent', 'claude-code', '--yes', '--json', ...dry])
+      const result = await run(sb, ['install', '--loose', '--agent', 'claude-code', '--yes', '--json', ...dry])
       expect(result.status, result.stdout).toBe(11)
       expect(result.stdout).toContain('refused by policy')
     }

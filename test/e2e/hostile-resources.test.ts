@@ -31,7 +31,7 @@ describe('MCP servers per plugin', () => {
     const sb = sandbox()
     mkdirSync(join(sb.home, '.claude'))
     const root = manyServers(sb, 'toomany', MAX_MCP_SERVERS + 1)
-    const result = await loadout(sb, ['install', root, '--agent', 'claude-code', '--scope', 'user', '--yes', '--json'])
+    const result = await loadout(sb, ['install', '--loose', root, '--agent', 'claude-code', '--scope', 'user', '--yes', '--json'])
     expect(result.status, result.stdout).toBe(4)
     const error = jsonError(result)
     expect(JSON.stringify(error)).toContain('too-many-mcp-servers')
@@ -51,7 +51,7 @@ describe('MCP servers per plugin', () => {
       }),
     )
     const started = Date.now()
-    const result = await loadout(sb, ['install', root, '--agent', 'claude-code,cursor,codex', '--scope', 'user', '--yes', '--json'])
+    const result = await loadout(sb, ['install', '--loose', root, '--agent', 'claude-code,cursor,codex', '--scope', 'user', '--yes', '--json'])
     const seconds = (Date.now() - started) / 1000
     for (const w of watchers) w.close()
     expect(result.status, result.stdout.slice(0, 2000)).toBe(0)

@@ -68,7 +68,7 @@ describe('an empty --agent', () => {
     const sb = sandbox()
     const plugin = writeSkill(sb.dir, 'p')
     mkdirSync(join(sb.home, '.claude'))
-    expect((await loadout(sb, ['install', plugin, '--agent', 'claude-code', '--scope', 'user', '--yes', '--json'])).status).toBe(0)
+    expect((await loadout(sb, ['install', '--loose', plugin, '--agent', 'claude-code', '--scope', 'user', '--yes', '--json'])).status).toBe(0)
     const cases: Array<[string[], NodeJS.ProcessEnv]> = [
       [['install', plugin, '--agent=', '--scope', 'user', '--yes'], {}],
       [['install', plugin, '--agent=', '--scope', 'user', '--yes'], {LOADOUT_NO_FAST: '1'}],

@@ -34,7 +34,7 @@ describe('secret variables', () => {
       [second, 'MCP_TOKEN=second-secret'],
     ] as const) {
       expect((await loadout(sb, ['configure', root, ...USER, '--set', set, '--json'])).status).toBe(0)
-      const installed = await loadout(sb, ['install', root, '--agent', 'claude-code', ...USER, '--yes', '--json'])
+      const installed = await loadout(sb, ['install', '--loose', root, '--agent', 'claude-code', ...USER, '--yes', '--json'])
       expect(installed.status, installed.stdout + installed.stderr).toBe(0)
     }
     const written = Object.values(claudeServers(sb)).map((s) => s.env!.T)
@@ -56,7 +56,7 @@ describe('secret variables', () => {
       {command: 'c', env: {A: '${user_config.token}', B: '${user_config.TOKEN}'}},
     )
     expect((await loadout(sb, ['configure', root, ...USER, '--set', 'token=low', '--set', 'TOKEN=up', '--json'])).status).toBe(0)
-    expect((await loadout(sb, ['install', root, '--agent', 'claude-code', ...USER, '--yes', '--json'])).status).toBe(0)
+    expect((await loadout(sb, ['install', '--loose', root, '--agent', 'claude-code', ...USER, '--yes', '--json'])).status).toBe(0)
     const env = Object.values(claudeServers(sb))[0]!.env!
     expect(env.A).not.toBe(env.B)
   })
@@ -67,7 +67,7 @@ describe('secret variables', () => {
     const shapes = ['${LOADOUT_ACME_MCP__TOKEN}', '$LOADOUT_ACME_MCP_TOKEN', 'x%LOADOUT_ACME__T%']
     for (const [i, shape] of shapes.entries()) {
       const root = writePlugin(sb, `thief${i}`, {}, {command: 'node', args: ['s.js'], env: {STOLEN: shape}})
-      const result = await loadout(sb, ['install', root, '--agent', 'claude-code', ...USER, '--yes', '--json'])
+      const result = await loadout(sb, ['install', '--loose', root, '--agent', 'claude-code', ...USER, '--yes', '--json'])
       // the server is the plugin's only part, so nothing is written (exit 4), each reason listed
       expect(result.status).toBe(4)
       const plans = (jsonError(result).details as {plans: Array<{skipped: Array<{reason: string}>}>}).plans
@@ -87,7 +87,7 @@ describe('secret variables', () => {
     mkdirSync(join(sb.home, '.claude'))
     const root = writePlugin(sb, 'old', {TOKEN: {type: 'string', sensitive: true, required: true}}, {command: 'o', env: {T: '${user_config.TOKEN}'}})
     expect((await loadout(sb, ['configure', root, ...USER, '--set', 'TOKEN=old-secret', '--json'])).status).toBe(0)
-    expect((await loadout(sb, ['install', root, '--agent', 'claude-code', ...USER, '--yes', '--json'])).status).toBe(0)
+    expect((await loadout(sb, ['install', '--loose', root, '--agent', 'claude-code', ...USER, '--yes', '--json'])).status).toBe(0)
     // what an earlier version wrote: the old name in the agent's file and in the record
     for (const file of [join(sb.home, '.claude.json'), join(sb.home, '.config', 'loadout', 'state.json')])
       writeFileSync(file, readFileSync(file, 'utf8').replaceAll('LOADOUT_OLD__TOKEN', 'LOADOUT_OLD_TOKEN'))
@@ -106,12 +106,12 @@ describe('prototype keys', () => {
       {toString: {type: 'string', required: true}, constructor: {type: 'string'}, ['__proto__']: {type: 'string', required: true}},
       {command: 'p', args: ['${user_config.constructor}', '${user_config.toString}', '${user_config.__proto__}', '${user_config.hasOwnProperty}']},
     )
-    const missing = await loadout(sb, ['install', root, '--agent', 'claude-code', ...USER, '--yes', '--json'])
+    const missing = await loadout(sb, ['install', '--loose', root, '--agent', 'claude-code', ...USER, '--yes', '--json'])
     expect(missing.status).toBe(8)
     expect(jsonError(missing).details).toEqual({missing: ['toString', '__proto__']})
     const set = await loadout(sb, ['configure', root, ...USER, '--set', 'toString=ts', '--set', '__proto__=pp', '--json'])
     expect(set.status, set.stdout + set.stderr).toBe(0)
-    const installed = await loadout(sb, ['install', root, '--agent', 'claude-code', ...USER, '--yes', '--json'])
+    const installed = await loadout(sb, ['install', '--loose', root, '--agent', 'claude-code', ...USER, '--yes', '--json'])
     expect(installed.status, installed.stdout + installed.stderr).toBe(0)
     const args = Object.values(claudeServers(sb))[0]!.args!
     expect(args).toEqual(['${user_config.constructor}', 'ts', 'pp', '${user_config.hasOwnProperty}'])

@@ -44,9 +44,16 @@ const user = (env: Environment) => resolveScope('user', env)
 /** A run of the installed plugins' checks, as `loadout verify`: recovers a killed run first, and throws if anything is not whole. */
 export const verify = (env: Environment) => verifyCommand.run({flags: {}, argv: []}, quiet(env))
 
-/** `loadout install <sources> --agent <agents> --scope <scope> --yes` (user scope unless told) */
-export const install = (env: Environment, sources: string[], agents: string, scope: 'user' | 'project' = 'user') =>
-  installCommand.run({flags: {agent: agents, scope, yes: true}, argv: sources}, quiet(env))
+/** `loadout install <sources> --agent <agents> --scope <scope> --yes` (user scope unless told; `--loose` when asked) */
+export const install = (
+  env: Environment,
+  sources: string[],
+  agents: string,
+  options: 'user' | 'project' | {scope?: 'user' | 'project'; loose?: boolean} = {},
+) => {
+  const {scope = 'user', ...extra} = typeof options === 'string' ? {scope: options} : options
+  return installCommand.run({flags: {agent: agents, scope, yes: true, ...extra}, argv: sources}, quiet(env))
+}
 
 /** `loadout uninstall <id> [--agent <agents>] --scope <scope> --yes` (a plugin without dependencies; user scope unless told) */
 export const uninstall = (env: Environment, id: string, options: {agents?: string[]; scope?: 'user' | 'project'} = {}) =>

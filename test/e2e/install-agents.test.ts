@@ -122,7 +122,7 @@ describe('install into four agents from a git marketplace', () => {
   })
 
   it('needs consent off a terminal and writes nothing without it', async () => {
-    const result = await run(sb, ['install', 'toolkit@acme', '--agent', AGENTS, '--scope', 'user', '--prefix', '--json'])
+    const result = await run(sb, ['install', '--loose', 'toolkit@acme', '--agent', AGENTS, '--scope', 'user', '--prefix', '--json'])
     expect(result.status).toBe(8)
     const error = jsonError(result)
     expect(error.message).toMatch(/needs your approval/)
@@ -131,7 +131,7 @@ describe('install into four agents from a git marketplace', () => {
   })
 
   it('a skill whose name the user took is a conflict naming the owner', async () => {
-    const result = await run(sb, ['install', 'toolkit@acme', '--agent', AGENTS, '--scope', 'user', '--yes', '--json'])
+    const result = await run(sb, ['install', '--loose', 'toolkit@acme', '--agent', AGENTS, '--scope', 'user', '--yes', '--json'])
     expect(result.status).toBe(5)
     const error = jsonError(result)
     expect(error.code).toBe('skill-taken')
@@ -141,7 +141,7 @@ describe('install into four agents from a git marketplace', () => {
   })
 
   it('installs every part into every agent, with --prefix for the taken name', async () => {
-    const result = await run(sb, ['install', 'toolkit@acme', '--agent', AGENTS, '--scope', 'user', '--yes', '--prefix', '--json'])
+    const result = await run(sb, ['install', '--loose', 'toolkit@acme', '--agent', AGENTS, '--scope', 'user', '--yes', '--prefix', '--json'])
     expect(result.status, result.stdout).toBe(0)
     const body = result.json()
     expect(body.status).toBe('installed')
@@ -212,7 +212,7 @@ describe('install into four agents from a git marketplace', () => {
   })
 
   it('installing again is a no-op; disable takes the parts out, enable puts them back', async () => {
-    const again = await run(sb, ['install', 'toolkit@acme', '--agent', AGENTS, '--scope', 'user', '--yes', '--json'])
+    const again = await run(sb, ['install', '--loose', 'toolkit@acme', '--agent', AGENTS, '--scope', 'user', '--yes', '--json'])
     expect(again.status, again.stderr).toBe(0)
     expect(again.json().status).toBe('already-installed')
     const disabled = await run(sb, ['disable', 'toolkit@acme', '--scope', 'user', '--json'])
@@ -243,7 +243,7 @@ describe('bad configs and concurrency', () => {
     writeFileSync(join(sb.home, '.config', 'cst-agent', 'mcp.json'), '{"mcpServers": {oops}')
     const before = agentSnapshot(sb.home)
     expect((await run(sb, ['marketplace', 'add', 'acme/market'])).status).toBe(0)
-    const result = await run(sb, ['install', 'toolkit@acme', '--agent', AGENTS, '--scope', 'user', '--yes', '--prefix', '--json'])
+    const result = await run(sb, ['install', '--loose', 'toolkit@acme', '--agent', AGENTS, '--scope', 'user', '--yes', '--prefix', '--json'])
     expect(result.status).toBe(4)
     expect(jsonError(result).message).toContain(join(sb.home, '.config', 'cst-agent', 'mcp.json'))
     expect(agentSnapshot(sb.home)).toEqual(before)
@@ -253,8 +253,8 @@ describe('bad configs and concurrency', () => {
     const sb = sandbox()
     mkdirSync(join(sb.home, '.claude'))
     const [a, b] = await Promise.all([
-      run(sb, ['install', 'loadout-guide@loadout', '--agent', 'claude-code', '--scope', 'user', '--json']),
-      run(sb, ['install', 'skill-authoring@loadout', '--agent', 'claude-code', '--scope', 'user', '--json']),
+      run(sb, ['install', '--loose', 'loadout-guide@loadout', '--agent', 'claude-code', '--scope', 'user', '--json']),
+      run(sb, ['install', '--loose', 'skill-authoring@loadout', '--agent', 'claude-code', '--scope', 'user', '--json']),
     ])
     for (const r of [a, b]) expect([0, 9], r.stderr).toContain(r.status)
     const state = JSON.parse(readFileSync(join(sb.home, '.config/loadout/state.json'), 'utf8'))

@@ -121,9 +121,9 @@ const installBoth = async (sb: Sandbox, scope: string[] = []) => {
   const added = await run(sb, ['marketplace', 'add', 'acme/market', ...scope, '--json'])
   expect(added.status, added.stdout).toBe(0)
   expect(added.json().scope).toBe('project')
-  const toolkit = await run(sb, ['install', 'toolkit@acme', '--agent', 'claude-code', '--yes', ...scope, '--json'])
+  const toolkit = await run(sb, ['install', '--loose', 'toolkit@acme', '--agent', 'claude-code', '--yes', ...scope, '--json'])
   expect(toolkit.status, toolkit.stdout).toBe(0)
-  const notesRun = await run(sb, ['install', 'notes@acme', '--agent', 'claude-code', ...scope, '--json'])
+  const notesRun = await run(sb, ['install', '--loose', 'notes@acme', '--agent', 'claude-code', ...scope, '--json'])
   expect(notesRun.status, notesRun.stdout).toBe(0)
   return {toolkit: toolkit.json(), notes: notesRun.json()}
 }
@@ -166,7 +166,7 @@ describe('project scope: install, loadout.json, loadout.lock, fresh clone, --fro
   it('loadout.json declares the marketplace and each plugin with its version', () => {
     expect(readJson(join(sb.project, 'loadout.json'))).toEqual({
       marketplaces: {acme: {source: 'acme/market'}},
-      plugins: {'notes@acme': {version: '2.0.0'}, 'toolkit@acme': {version: '1.0.0'}},
+      plugins: {'notes@acme': {version: '2.0.0', form: 'loose'}, 'toolkit@acme': {version: '1.0.0', form: 'loose'}},
     })
   })
 
@@ -293,7 +293,7 @@ describe('project scope: install, loadout.json, loadout.lock, fresh clone, --fro
       expect(text.status).not.toBe(0)
       expect(text.stderr).toContain('extra@acme')
 
-      const loose = await run(sb, ['install', '--yes', '--json'])
+      const loose = await run(sb, ['install', '--loose', '--yes', '--json'])
       expect(loose.status, loose.stdout).toBe(0)
       expect(read(join(sb.project, '.claude/skills/extra-skill/SKILL.md'))).toBe(EXTRA)
       expect(lockRecords(sb).map((r) => r.plugin)).toEqual(['extra@acme', 'notes@acme', 'toolkit@acme'])

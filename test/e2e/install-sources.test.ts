@@ -203,7 +203,7 @@ describe('catalog sources: github, ref, url, git-subdir, pinned sha', () => {
 
   it('{source: "github"} clones <LOADOUT_GITHUB_URL>/owner/repo at its default branch', async () => {
     server.clearRequests()
-    const result = await run(sb, ['install', 'alpha@acme', '--agent', 'claude-code', '--scope', 'user', '--json'])
+    const result = await run(sb, ['install', '--loose', 'alpha@acme', '--agent', 'claude-code', '--scope', 'user', '--json'])
     expect(result.status, result.stdout).toBe(0)
     expect(result.json()).toMatchObject({plugin: 'alpha@acme', source: 'github:acme/alpha', commit: alpha.head})
     expect(server.requestsTo('/git/acme/alpha.git').length).toBeGreaterThan(0)
@@ -254,7 +254,7 @@ describe('catalog sources: github, ref, url, git-subdir, pinned sha', () => {
   })
 
   it('a pinned sha installs exactly that commit although the branch moved on', async () => {
-    const result = await run(sb, ['install', 'pinned@acme', '--agent', 'claude-code', '--scope', 'project', '--json'])
+    const result = await run(sb, ['install', '--loose', 'pinned@acme', '--agent', 'claude-code', '--scope', 'project', '--json'])
     expect(result.status, result.stdout).toBe(0)
     expect(result.json().commit).toBe(alpha.first)
     expect(alpha.head).not.toBe(alpha.first)
@@ -278,14 +278,14 @@ describe('catalog sources: github, ref, url, git-subdir, pinned sha', () => {
     const result = await run(sb, ['install', 'alpha@acme@9.9.9', '--agent', 'universal', '--scope', 'user', '--json'])
     expect(result.status, result.stdout).toBe(3)
     expect(jsonError(result).message).toMatch(/alpha@acme is at version 1\.0\.0 .*not 9\.9\.9/)
-    const right = await run(sb, ['install', 'alpha@acme@1.0.0', '--agent', 'claude-code', '--scope', 'user', '--json'])
+    const right = await run(sb, ['install', '--loose', 'alpha@acme@1.0.0', '--agent', 'claude-code', '--scope', 'user', '--json'])
     expect(right.status, right.stdout).toBe(0)
     expect(right.json().status).toBe('already-installed')
   })
 
   it('a plugin fetched from git with a symbolic link to /etc/passwd is refused (exit 4), nothing written', async () => {
     const before = agentSnapshot(sb.home)
-    const result = await run(sb, ['install', 'evil-link@acme', '--agent', 'claude-code', '--scope', 'user', '--yes', '--json'])
+    const result = await run(sb, ['install', '--loose', 'evil-link@acme', '--agent', 'claude-code', '--scope', 'user', '--yes', '--json'])
     expect(result.status, result.stdout).toBe(4)
     expect(jsonError(result).message).toMatch(/symbolic link skills\/pw\/passwd points outside the plugin root, to \/etc\/passwd/)
     expect(agentSnapshot(sb.home)).toEqual(before)
@@ -318,7 +318,7 @@ describe('archive sources', () => {
   })
 
   it('a sha256 that does not match is an integrity failure (exit 7): nothing extracted, nothing written', async () => {
-    const result = await run(sb, ['install', 'delta-tampered@acme', '--agent', 'claude-code', '--scope', 'user', '--json'])
+    const result = await run(sb, ['install', '--loose', 'delta-tampered@acme', '--agent', 'claude-code', '--scope', 'user', '--json'])
     expect(result.status, result.stdout).toBe(7)
     const error = jsonError(result)
     expect(error.message).toContain('sha256 mismatch')
@@ -329,7 +329,7 @@ describe('archive sources', () => {
   })
 
   it('an archive with a "../" entry is refused (exit 4) and nothing lands outside', async () => {
-    const result = await run(sb, ['install', 'dotdot@acme', '--agent', 'claude-code', '--scope', 'user', '--json'])
+    const result = await run(sb, ['install', '--loose', 'dotdot@acme', '--agent', 'claude-code', '--scope', 'user', '--json'])
     expect(result.status, result.stdout).toBe(4)
     expect(jsonError(result).message).toMatch(/refused entry "delta\/\.\.\/\.\.\/escaped\.txt".*"\.\."/)
     expect(agentSnapshot(sb.home)).toEqual(before)
@@ -339,7 +339,7 @@ describe('archive sources', () => {
   })
 
   it('an archive with a symbolic link entry is refused (exit 4) and no link is made', async () => {
-    const result = await run(sb, ['install', 'linked@acme', '--agent', 'claude-code', '--scope', 'user', '--json'])
+    const result = await run(sb, ['install', '--loose', 'linked@acme', '--agent', 'claude-code', '--scope', 'user', '--json'])
     expect(result.status, result.stdout).toBe(4)
     expect(jsonError(result).message).toMatch(/refused entry "delta\/skills\/x\/passwd": it is a symbolic link \(to "\/etc\/passwd"\)/)
     expect(agentSnapshot(sb.home)).toEqual(before)
@@ -348,7 +348,7 @@ describe('archive sources', () => {
   })
 
   it('the right sha256 installs, and the record keeps the archive digest', async () => {
-    const result = await run(sb, ['install', 'delta@acme', '--agent', 'claude-code', '--scope', 'user', '--json'])
+    const result = await run(sb, ['install', '--loose', 'delta@acme', '--agent', 'claude-code', '--scope', 'user', '--json'])
     expect(result.status, result.stdout).toBe(0)
     expect(result.json()).toMatchObject({plugin: 'delta@acme', version: '1.0.0', source: server.url('/archives/delta.tar.gz')})
     expect(read(join(sb.home, '.claude/skills/delta-one/SKILL.md'))).toBe(skill('delta-one'))
@@ -362,20 +362,20 @@ describe('archive sources', () => {
     const first = cacheEntries()
     expect(first).toHaveLength(1)
     expect((await run(sb, ['uninstall', 'delta@acme', '--scope', 'user', '--yes'])).status).toBe(0)
-    const again = await run(sb, ['install', 'delta@acme', '--agent', 'claude-code', '--scope', 'user', '--json'])
+    const again = await run(sb, ['install', '--loose', 'delta@acme', '--agent', 'claude-code', '--scope', 'user', '--json'])
     expect(again.status, again.stdout).toBe(0)
     expect(cacheEntries()).toEqual(first)
   })
 
   it('--offline installs from the cached archive once its sha256 checks, and refuses an archive whose cached bytes changed', async () => {
     expect((await run(sb, ['uninstall', 'delta@acme', '--scope', 'user', '--yes'])).status).toBe(0)
-    const offline = await run(sb, ['install', 'delta@acme', '--agent', 'claude-code', '--scope', 'user', '--offline', '--json'])
+    const offline = await run(sb, ['install', '--loose', 'delta@acme', '--agent', 'claude-code', '--scope', 'user', '--offline', '--json'])
     expect(offline.status, offline.stdout).toBe(0)
     expect(read(join(sb.home, '.claude/skills/delta-one/SKILL.md'))).toBe(skill('delta-one'))
     expect((await run(sb, ['uninstall', 'delta@acme', '--scope', 'user', '--yes'])).status).toBe(0)
     const [folder] = cacheEntries()
     writeFileSync(join(sb.home, '.cache/loadout', folder!, 'archive.tar.gz'), 'not the archive')
-    const tampered = await run(sb, ['install', 'delta@acme', '--agent', 'claude-code', '--scope', 'user', '--offline', '--json'])
+    const tampered = await run(sb, ['install', '--loose', 'delta@acme', '--agent', 'claude-code', '--scope', 'user', '--offline', '--json'])
     expect(tampered.status, tampered.stdout).toBe(6)
     expect(jsonError(tampered).code).toBe('offline-not-cached')
     expect(existsSync(join(sb.home, '.claude/skills/delta-one'))).toBe(false)
@@ -392,7 +392,7 @@ describe('direct installs', () => {
   })
 
   it('loadout install ./folder installs the folder as <name>@direct', async () => {
-    const result = await run(sb, ['install', './my-kit', '--agent', 'claude-code', '--scope', 'user', '--json'])
+    const result = await run(sb, ['install', '--loose', './my-kit', '--agent', 'claude-code', '--scope', 'user', '--json'])
     expect(result.status, result.stdout).toBe(0)
     expect(result.json().plugin).toBe('my-kit@direct')
     expect(read(join(sb.home, '.claude/skills/kit-one/SKILL.md'))).toBe(skill('kit-one'))
@@ -449,7 +449,7 @@ describe('hostile plugins are refused with the problem named, and nothing is wri
     return root
   }
   const refused = async (root: string, rule: RegExp, extra: string[] = []) => {
-    const result = await run(sb, ['install', root, '--agent', 'claude-code,codex', '--scope', 'user', '--yes', ...extra, '--json'])
+    const result = await run(sb, ['install', '--loose', root, '--agent', 'claude-code,codex', '--scope', 'user', '--yes', ...extra, '--json'])
     expect(result.status, result.stdout).toBe(4)
     const message = jsonError(result).message
     expect(message).toMatch(rule)
@@ -518,7 +518,7 @@ describe('hostile plugins are refused with the problem named, and nothing is wri
         'skills/mcp-helper/SKILL.md': skill('mcp-helper'),
         '.mcp.json': JSON.stringify({mcpServers: {srv: {command: 'my-server', args: ['--stdio']}}}),
       })
-      const result = await run(sb, ['install', root, '--agent', 'claude-code', '--scope', 'user', '--yes', '--json'])
+      const result = await run(sb, ['install', '--loose', root, '--agent', 'claude-code', '--scope', 'user', '--yes', '--json'])
       expect(result.status, result.stdout).toBe(4)
       expect(jsonError(result).message).toContain(`refusing to write through the symbolic link ${join(sb.home, '.claude.json')}`)
       expect(read(elsewhere)).toBe('{"mcpServers": {}}\n')

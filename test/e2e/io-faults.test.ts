@@ -15,7 +15,7 @@ import {AGENTS3, configHashes, journalPending, prepareHome, recordedTargets, tem
 
 const sandbox = sandboxes()
 const LOADOUT_OWN = ['.config/loadout', '.local/share/loadout', '.cache/loadout']
-const install = (plugin: string) => ['install', plugin, '--agent', AGENTS3, '--scope', 'user', '--yes', '--json']
+const install = (plugin: string) => ['install', '--loose', plugin, '--agent', AGENTS3, '--scope', 'user', '--yes', '--json']
 
 const own = (path: string, uid: number, gid: number) => {
   chownSync(path, uid, gid)

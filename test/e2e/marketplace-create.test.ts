@@ -406,7 +406,7 @@ describe('the whole way: create, add a plugin, validate, add the marketplace, in
     expect(registered.status, registered.stderr).toBe(0)
     expect(registered.json()).toMatchObject({name: 'team-tools', pluginCount: 1})
 
-    const installed = await loadout(sb, ['install', 'review@team-tools', '--agent', 'claude-code', '--scope', 'user', '--yes', '--json'])
+    const installed = await loadout(sb, ['install', '--loose', 'review@team-tools', '--agent', 'claude-code', '--scope', 'user', '--yes', '--json'])
     expect(installed.status, installed.stdout + installed.stderr).toBe(0)
     const skill = join(sb.home, '.claude', 'skills', 'review-checklist', 'SKILL.md')
     expect(readFileSync(skill, 'utf8')).toBe(readFileSync(join(root, 'plugins', 'review', 'skills', 'review-checklist', 'SKILL.md'), 'utf8'))

@@ -30,7 +30,7 @@ describe('marketplace add <path>/.claude-plugin/marketplace.json', () => {
     const added = await loadout(sb, ['marketplace', 'add', join(market, '.claude-plugin', 'marketplace.json'), '--json'])
     expect(added.status, added.stdout + added.stderr).toBe(0)
     expect(added.json().warnings).toEqual([])
-    const installed = await loadout(sb, ['install', 'tool@acme', '--agent', 'claude-code', '--scope', 'user', '--yes', '--json'])
+    const installed = await loadout(sb, ['install', '--loose', 'tool@acme', '--agent', 'claude-code', '--scope', 'user', '--yes', '--json'])
     expect(installed.status, installed.stdout + installed.stderr).toBe(0)
     expect(existsSync(join(sb.home, '.claude', 'skills', 'tool-use', 'SKILL.md'))).toBe(true)
   })
@@ -59,7 +59,7 @@ describe('a link on the way to a relative plugin', () => {
     const added = await loadout(sb, ['marketplace', 'add', market, '--json'])
     expect(added.status, added.stdout + added.stderr).toBe(0)
     const before = snapshot(sb.home)
-    const installed = await loadout(sb, ['install', 'x@acme', '--agent', 'claude-code', '--scope', 'user', '--yes', '--json'])
+    const installed = await loadout(sb, ['install', '--loose', 'x@acme', '--agent', 'claude-code', '--scope', 'user', '--yes', '--json'])
     return {sb, installed, before}
   }
 

@@ -101,7 +101,7 @@ describe('a local git folder as a marketplace', () => {
     makeRepo(local, CATALOG('1.0.0'))
     const added = await loadout(sb, ['marketplace', 'add', local, '--json'])
     expect(added.status, added.stdout + added.stderr).toBe(0)
-    const installed = await loadout(sb, ['install', 'tool@acme', '--agent', 'claude-code', '--json'])
+    const installed = await loadout(sb, ['install', '--loose', 'tool@acme', '--agent', 'claude-code', '--json'])
     expect(installed.status, installed.stdout + installed.stderr).toBe(0)
     const lock = JSON.parse(readFileSync(join(sb.project, 'loadout.lock'), 'utf8'))
     expect(lock.installs[0]).toMatchObject({plugin: 'tool@acme', commit: headSha(local)})

@@ -10,20 +10,30 @@
 import {join, relative} from 'node:path'
 import {beforeAll, describe, expect, it} from 'vitest'
 import {changes, changesOutside, sandboxes} from './helpers.js'
-import {componentOf, PARTS, readPlaces, registryAgents, SCOPES, sharingGroups, supports, type Agent, type Part} from '../support/matrix.js'
+import {componentOf, nativeForm, PARTS, readPlaces, registryAgents, SCOPES, sharingGroups, supports, type Agent, type Part} from '../support/matrix.js'
 import {LOADOUT_OWN, PLUGIN, PROJECT_OWN, projectPart, runLifecycle, type Batch, type Observation} from '../support/matrix-run.js'
 
 const sandbox = sandboxes()
 const agents = registryAgents()
 const byId = new Map(agents.map((a) => [a.id, a]))
 
+/** An agent with a native plugin form runs twice: natively (its default) and with --loose. */
 const batches: Batch[] = SCOPES.flatMap((scope) => [
-  ...agents.map((a) => ({name: a.id, scope, agents: [a], group: false})),
+  ...agents.flatMap((a): Batch[] =>
+    nativeForm(a)
+      ? [
+          {name: `${a.id} native`, scope, agents: [a], group: false, form: 'native'},
+          {name: `${a.id} --loose`, scope, agents: [a], group: false, form: 'loose'},
+        ]
+      : [{name: a.id, scope, agents: [a], group: false}],
+  ),
   ...sharingGroups(agents, scope, {home: '/home', project: '/project'}).map((ids) => ({
     name: ids.join('+'),
     scope,
     agents: ids.map((id) => byId.get(id)!),
     group: true,
+    // the shared folder is what a group tests: its agents get loose parts
+    ...(ids.some((id) => nativeForm(byId.get(id)!)) ? {form: 'loose' as const} : {}),
   })),
 ])
 
@@ -80,6 +90,14 @@ describe.each(batches.map((b) => [`${b.name} (${b.scope} scope)`, b] as const))(
   it('uninstall leaves HOME and the project byte-identical to before; after cache clean, loadout’s own folders are gone too', () => {
     expect(failureOf(obs)).toBeUndefined()
     if (obs.trees.uninstalled) expect(diff(obs.trees.before, obs.trees.uninstalled, false)).toEqual([])
+    // natively nothing of the plugin is in the agent's loose folders at any stage
+    if (batch.form === 'native')
+      for (const agent of batch.agents)
+        expect(
+          diff(obs.trees.before, obs.trees.installed).filter((p) =>
+            readPlaces(agent, scope, obs.roots).some((place) => p.startsWith(relative(join(obs.roots.home, '..'), place) + '/')),
+          ),
+        ).toEqual([])
     expect(changes(obs.trees.before!, (obs.trees.cleaned ?? obs.trees.none)!)).toEqual([])
   })
 
@@ -105,7 +123,8 @@ describe.each(batches.map((b) => [`${b.name} (${b.scope} scope)`, b] as const))(
         expect(seen('installed')!.v1.length, 'written after install').toBeGreaterThan(0)
         if (once) expect(seen('installed')!.v1, 'the agent reads it once').toHaveLength(once)
         const record = obs.listed!.find((r) => r.target === agent.id)
-        expect(record?.components).toContain(componentOf(PLUGIN, part))
+        // natively the plugin is one component, the agent's own plugin, which holds the part
+        expect(record?.components).toContain(batch.form === 'native' ? `${PLUGIN}@direct/native/${PLUGIN}` : componentOf(PLUGIN, part))
         expect(seen('disabled')!.v1, 'after disable').toEqual([])
         expect(seen('enabled')!.v1, 'after enable').toEqual(seen('installed')!.v1)
         expect(seen('updated')!.v1, 'old content after update').toEqual([])

@@ -51,7 +51,7 @@ describe('a confusable MCP server name', () => {
   it('a different name installs', async () => {
     const sb = sandbox()
     write(join(sb.home, '.claude.json'), JSON.stringify({mcpServers: {'other-db': {command: 'mine'}}}))
-    const result = await loadout(sb, ['install', plugin(sb), '--agent', 'claude-code', '--scope', 'user', '--yes', '--json'])
+    const result = await loadout(sb, ['install', '--loose', plugin(sb), '--agent', 'claude-code', '--scope', 'user', '--yes', '--json'])
     expect(result.status, result.stdout).toBe(0)
     expect(Object.keys(JSON.parse(readFileSync(join(sb.home, '.claude.json'), 'utf8')).mcpServers)).toEqual(['other-db', 'demo-db'])
   })

@@ -569,7 +569,7 @@ describe('mcp add in a project', () => {
       join(evil.project, 'loadout.json'),
       JSON.stringify({plugins: {'mcp:evil@local': {source: 'local', server: {url: 'http://evil.example/mcp'}}}}),
     )
-    const refused = await run(evil, ['install', '--agent', 'claude-code', '--yes', '--json'])
+    const refused = await run(evil, ['install', '--loose', '--agent', 'claude-code', '--yes', '--json'])
     expect(refused.status).toBe(2)
     expect(jsonError(refused).code).toBe('insecure-url')
     expect(existsSync(join(evil.project, '.mcp.json'))).toBe(false)

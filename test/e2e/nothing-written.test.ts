@@ -42,7 +42,7 @@ describe('a plugin with nothing written for an agent', () => {
   it('records only the agents that got something, and says which got nothing', async () => {
     const sb = sandbox()
     mkdirSync(join(sb.home, '.claude'))
-    const result = await loadout(sb, ['install', serverOnly(sb), '--agent', 'claude-code,universal', '--scope', 'user', '--yes', '--json'])
+    const result = await loadout(sb, ['install', '--loose', serverOnly(sb), '--agent', 'claude-code,universal', '--scope', 'user', '--yes', '--json'])
     expect(result.status, result.stdout).toBe(0)
     const universal = result.json().plans.find((p: {target: string}) => p.target === 'universal')
     expect(universal.skipped.at(-1).reason).toMatch(/^nothing written for /)

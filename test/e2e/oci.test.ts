@@ -60,7 +60,7 @@ describe('plugin push and install oci:// behind basic auth', () => {
     expect((await push(author, dir, `oci://${registry.host}/acme/kit:1.0.0`)).digest).toBe(pushed.digest)
 
     const ref = `oci://${registry.host}/acme/kit@${pushed.digest}`
-    const install = await loadout(author, ['install', ref, '--agent', 'claude-code,codex', '--scope', 'project', '--yes', '--json'], trust(registry))
+    const install = await loadout(author, ['install', '--loose', ref, '--agent', 'claude-code,codex', '--scope', 'project', '--yes', '--json'], trust(registry))
     expect(install.status, install.stderr + install.stdout).toBe(0)
     expect(readFileSync(join(author.project, '.claude', 'skills', 'kit-skill', 'SKILL.md'), 'utf8')).toContain('kit one')
     expect(readFileSync(join(author.project, '.agents', 'skills', 'kit-skill', 'SKILL.md'), 'utf8')).toContain('kit one')
@@ -133,7 +133,7 @@ describe('what an OCI registry serves is checked', () => {
     registry.tamperBlob(pushed.layer.digest)
     const result = await loadout(
       sb,
-      ['install', `oci://${registry.host}/acme/tampered:1.0.0`, '--agent', 'claude-code', '--scope', 'project', '--yes', '--json'],
+      ['install', '--loose', `oci://${registry.host}/acme/tampered:1.0.0`, '--agent', 'claude-code', '--scope', 'project', '--yes', '--json'],
       trust(registry),
     )
     expect(result.status, result.stderr + result.stdout).toBe(7)
@@ -154,7 +154,7 @@ describe('what an OCI registry serves is checked', () => {
     const env = {env: {NODE_EXTRA_CA_CERTS: registry.caFile, LOADOUT_POLICY: policy}}
     const install = await loadout(
       sb,
-      ['install', `oci://${registry.host}/acme/kit:1.0.0`, '--agent', 'claude-code', '--scope', 'project', '--yes', '--json'],
+      ['install', '--loose', `oci://${registry.host}/acme/kit:1.0.0`, '--agent', 'claude-code', '--scope', 'project', '--yes', '--json'],
       env,
     )
     expect(install.status, install.stderr + install.stdout).toBe(11)
@@ -168,7 +168,7 @@ describe('what an OCI registry serves is checked', () => {
     // nothing reached the registry: the tag was never pushed
     const check = await loadout(
       sb,
-      ['install', `oci://${registry.host}/acme/blocked:1.0.0`, '--agent', 'claude-code', '--scope', 'project', '--yes', '--json'],
+      ['install', '--loose', `oci://${registry.host}/acme/blocked:1.0.0`, '--agent', 'claude-code', '--scope', 'project', '--yes', '--json'],
       trust(registry),
     )
     expect(check.status).toBe(3)
@@ -413,7 +413,11 @@ describe('marketplace push and add oci://', () => {
     expect(added.status, added.stderr + added.stdout).toBe(0)
     const search = await loadout(sb, ['search', 'toolbox', '--json'], trust(registry))
     expect(search.stdout).toContain('toolbox@acme-oci')
-    const install = await loadout(sb, ['install', 'toolbox@acme-oci', '--agent', 'claude-code', '--scope', 'project', '--yes', '--json'], trust(registry))
+    const install = await loadout(
+      sb,
+      ['install', '--loose', 'toolbox@acme-oci', '--agent', 'claude-code', '--scope', 'project', '--yes', '--json'],
+      trust(registry),
+    )
     expect(install.status, install.stderr + install.stdout).toBe(0)
     expect(readFileSync(join(sb.project, '.claude', 'skills', 'toolbox-skill', 'SKILL.md'), 'utf8')).toContain('toolbox from the catalog')
     const lock = JSON.parse(readFileSync(join(sb.project, 'loadout.lock'), 'utf8')) as {installs: Array<{artifact?: {integrity: string}}>}

@@ -74,7 +74,7 @@ beforeAll(async () => {
   makeRepo(a.project, {'README.md': '# project\n'})
   const added = await run(a, ['marketplace', 'add', server.git.url('acme/market'), '--json'])
   expect(added.status, added.stderr).toBe(0)
-  const installed = await run(a, ['install', 'duo@acme', '--agent', AGENTS, '--yes', '--json'])
+  const installed = await run(a, ['install', '--loose', 'duo@acme', '--agent', AGENTS, '--yes', '--json'])
   expect(installed.status, installed.stderr).toBe(0)
 })
 

@@ -107,7 +107,17 @@ describe.concurrent('plugin create --with skills,agents,hooks,mcp --format all',
 
     const h = sb.home
     for (const dir of ['.claude', '.codex', '.deepagents', '.config/cst-agent']) mkdirSync(join(h, dir), {recursive: true})
-    const installed = await run(sb, ['install', './team-kit', '--agent', 'claude-code,codex,deepagents,cst-agent', '--scope', 'user', '--yes', '--json'])
+    const installed = await run(sb, [
+      'install',
+      '--loose',
+      './team-kit',
+      '--agent',
+      'claude-code,codex,deepagents,cst-agent',
+      '--scope',
+      'user',
+      '--yes',
+      '--json',
+    ])
     expect(installed.status, installed.stderr + installed.stdout).toBe(0)
     expect(installed.json().status).toBe('installed')
     // Deep Agents Code reads Codex's ~/.agents/skills: one copy serves both
@@ -153,7 +163,7 @@ describe('plugin create --format lexora --with mcp', SLOW, () => {
     expect(readFileSync(join(root, 'README.md'), 'utf8')).toContain('contributes.mcpConnectors')
     const validated = await run(sb, ['plugin', 'validate', './conn-kit', '--strict', '--json'])
     expect(validated.status, validated.stdout).toBe(0)
-    const installed = await run(sb, ['install', './conn-kit', '--agent', 'claude-code', '--scope', 'user', '--yes'])
+    const installed = await run(sb, ['install', '--loose', './conn-kit', '--agent', 'claude-code', '--scope', 'user', '--yes'])
     expect(installed.status, installed.stdout + installed.stderr).toBe(0)
     expect(Object.values(JSON.parse(readFileSync(join(sb.home, '.claude.json'), 'utf8')).mcpServers)).toEqual([
       {type: 'http', url: 'https://mcp.example.com/conn-kit'},

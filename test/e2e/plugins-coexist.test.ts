@@ -156,3 +156,91 @@ describe('a part the user made by hand', () => {
     expect(readFileSync(mine, 'utf8')).toContain('Mine.')
   })
 })
+
+/**
+ * Claude Code, with no flag, takes each plugin as its own (its parts namespaced, nothing in its loose
+ * folders); --loose asks for loose parts, and that form is kept by update and by a teammate's install
+ * --frozen in a clone; --native on a loose install switches it back.
+ */
+describe('the form Claude Code gets, and how it is kept', () => {
+  const claudeSkills = (root: string) => join(root, '.claude', 'skills')
+  const form = (sb: Sandbox) =>
+    (JSON.parse(readFileSync(join(sb.project, 'loadout.lock'), 'utf8')) as {installs: Array<{target: string; form?: string}>}).installs
+      .filter((r) => r.target === 'claude-code')
+      .map((r) => r.form)
+
+  it('native by default; --loose is recorded in the lock and kept by update; --native switches back', async () => {
+    const sb = sandbox({git: true})
+    const alpha = plugin(sb, 'alpha')
+    const native = await loadout(sb, ['install', alpha, '--agent', 'claude-code', '--scope', 'project', '--yes', '--json'])
+    expect(native.status, native.stdout).toBe(0)
+    expect(form(sb)).toEqual(['native'])
+    expect(existsSync(claudeSkills(sb.project))).toBe(false)
+    expect(JSON.parse(readFileSync(join(sb.project, '.claude', 'settings.json'), 'utf8')).enabledPlugins).toEqual({'alpha@loadout-direct-alpha': true})
+
+    const loose = await loadout(sb, ['install', alpha, '--agent', 'claude-code', '--scope', 'project', '--yes', '--loose', '--json'])
+    expect(loose.status, loose.stdout).toBe(0)
+    expect(form(sb)).toEqual(['loose'])
+    expect(readFileSync(join(claudeSkills(sb.project), 'access', 'SKILL.md'), 'utf8')).toContain('Body of alpha.')
+    expect(existsSync(join(sb.project, '.claude', 'settings.json'))).toBe(false)
+
+    // a content change: update keeps the loose form
+    write(join(alpha, 'skills', 'access', 'SKILL.md'), '---\nname: access\ndescription: access of alpha.\n---\n\nBody of alpha, v2.\n')
+    const updated = await loadout(sb, ['update', '--scope', 'project', '--yes', '--json'])
+    expect(updated.status, updated.stdout).toBe(0)
+    expect(form(sb)).toEqual(['loose'])
+    expect(readFileSync(join(claudeSkills(sb.project), 'access', 'SKILL.md'), 'utf8')).toContain('Body of alpha, v2.')
+
+    const refused = await loadout(sb, ['install', alpha, '--loose', '--native', '--agent', 'claude-code', '--json'])
+    expect(refused.status).toBe(2)
+    expect(jsonError(refused).code).toBe('flags-exclusive')
+
+    const back = await loadout(sb, ['install', alpha, '--agent', 'claude-code', '--scope', 'project', '--yes', '--native', '--json'])
+    expect(back.status, back.stdout).toBe(0)
+    expect(form(sb)).toEqual(['native'])
+    expect(existsSync(join(claudeSkills(sb.project), 'access'))).toBe(false)
+  })
+
+  it('a teammate’s install --frozen in a clone at another path keeps --loose, and so does an install from loadout.json alone', async () => {
+    const sb = sandbox({git: true})
+    const root = join(sb.project, 'vendor', 'alpha')
+    write(join(root, '.claude-plugin', 'plugin.json'), JSON.stringify({name: 'alpha', version: '1.0.0'}))
+    write(join(root, 'skills', 'access', 'SKILL.md'), '---\nname: access\ndescription: access of alpha.\n---\n\nBody of alpha.\n')
+    const installed = await loadout(sb, ['install', './vendor/alpha', '--agent', 'claude-code', '--scope', 'project', '--yes', '--loose', '--json'])
+    expect(installed.status, installed.stdout).toBe(0)
+    const clone = join(sb.dir, 'elsewhere', 'clone')
+    for (const rel of ['loadout.json', 'loadout.lock', 'vendor/alpha/.claude-plugin/plugin.json', 'vendor/alpha/skills/access/SKILL.md'])
+      write(join(clone, rel), readFileSync(join(sb.project, rel), 'utf8'))
+    const frozen = await loadout(sb, ['install', '--frozen', '--yes', '--json'], {cwd: clone})
+    expect(frozen.status, frozen.stdout + frozen.stderr).toBe(0)
+    expect(readFileSync(join(claudeSkills(clone), 'access', 'SKILL.md'), 'utf8')).toContain('Body of alpha.')
+    expect(existsSync(join(clone, '.claude', 'settings.json'))).toBe(false)
+    // loadout.json says so too: a teammate whose lock lacks the plugin still gets loose parts
+    expect(JSON.parse(readFileSync(join(sb.project, 'loadout.json'), 'utf8')).plugins['alpha@direct']).toMatchObject({form: 'loose'})
+    const fresh = join(sb.dir, 'elsewhere', 'fresh')
+    for (const rel of ['loadout.json', 'vendor/alpha/.claude-plugin/plugin.json', 'vendor/alpha/skills/access/SKILL.md'])
+      write(join(fresh, rel), readFileSync(join(sb.project, rel), 'utf8'))
+    const declared = await loadout(sb, ['install', '--agent', 'claude-code', '--yes', '--json'], {cwd: fresh})
+    expect(declared.status, declared.stdout + declared.stderr).toBe(0)
+    expect(readFileSync(join(claudeSkills(fresh), 'access', 'SKILL.md'), 'utf8')).toContain('Body of alpha.')
+  })
+
+  it('consent shows what Claude Code runs from its own plugin: monitors and bin/ beside hooks, MCP and language servers', async () => {
+    const sb = sandbox()
+    const root = plugin(sb, 'watch')
+    write(join(root, 'monitors', 'monitors.json'), JSON.stringify([{name: 'errors', command: 'tail -F log/dev.log', description: 'errors'}]))
+    write(join(root, 'bin', 'watch-tool'), '#!/bin/sh\necho hi\n')
+    const planned = await loadout(sb, ['install', root, '--agent', 'claude-code', '--scope', 'user', '--dry-run', '--json'])
+    expect(planned.status, planned.stdout).toBe(0)
+    expect(planned.json<{consent: {items: unknown[]; approvedBy: string}}>().consent).toMatchObject({
+      approvedBy: 'pending',
+      items: [
+        {kind: 'monitor', component: 'watch@direct/monitor/errors', monitor: {command: 'tail -F log/dev.log'}},
+        {kind: 'bin', component: 'watch@direct/bin/watch-tool', file: 'bin/watch-tool'},
+      ],
+    })
+    const refused = await loadout(sb, ['install', root, '--agent', 'claude-code', '--scope', 'user'])
+    expect(refused.status).toBe(8)
+    expect(refused.stderr + refused.stdout).toContain('needs your approval')
+  })
+})

@@ -114,7 +114,7 @@ describe('a system policy that allows one git host', () => {
   it('refuses to install a plugin a catalog lists on another host, before fetching it, writing nothing', async () => {
     other.clearRequests()
     const before = homeSnapshot(sb.home)
-    const result = await run(sb, ['install', 'elsewhere@acme', '--agent', 'claude-code', '--scope', 'user', '--yes', '--json'])
+    const result = await run(sb, ['install', '--loose', 'elsewhere@acme', '--agent', 'claude-code', '--scope', 'user', '--yes', '--json'])
     expect(result.status, result.stdout).toBe(11)
     expect(jsonError(result).details).toMatchObject({rule: 'sources.allow', file: policyFile})
     expect(other.requestsTo('/git').length).toBe(0)
@@ -122,13 +122,13 @@ describe('a system policy that allows one git host', () => {
   })
 
   it('refuses a direct install from another host', async () => {
-    const result = await run(sb, ['install', other.git.url('far/plugin'), '--agent', 'claude-code', '--scope', 'user', '--json'])
+    const result = await run(sb, ['install', '--loose', other.git.url('far/plugin'), '--agent', 'claude-code', '--scope', 'user', '--json'])
     expect(result.status).toBe(11)
     expect(jsonError(result).message).toContain(policyFile)
   })
 
   it('installs from the allowed host', async () => {
-    const result = await run(sb, ['install', 'plain@acme', '--agent', 'claude-code', '--scope', 'user', '--json'])
+    const result = await run(sb, ['install', '--loose', 'plain@acme', '--agent', 'claude-code', '--scope', 'user', '--json'])
     expect(result.status, result.stdout + result.stderr).toBe(0)
     expect(existsSync(join(sb.home, '.claude/skills/plain-one/SKILL.md'))).toBe(true)
   })
@@ -136,10 +136,10 @@ describe('a system policy that allows one git host', () => {
   it('a project policy cannot loosen it: its wider list is ignored with a warning, and the system file still refuses', async () => {
     writeFileSync(join(sb.project, 'loadout-policy.json'), JSON.stringify({sources: {allow: ['*']}}))
     try {
-      const result = await run(sb, ['install', 'elsewhere@acme', '--agent', 'claude-code', '--scope', 'user', '--json'])
+      const result = await run(sb, ['install', '--loose', 'elsewhere@acme', '--agent', 'claude-code', '--scope', 'user', '--json'])
       expect(result.status).toBe(11)
       expect(jsonError(result).details).toMatchObject({rule: 'sources.allow', file: policyFile})
-      const plain = await run(sb, ['install', 'plain@acme', '--agent', 'claude-code', '--scope', 'user', '--force', '--json'])
+      const plain = await run(sb, ['install', '--loose', 'plain@acme', '--agent', 'claude-code', '--scope', 'user', '--force', '--json'])
       expect(plain.status, plain.stdout).toBe(0)
       expect(plain.json().problems).toContainEqual(expect.objectContaining({code: 'policy-loosening-ignored', file: join(sb.project, 'loadout-policy.json')}))
       const shown = await run(sb, ['policy', 'show', '--json'])
@@ -158,7 +158,7 @@ describe('a system policy that allows one git host', () => {
   it('a project policy can tighten it: blocking the marketplace refuses what was allowed', async () => {
     writeFileSync(join(sb.project, 'loadout-policy.json'), JSON.stringify({marketplaces: {block: ['acme']}}))
     try {
-      const result = await run(sb, ['install', 'plain@acme', '--agent', 'claude-code', '--scope', 'user', '--force', '--json'])
+      const result = await run(sb, ['install', '--loose', 'plain@acme', '--agent', 'claude-code', '--scope', 'user', '--force', '--json'])
       expect(result.status).toBe(11)
       expect(jsonError(result).details).toMatchObject({rule: 'marketplaces.block', file: join(sb.project, 'loadout-policy.json')})
     } finally {
@@ -182,7 +182,7 @@ describe('a system policy that allows one git host', () => {
     systemPolicy(project, {sources: {allow: [`127.0.0.1:${port(allowed)}`]}})
     writeFileSync(join(project.project, 'loadout.json'), JSON.stringify({plugins: {'plugin@direct': {source: other.git.url('far/plugin')}}}))
     other.clearRequests()
-    const result = await run(project, ['install', '--agent', 'claude-code', '--yes', '--json'])
+    const result = await run(project, ['install', '--loose', '--agent', 'claude-code', '--yes', '--json'])
     expect(result.status, result.stdout).toBe(11)
     expect(jsonError(result).details).toMatchObject({rule: 'sources.allow', subject: `127.0.0.1:${port(other)}`})
     expect(other.requestsTo('/git').length).toBe(0)
@@ -191,7 +191,7 @@ describe('a system policy that allows one git host', () => {
   })
 
   it('outdated does not ask a remote the policy refuses', async () => {
-    const result = await run(sb, ['install', other.git.url('far/plugin'), '--agent', 'claude-code', '--scope', 'user', '--json'], {
+    const result = await run(sb, ['install', '--loose', other.git.url('far/plugin'), '--agent', 'claude-code', '--scope', 'user', '--json'], {
       LOADOUT_POLICY: join(sb.dir, 'none.json'),
     })
     expect(result.status, result.stdout).toBe(0)
@@ -227,14 +227,14 @@ describe('a policy without hooks', () => {
     const userPolicy = join(sb.home, '.config/loadout/policy.json')
     writeFileSync(userPolicy, JSON.stringify({hooks: false}))
     const before = homeSnapshot(sb.home)
-    const result = await run(sb, ['install', 'hooky@acme', '--agent', 'claude-code', '--yes', '--json'])
+    const result = await run(sb, ['install', '--loose', 'hooky@acme', '--agent', 'claude-code', '--yes', '--json'])
     expect(result.status, result.stdout).toBe(11)
     const error = jsonError(result)
     expect(error.details).toMatchObject({rule: 'hooks', file: userPolicy})
     expect(error.message).toContain('SessionStart')
     expect(homeSnapshot(sb.home)).toEqual(before)
     // the plugin without hooks from the same marketplace is fine
-    const plain = await run(sb, ['install', 'plain@acme', '--agent', 'claude-code', '--json'])
+    const plain = await run(sb, ['install', '--loose', 'plain@acme', '--agent', 'claude-code', '--json'])
     expect(plain.status, plain.stdout).toBe(0)
   })
 })
@@ -292,7 +292,7 @@ describe('loadout policy show', () => {
     expect(jsonError(shown)).toMatchObject({code: 'policy-invalid'})
     expect(jsonError(shown).message).toContain(file)
     writeFileSync(file, '{not json')
-    const install = await run(sb, ['install', allowed.git.url('acme/market'), '--agent', 'claude-code', '--json'])
+    const install = await run(sb, ['install', '--loose', allowed.git.url('acme/market'), '--agent', 'claude-code', '--json'])
     expect(install.status).toBe(11)
     expect(jsonError(install).code).toBe('policy-invalid')
   })
@@ -303,10 +303,10 @@ describe('requirePinned', () => {
     const sb = sandbox()
     mkdirSync(join(sb.home, '.claude'))
     const file = systemPolicy(sb, {requirePinned: true})
-    const unpinned = await run(sb, ['install', other.git.url('far/plugin'), '--agent', 'claude-code', '--json'])
+    const unpinned = await run(sb, ['install', '--loose', other.git.url('far/plugin'), '--agent', 'claude-code', '--json'])
     expect(unpinned.status).toBe(11)
     expect(jsonError(unpinned).details).toMatchObject({rule: 'requirePinned', file})
-    const pinned = await run(sb, ['install', `${other.git.url('far/plugin')}#${farSha}`, '--agent', 'claude-code', '--json'])
+    const pinned = await run(sb, ['install', '--loose', `${other.git.url('far/plugin')}#${farSha}`, '--agent', 'claude-code', '--json'])
     expect(pinned.status, pinned.stdout + pinned.stderr).toBe(0)
     expect(pinned.json()).toMatchObject({commit: farSha})
   })

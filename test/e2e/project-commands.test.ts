@@ -55,7 +55,7 @@ describe('a project-scope slash command leaves the project usable', () => {
     async (agents) => {
       const sb = sandbox({git: true})
       expect((await loadout(sb, ['marketplace', 'add', market, '--scope', 'user', '--json'])).status).toBe(0)
-      const installed = await loadout(sb, ['install', 'slash@cmds', '--agent', agents, '--scope', 'project', '--yes', '--json'])
+      const installed = await loadout(sb, ['install', '--loose', 'slash@cmds', '--agent', agents, '--scope', 'project', '--yes', '--json'])
       expect(installed.status, installed.stdout + installed.stderr).toBe(0)
       const lock = JSON.parse(readFileSync(join(sb.project, 'loadout.lock'), 'utf8'))
       expect(JSON.stringify(lock)).toMatch(/commands|prompts|command\//)
@@ -65,7 +65,7 @@ describe('a project-scope slash command leaves the project usable', () => {
         expect(result.stderr, args.join(' ')).not.toMatch(/lock-unsafe|refusing to use it/)
         expect(result.status, `${args.join(' ')}: ${result.stdout}${result.stderr}`).toBe(0)
       }
-      const second = await loadout(sb, ['install', 'other@cmds', '--agent', agents, '--scope', 'project', '--yes', '--json'])
+      const second = await loadout(sb, ['install', '--loose', 'other@cmds', '--agent', agents, '--scope', 'project', '--yes', '--json'])
       expect(second.status, second.stdout + second.stderr).toBe(0)
       for (const plugin of ['slash@cmds', 'other@cmds']) {
         const removed = await loadout(sb, ['uninstall', plugin, '--scope', 'project', '--yes', '--json'])

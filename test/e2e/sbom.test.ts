@@ -60,9 +60,9 @@ beforeAll(async () => {
     mkdirSync(dirname(join(local, rel)), {recursive: true})
     writeFileSync(join(local, rel), text)
   }
-  const user = await run(['install', server.git.url('acme/kit'), '--agent', 'claude-code,codex', '--scope', 'user', '--json'])
+  const user = await run(['install', '--loose', server.git.url('acme/kit'), '--agent', 'claude-code,codex', '--scope', 'user', '--json'])
   expect(user.status, user.stdout + user.stderr).toBe(0)
-  const project = await run(['install', local, '--agent', 'claude-code', '--scope', 'project', '--json'])
+  const project = await run(['install', '--loose', local, '--agent', 'claude-code', '--scope', 'project', '--json'])
   expect(project.status, project.stdout + project.stderr).toBe(0)
 })
 

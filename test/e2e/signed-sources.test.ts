@@ -95,7 +95,7 @@ describe('git commits signed with SSH and OpenPGP keys', () => {
       signedBy: [keys.alice.fingerprint],
       signer: {format: 'ssh', fingerprint: keys.alice.fingerprint},
     })
-    const installed = await run(sb, ['install', 'toolkit@alice', '--agent', 'claude-code', '--yes', '--json'])
+    const installed = await run(sb, ['install', '--loose', 'toolkit@alice', '--agent', 'claude-code', '--yes', '--json'])
     expect(installed.status, installed.stdout + installed.stderr).toBe(0)
     expect(installed.json()).toMatchObject({commit: market.sha, signer: keys.alice.fingerprint})
     const text = await run(sb, ['marketplace', 'update', 'alice'])
@@ -169,7 +169,7 @@ describe('a project declares its keys; an unsigned commit on top is refused by u
     makeRepo(a.project, {'README.md': '# project\n', 'keys/alice.pub': readFileSync(keys.alice.pub, 'utf8')})
     const added = await run(a, ['marketplace', 'add', market.url, '--signed-by', './keys/alice.pub', '--json'])
     expect(added.status, added.stdout + added.stderr).toBe(0)
-    const installed = await run(a, ['install', 'toolkit@team', '--agent', 'claude-code', '--yes', '--json'])
+    const installed = await run(a, ['install', '--loose', 'toolkit@team', '--agent', 'claude-code', '--yes', '--json'])
     expect(installed.status, installed.stdout + installed.stderr).toBe(0)
     git(a.project, ['add', '--', 'loadout.json', 'loadout.lock'])
     git(a.project, ['commit', '-q', '--no-gpg-sign', '-m', 'loadout'])

@@ -23,7 +23,7 @@ const plugin = (sb: Sandbox, name: string, skills: string[]): string => {
 }
 
 const install = (sb: Sandbox, root: string, extra: string[] = []) =>
-  loadout(sb, ['install', root, '--agent', 'claude-code', '--scope', 'user', '--yes', '--json', ...extra])
+  loadout(sb, ['install', '--loose', root, '--agent', 'claude-code', '--scope', 'user', '--yes', '--json', ...extra])
 
 describe('a skill name taken by another plugin', () => {
   it('is written under the plugin-qualified name, said in --json, with no flag', async () => {

@@ -33,7 +33,7 @@ const withOpenStdin = (
 const installed = async (): Promise<Sandbox> => {
   const sb = sandbox()
   writeSkill(join(sb.dir, 'hello', 'skills'), 'hello')
-  const result = await loadout(sb, ['install', join(sb.dir, 'hello'), '--agent', 'claude-code', '--yes'])
+  const result = await loadout(sb, ['install', '--loose', join(sb.dir, 'hello'), '--agent', 'claude-code', '--yes'])
   expect(result.status, result.stderr).toBe(0)
   return sb
 }

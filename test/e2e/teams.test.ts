@@ -113,7 +113,7 @@ describe('a committed project reproduces on a teammate machine', () => {
     const folder = await run(a, ['marketplace', 'add', './team-market', '--json'])
     expect(folder.status, folder.stdout + folder.stderr).toBe(0)
     for (const plugin of ['toolkit@acme', 'style@team']) {
-      const installed = await run(a, ['install', plugin, '--agent', AGENTS, '--yes', '--json'])
+      const installed = await run(a, ['install', '--loose', plugin, '--agent', AGENTS, '--yes', '--json'])
       expect(installed.status, installed.stdout + installed.stderr).toBe(0)
     }
     // only loadout.json and loadout.lock are committed (the marketplace folder already was)

@@ -44,7 +44,7 @@ describe('uninstalling the last entry', () => {
         prepare(sb.home)
         const before = snapshot(sb.home)
         for (const p of ['a', 'b']) {
-          const r = await loadout(sb, ['install', writeKit(sb.dir, p), '--agent', AGENTS3, '--scope', 'user', '--yes'])
+          const r = await loadout(sb, ['install', '--loose', writeKit(sb.dir, p), '--agent', AGENTS3, '--scope', 'user', '--yes'])
           expect(r.status, r.stderr).toBe(0)
         }
         for (const p of order) {
@@ -63,7 +63,7 @@ describe('after the last uninstall and cache clean', () => {
     const plugin = join(sb.dir, 'kit')
     mkdirSync(join(plugin, 'skills', 'kit-skill'), {recursive: true})
     writeFileSync(join(plugin, 'skills', 'kit-skill', 'SKILL.md'), '---\nname: kit-skill\ndescription: For tests.\n---\n\nBody.\n')
-    expect((await loadout(sb, ['install', plugin, '--agent', 'claude-code', '--scope', 'user', '--yes'])).status).toBe(0)
+    expect((await loadout(sb, ['install', '--loose', plugin, '--agent', 'claude-code', '--scope', 'user', '--yes'])).status).toBe(0)
     expect((await loadout(sb, ['uninstall', 'kit', '--scope', 'user', '--yes'])).status).toBe(0)
     const cleaned = await loadout(sb, ['cache', 'clean', '--json'])
     expect(cleaned.status, cleaned.stdout + cleaned.stderr).toBe(0)
@@ -77,7 +77,7 @@ describe('after the last uninstall and cache clean', () => {
     mkdirSync(join(plugin, 'hooks'), {recursive: true})
     writeFileSync(join(plugin, 'hooks', 'hooks.json'), JSON.stringify({hooks: {Stop: [{hooks: [{type: 'command', command: 'echo done'}]}]}}))
     const config = join(sb.home, '.config', 'loadout')
-    expect((await loadout(sb, ['install', plugin, '--agent', 'claude-code', '--scope', 'user', '--yes'])).status).toBe(0)
+    expect((await loadout(sb, ['install', '--loose', plugin, '--agent', 'claude-code', '--scope', 'user', '--yes'])).status).toBe(0)
     expect(existsSync(join(config, 'approvals.json'))).toBe(true)
     expect(existsSync(join(config, 'state.json'))).toBe(true)
     expect((await loadout(sb, ['uninstall', 'hooked', '--scope', 'user', '--yes'])).status).toBe(0)
@@ -87,7 +87,7 @@ describe('after the last uninstall and cache clean', () => {
     expect(list.status).toBe(0)
     expect(list.json().installs).toEqual([])
     // installed again, it asks again: nothing approves it off a terminal without --yes
-    expect((await loadout(sb, ['install', plugin, '--agent', 'claude-code', '--scope', 'user'])).status).toBe(8)
+    expect((await loadout(sb, ['install', '--loose', plugin, '--agent', 'claude-code', '--scope', 'user'])).status).toBe(8)
   })
 })
 
@@ -100,7 +100,7 @@ describe('HOME after the last uninstall and cache clean (issue 21)', () => {
     }
     const before = snapshot(sb.home)
     const kit = writeKit(sb.dir, 'kit')
-    const installed = await loadout(sb, ['install', kit, '--agent', `${AGENTS3},gemini-cli`, '--scope', 'user', '--yes'])
+    const installed = await loadout(sb, ['install', '--loose', kit, '--agent', `${AGENTS3},gemini-cli`, '--scope', 'user', '--yes'])
     expect(installed.status, installed.stderr).toBe(0)
     // loadout's own folders exist while something is installed
     for (const own of ['.config/loadout', '.local/share/loadout']) expect(existsSync(join(sb.home, own)), own).toBe(true)
@@ -118,7 +118,7 @@ describe('HOME after the last uninstall and cache clean (issue 21)', () => {
     mkdirSync(join(sb.home, '.config'))
     const before = snapshot(sb.home)
     const kit = writeKit(sb.dir, 'kit')
-    expect((await loadout(sb, ['install', kit, '--agent', 'claude-code', '--scope', 'user', '--yes'])).status).toBe(0)
+    expect((await loadout(sb, ['install', '--loose', kit, '--agent', 'claude-code', '--scope', 'user', '--yes'])).status).toBe(0)
     // another program puts its files beside loadout's meanwhile
     mkdirSync(join(sb.home, '.local', 'share', 'other'), {recursive: true})
     expect((await loadout(sb, ['uninstall', 'kit', '--scope', 'user', '--yes'])).status).toBe(0)

@@ -55,7 +55,7 @@ const setUp = async (name: string) => {
   const policy = join(sb.dir, 'policy.json')
   const run = (args: string[]) => loadout(sb, args, {env: {...server.trustEnv(), LOADOUT_GITHUB_URL: `${server.origin}/git`, LOADOUT_POLICY: policy}})
   expect((await run(['marketplace', 'add', `acme/${name}`, '--name', 'acme'])).status).toBe(0)
-  const installed = await run(['install', 'notes@acme', '--agent', 'claude-code', '--scope', 'user', '--yes', '--json'])
+  const installed = await run(['install', '--loose', 'notes@acme', '--agent', 'claude-code', '--scope', 'user', '--yes', '--json'])
   expect(installed.status, installed.stderr).toBe(0)
   return {market, policy, run}
 }
@@ -142,7 +142,7 @@ describe('minimumReleaseAge and noDowngrade', () => {
     expect(updated.json().updates[0]).toMatchObject({status: 'held', held: {version: '1.1.0'}})
     expect((await run(['list', '--json'])).json().installs[0]).toMatchObject({version: '1.0.0'})
     // an exact version younger than the cool-down is refused by policy, naming the rule
-    const exact = await run(['install', 'notes@acme@1.1.0', '--agent', 'claude-code', '--scope', 'user', '--yes', '--json'])
+    const exact = await run(['install', '--loose', 'notes@acme@1.1.0', '--agent', 'claude-code', '--scope', 'user', '--yes', '--json'])
     expect(exact.status).toBe(11)
     expect(jsonError(exact)).toMatchObject({code: 'release-too-young'})
     expect(jsonError(exact).message).toMatch(/1\.1\.0 is .* old, younger than minimumReleaseAge 7d/)
@@ -152,11 +152,11 @@ describe('minimumReleaseAge and noDowngrade', () => {
     expect(free.json().updates[0]).toMatchObject({status: 'updated', to: {version: '1.1.0'}})
     // noDowngrade: installing the older tag over it moves the lock back, so it is refused unless allowed
     writeFileSync(policy, JSON.stringify({noDowngrade: true}))
-    const back = await run(['install', 'notes@acme@1.0.0', '--agent', 'claude-code', '--scope', 'user', '--yes', '--json'])
+    const back = await run(['install', '--loose', 'notes@acme@1.0.0', '--agent', 'claude-code', '--scope', 'user', '--yes', '--json'])
     expect(back.status).toBe(11)
     expect(jsonError(back)).toMatchObject({code: 'downgrade-refused'})
     expect(jsonError(back).message).toMatch(/version 1\.0\.0 is older than the installed 1\.1\.0 \(rule noDowngrade in /)
-    const allowed = await run(['install', 'notes@acme@1.0.0', '--agent', 'claude-code', '--scope', 'user', '--yes', '--allow-downgrade', '--json'])
+    const allowed = await run(['install', '--loose', 'notes@acme@1.0.0', '--agent', 'claude-code', '--scope', 'user', '--yes', '--allow-downgrade', '--json'])
     expect(allowed.status, allowed.stderr).toBe(0)
     expect((await run(['list', '--json'])).json().installs[0]).toMatchObject({version: '1.0.0'})
   })

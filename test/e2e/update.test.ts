@@ -45,7 +45,7 @@ beforeAll(async () => {
   mkdirSync(join(sb.home, '.claude'))
   expect((await run(['marketplace', 'add', 'acme/market'])).status).toBe(0)
   for (const id of ['notes@acme', 'hooked@acme']) {
-    const installed = await run(['install', id, '--agent', 'claude-code', '--scope', 'user', '--yes'])
+    const installed = await run(['install', '--loose', id, '--agent', 'claude-code', '--scope', 'user', '--yes'])
     expect(installed.status, installed.stderr).toBe(0)
   }
 })

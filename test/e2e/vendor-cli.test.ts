@@ -7,7 +7,7 @@
  * KIT_TOKEN in its environment was expanded, so "connected" proves the agent read it as meant.
  */
 import {spawn} from 'node:child_process'
-import {existsSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs'
+import {existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {dirname, join} from 'node:path'
 import {beforeAll, describe, expect, it, vi} from 'vitest'
 import type {Sandbox} from '../support/cli.js'
@@ -44,13 +44,13 @@ beforeAll(() => {
 
 type Scope = 'user' | 'project'
 
-const installKit = async (agent: Agent, scope: Scope): Promise<{sb: Sandbox; output: string}> => {
+const installKit = async (agent: Agent, scope: Scope, extra: string[] = []): Promise<{sb: Sandbox; output: string}> => {
   const sb = sandbox()
   const git = await new Promise<number>((resolve) => spawn('git', ['init', '-q', sb.project], {stdio: 'ignore'}).on('close', (c) => resolve(c ?? -1)))
   expect(git).toBe(0)
   const env = vendorEnv(sb)
   expect((await loadout(sb, ['marketplace', 'add', market, '--scope', 'user', '--json'], {env})).status).toBe(0)
-  const installed = await loadout(sb, ['install', 'kit@mk', '--agent', agent, '--scope', scope, '--yes'], {env})
+  const installed = await loadout(sb, ['install', 'kit@mk', '--agent', agent, '--scope', scope, '--yes', ...extra], {env})
   expect(installed.status, installed.stdout + installed.stderr).toBe(0)
   return {sb, output: installed.stdout + installed.stderr}
 }
@@ -73,8 +73,8 @@ const claudeInit = async (sb: Sandbox): Promise<any> => {
 }
 
 describe.concurrent('what the agents’ own CLIs load from what loadout wrote', () => {
-  it.each(['user', 'project'] as const)('Claude Code (%s): MCP servers connect; the skill, subagent and command are listed', async (scope) => {
-    const {sb} = await installKit('claude-code', scope)
+  it.each(['user', 'project'] as const)('Claude Code --loose (%s): MCP servers connect; the skill, subagent and command are listed', async (scope) => {
+    const {sb} = await installKit('claude-code', scope, ['--loose'])
     if (scope === 'project') {
       // the user's own approval of the project and its .mcp.json servers, as the first start asks for it
       editJson(join(sb.home, '.claude', '.claude.json'), (json) => {
@@ -171,13 +171,13 @@ describe.concurrent('what the agents’ own CLIs load from what loadout wrote', 
 })
 
 /**
- * `install --native` for Claude Code: each plugin becomes Claude Code's own plugin, through a
+ * `install` for Claude Code (native by default, no flag): each plugin becomes Claude Code's own plugin, through a
  * one-plugin marketplace loadout owns. Two plugins that share part names are both listed, namespaced
  * `<plugin>:<part>`, with their MCP servers; a plugin holding only language servers installs too;
  * disable takes a plugin out of the listing and enable brings it back; uninstalling both leaves the
  * settings file byte-identical to the one the user had.
  */
-describe.concurrent('Claude Code native plugins (install --native)', () => {
+describe.concurrent('Claude Code native plugins (the default)', () => {
   const nativePlugin = (root: string, name: string): string => {
     const files: Record<string, string> = {
       '.claude-plugin/plugin.json': JSON.stringify({name, version: '1.0.0'}),
@@ -245,7 +245,7 @@ describe.concurrent('Claude Code native plugins (install --native)', () => {
       writeFileSync(settings, mine)
       if (scope === 'project') editJson(join(sb.home, '.claude', '.claude.json'), (json) => (json.projects = {[sb.project]: {hasTrustDialogAccepted: true}}))
       const plugins = [nativePlugin(sb.dir, 'alpha'), nativePlugin(sb.dir, 'beta'), lspOnly(sb.dir)]
-      const installed = await loadout(sb, ['install', ...plugins, '--agent', 'claude-code', '--scope', scope, '--native', '--yes', '--json'], {env})
+      const installed = await loadout(sb, ['install', ...plugins, '--agent', 'claude-code', '--scope', scope, '--yes', '--json'], {env})
       expect(installed.status, installed.stdout + installed.stderr).toBe(0)
       // what Claude Code will run is what consent showed: the MCP servers, and the language server
       const consented = installed.json<{results: Array<{plugin: string; consent: {items: Array<{kind: string}>}}>}>().results
@@ -283,3 +283,78 @@ describe.concurrent('Claude Code native plugins (install --native)', () => {
     },
   )
 })
+
+/**
+ * The issue's case, whole: a marketplace (built here) whose three plugins each have a skill `access`
+ * and two of them a subagent `code-reviewer`, installed in one command with no flag into Claude Code,
+ * Codex and Deep Agents. Claude Code's own CLI lists every part once under its plugin's name; the
+ * loose agents get the first plugin's part under its own name and the others' as `<plugin>-<part>`.
+ */
+describe('a marketplace whose plugins share part names, into claude-code, codex and deepagents', () => {
+  const PLUGINS = {discord: true, imessage: true, telegram: false}
+  const channels = (root: string): string => {
+    const files: Record<string, string> = {
+      '.claude-plugin/marketplace.json': JSON.stringify({
+        name: 'channels',
+        owner: {name: 'test'},
+        plugins: Object.keys(PLUGINS).map((name) => ({name, source: `./plugins/${name}`, version: '1.0.0'})),
+      }),
+    }
+    for (const [name, reviewer] of Object.entries(PLUGINS)) {
+      files[`plugins/${name}/.claude-plugin/plugin.json`] = JSON.stringify({name, version: '1.0.0'})
+      files[`plugins/${name}/skills/access/SKILL.md`] = `---\nname: access\ndescription: Use when ${name} grants access.\n---\n\nAccess for ${name}.\n`
+      if (reviewer)
+        files[`plugins/${name}/agents/code-reviewer.md`] = `---\nname: code-reviewer\ndescription: Reviews ${name} code.\n---\n\nReview as ${name}.\n`
+    }
+    for (const [rel, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(root, rel)), {recursive: true})
+      writeFileSync(join(root, rel), text)
+    }
+    return root
+  }
+
+  it('user scope: installs whole with no flag; Claude Code lists each part once as <plugin>:<part>, codex and deepagents get <plugin>-<part>', async () => {
+    const sb = sandbox()
+    const env = vendorEnv(sb)
+    expect((await loadout(sb, ['marketplace', 'add', channels(join(sb.dir, 'channels')), '--scope', 'user', '--json'], {env})).status).toBe(0)
+    const ids = Object.keys(PLUGINS).map((n) => `${n}@channels`)
+    const installed = await loadout(sb, ['install', ...ids, '--agent', 'claude-code,codex,deepagents', '--scope', 'user', '--yes', '--json'], {env})
+    expect(installed.status, installed.stdout + installed.stderr).toBe(0)
+    const results = installed.json<{results: Array<{plugin: string; plans: Array<{target: string; renamed: Array<{name: string; as: string}>}>}>}>().results
+    expect(results.map((r) => r.plugin).sort()).toEqual(ids)
+    // Claude Code took none of them loose: no rename there, nothing in its loose folders
+    for (const r of results) expect(r.plans.find((p) => p.target === 'claude-code')!.renamed).toEqual([])
+    for (const folder of ['skills', 'agents']) expect(existsSync(join(sb.home, '.claude', folder))).toBe(false)
+
+    const init = await claudeInit(sb)
+    const fromPlugins = (list: string[]) => list.filter((n) => n.endsWith(':access') || n.endsWith(':code-reviewer')).sort()
+    expect(fromPlugins(init.skills)).toEqual(['discord:access', 'imessage:access', 'telegram:access'])
+    expect(fromPlugins(init.agents)).toEqual(['discord:code-reviewer', 'imessage:code-reviewer'])
+    expect(init.skills).not.toContain('access')
+    expect(init.agents).not.toContain('code-reviewer')
+
+    // the loose agents: one plugin keeps the name, the others take `<plugin>-<part>`, each file once
+    const keeper = keeperOf(sb, 'access')
+    const others = Object.keys(PLUGINS).filter((n) => n !== keeper)
+    expect(readdirSync(join(sb.home, '.agents', 'skills')).sort()).toEqual(['access', ...others.map((n) => `${n}-access`)].sort())
+    const reviewers = readdirSync(join(sb.home, '.deepagents', 'agent', 'agents')).sort()
+    expect(reviewers).toHaveLength(2)
+    expect(reviewers).toContain('code-reviewer')
+    expect(reviewers.filter((n) => n !== 'code-reviewer')).toEqual([expect.stringMatching(/^(discord|imessage)-code-reviewer$/)])
+    expect(existsSync(join(sb.home, '.deepagents', 'agent', 'skills'))).toBe(false)
+    expect((await loadout(sb, ['verify', '--json'], {env})).status).toBe(0)
+
+    // what Claude Code reads is loadout's verified copy: a change to it is caught
+    const settings = JSON.parse(readFileSync(join(sb.home, '.claude', 'settings.json'), 'utf8'))
+    const offered = settings.extraKnownMarketplaces['loadout-channels-telegram'].source.path as string
+    const catalog = JSON.parse(readFileSync(join(offered, '.claude-plugin', 'marketplace.json'), 'utf8'))
+    writeFileSync(join(offered, catalog.plugins[0].source, 'skills', 'access', 'SKILL.md'), '---\nname: access\ndescription: changed.\n---\n\nChanged.\n')
+    const tampered = await loadout(sb, ['verify', '--json'], {env})
+    expect(tampered.status, tampered.stdout).not.toBe(0)
+    expect(tampered.stdout).toContain('telegram@channels')
+  })
+})
+
+/** The plugin whose part kept its own name in ~/.agents/skills (read from its SKILL.md body). */
+const keeperOf = (sb: Sandbox, name: string): string =>
+  /Access for (\w+)\./.exec(readFileSync(join(sb.home, '.agents', 'skills', name, 'SKILL.md'), 'utf8'))![1]!

@@ -20,7 +20,21 @@ import {findOutdated, type OutdatedResult} from '../../src/core/ops/update/outda
 import {cleanCache} from '../../src/core/ops/maintenance/cache.js'
 import type {Sandbox} from './cli.js'
 import {snapshot} from '../e2e/helpers.js'
-import {baseFolders, filesHolding, locations, marker, PARTS, SECTION, supports, writePlugin, type Agent, type Part, type Roots, type Scope} from './matrix.js'
+import {
+  baseFolders,
+  claudePluginDirs,
+  filesHolding,
+  locations,
+  marker,
+  PARTS,
+  SECTION,
+  supports,
+  writePlugin,
+  type Agent,
+  type Part,
+  type Roots,
+  type Scope,
+} from './matrix.js'
 
 export const PLUGIN = 'mx'
 export const NONE_PLUGIN = 'mx-none'
@@ -39,6 +53,8 @@ export interface Batch {
   agents: Agent[]
   /** installed together though each could be installed alone: they share a folder */
   group: boolean
+  /** `loose`: installed with --loose (an agent with a native plugin form gets loose parts); else each agent's default */
+  form?: 'loose' | 'native'
 }
 
 /** For one agent and part: the files in the agent's places for the part holding the v1 and the v2 marker. */
@@ -81,13 +97,14 @@ export const plantCanaries = (agents: readonly Agent[], roots: Roots, deep: read
   for (const folder of deep) plant(folder)
 }
 
-const seeAll = (agents: readonly Agent[], scope: Scope, roots: Roots): Seen =>
+/** Where the agent reads a part: its own plugins' folders when the plugin went in natively, else its loose places. */
+const seeAll = (agents: readonly Agent[], scope: Scope, roots: Roots, native = false): Seen =>
   Object.fromEntries(
     agents.map((agent) => [
       agent.id,
       Object.fromEntries(
         PARTS.map((part) => {
-          const places = locations(agent, SECTION[part], scope, roots)
+          const places = native ? claudePluginDirs(agent, scope, roots) : locations(agent, SECTION[part], scope, roots)
           return [part, {v1: filesHolding(places, marker(part, 'v1')), v2: filesHolding(places, marker(part, 'v2'))}]
         }),
       ),
@@ -120,9 +137,11 @@ export const runLifecycle = async (sb: Sandbox, batch: Batch, allAgents: readonl
   const env = envFor(sb, sb.project)
   const context = () => resolveScope(scope, env)
   const ids = agents.map((a) => a.id).join(',')
+  const native = batch.form === 'native'
+  const flags = {agent: ids, scope, yes: true, ...(batch.form === 'loose' ? {loose: true} : {})}
   const note = (stage: Stage) => {
     obs.trees[stage] = treeOf(sb)
-    obs.seen[stage] = seeAll(agents, scope, roots)
+    obs.seen[stage] = seeAll(agents, scope, roots, native)
   }
   let stage = 'before'
   try {
@@ -131,7 +150,7 @@ export const runLifecycle = async (sb: Sandbox, batch: Batch, allAgents: readonl
       stage = 'install of the parts no agent holds'
       const none = join(sb.project, SOURCES, NONE_PLUGIN)
       writePlugin(none, NONE_PLUGIN, noneParts, 'v1')
-      obs.noneError = await installCommand.run({flags: {agent: ids, scope, yes: true}, argv: [`./${SOURCES}/${NONE_PLUGIN}`]}, quiet(env)).then(
+      obs.noneError = await installCommand.run({flags, argv: [`./${SOURCES}/${NONE_PLUGIN}`]}, quiet(env)).then(
         () => ({}),
         (error: unknown) => error as Observation['noneError'] & object,
       )
@@ -139,10 +158,7 @@ export const runLifecycle = async (sb: Sandbox, batch: Batch, allAgents: readonl
     }
     if (parts.length === 0) return obs
     stage = 'install'
-    obs.installed = (await installCommand.run(
-      {flags: {agent: ids, scope, yes: true}, argv: [`./${SOURCES}/${PLUGIN}`]},
-      quiet(env),
-    )) as unknown as Observation['installed']
+    obs.installed = (await installCommand.run({flags, argv: [`./${SOURCES}/${PLUGIN}`]}, quiet(env))) as unknown as Observation['installed']
     note('installed')
     stage = 'list'
     obs.listed = (await listCommand.run({flags: {scope}, argv: []}, quiet(env))).installs.filter((r) => r.plugin === `${PLUGIN}@direct`)
@@ -166,7 +182,7 @@ export const runLifecycle = async (sb: Sandbox, batch: Batch, allAgents: readonl
     await verifyCommand.run({flags: {scope}, argv: []}, quiet(env))
     if (scope === 'project') {
       stage = 'install --frozen in a clone at another path'
-      obs.clone = await frozenClone(sb, agents, obs)
+      obs.clone = await frozenClone(sb, agents, obs, native)
     }
     stage = 'uninstall'
     await removeInstalled(PLUGIN, env, context(), {force: false, dryRun: false})
@@ -185,7 +201,7 @@ export const runLifecycle = async (sb: Sandbox, batch: Batch, allAgents: readonl
  * loadout.json and loadout.lock, and the plugin sources. `install --frozen` writes what the lock
  * says there; its uninstall takes it out again.
  */
-const frozenClone = async (sb: Sandbox, agents: readonly Agent[], obs: Observation): Promise<NonNullable<Observation['clone']>> => {
+const frozenClone = async (sb: Sandbox, agents: readonly Agent[], obs: Observation, native: boolean): Promise<NonNullable<Observation['clone']>> => {
   const root = join(sb.dir, ELSEWHERE, 'checkout')
   const committed = new Set([...obs.trees.before!.keys()].filter((k) => k.startsWith('project/')).map((k) => k.slice('project/'.length)))
   cpSync(sb.project, root, {
@@ -199,7 +215,7 @@ const frozenClone = async (sb: Sandbox, agents: readonly Agent[], obs: Observati
   const env = envFor(sb, root)
   await installCommand.run({flags: {frozen: true, yes: true}, argv: []}, quiet(env))
   const installed = projectTree(root)
-  const seen = seeAll(agents, 'project', {home: sb.home, project: root})
+  const seen = seeAll(agents, 'project', {home: sb.home, project: root}, native)
   await removeInstalled(PLUGIN, env, resolveScope('project', env), {force: false, dryRun: false})
   return {root, fresh, installed, uninstalled: projectTree(root), seen}
 }

@@ -115,6 +115,42 @@ export const supports = (agent: Agent, part: Part, scope: Scope): boolean => {
   return true
 }
 
+/** The agent's native plugin form, read from its registry file: where loadout registers a plugin as the agent's own. */
+export const nativeForm = (agent: Agent): {format: string; locations: Location[]} | undefined => {
+  const form = agent.file.pluginForm as {form?: string; format?: string; flag?: string; locations?: Location[]} | undefined
+  // native by default only: an agent whose flag is `--native` gets its own plugin only when asked
+  return form?.form === 'native' && form.flag !== '--native' && form.format && form.locations ? {format: form.format, locations: form.locations} : undefined
+}
+
+/**
+ * The plugin folders Claude Code loads in a scope, found as it finds them: each marketplace in the
+ * scope's settings (`extraKnownMarketplaces`, a directory source; a project's relative to the project)
+ * whose catalog lists a plugin switched on in `enabledPlugins`, at the catalog's `source`.
+ */
+export const claudePluginDirs = (agent: Agent, scope: Scope, roots: Roots): string[] => {
+  const form = nativeForm(agent)
+  if (!form) return []
+  return form.locations
+    .filter((l) => l.scope === scope)
+    .flatMap((l) => {
+      const file = resolveLocation(agent, l, roots)
+      if (!existsSync(file)) return []
+      const settings = JSON.parse(readFileSync(file, 'utf8')) as {
+        extraKnownMarketplaces?: Record<string, {source?: {source?: string; path?: string}}>
+        enabledPlugins?: Record<string, boolean>
+      }
+      return Object.entries(settings.extraKnownMarketplaces ?? {}).flatMap(([market, entry]) => {
+        const path = entry.source?.source === 'directory' ? entry.source.path : undefined
+        if (!path) return []
+        const folder = path.startsWith('./') ? join(roots.project, path) : path
+        const catalog = join(folder, '.claude-plugin', 'marketplace.json')
+        if (!existsSync(catalog)) return []
+        const plugins = (JSON.parse(readFileSync(catalog, 'utf8')) as {plugins?: Array<{name: string; source: string}>}).plugins ?? []
+        return plugins.filter((p) => settings.enabledPlugins?.[`${p.name}@${market}`] === true).map((p) => join(folder, p.source))
+      })
+    })
+}
+
 /** The text that marks a part's content at a version: found in whatever the agent's form of the part is. */
 export const marker = (part: Part, version: string): string => `mx-${part}-${version}`
 

@@ -4,6 +4,7 @@ import type {InstallResult} from '../../core/ops/install/install.js'
 import {resolveScope, type ScopeContext} from '../../core/kernel/env/scope.js'
 import type {Environment} from '../../core/kernel/env/environment.js'
 import {note, type CommandIo} from '../command-io.js'
+import {usageError} from '../../core/model/errors.js'
 import {splitList} from '../../core/kernel/targets/registry.js'
 import {AGENT_FLAG, ALLOW_HIDDEN_TEXT_FLAG, DRY_RUN_FLAG, isOffline, OFFLINE_FLAG, SCOPE_FLAG, YES_FLAG} from '../command-spec.js'
 import {withProgress} from '../progress.js'
@@ -22,9 +23,14 @@ const spec = {
       type: 'boolean',
       description: 'install a skill, subagent or command whose name is your own file as <plugin>-<name> (one another plugin holds is renamed so anyway)',
     },
+    loose: {
+      type: 'boolean',
+      description: "write the plugin's parts as loose files even where the agent takes it as its own plugin (Claude Code); kept for update and teammates",
+    },
     native: {
       type: 'boolean',
-      description: "install as the agent's own plugin where loadout can (Claude Code, Copilot CLI: a marketplace loadout owns, parts shown as <plugin>:<part>)",
+      description:
+        "install as the agent's own plugin where loadout can (Claude Code by default; Copilot CLI only with it; switches a plugin installed with --loose back)",
     },
     skill: {type: 'string', description: 'install only these skills of the plugin', multiple: true},
     frozen: {type: 'boolean', description: 'with no argument: fail if loadout.lock would change'},
@@ -91,6 +97,7 @@ const warnOverBudget = async (
 export const install = {
   ...sharedCommand(spec, async ({flags, argv}, io): Promise<InstallOutput> => {
     const {env} = io
+    if (flags.loose && flags.native) throw usageError('flags-exclusive', '--loose and --native ask for two different forms: pass one of them')
     const first = argv[0]
     const context = resolveScope(first === undefined ? 'project' : flags.scope, env)
     const chooseTargets = () => targetsForWrite({agent: flags.agent, yes: flags.yes ?? false, env, section: 'skills'})
@@ -105,7 +112,7 @@ export const install = {
       dryRun: flags['dry-run'] ?? false,
       force: flags.force ?? false,
       prefix: flags.prefix ?? false,
-      ...(flags.native ? {native: true} : {}),
+      ...(flags.loose ? {form: 'loose' as const} : flags.native ? {form: 'native' as const} : {}),
       offline: isOffline(flags.offline),
       yes: flags.yes ?? false,
       allowHiddenText: flags['allow-hidden-text'] ?? false,

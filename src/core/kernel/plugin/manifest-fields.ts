@@ -62,7 +62,7 @@ export const warnUnwritable = (json: Json, file: string, report: PluginReport): 
   if (json.lspServers !== undefined) {
     report.warn(
       'lsp-servers-not-installed',
-      '"lspServers" are installed only with the plugin as the agent\'s own (install --native, Claude Code): agents read language servers from inside an installed plugin, never from a loose file',
+      '"lspServers" are installed only with the plugin as the agent\'s own (Claude Code, unless --loose): agents read language servers from inside an installed plugin, never from a loose file',
       {file, path: 'lspServers'},
     )
   }

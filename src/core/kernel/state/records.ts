@@ -66,6 +66,8 @@ export interface InstallRecord {
   /** integrity of that copy's files when it was made: `verify` re-hashes the copy against it */
   pluginRootIntegrity?: string
   enabled: boolean
+  /** an agent with a native plugin form: whether the plugin went in as the agent's own plugin or as loose parts */
+  form?: 'native' | 'loose'
   /** parts of the plugin turned off in this agent (`disable --skill`): not written, not in consent */
   disabledParts?: DisabledParts
   /** sha256 fingerprint of the executable parts the user approved */

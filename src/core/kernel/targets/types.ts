@@ -80,7 +80,7 @@ export interface PluginForm {
   form: 'native' | 'loose'
   /** native: how loadout registers the plugin */
   format?: 'claude-marketplace'
-  /** native: the install flag that asks for it, when it is not the default */
+  /** native: the install flag that asks for loose parts instead (native is the default) */
   flag?: string
   note?: string
   /** native: the settings file edited, per scope */

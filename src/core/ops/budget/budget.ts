@@ -6,6 +6,8 @@ import {estimateTokens} from '../skills/info.js'
 import {inventorySkills} from '../skills/list.js'
 import {inventorySubagents} from '../agents/list.js'
 import {scanCommands} from './commands.js'
+import {nativeParts} from './native.js'
+import {readInstallRecords} from '../../kernel/state/records.js'
 
 /** One description an agent loads at start-up. */
 export interface BudgetItem {
@@ -112,12 +114,14 @@ export const budgetReport = async ({targets, env, context, scopes, ownership}: B
   const both: Scope[] = ['user', 'project']
   const skills = (await inventorySkills({targets, env, context, scopes: both, ownership})).skills
   const subagents = inventorySubagents({targets, env, context, scopes: both, ownership}).subagents
+  const records = readInstallRecords(env, context.projectRoot)
   const agents: AgentBudget[] = []
   for (const target of targets) {
     const found: Found[] = [
       ...activeOf(skills, target, 'skill'),
       ...scanCommands(target, env, context, both).map((c): Found => ({...c, kind: 'command', owner: ownership.ownerOf(c.path) ?? 'user'})),
       ...activeOf(subagents, target, 'subagent'),
+      ...nativeParts(records, target, env),
     ]
     const {chars, from} = budgetChars(target.startupBudget, env)
     for (const scope of scopes) {

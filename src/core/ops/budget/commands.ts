@@ -20,7 +20,7 @@ const MAX_COMMAND_BYTES = 1024 * 1024
 const EXTENSIONS: Record<CommandFormat, RegExp> = {markdown: /\.md$/, 'copilot-prompt': /\.prompt\.md$/, 'gemini-toml': /\.toml$/}
 
 /** Markdown: the frontmatter's `description`, else the first line of text (as Claude Code lists it); TOML: `description = "…"`. */
-const describe = (text: string, format: CommandFormat): string => {
+export const describeCommand = (text: string, format: CommandFormat): string => {
   if (format === 'gemini-toml') {
     const line = /^description\s*=\s*"((?:[^"\\]|\\.)*)"/m.exec(text)
     return line ? line[1]! : ''
@@ -71,7 +71,7 @@ export const scanCommands = (target: AgentTarget, env: Environment, context: Sco
       try {
         if (statSync(path).size > MAX_COMMAND_BYTES) return []
         const name = relative(location.absolute, path).replace(pattern, '').split('/').join(':') || basename(path)
-        return [{name, scope: location.scope, path, description: describe(readFileSync(path, 'utf8'), section.format)}]
+        return [{name, scope: location.scope, path, description: describeCommand(readFileSync(path, 'utf8'), section.format)}]
       } catch {
         return []
       }

@@ -12,6 +12,7 @@ import {readSkillDir} from '../../kernel/skills/read.js'
 import {MODE_EXECUTABLE} from '../../kernel/fs/integrity.js'
 import type {PluginFiles} from './plugin-copy.js'
 import {readLspServers} from '../../kernel/plugin/lsp-servers.js'
+import {readBinFiles, readMonitors} from '../../kernel/plugin/native-runners.js'
 
 /** One part of a plugin that runs code on the user's machine, as it is shown before installing. */
 export type ConsentItem =
@@ -20,6 +21,10 @@ export type ConsentItem =
   | {kind: 'tool'; component: string; tool: {command: string | string[]; perm: string; timeout: number}}
   /** a language server the plugin declares (`lspServers`): an agent that loads the plugin as its own runs it */
   | {kind: 'lsp'; component: string; server: {command: string; args: string[]}}
+  /** a monitor the plugin declares: an agent that loads the plugin as its own runs it for the whole session */
+  | {kind: 'monitor'; component: string; monitor: {command: string}}
+  /** a file in the plugin's `bin/`: an agent that loads the plugin as its own puts it on PATH */
+  | {kind: 'bin'; component: string; file: string}
   /** `hooks:` in a skill's frontmatter: Claude Code runs them while the skill is active */
   | {kind: 'skill-hooks'; component: string; hooks: unknown}
 
@@ -67,8 +72,12 @@ const mcpItem = (id: string, m: PluginModel['mcpServers'][number]): ConsentItem 
 const toolItems = (id: string, model: PluginModel): ConsentItem[] =>
   model.tools.map((t): ConsentItem => ({kind: 'tool', component: `${id}/tool/${t.name}`, tool: {command: t.command, perm: t.perm, timeout: t.timeout}}))
 
-const lspItems = (id: string, model: PluginModel): ConsentItem[] =>
-  readLspServers(model.root).map((l): ConsentItem => ({kind: 'lsp', component: `${id}/lsp/${l.name}`, server: {command: l.command, args: l.args}}))
+/** What only an agent that loads the plugin as its own runs: language servers, monitors, and bin/ on its PATH. */
+const lspItems = (id: string, model: PluginModel): ConsentItem[] => [
+  ...readLspServers(model.root).map((l): ConsentItem => ({kind: 'lsp', component: `${id}/lsp/${l.name}`, server: {command: l.command, args: l.args}})),
+  ...readMonitors(model.root).map((m): ConsentItem => ({kind: 'monitor', component: `${id}/monitor/${m.name}`, monitor: {command: m.command}})),
+  ...readBinFiles(model.root).map((f): ConsentItem => ({kind: 'bin', component: `${id}/bin/${f}`, file: `bin/${f}`})),
+]
 
 /**
  * What a plugin as read runs: its hooks (in hooks files and in skills' frontmatter), MCP servers and
@@ -179,7 +188,11 @@ export const describeConsentItem = (item: ConsentItem): string => {
     case 'skill-hooks':
       return `skill ${item.component.split('/').pop()} declares hooks: ${JSON.stringify(item.hooks)}`
     case 'lsp':
-      return `LSP server ${item.component.split('/').pop()}: runs ${[item.server.command, ...item.server.args].map((a) => JSON.stringify(a)).join(' ')} (when the agent loads the plugin as its own: install --native)`
+      return `LSP server ${item.component.split('/').pop()}: runs ${[item.server.command, ...item.server.args].map((a) => JSON.stringify(a)).join(' ')} (when the agent loads the plugin as its own: Claude Code, unless --loose)`
+    case 'monitor':
+      return `monitor ${item.component.split('/').pop()}: runs ${JSON.stringify(item.monitor.command)} for the whole session (when the agent loads the plugin as its own: Claude Code, unless --loose)`
+    case 'bin':
+      return `${item.file}: put on PATH for the commands the agent runs (when it loads the plugin as its own: Claude Code, unless --loose)`
     case 'tool':
       return `exec tool ${item.component.split('/').pop()}: runs ${JSON.stringify(item.tool.command)} (perm ${item.tool.perm}, timeout ${item.tool.timeout}s)`
     default: {

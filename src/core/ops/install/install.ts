@@ -20,6 +20,7 @@ import {checkPluginProvenance, checkPluginSignature} from './signature.js'
 import {assertLockUnchanged, unchangedFromLockfile} from './frozen.js'
 import {ownedEdits} from './owned-edits.js'
 import {inheritCreated} from './config-heirs.js'
+import {chooseForm, recordedForm, type FormChoice} from './form.js'
 import {planInstall, type Operation, type PlanInput, type SharedEntries, type TargetPlan} from './plan.js'
 import {readPluginExtras, type Dependency} from '../../kernel/resolve/manifest.js'
 import {shareDestinations} from './shared-dests.js'
@@ -42,8 +43,11 @@ export interface InstallOptions {
   dryRun: boolean
   force: boolean
   prefix: boolean
-  /** install as the agent's own plugin where loadout can (Claude Code: a marketplace it owns) */
-  native?: boolean
+  /**
+   * `native`: as the agent's own plugin where loadout can (Claude Code: a marketplace it owns), the
+   * default; `loose`: loose parts. Absent: what each agent's record says, else native (form.ts).
+   */
+  form?: FormChoice
   offline: boolean
   yes: boolean
   /** project scope: loadout.lock and loadout.json must not change (`install --frozen`) */
@@ -176,13 +180,18 @@ export const existingRecords = (
     (r) => (r.plugin === id || r.plugin === options.renamedFrom) && r.scope === options.context.scope && options.targets.some((t) => t.id === r.target),
   )
 
+/** An explicit --native or --loose that differs from the form an agent's record holds: the plugin is reinstalled in the new form. */
+const formSwitched = (existing: readonly InstallRecord[], form: FormChoice | undefined): boolean =>
+  form !== undefined && existing.some((r) => r.form !== undefined && recordedForm(r) !== form)
+
 /**
- * Whether this content is installed, enabled and whole in every chosen target. A lock committed to a
+ * Whether this content is installed, enabled and whole in every chosen target, in the form asked for. A lock committed to a
  * project says what was installed on someone's machine: in a fresh clone its files and the plugin's
  * installed copy are missing, so it is installed again.
  */
-export const isCurrent = (existing: readonly InstallRecord[], targets: readonly AgentTarget[], integrity: string): boolean =>
+export const isCurrent = (existing: readonly InstallRecord[], targets: readonly AgentTarget[], integrity: string, form?: FormChoice): boolean =>
   existing.length === targets.length &&
+  !formSwitched(existing, form) &&
   existing.every((r) => r.integrity === integrity && r.enabled && (!r.pluginRoot || existsSync(r.pluginRoot)) && checkRecord(r).missing.length === 0)
 
 /** An agent that installs packages itself (Lexora) gets a package, not folders: refused, pointing at `plugin pack`. */
@@ -244,7 +253,7 @@ const consentOf = (basis: PlanBasis, plans: readonly TargetPlan[]): ConsentSumma
  */
 export const consentFor = async (
   prepared: Prepared,
-  options: Pick<InstallOptions, 'env' | 'context' | 'targets' | 'prefix' | 'native' | 'renamedFrom' | 'disabledParts'>,
+  options: Pick<InstallOptions, 'env' | 'context' | 'targets' | 'prefix' | 'form' | 'skills' | 'renamedFrom' | 'disabledParts'>,
   all: readonly InstallRecord[],
 ): Promise<ConsentSummary> => {
   const {env, context} = options
@@ -285,7 +294,7 @@ export const preflightInstall = async (prepared: Prepared, options: InstallOptio
   // What runs counts as installed only once this machine's user approved it: files a clone brings along never
   // do (a lock's records carry fingerprints this user may never have approved)
   const approvedAll = existing.every((r) => r.consent === undefined || isApproved(env, id, r.consent))
-  if (isCurrent(existing, options.targets, fetched.integrity) && !options.force && !options.renamedFrom && approvedAll) {
+  if (isCurrent(existing, options.targets, fetched.integrity, options.form) && !options.force && !options.renamedFrom && approvedAll) {
     // shown as it was written: any name --prefix took then is taken again, and a plan that no longer fits shows the plugin as read
     const summary = await consentFor(prepared, {...options, prefix: true}, all).catch(() => consentSummary(id, model, prepared.files))
     return {
@@ -333,12 +342,15 @@ export const preflightInstall = async (prepared: Prepared, options: InstallOptio
   return {pending}
 }
 
-const installedNatively = (record: InstallRecord): boolean => record.components.some((c) => c.startsWith(`${record.plugin}/native/`))
+/** The form asked for: `--skill` picks skills out of the plugin, which only loose parts can do. */
+const askedForm = (options: InstallOptions): FormChoice | undefined => options.form ?? (options.skills ? 'loose' : undefined)
 
 const planFor = (p: PlanBasis, all: readonly InstallRecord[]) => {
   const {options, prepared, dirs, userConfig} = p
   const existing = existingRecords(all, prepared.id, options)
   const others = all.filter((r) => !existing.includes(r))
+  // loadout.json's word, for a plugin the lock does not record yet (a record's own form comes first)
+  const declaredForm = options.context.scope === 'project' && declaredPlugins(options.context.projectRoot)[prepared.id]?.form === 'loose' ? 'loose' : undefined
   const input: PlanInput = {
     ...(userConfig ? {userConfig} : {}),
     id: prepared.id,
@@ -351,8 +363,15 @@ const planFor = (p: PlanBasis, all: readonly InstallRecord[]) => {
     siblings: others.filter((r) => r.plugin === prepared.id && r.scope === options.context.scope),
     integrity: prepared.fetched.integrity,
     prefix: options.prefix,
-    // installed as the agent's own plugin once: so again on update, enable, reinstall and a clone's install
-    ...(options.native || existing.some(installedNatively) ? {native: true} : {}),
+    // the form asked for, else the one each agent's record holds: so again on update, enable, reinstall and a clone's install
+    form: (target) =>
+      chooseForm(
+        prepared.id,
+        prepared.model,
+        askedForm(options),
+        existing.find((r) => r.target === target.id),
+        declaredForm,
+      ),
     pluginRoot: dirs.root,
     vars: (target, section) => pluginVarsFor(target, options.context, dirs, section),
   }
@@ -378,7 +397,12 @@ export const applyInTransaction = async (
   // approval too is judged again: another run may have stored it meanwhile
   const approvedNow = summary.items.length === 0 || isApproved(env, id, summary.fingerprint)
   // judged again on the records read under the lock: another process may have installed it meanwhile
-  if (isCurrent(existingRecords(current, id, options), options.targets, fetched.integrity) && !options.force && approvedNow && !options.renamedFrom) {
+  if (
+    isCurrent(existingRecords(current, id, options), options.targets, fetched.integrity, options.form) &&
+    !options.force &&
+    approvedNow &&
+    !options.renamedFrom
+  ) {
     return {result: {...base, status: 'already-installed', plans: [], consent: {...consent, approvedBy: 'not-needed'}}, records: [...current], changed: false}
   }
   const {existing, others: before, plans} = planFor(p, current)
@@ -423,7 +447,8 @@ export const applyInTransaction = async (
   )
   if (context.scope === 'project' && !(options.frozen ?? false)) {
     tx.touch(projectManifestFile(context.projectRoot))
-    declarePlugin(context.projectRoot, id, base.version, resolved.fetch.label, resolved.marketplace === DIRECT, declaredOff(id, records, current))
+    const loose = records.some((r) => r.form === 'loose') && !records.some((r) => r.form === 'native')
+    declarePlugin(context.projectRoot, id, base.version, resolved.fetch.label, resolved.marketplace === DIRECT, declaredOff(id, records, current), loose)
     if (options.renamedFrom) undeclarePlugin(context.projectRoot, options.renamedFrom)
   }
   if (summary.items.length > 0) {
@@ -529,6 +554,7 @@ const applyPlans = async (plans: readonly TargetPlan[], recordBase: RecordBase, 
       ...recordBase,
       target: plan.target,
       enabled: true,
+      ...(plan.form ? {form: plan.form} : {}),
       components: [...new Set(plan.operations.map((o) => o.component))],
       skipped: plan.skipped,
       files: [],

@@ -23,6 +23,7 @@ import {resolveLocation, writeLocation, type ResolvedLocation} from '../../kerne
 import type {AgentTarget, PluginForm, SectionName} from '../../kernel/targets/types.js'
 import {nativeMarketplaceEntry, nativeMarketplaceName, nativePluginKey, renderNativeMarketplace} from '../../kernel/writers/claude-marketplace.js'
 import {renderCharacteroidSkill} from '../../kernel/writers/characteroid-skill.js'
+import type {FormChoice} from './form.js'
 
 /** One change to one agent's files, planned before anything is written. */
 export type Operation =
@@ -63,6 +64,8 @@ export interface TargetPlan {
   skipped: Array<{component: string; reason: string}>
   /** what changed in a part on its way into this agent's form (a field it has no place for) */
   notes: Array<{component: string; note: string}>
+  /** an agent with a native plugin form: the form this plugin took there (kept in its record) */
+  form?: FormChoice
 }
 
 export interface PlanInput {
@@ -79,8 +82,8 @@ export interface PlanInput {
   /** the integrity of the tree being installed: a sibling of another version shares nothing */
   integrity?: string
   prefix: boolean
-  /** install as the agent's own plugin where it has a plugin system loadout writes (pluginForm native) */
-  native?: boolean
+  /** the form per agent (see form.ts), given its default (loose where the registry's flag `--native` asks for native); absent, loose parts */
+  form?: (target: AgentTarget, fallback: FormChoice) => FormChoice
   /** the installed copy, absolute: what a native plugin's marketplace offers */
   pluginRoot?: string
   /** the plugin variables, or how each agent spells them (project scope: see project-root.ts) */
@@ -583,7 +586,7 @@ const planNative = (input: PlanInput, target: AgentTarget, plan: TargetPlan, for
       !configKeyOwned(input, location.absolute, [section], name)
     ) {
       throw conflict('plugin-taken', `${location.absolute} already has ${section}.${name}, which loadout did not install`, {
-        suggestions: ['remove that entry, or install without --native'],
+        suggestions: ['remove that entry, or install with --loose'],
       })
     }
     assertNoLinksBelow(location.root, location.absolute)
@@ -591,16 +594,21 @@ const planNative = (input: PlanInput, target: AgentTarget, plan: TargetPlan, for
   }
 }
 
-const nativeForm = (input: PlanInput, target: AgentTarget): PluginForm | undefined =>
-  input.native && target.pluginForm?.form === 'native' && target.pluginForm.format === 'claude-marketplace' ? target.pluginForm : undefined
+/** How each native format is planned, by the registry's `pluginForm.format`: an agent whose format is not here gets loose parts. */
+const NATIVE_PLANNERS: Record<string, (input: PlanInput, target: AgentTarget, plan: TargetPlan, form: PluginForm) => void> = {
+  'claude-marketplace': planNative,
+}
 
 /** Every file to write and config entry to add, per target; conflicts are found here, before any write. */
 export const planInstall = (input: PlanInput): TargetPlan[] =>
   input.targets.map((target) => {
     const plan: TargetPlan = {target: target.id, operations: [], renamed: [], skipped: [], notes: []}
-    const native = nativeForm(input, target)
-    if (native) {
-      planNative(input, target, plan, native)
+    const native = target.pluginForm?.form === 'native' ? target.pluginForm : undefined
+    const planner = native?.format ? NATIVE_PLANNERS[native.format] : undefined
+    // an agent whose registry names `--native` as its flag gets its own plugin only when asked (Copilot CLI)
+    if (native && planner) plan.form = input.form?.(target, native.flag === '--native' ? 'loose' : 'native') ?? 'loose'
+    if (native && planner && plan.form === 'native') {
+      planner(input, target, plan, native)
       return plan
     }
     planSkills(input, target, plan)

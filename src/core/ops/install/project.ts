@@ -7,6 +7,8 @@ export interface DeclaredPlugin {
   source?: string
   /** parts turned off in every agent (`loadout disable <plugin> --skill x`): a teammate's install leaves them out too */
   disabled?: DisabledParts
+  /** `loose`: installed with --loose where an agent would take it as its own plugin; a teammate's install does the same */
+  form?: 'loose'
 }
 
 export const declaredPlugins = (projectRoot: string): Record<string, DeclaredPlugin> =>
@@ -19,10 +21,16 @@ export const declarePlugin = (
   source: string,
   direct: boolean,
   disabled: DisabledParts = {},
+  loose = false,
 ): void => {
   const manifest = readProjectManifest(projectRoot)
   const plugins = {...((manifest.plugins as Record<string, DeclaredPlugin> | undefined) ?? {})}
-  plugins[id] = {...(version ? {version} : {}), ...(direct ? {source} : {}), ...(Object.keys(disabled).length > 0 ? {disabled} : {})}
+  plugins[id] = {
+    ...(version ? {version} : {}),
+    ...(direct ? {source} : {}),
+    ...(Object.keys(disabled).length > 0 ? {disabled} : {}),
+    ...(loose ? {form: 'loose' as const} : {}),
+  }
   manifest.plugins = plugins
   writeProjectManifest(projectRoot, manifest)
 }
