@@ -27,16 +27,17 @@ export const onlyNativeParts = (model: PluginModel): boolean =>
 /**
  * The form for one agent that has a native form loadout writes (plan.ts NATIVE_PLANNERS): loose for a
  * standalone MCP server (not a plugin); native for a plugin only the agent's plugin system can load;
- * else what was asked (`--loose`, `--native`), else what its record says, else loadout.json's word (`form: loose`), else native.
+ * else what was asked (`--loose`, `--native`), else what its record says, else loadout.json's word (`form: loose`), else the
+ * agent's default (native, or loose where the registry's flag is `--native`).
  */
 export const chooseForm = (
   id: string,
   model: PluginModel,
   asked: FormChoice | undefined,
   record: InstallRecord | undefined,
-  declared?: FormChoice,
+  fallback: FormChoice = 'native',
 ): FormChoice => {
   if (isMcpId(id)) return 'loose'
   if (onlyNativeParts(model)) return 'native'
-  return asked ?? (record ? recordedForm(record) : (declared ?? 'native'))
+  return asked ?? (record ? recordedForm(record) : fallback)
 }

@@ -364,13 +364,13 @@ const planFor = (p: PlanBasis, all: readonly InstallRecord[]) => {
     integrity: prepared.fetched.integrity,
     prefix: options.prefix,
     // the form asked for, else the one each agent's record holds: so again on update, enable, reinstall and a clone's install
-    form: (target) =>
+    form: (target, fallback) =>
       chooseForm(
         prepared.id,
         prepared.model,
         askedForm(options),
         existing.find((r) => r.target === target.id),
-        declaredForm,
+        declaredForm ?? fallback,
       ),
     pluginRoot: dirs.root,
     vars: (target, section) => pluginVarsFor(target, options.context, dirs, section),
