@@ -72,4 +72,35 @@ describe('a git repository given as a path', () => {
     expect(file.status).toBe(2)
     expect(jsonError(file).code).toBe('ref-not-allowed')
   })
+
+  it('in a project, loadout.json declares the path and the ref, never the file:// address; a clone elsewhere is refused by name', async () => {
+    const a = sandbox({git: true})
+    const repo = join(a.dir, 'lore-market')
+    makeRepo(repo, {
+      '.claude-plugin/marketplace.json': JSON.stringify({name: 'lm', owner: {name: 'Me'}, plugins: [{name: 'lore', source: './plugins/lore'}]}),
+      ...Object.fromEntries(Object.entries(skill('1.0.0')).map(([path, text]) => [`plugins/lore/${path}`, text])),
+    })
+    tag(repo, 'v1')
+    const added = await loadout(a, ['marketplace', 'add', repo, '--ref', 'v1', '--scope', 'project', '--json'])
+    expect(added.status, added.stdout + added.stderr).toBe(0)
+    const declared = JSON.parse(readFileSync(join(a.project, 'loadout.json'), 'utf8'))
+    expect(declared.marketplaces.lm).toEqual({source: repo, ref: 'v1'})
+    const installed = await loadout(a, ['install', 'lore@lm', '--agent', 'codex', '--yes', '--json'])
+    expect(installed.status, installed.stdout + installed.stderr).toBe(0)
+    for (const command of [
+      ['list', '--json'],
+      ['verify', '--json'],
+    ])
+      expect((await loadout(a, command)).status).toBe(0)
+
+    // a teammate's clone: the repository is a folder outside the project, which loadout.json may not declare
+    const b = sandbox({git: true})
+    for (const file of ['loadout.json', 'loadout.lock']) copyFileSync(join(a.project, file), join(b.project, file))
+    const teammate = await loadout(b, ['install', '--agent', 'codex', '--yes', '--json'])
+    expect(teammate.status).toBe(4)
+    expect(jsonError(teammate)).toMatchObject({
+      code: 'declared-marketplace-outside',
+      suggestions: [expect.stringContaining(`${repo} --ref v1 --scope project`)],
+    })
+  })
 })

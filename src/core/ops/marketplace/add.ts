@@ -67,10 +67,15 @@ export interface MarketplaceAdded {
   warnings: Problem[]
 }
 
-/** A local folder inside the project is declared relative to it, so loadout.json works in every clone. */
-const portableInput = (source: Source, label: string, project: string): string => {
-  const path = kindOf(source).localPath(source)
-  if (path === undefined || !isInside(project, path)) return label
+/**
+ * A local folder inside the project is declared relative to it, so loadout.json works in every clone.
+ * A git repository given as a path (read at `--ref` through git) is declared by that path too, never
+ * by the file:// address loadout made of it, which no typed source may use.
+ */
+const portableInput = (source: Source, typed: Source, label: string, project: string): string => {
+  const path = kindOf(source).localPath(source) ?? kindOf(typed).localPath(typed)
+  if (path === undefined) return label
+  if (!isInside(project, path)) return kindOf(source).localPath(source) === undefined ? path : label
   const rel = relative(project, path).split(sep).join('/')
   return rel === '' ? '.' : `./${rel}`
 }
@@ -235,7 +240,7 @@ export const addMarketplace = async (input: AddMarketplaceInput): Promise<Market
       manifest.marketplaces = {
         ...manifest.marketplaces,
         [name]: {
-          source: portableInput(source, record.input, project),
+          source: portableInput(source, parseSource(input.input, {cwd: env.cwd, home: env.home}), record.input, project),
           ...(record.ref ? {ref: record.ref} : {}),
           ...(record.sparse ? {sparse: record.sparse} : {}),
           ...(trust.portable.length > 0 ? {signedBy: trust.portable} : {}),

@@ -12,7 +12,7 @@ import {isAbsolute, relative, resolve} from 'node:path'
  * A folder loadout.json declares must lie inside the project: a cloned repository cannot make this
  * machine read a folder of its owner's elsewhere (`~/work/private-market`, `../../other`).
  */
-const refuseOutsideFolder = (name: string, input: string, env: Environment, projectRoot: string): void => {
+const refuseOutsideFolder = (name: string, input: string, ref: string | undefined, env: Environment, projectRoot: string): void => {
   const source = parseSource(input, {cwd: projectRoot, home: env.home})
   const folder = kindOf(source).localPath(source)
   if (folder === undefined) return
@@ -23,7 +23,7 @@ const refuseOutsideFolder = (name: string, input: string, env: Environment, proj
     throw validationFailed(
       'declared-marketplace-outside',
       `loadout.json declares marketplace "${name}" at ${input}, a folder outside the project (${root}); a project may declare only folders inside it`,
-      {suggestions: [`if you trust it, add it yourself: loadout marketplace add ${input} --scope project`]},
+      {suggestions: [`if you trust it, add it yourself: loadout marketplace add ${input}${ref === undefined ? '' : ` --ref ${ref}`} --scope project`]},
     )
 }
 
@@ -49,7 +49,7 @@ export const registerDeclaredMarketplaces = async (
   const added: RegisteredMarketplace[] = []
   for (const [name, entry] of Object.entries(declared).sort(([a], [b]) => a.localeCompare(b))) {
     if (known.some((m) => m.name === name) || !entry || typeof entry.source !== 'string') continue
-    refuseOutsideFolder(name, entry.source, env, context.projectRoot)
+    refuseOutsideFolder(name, entry.source, typeof entry.ref === 'string' ? entry.ref : undefined, env, context.projectRoot)
     const result = await addMarketplace({
       input: entry.source,
       name,
