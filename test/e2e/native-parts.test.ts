@@ -141,6 +141,10 @@ describe('one part of a plugin Claude Code loads as its own, user scope, beside 
     expect(tampered.stdout).toContain(beta)
     writeFileSync(beta, bytes)
     expect((await run(u, ['verify', '--json'])).status).toBe(0)
+    // the filtered copy is in use: `cache clean` keeps it
+    expect((await run(u, ['cache', 'clean', '--json'])).status).toBe(0)
+    expect(hashed(folder)).toEqual(Object.fromEntries(Object.entries(whole).filter(([p]) => !p.startsWith('skills/alpha/'))))
+    expect((await run(u, ['verify', '--json'])).status).toBe(0)
   })
 
   it('update to a new commit keeps alpha off in both agents; the old filtered copy goes', async () => {
