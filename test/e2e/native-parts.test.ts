@@ -32,6 +32,8 @@ const duo = (version: string, betaBody: string): FileMap => ({
   'plugins/duo/skills/beta/SKILL.md': skill('beta', betaBody),
   'plugins/duo/hooks/hooks.json': JSON.stringify({hooks: {Stop: [{hooks: [{type: 'command', command: HOOK}]}]}}),
   'plugins/duo/.mcp.json': JSON.stringify({mcpServers: {db: {command: 'node', args: ['--version']}}}),
+  'plugins/duo/agents/rev.md': '---\nname: rev\ndescription: Reviews native parts.\n---\n\nReview.\n',
+  'plugins/duo/commands/go.md': '---\ndescription: Goes.\n---\n\nGo.\n',
 })
 
 let work: string
@@ -65,7 +67,7 @@ const offered = (settingsFile: string, base: string): {folder: string; copies: s
 
 /** Claude Code's start-up listing; the paths each run of it changed in HOME are collected (they are not loadout's). */
 const claudeWrites = new Set<string>()
-const claudeParts = async (sb: Sandbox): Promise<{skills: string[]; mcp: string[]}> => {
+const claudeParts = async (sb: Sandbox): Promise<{skills: string[]; mcp: string[]; others: string[]}> => {
   const before = snapshot(sb.home)
   const ran = await vendor('claude-code', sb, ['-p', 'hi', '--output-format', 'stream-json', '--verbose'])
   for (const path of changes(before, snapshot(sb.home))) claudeWrites.add(path)
@@ -78,6 +80,10 @@ const claudeParts = async (sb: Sandbox): Promise<{skills: string[]; mcp: string[
   return {
     skills: (init.skills as string[]).filter((s) => s.startsWith('duo:')).sort(),
     mcp: (init.mcp_servers as Array<{name: string}>).map((m) => m.name).filter((n) => n.includes('duo')),
+    // subagents and commands (Claude Code lists skills among the slash commands too)
+    others: [...new Set([...(init.agents as string[]), ...(init.slash_commands as string[])])]
+      .filter((s) => s.startsWith('duo:') && !(init.skills as string[]).includes(s))
+      .sort(),
   }
 }
 
@@ -196,6 +202,21 @@ describe('one part of a plugin Claude Code loads as its own, user scope, beside 
     expect(again).not.toMatch(/-without-/)
     expect(readFileSync(join(again, 'hooks', 'hooks.json'), 'utf8')).toContain(HOOK)
     expect(readFileSync(codexConfig, 'utf8')).toContain('duo-db')
+  })
+
+  it('--agent-part rev and --command go: their files are left out of the filtered copy, and Claude Code lists neither', async () => {
+    expect((await claudeParts(u)).others).toEqual(['duo:go', 'duo:rev'])
+    const off = await run(u, ['disable', 'duo@acme', '--agent-part', 'rev', '--command', 'go', '--scope', 'user', '--json'])
+    expect(off.status, off.stdout + off.stderr).toBe(0)
+    const {folder} = offered(settingsFile(), u.home)
+    const files = Object.keys(hashed(folder))
+    expect(files).not.toContain('agents/rev.md')
+    expect(files).not.toContain('commands/go.md')
+    expect(files).toContain('skills/alpha/SKILL.md')
+    expect((await claudeParts(u)).others).toEqual([])
+    const back = await run(u, ['enable', 'duo@acme', '--agent-part', 'rev', '--command', 'go', '--scope', 'user', '--json'])
+    expect(back.status, back.stdout + back.stderr).toBe(0)
+    expect(offered(settingsFile(), u.home).folder).not.toMatch(/-without-/)
   })
 
   it('uninstall leaves settings.json byte for byte, and HOME as it was but for what Claude Code wrote itself', async () => {
