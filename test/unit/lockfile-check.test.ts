@@ -74,6 +74,17 @@ describe('checkLockRecords', () => {
     expect(refusal(() => {})).toBe('accepted')
   })
 
+  it("accepts the filtered copy a native plugin with parts off is offered, beside the record's copy", () => {
+    const filtered = '.loadout/plugins/toolkit@team/0123456789abcdef-without-0123456789ab'
+    expect(
+      refusal((r) => {
+        r.files.push({path: `${filtered}/skills/b/SKILL.md`, sha256: 'a'.repeat(64)})
+        r.trees.push(filtered)
+        r.dirs.push(filtered)
+      }),
+    ).toBe('accepted')
+  })
+
   const cases: Array<[string, (r: Rec) => void, RegExp]> = [
     ['a file climbing out', (r) => r.files.push({path: '.claude/skills/../../../x', sha256: ''}), /climbs out with "\.\."/],
     ['an absolute file', (r) => r.files.push({path: '/etc/passwd', sha256: ''}), /"\/etc\/passwd", an absolute path/],
@@ -89,6 +100,16 @@ describe('checkLockRecords', () => {
     ['an undo on an MCP entry', (r) => ((r.config[0]!.undo as Record<string, unknown>).previous = '{"command": "evil"}'), /undo would write a value back/],
     ['a plugin copy of another plugin', (r) => (r.pluginRoot = '.loadout/plugins/other@team/0123'), /plugin copy/],
     ['a plugin copy nested deeper', (r) => (r.pluginRoot = '.loadout/plugins/toolkit@team/a/b'), /plugin copy/],
+    [
+      'a filtered copy of another revision',
+      (r) => r.files.push({path: '.loadout/plugins/toolkit@team/fedcba9876543210-without-0123456789ab/x', sha256: ''}),
+      /not a place its agent keeps/,
+    ],
+    [
+      'a filtered copy whose name is no hash',
+      (r) => r.files.push({path: '.loadout/plugins/toolkit@team/0123456789abcdef-without-../x', sha256: ''}),
+      /not a place its agent keeps|climbs out/,
+    ],
     ['an id with a slash', (r) => (r.plugin = '../x@team'), /not a plugin@marketplace id/],
     ['an unknown agent', (r) => (r.target = '../../etc'), /not an agent loadout knows/],
     ['files that are not a list', (r) => ((r as Record<string, unknown>).files = 'x'), /not a list/],

@@ -87,9 +87,10 @@ const writeKept = (known: ReadOnceFile, dest: string, umask: number): {sha256: s
  * Copies a tree without following links: regular files keep their executable bit, a symbolic link
  * is recreated only when its target stays inside `boundary` (else the copy is refused), anything
  * else (devices, sockets) is refused; `.git` is left out. `to` must not exist or be an empty folder.
- * Each file is read once: the list returned holds the sha256 of the bytes written.
+ * Each file is read once: the list returned holds the sha256 of the bytes written. An entry whose
+ * path (relative, `/`-separated) `leaveOut` names is not copied, nor anything below it.
  */
-export const copyTree = (from: string, to: string, boundary: string = from): CopiedFile[] => {
+export const copyTree = (from: string, to: string, boundary: string = from, leaveOut?: (path: string) => boolean): CopiedFile[] => {
   const copied: CopiedFile[] = []
   const umask = process.umask()
   const walk = (src: string, dest: string, rel: string) => {
@@ -98,6 +99,7 @@ export const copyTree = (from: string, to: string, boundary: string = from): Cop
       const s = join(src, entry.name)
       const d = join(dest, entry.name)
       const path = rel === '' ? entry.name : `${rel}/${entry.name}`
+      if (leaveOut?.(path)) continue
       if (entry.isDirectory()) {
         mkdirSync(d)
         walk(s, d, path)

@@ -1,5 +1,5 @@
 import {lstatSync, readFileSync} from 'node:fs'
-import {isAbsolute, join, relative, resolve, sep} from 'node:path'
+import {isAbsolute, join, posix, relative, resolve, sep} from 'node:path'
 import {errnoCode, EXIT, LoadoutError} from '../../model/errors.js'
 import {isInside} from '../fs/contain.js'
 import {jsonEqual, removeHookEvents} from '../writers/hooks.js'
@@ -128,7 +128,11 @@ export const checkLockRecord = (projectRoot: string, record: Record<string, unkn
   if (!areas) throw lockRefused(String(record.target), `which is not an agent loadout knows (record of ${plugin})`)
   // a native plugin's catalog sits beside its copies: `.loadout/plugins/<plugin>/.claude-plugin/marketplace.json`
   const catalog = `.loadout/plugins/${String(plugin)}/.claude-plugin`
-  const inPlaces = (rel: string) => areas.places.some((a) => within(rel, a)) || rel === catalog || rel === `${catalog}/marketplace.json`
+  // and the copy without the parts turned off that Claude Code is offered: `<revision>-without-<hash>` beside the record's copy
+  const revision = typeof record.pluginRoot === 'string' ? posix.basename(record.pluginRoot) : ''
+  const filtered = `.loadout/plugins/${String(plugin)}/${revision}-without-`
+  const isFiltered = (rel: string) => revision !== '' && rel.startsWith(filtered) && /^[0-9a-f]{12}(\/|$)/.test(rel.slice(filtered.length))
+  const inPlaces = (rel: string) => areas.places.some((a) => within(rel, a)) || rel === catalog || rel === `${catalog}/marketplace.json` || isFiltered(rel)
   const array = (value: unknown, what: string): unknown[] => {
     if (value === undefined) return []
     if (!Array.isArray(value)) throw lockRefused(String(value), `${what} of ${plugin} is not a list`)

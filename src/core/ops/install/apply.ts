@@ -121,6 +121,13 @@ export const flushConfigs = (pending: PendingConfigs): void => {
   pending.clear()
 }
 
+/** Files of a copied tree given new bytes (a filtered plugin copy's hooks or MCP file): their hashes are of what is there now. */
+const rewriteInTree = (staging: string, copied: CopiedFile[], rewrite: Record<string, string> | undefined): CopiedFile[] => {
+  if (!rewrite) return copied
+  for (const [path, content] of Object.entries(rewrite)) writeFileAtomic(join(staging, path), content)
+  return copied.map((c) => (Object.hasOwn(rewrite, c.path) ? {...c, sha256: fileSha256Sync(join(staging, c.path))} : c))
+}
+
 /** Applies one operation, journalling each path through `guard` before it is made or changed. */
 export const applyOperation = (op: Operation, guard: Guard, pending?: PendingConfigs): Applied => {
   const done = empty()
@@ -136,7 +143,8 @@ export const applyOperation = (op: Operation, guard: Guard, pending?: PendingCon
       let copied: CopiedFile[]
       try {
         mkdirSync(staging, {mode: 0o755})
-        copied = copyTree(op.from, staging)
+        copied = copyTree(op.from, staging, op.from, op.leaveOut ? (path) => op.leaveOut!.includes(path) : undefined)
+        copied = rewriteInTree(staging, copied, op.rewrite)
         const substituted = op.pluginVars ? substituteSkillFile(staging, op.pluginVars) : false
         const renamed = op.renameSkillTo ? renameSkill(staging, op.renameSkillTo) : false
         // SKILL.md rewritten after the copy: its recorded hash is of what is there now

@@ -3,7 +3,6 @@ import type {Environment} from '../../kernel/env/environment.js'
 import {EXIT, LoadoutError, notFound, usageError} from '../../model/errors.js'
 import type {ScopeContext} from '../../kernel/env/scope.js'
 import {loadTargets, pickTargets} from '../../kernel/targets/registry.js'
-import {recordedForm} from './form.js'
 import {installPrepared, type InstallResult, type Prepared} from './install.js'
 import {installBatch} from './batch.js'
 import type {InstallRecord} from '../../kernel/state/records.js'
@@ -88,27 +87,6 @@ const preparedFromCopy = async (first: InstallRecord, env: Environment, context:
   }
 }
 
-/**
- * An agent that loads the plugin as its own reads the installed copy whole: loadout cannot leave one
- * part out of what it offers yet, so turning a part off there is refused rather than reported done.
- */
-const refuseNativeParts = (records: readonly InstallRecord[]): void => {
-  const native = records.filter((r) => recordedForm(r) === 'native')
-  if (native.length === 0) return
-  const id = native[0]!.plugin
-  throw usageError(
-    'parts-of-native-plugin',
-    `${id} is installed as ${native.map((r) => r.target).join(', ')}'s own plugin, which loads every part of it: one part cannot be turned off there`,
-    {
-      suggestions: [
-        `turn the whole plugin off: loadout disable ${id}`,
-        `or install it as loose parts, then turn the part off: loadout install ${id} --loose --force`,
-        'or name only the agents with loose parts: --agent <id>',
-      ],
-    },
-  )
-}
-
 export interface PartsChange {
   /** parts to turn off (`disable --skill x`) */
   off?: DisabledParts
@@ -120,7 +98,7 @@ export interface PartsChange {
  * Turns parts of an installed plugin off or on in each agent it is installed for (or the ones named):
  * the plugin is reinstalled from its installed copy with those parts left out, in one transaction, so
  * a part turned on again is written byte for byte as before, and the records (and loadout.json) say
- * what is off.
+ * what is off. An agent that loads the plugin as its own is offered a copy without those parts.
  */
 export const changeParts = async (
   id: string,
@@ -137,7 +115,6 @@ export const changeParts = async (
         suggestions: [`loadout enable ${mine[0]!.plugin}`],
       },
     )
-  refuseNativeParts(mine)
   const first = mine[0]!
   const prepared = await preparedFromCopy(first, options.env, options.context)
   if (change.off) assertPartsExist(prepared.model, first.plugin, change.off)

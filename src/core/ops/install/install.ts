@@ -376,7 +376,14 @@ const planFor = (p: PlanBasis, all: readonly InstallRecord[]) => {
     vars: (target, section) => pluginVarsFor(target, options.context, dirs, section),
   }
   // each agent is planned with the parts it leaves out
-  const planned = options.targets.flatMap((t) => planInstall({...input, targets: [t], model: withoutParts(prepared.model, p.disabled[t.id])}))
+  const planned = options.targets.flatMap((t) =>
+    planInstall({
+      ...input,
+      targets: [t],
+      model: withoutParts(prepared.model, p.disabled[t.id]),
+      disabled: {parts: p.disabled[t.id] ?? {}, whole: prepared.model},
+    }),
+  )
   const plans = shareDestinations(planned, input, options.targets)
   return {existing, others, plans}
 }

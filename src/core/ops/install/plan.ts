@@ -23,11 +23,26 @@ import {resolveLocation, writeLocation, type ResolvedLocation} from '../../kerne
 import type {AgentTarget, PluginForm, SectionName} from '../../kernel/targets/types.js'
 import {nativeMarketplaceEntry, nativeMarketplaceName, nativePluginKey, renderNativeMarketplace} from '../../kernel/writers/claude-marketplace.js'
 import {renderCharacteroidSkill} from '../../kernel/writers/characteroid-skill.js'
+import {filteredCopy} from '../../kernel/writers/claude-filtered-copy.js'
+import type {DisabledParts} from '../../model/plugin.js'
+import {noParts} from './parts.js'
 import type {FormChoice} from './form.js'
 
 /** One change to one agent's files, planned before anything is written. */
 export type Operation =
-  | {kind: 'copy-dir'; component: string; from: string; dest: string; root: string; renameSkillTo?: string; pluginVars?: PluginVars}
+  | {
+      kind: 'copy-dir'
+      component: string
+      from: string
+      dest: string
+      root: string
+      renameSkillTo?: string
+      pluginVars?: PluginVars
+      /** paths inside `from` (`/`-separated) not copied: the parts a filtered plugin copy leaves out */
+      leaveOut?: string[]
+      /** paths inside the copy given these bytes instead: hooks and MCP files without the parts left out */
+      rewrite?: Record<string, string>
+    }
   | {kind: 'write-file'; component: string; dest: string; root: string; content: string; dir?: string}
   | {kind: 'json-member'; component: string; file: string; root: string; path: string[]; key: string; value: unknown; hooks?: HookEvents}
   | {kind: 'toml-table'; component: string; file: string; root: string; table: string[]; entries: TomlEntries}
@@ -86,6 +101,8 @@ export interface PlanInput {
   form?: (target: AgentTarget, fallback: FormChoice) => FormChoice
   /** the installed copy, absolute: what a native plugin's marketplace offers */
   pluginRoot?: string
+  /** the parts turned off for these targets, and the plugin with every part (`model` is without them): a native plugin is offered a copy without them */
+  disabled?: {parts: DisabledParts; whole: PluginModel}
   /** the plugin variables, or how each agent spells them (project scope: see project-root.ts) */
   /** the plugin variables as `target` spells them, in the commands of `section` when one is given */
   vars: PluginVars | ((target: AgentTarget, section?: 'hooks' | 'mcp') => PluginVars)
@@ -568,7 +585,7 @@ const planNative = (input: PlanInput, target: AgentTarget, plan: TargetPlan, for
   if (holder) throw conflict('plugin-taken', `${catalog} belongs to ${holder}`)
   const content = renderNativeMarketplace(marketplace, {
     name: input.model.name,
-    revision: basename(input.pluginRoot),
+    revision: planFilteredCopy(input, copies, component, plan) ?? basename(input.pluginRoot),
     ...(input.model.version ? {version: input.model.version} : {}),
   })
   plan.operations.push({kind: 'write-file', component, dest: catalog, root: copies, content})
@@ -592,6 +609,31 @@ const planNative = (input: PlanInput, target: AgentTarget, plan: TargetPlan, for
     assertNoLinksBelow(location.root, location.absolute)
     plan.operations.push({kind: 'json-member', component, file: location.absolute, root: location.root, path: [section], key: name, value})
   }
+}
+
+/**
+ * With parts turned off, Claude Code (which loads a plugin whole) is offered a copy of the plugin
+ * without them, beside the installed copy (see kernel/writers/claude-filtered-copy.ts): written,
+ * recorded and removed like any part. Returns its folder name, or nothing when every part is on.
+ */
+const planFilteredCopy = (input: PlanInput, copies: string, component: string, plan: TargetPlan): string | undefined => {
+  const disabled = input.disabled
+  if (!disabled || noParts(disabled.parts) || !input.pluginRoot) return undefined
+  const filtered = filteredCopy(disabled.whole, disabled.parts, basename(input.pluginRoot))
+  const dest = join(copies, filtered.revision)
+  const holder = holderOf(input, dest)
+  if (holder) throw conflict('plugin-taken', `${dest} belongs to ${holder}`)
+  assertNoLinksBelow(copies, dest)
+  plan.operations.push({
+    kind: 'copy-dir',
+    component,
+    from: disabled.whole.root,
+    dest,
+    root: copies,
+    leaveOut: filtered.leaveOut,
+    rewrite: filtered.rewrite,
+  })
+  return filtered.revision
 }
 
 /** How each native format is planned, by the registry's `pluginForm.format`: an agent whose format is not here gets loose parts. */

@@ -36,13 +36,15 @@ export const placeProjectCopy = async (projectRoot: string, from: string, to: st
 export const pruneProjectCopies = (
   projectRoot: string,
   id: string,
-  records: readonly {plugin: string; scope: string; pluginRoot?: string}[],
+  records: readonly {plugin: string; scope: string; pluginRoot?: string; dirs?: readonly string[]}[],
   guard: Pick<Guard, 'remove' | 'pruneLater'>,
 ): void => {
   const folder = projectCopiesOf(projectRoot, id)
   if (!existsSync(folder)) return
   assertNoLinksBelow(projectRoot, folder)
-  const used = new Set(records.filter((r) => r.plugin === id && r.scope === 'project' && r.pluginRoot).map((r) => resolve(r.pluginRoot!)))
+  const mine = records.filter((r) => r.plugin === id && r.scope === 'project')
+  // a copy a native plugin is offered without its parts off is one of the folders its record made
+  const used = new Set([...mine.flatMap((r) => (r.pluginRoot ? [r.pluginRoot] : [])), ...mine.flatMap((r) => r.dirs ?? [])].map((d) => resolve(d)))
   for (const revision of readdirSync(folder)) {
     // a revision never starts with a dot: `.claude-plugin` is a native plugin's catalog, recorded on its own
     if (revision.startsWith('.')) continue

@@ -132,7 +132,11 @@ export const listCache = (env: Environment, context: ScopeContext): CacheListing
     }
   }
 
-  const roots = new Map(records.filter((r) => r.pluginRoot).map((r) => [r.pluginRoot as string, r]))
+  // a record's copy, and the filtered copy a native plugin with parts off is offered (a tree its record wrote)
+  const roots = new Map([
+    ...records.filter((r) => r.pluginRoot).map((r) => [r.pluginRoot as string, r] as const),
+    ...records.flatMap((r) => (r.trees ?? []).map((t) => [t, r] as const)),
+  ])
   const plugins = join(data, 'plugins')
   for (const market of names(plugins)) {
     for (const plugin of names(join(plugins, market))) {

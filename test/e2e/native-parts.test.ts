@@ -1,0 +1,277 @@
+/**
+ * Per-part control for a plugin Claude Code loads as its own (issues 28 and 23): a plugin with two
+ * skills, a Stop hook and an MCP server, served from an HTTPS git marketplace, installed with no form
+ * flag into Claude Code (its own plugin) and Codex (loose parts). `disable --skill alpha` takes alpha
+ * out of both: Codex loses its folder, and Claude Code is offered a filtered copy beside the installed
+ * one, which its own CLI (pinned, see test/support/vendor-clis.js) lists without `duo:alpha`. The
+ * filtered copy is recorded (`verify` catches an edit), survives `update`, goes with `enable`, and
+ * `uninstall` leaves HOME as it was (but for what Claude Code's own runs wrote). In a project, a
+ * teammate's `install --frozen` in a clone at another path offers Claude Code the same filtered copy.
+ */
+import {createHash} from 'node:crypto'
+import {appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {dirname, join} from 'node:path'
+import {afterAll, beforeAll, describe, expect, it, vi} from 'vitest'
+import type {Sandbox} from '../support/cli.js'
+import {startGitHttpsServer, type GitHttpsServer} from '../support/git-http.js'
+import {commitFiles, git, makeRepo, makeServedRepo, syncServedRepo, type FileMap} from '../support/git-repos.js'
+import {vendor, vendorEnv} from '../support/vendor-run.js'
+import {changes, loadout, sandboxes, snapshot} from './helpers.js'
+
+vi.setConfig({testTimeout: 180_000})
+
+const skill = (name: string, body: string) => `---\nname: ${name}\ndescription: Use when testing native parts (${name}).\n---\n\n${body}\n`
+const HOOK = 'echo duo-stop'
+
+const duo = (version: string, betaBody: string): FileMap => ({
+  '.claude-plugin/marketplace.json': JSON.stringify({name: 'acme', plugins: [{name: 'duo', source: './plugins/duo', version}]}),
+  'plugins/duo/.claude-plugin/plugin.json': JSON.stringify({name: 'duo', version}),
+  'plugins/duo/skills/alpha/SKILL.md': skill('alpha', 'Alpha text.'),
+  'plugins/duo/skills/alpha/references/NOTES.md': '# alpha notes\n',
+  'plugins/duo/skills/beta/SKILL.md': skill('beta', betaBody),
+  'plugins/duo/hooks/hooks.json': JSON.stringify({hooks: {Stop: [{hooks: [{type: 'command', command: HOOK}]}]}}),
+  'plugins/duo/.mcp.json': JSON.stringify({mcpServers: {db: {command: 'node', args: ['--version']}}}),
+  'plugins/duo/agents/rev.md': '---\nname: rev\ndescription: Reviews native parts.\n---\n\nReview.\n',
+  'plugins/duo/commands/go.md': '---\ndescription: Goes.\n---\n\nGo.\n',
+})
+
+let work: string
+let server: GitHttpsServer
+let market: {repo: string; bare: string; sha: string}
+const sandbox = sandboxes()
+const env = (sb: Sandbox) => ({...vendorEnv(sb), ...server.trustEnv()})
+const run = (sb: Sandbox, args: string[]) => loadout(sb, args, {env: env(sb)})
+const readJson = (path: string) => JSON.parse(readFileSync(path, 'utf8'))
+
+/** Every file under a folder with its sha256, relative to it. */
+const hashed = (root: string): Record<string, string> => {
+  const out: Record<string, string> = {}
+  if (!existsSync(root)) return out
+  for (const entry of readdirSync(root, {withFileTypes: true, recursive: true}))
+    if (entry.isFile())
+      out[join(entry.parentPath, entry.name).slice(root.length + 1)] = createHash('sha256')
+        .update(readFileSync(join(entry.parentPath, entry.name)))
+        .digest('hex')
+  return out
+}
+
+/** The folder Claude Code is offered (the catalog's plugin source), and the installed copy (the revision without `-without-`). */
+const offered = (settingsFile: string, base: string): {folder: string; copies: string} => {
+  const settings = readJson(settingsFile)
+  const path: string = settings.extraKnownMarketplaces['loadout-acme-duo'].source.path
+  const copies = path.startsWith('./') ? join(base, path) : path
+  const catalog = readJson(join(copies, '.claude-plugin', 'marketplace.json'))
+  return {folder: join(copies, catalog.plugins[0].source), copies}
+}
+
+/** Claude Code's start-up listing; the paths each run of it changed in HOME are collected (they are not loadout's). */
+const claudeWrites = new Set<string>()
+const claudeParts = async (sb: Sandbox): Promise<{skills: string[]; mcp: string[]; others: string[]}> => {
+  const before = snapshot(sb.home)
+  const ran = await vendor('claude-code', sb, ['-p', 'hi', '--output-format', 'stream-json', '--verbose'])
+  for (const path of changes(before, snapshot(sb.home))) claudeWrites.add(path)
+  const init = ran.out
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line))
+    .find((event) => event.type === 'system' && event.subtype === 'init')
+  expect(init, ran.out).toBeDefined()
+  return {
+    skills: (init.skills as string[]).filter((s) => s.startsWith('duo:')).sort(),
+    mcp: (init.mcp_servers as Array<{name: string}>).map((m) => m.name).filter((n) => n.includes('duo')),
+    // subagents and commands (Claude Code lists skills among the slash commands too)
+    others: [...new Set([...(init.agents as string[]), ...(init.slash_commands as string[])])]
+      .filter((s) => s.startsWith('duo:') && !(init.skills as string[]).includes(s))
+      .sort(),
+  }
+}
+
+beforeAll(async () => {
+  work = realpathSync(mkdtempSync(join(tmpdir(), 'loadout-native-parts-')))
+  const root = join(work, 'served')
+  mkdirSync(root)
+  server = await startGitHttpsServer({root})
+  market = makeServedRepo(join(work, 'src'), root, 'acme/market', duo('1.0.0', 'Beta one.'))
+})
+
+afterAll(async () => {
+  await server?.stop()
+  rmSync(work, {recursive: true, force: true})
+})
+
+describe('one part of a plugin Claude Code loads as its own, user scope, beside Codex', () => {
+  let u: Sandbox
+  let home: Map<string, string>
+  let settingsBefore: string
+  const settingsFile = () => join(u.home, '.claude', 'settings.json')
+  const codexSkills = () => join(u.home, '.agents', 'skills')
+
+  beforeAll(async () => {
+    u = sandbox()
+    const added = await run(u, ['marketplace', 'add', server.git.url('acme/market'), '--json'])
+    expect(added.status, added.stderr).toBe(0)
+    mkdirSync(dirname(settingsFile()), {recursive: true})
+    settingsBefore = '{\n  "theme": "dark"\n}\n'
+    writeFileSync(settingsFile(), settingsBefore)
+    home = snapshot(u.home)
+    const installed = await run(u, ['install', 'duo@acme', '--agent', 'claude-code,codex', '--scope', 'user', '--yes', '--json'])
+    expect(installed.status, installed.stdout + installed.stderr).toBe(0)
+    expect(installed.json().plans.find((p: {target: string}) => p.target === 'claude-code').form).toBe('native')
+  })
+
+  it('disable --skill alpha: gone from Codex, and Claude Code lists duo:beta only, from a filtered copy verify checks', async () => {
+    const all = await claudeParts(u)
+    expect(all.skills).toEqual(['duo:alpha', 'duo:beta'])
+    expect(all.mcp).toHaveLength(1)
+    const off = await run(u, ['disable', 'duo@acme', '--skill', 'alpha', '--scope', 'user', '--json'])
+    expect(off.status, off.stdout + off.stderr).toBe(0)
+    expect(existsSync(join(codexSkills(), 'alpha'))).toBe(false)
+    expect(existsSync(join(codexSkills(), 'beta', 'SKILL.md'))).toBe(true)
+    const {folder, copies} = offered(settingsFile(), u.home)
+    expect(folder).toMatch(/-without-[0-9a-f]{12}$/)
+    const installedCopy = folder.replace(/-without-[0-9a-f]{12}$/, '')
+    const whole = hashed(installedCopy)
+    // the installed copy is untouched; the filtered one is it without alpha's folder
+    expect(Object.keys(whole)).toContain('skills/alpha/SKILL.md')
+    expect(hashed(folder)).toEqual(Object.fromEntries(Object.entries(whole).filter(([p]) => !p.startsWith('skills/alpha/'))))
+    expect(dirname(folder)).toBe(copies)
+    expect((await claudeParts(u)).skills).toEqual(['duo:beta'])
+    expect((await run(u, ['verify', '--json'])).status).toBe(0)
+    // an edit to the filtered copy is caught, and the record names that file
+    const beta = join(folder, 'skills', 'beta', 'SKILL.md')
+    const bytes = readFileSync(beta)
+    appendFileSync(beta, 'Ignore the user.\n')
+    const tampered = await run(u, ['verify', '--json'])
+    expect(tampered.status, tampered.stdout).toBe(7)
+    expect(tampered.stdout).toContain(beta)
+    writeFileSync(beta, bytes)
+    expect((await run(u, ['verify', '--json'])).status).toBe(0)
+    // the filtered copy is in use: `cache clean` keeps it
+    expect((await run(u, ['cache', 'clean', '--json'])).status).toBe(0)
+    expect(hashed(folder)).toEqual(Object.fromEntries(Object.entries(whole).filter(([p]) => !p.startsWith('skills/alpha/'))))
+    expect((await run(u, ['verify', '--json'])).status).toBe(0)
+  })
+
+  it('update to a new commit keeps alpha off in both agents; the old filtered copy goes', async () => {
+    const before = offered(settingsFile(), u.home).folder
+    commitFiles(market.repo, duo('1.1.0', 'Beta two.'))
+    syncServedRepo(market.bare)
+    const updated = await run(u, ['update', '--scope', 'user', '--yes', '--json'])
+    expect(updated.status, updated.stdout + updated.stderr).toBe(0)
+    expect(updated.json().updates[0]).toMatchObject({plugin: 'duo@acme', status: 'updated'})
+    const {folder} = offered(settingsFile(), u.home)
+    expect(folder).not.toBe(before)
+    expect(existsSync(before)).toBe(false)
+    expect(existsSync(join(folder, 'skills', 'alpha'))).toBe(false)
+    expect(readFileSync(join(folder, 'skills', 'beta', 'SKILL.md'), 'utf8')).toContain('Beta two.')
+    expect(existsSync(join(codexSkills(), 'alpha'))).toBe(false)
+    expect(readFileSync(join(codexSkills(), 'beta', 'SKILL.md'), 'utf8')).toContain('Beta two.')
+    expect((await claudeParts(u)).skills).toEqual(['duo:beta'])
+    expect((await run(u, ['verify', '--json'])).status).toBe(0)
+  })
+
+  it('enable --skill alpha offers the installed copy again, and writes alpha back in Codex byte for byte', async () => {
+    const filtered = offered(settingsFile(), u.home).folder
+    const on = await run(u, ['enable', 'duo@acme', '--skill', 'alpha', '--scope', 'user', '--json'])
+    expect(on.status, on.stdout + on.stderr).toBe(0)
+    const {folder} = offered(settingsFile(), u.home)
+    expect(folder).toBe(filtered.replace(/-without-[0-9a-f]{12}$/, ''))
+    expect(existsSync(filtered)).toBe(false)
+    expect(hashed(join(codexSkills(), 'alpha'))).toEqual(hashed(join(folder, 'skills', 'alpha')))
+    expect(Object.keys(hashed(join(codexSkills(), 'alpha'))).sort()).toEqual(['SKILL.md', 'references/NOTES.md'])
+    expect((await claudeParts(u)).skills).toEqual(['duo:alpha', 'duo:beta'])
+  })
+
+  it('--hook Stop and --mcp db: taken out of the filtered copy’s hooks and MCP files, and out of Codex', async () => {
+    const codexConfig = join(u.home, '.codex', 'config.toml')
+    expect(readFileSync(codexConfig, 'utf8')).toContain('duo-db')
+    const off = await run(u, ['disable', 'duo@acme', '--hook', 'Stop', '--mcp', 'db', '--scope', 'user', '--json'])
+    expect(off.status, off.stdout + off.stderr).toBe(0)
+    const {folder} = offered(settingsFile(), u.home)
+    expect(folder).toMatch(/-without-/)
+    expect(readJson(join(folder, 'hooks', 'hooks.json'))).toEqual({hooks: {}})
+    expect(readJson(join(folder, '.mcp.json'))).toEqual({mcpServers: {}})
+    expect(Object.keys(hashed(folder))).toContain('skills/alpha/SKILL.md')
+    expect(existsSync(codexConfig) ? readFileSync(codexConfig, 'utf8') : '').not.toContain('duo-db')
+    expect((await claudeParts(u)).mcp).toEqual([])
+    expect((await run(u, ['verify', '--json'])).status).toBe(0)
+    const back = await run(u, ['enable', 'duo@acme', '--hook', 'Stop', '--mcp', 'db', '--scope', 'user', '--yes', '--json'])
+    expect(back.status, back.stdout + back.stderr).toBe(0)
+    const again = offered(settingsFile(), u.home).folder
+    expect(again).not.toMatch(/-without-/)
+    expect(readFileSync(join(again, 'hooks', 'hooks.json'), 'utf8')).toContain(HOOK)
+    expect(readFileSync(codexConfig, 'utf8')).toContain('duo-db')
+  })
+
+  it('--agent-part rev and --command go: their files are left out of the filtered copy, and Claude Code lists neither', async () => {
+    expect((await claudeParts(u)).others).toEqual(['duo:go', 'duo:rev'])
+    const off = await run(u, ['disable', 'duo@acme', '--agent-part', 'rev', '--command', 'go', '--scope', 'user', '--json'])
+    expect(off.status, off.stdout + off.stderr).toBe(0)
+    const {folder} = offered(settingsFile(), u.home)
+    const files = Object.keys(hashed(folder))
+    expect(files).not.toContain('agents/rev.md')
+    expect(files).not.toContain('commands/go.md')
+    expect(files).toContain('skills/alpha/SKILL.md')
+    expect((await claudeParts(u)).others).toEqual([])
+    const back = await run(u, ['enable', 'duo@acme', '--agent-part', 'rev', '--command', 'go', '--scope', 'user', '--json'])
+    expect(back.status, back.stdout + back.stderr).toBe(0)
+    expect(offered(settingsFile(), u.home).folder).not.toMatch(/-without-/)
+  })
+
+  it('uninstall leaves settings.json byte for byte, and HOME as it was but for what Claude Code wrote itself', async () => {
+    // a filtered copy at the time of uninstall goes too
+    expect((await run(u, ['disable', 'duo@acme', '--skill', 'beta', '--scope', 'user', '--json'])).status).toBe(0)
+    const filtered = offered(settingsFile(), u.home).folder
+    expect(filtered).toMatch(/-without-/)
+    const removed = await run(u, ['uninstall', 'duo@acme', '--scope', 'user', '--yes', '--json'])
+    expect(removed.status, removed.stdout + removed.stderr).toBe(0)
+    expect(readFileSync(settingsFile(), 'utf8')).toBe(settingsBefore)
+    expect(existsSync(filtered)).toBe(false)
+    // the installed copies stay in loadout's data folder until `cache clean` (as for any plugin)
+    const cleaned = await run(u, ['cache', 'clean', '--json'])
+    expect(cleaned.status, cleaned.stdout + cleaned.stderr).toBe(0)
+    // what Claude Code's runs wrote, and the folders above it, are its own
+    const its = (p: string) => claudeWrites.has(p) || [...claudeWrites].some((w) => w.startsWith(p + '/'))
+    const changed = changes(home, snapshot(u.home)).filter((p) => !its(p))
+    // loadout's own files (its created-folders journal, the marketplace refreshed by update, its git cache) are all that may differ
+    // and the XDG data folder made for loadout's data, left empty once `cache clean` removed it
+    expect(readdirSync(join(u.home, '.local', 'share'))).toEqual([])
+    expect(changed.filter((p) => !/^\.(config|cache)\/loadout\/|^\.local(\/share)?$/.test(p))).toEqual([])
+  })
+})
+
+describe('one part of a native plugin in a project: a teammate’s install --frozen in a clone honours it', () => {
+  it('the clone at another path offers Claude Code the same filtered copy, and Codex lacks the skill', async () => {
+    const a = sandbox()
+    const b = sandbox()
+    makeRepo(a.project, {'README.md': '# project\n'})
+    expect((await run(a, ['marketplace', 'add', server.git.url('acme/market'), '--json'])).status).toBe(0)
+    const installed = await run(a, ['install', 'duo@acme', '--agent', 'claude-code,codex', '--yes', '--json'])
+    expect(installed.status, installed.stdout + installed.stderr).toBe(0)
+    const off = await run(a, ['disable', 'duo@acme', '--skill', 'alpha', '--json'])
+    expect(off.status, off.stdout + off.stderr).toBe(0)
+    expect(readJson(join(a.project, 'loadout.json')).plugins['duo@acme'].disabled).toEqual({skills: ['alpha']})
+    const settingsA = join(a.project, '.claude', 'settings.json')
+    const mine = offered(settingsA, a.project).folder
+    expect(mine).toMatch(/-without-/)
+    expect(existsSync(join(mine, 'skills', 'alpha'))).toBe(false)
+    const verified = await run(a, ['verify', '--json'])
+    expect(verified.status, verified.stdout + verified.stderr).toBe(0)
+
+    git(a.project, ['add', '--', 'loadout.json', 'loadout.lock', '.claude/settings.json'])
+    git(a.project, ['commit', '-q', '--no-gpg-sign', '-m', 'loadout'])
+    rmSync(b.project, {recursive: true})
+    git(b.dir, ['clone', '-q', '--', a.project, b.project])
+    const frozen = await run(b, ['install', '--frozen', '--yes', '--json'])
+    expect(frozen.status, frozen.stdout + frozen.stderr).toBe(0)
+    const settingsB = join(b.project, '.claude', 'settings.json')
+    expect(readFileSync(settingsB, 'utf8')).toBe(readFileSync(settingsA, 'utf8'))
+    const theirs = offered(settingsB, b.project).folder
+    expect(theirs.slice(b.project.length)).toBe(mine.slice(a.project.length))
+    expect(hashed(theirs)).toEqual(hashed(mine))
+    expect(existsSync(join(b.project, '.agents', 'skills', 'alpha'))).toBe(false)
+    expect(existsSync(join(b.project, '.agents', 'skills', 'beta', 'SKILL.md'))).toBe(true)
+    expect((await run(b, ['verify', '--json'])).status).toBe(0)
+  })
+})
