@@ -67,7 +67,8 @@ beforeAll(() => {
   )
 })
 
-const AGENTS = ['--agent', 'claude-code,codex,cursor', '--scope', 'user']
+// loose parts: what is checked is the values substituted into each agent's own MCP config
+const AGENTS = ['--agent', 'claude-code,codex,cursor', '--scope', 'user', '--loose']
 
 describe('userConfig and configure', () => {
   it('an install off a terminal fails with the list of missing keys, writing nothing', async () => {

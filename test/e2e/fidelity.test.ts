@@ -189,7 +189,8 @@ describe('a catalog in a sub-folder, with an entry whose folder is missing', () 
   const WRITES_SOMETHING = Object.keys(CORPUS).filter((name) => name !== 'nothing-written')
 
   it.each(WRITES_SOMETHING)('installs %s into four agents, with warnings', async (name) => {
-    const result = await loadout(sb, ['install', `${name}@fidelity`, '--agent', AGENTS, '--scope', 'user', '--yes', '--json'])
+    // loose parts: the checks below read what each agent's own files hold
+    const result = await loadout(sb, ['install', `${name}@fidelity`, '--agent', AGENTS, '--scope', 'user', '--loose', '--yes', '--json'])
     expect(result.status, result.stdout + result.stderr).toBe(0)
     const body = result.json()
     expect(body.status).toBe('installed')
@@ -282,6 +283,7 @@ describe('slash commands, written for every agent that has them', () => {
       'claude-code,cursor,codex,opencode,gemini-cli',
       '--scope',
       'user',
+      '--loose',
       '--yes',
       '--json',
     ])

@@ -29,7 +29,7 @@ const refused = async (agent: string, config: string, before: string, other: str
   const sb = sandbox()
   const file = join(sb.home, config)
   write(file, before)
-  const result = await loadout(sb, ['install', plugin(sb), '--agent', agent, '--scope', 'user', '--yes', '--json'])
+  const result = await loadout(sb, ['install', plugin(sb), '--agent', agent, '--scope', 'user', '--loose', '--yes', '--json'])
   expect(result.status).toBe(4)
   const error = jsonError(result)
   expect(error.code).toBe('mcp-name-confusable')

@@ -138,7 +138,7 @@ describe('Lexora API 4', () => {
 })
 
 describe('Deep Agents Code', () => {
-  it('gets command hooks only: a prompt hook is left out with a reason, and consent shows the prompt rather than runs ""', async () => {
+  it('gets command hooks only: a prompt hook is left out with a reason, and consent shows neither it nor runs ""', async () => {
     const sb = sandbox()
     const root = write(join(sb.dir, 'hooked'), {
       '.claude-plugin/plugin.json': {name: 'hooked', version: '1.0.0'},
@@ -152,7 +152,8 @@ describe('Deep Agents Code', () => {
     const result = await loadout(sb, ['install', root, '--agent', 'deepagents', '--scope', 'user', '--yes'])
     expect(result.status, result.stdout + result.stderr).toBe(0)
     expect(result.stdout).not.toContain('runs ""')
-    expect(result.stdout).toContain('gives a model the prompt "Summarise the repository."')
+    // consent is built from what is written: the dropped prompt hook is not among what it asks for
+    expect(result.stdout).not.toContain('gives a model the prompt "Summarise the repository."')
     expect(result.stdout).toMatch(/"prompt" hooks dropped/)
     const written = json(join(sb.home, '.deepagents', 'hooks.json'))
     expect(written.hooks).toEqual({Stop: [{hooks: [{type: 'command', command: 'echo done'}]}]})

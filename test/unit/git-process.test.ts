@@ -109,7 +109,8 @@ describe('the hardening holds against the user config asking for the opposite', 
   })
 
   it('keeps to the protocol allowlist when the user config allows every protocol', async () => {
-    const context = gitContext(env, join(base, 'cache'), false, url)
+    // no remote named: only a file:// remote loadout made from a path opens the file transport
+    const context = gitContext(env, join(base, 'cache'), false)
     await expect(updateMirror(context, url, join(base, 'cache', 'r2', 'mirror'))).rejects.toMatchObject({code: 'git-protocol-refused'})
     await expect(runGit(context, base, ['ls-remote', '--', `ext::${program('ext')}`])).rejects.toMatchObject({code: 'git-protocol-refused'})
     expect(ran()).toEqual([])

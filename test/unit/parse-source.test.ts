@@ -144,7 +144,11 @@ describe('parseSource: --ref', () => {
     expect(parse('git@host:o/r.git', {ref: 'v3'})).toStrictEqual({kind: 'git', url: 'git@host:o/r.git', ref: 'v3'})
   })
 
-  it.each(['https://example.com/c.json', 'https://example.com/t.tgz', './dir', 'catalog.json'])('is a usage error for %j', (input) => {
+  it('reads a folder through git at that ref (a repository given as a path)', () => {
+    expect(parse('./dir', {ref: 'v1'})).toMatchObject({kind: 'git', url: expect.stringMatching(/^file:\/\/.*\/dir$/), ref: 'v1'})
+  })
+
+  it.each(['https://example.com/c.json', 'https://example.com/t.tgz', 'catalog.json'])('is a usage error for %j', (input) => {
     const error = thrown(() => parse(input, {ref: 'main'}))
     expect(error.code).toBe('ref-not-allowed')
     expect(error.exitStatus).toBe(EXIT.usage)

@@ -7,7 +7,10 @@
  */
 import type {InstallRecord} from '../../kernel/state/records.js'
 import type {PluginModel} from '../../model/plugin.js'
+import {existsSync} from 'node:fs'
+import {join} from 'node:path'
 import {readLspServers} from '../../kernel/plugin/lsp-servers.js'
+import {readBinFiles, readMonitors} from '../../kernel/plugin/native-runners.js'
 import {isMcpId} from '../../kernel/mcp/spec.js'
 
 export type FormChoice = 'native' | 'loose'
@@ -19,10 +22,22 @@ export const recordedForm = (record: InstallRecord): FormChoice => {
   return record.components.some((c) => c.startsWith(`${record.plugin}/native/`)) ? 'native' : 'loose'
 }
 
+const looseParts = (model: PluginModel): number =>
+  model.skills.length + model.subagents.length + model.commands.length + model.mcpServers.length + model.hooks.length + model.tools.length
+
+/**
+ * A plugin with no part the agent's own plugin system loads either (a Codex plugin with only app
+ * connectors): nothing is registered for it, as nothing is written as loose parts.
+ */
+export const nothingNative = (model: PluginModel): boolean =>
+  looseParts(model) === 0 &&
+  readLspServers(model.root).length === 0 &&
+  readMonitors(model.root).length === 0 &&
+  readBinFiles(model.root).length === 0 &&
+  !existsSync(join(model.root, 'output-styles'))
+
 /** A plugin with nothing loose files can hold but language servers: only the agent's own plugin loads it. */
-export const onlyNativeParts = (model: PluginModel): boolean =>
-  model.skills.length + model.subagents.length + model.commands.length + model.mcpServers.length + model.hooks.length + model.tools.length === 0 &&
-  readLspServers(model.root).length > 0
+export const onlyNativeParts = (model: PluginModel): boolean => looseParts(model) === 0 && readLspServers(model.root).length > 0
 
 /**
  * The form for one agent that has a native form loadout writes (plan.ts NATIVE_PLANNERS): loose for a

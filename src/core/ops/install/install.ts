@@ -21,6 +21,7 @@ import {assertLockUnchanged, unchangedFromLockfile} from './frozen.js'
 import {ownedEdits} from './owned-edits.js'
 import {inheritCreated} from './config-heirs.js'
 import {chooseForm, recordedForm, type FormChoice} from './form.js'
+import {isMcpId} from '../../kernel/mcp/spec.js'
 import {planInstall, type Operation, type PlanInput, type SharedEntries, type TargetPlan} from './plan.js'
 import {readPluginExtras, type Dependency} from '../../kernel/resolve/manifest.js'
 import {shareDestinations} from './shared-dests.js'
@@ -454,7 +455,8 @@ export const applyInTransaction = async (
   )
   if (context.scope === 'project' && !(options.frozen ?? false)) {
     tx.touch(projectManifestFile(context.projectRoot))
-    const loose = records.some((r) => r.form === 'loose') && !records.some((r) => r.form === 'native')
+    // a server from `mcp add` or a registry is never anything but loose: no form is declared for it
+    const loose = !isMcpId(id) && records.some((r) => r.form === 'loose') && !records.some((r) => r.form === 'native')
     declarePlugin(context.projectRoot, id, base.version, resolved.fetch.label, resolved.marketplace === DIRECT, declaredOff(id, records, current), loose)
     if (options.renamedFrom) undeclarePlugin(context.projectRoot, options.renamedFrom)
   }

@@ -26,7 +26,7 @@ import {renderCharacteroidSkill} from '../../kernel/writers/characteroid-skill.j
 import {filteredCopy} from '../../kernel/writers/claude-filtered-copy.js'
 import type {DisabledParts} from '../../model/plugin.js'
 import {noParts} from './parts.js'
-import type {FormChoice} from './form.js'
+import {nothingNative, type FormChoice} from './form.js'
 
 /** One change to one agent's files, planned before anything is written. */
 export type Operation =
@@ -649,7 +649,7 @@ export const planInstall = (input: PlanInput): TargetPlan[] =>
     const planner = native?.format ? NATIVE_PLANNERS[native.format] : undefined
     // an agent whose registry names `--native` as its flag gets its own plugin only when asked (Copilot CLI)
     if (native && planner) plan.form = input.form?.(target, native.flag === '--native' ? 'loose' : 'native') ?? 'loose'
-    if (native && planner && plan.form === 'native') {
+    if (native && planner && plan.form === 'native' && !nothingNative(input.model)) {
       planner(input, target, plan, native)
       return plan
     }
