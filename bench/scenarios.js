@@ -114,14 +114,22 @@ const json = (side, out) => {
 
 const INSTALL_ARGS = ['install', 'toolkit@acme', '--agent', 'claude-code', '--scope', 'user', '--yes']
 
-/** What a claude-code install of the 50-file toolkit writes: 5 skills (35 files) and 3 subagents. */
+/**
+ * What a claude-code install of the 50-file toolkit gives Claude Code: by default its own plugin (the
+ * verified copy, 5 skills of 35 files and 3 subagents, offered by a marketplace in settings.json and
+ * switched on), each file written once.
+ */
 const checkToolkitInstalled = (ctx) => {
-  const skills = filesUnder(join(ctx.temp.home, '.claude', 'skills'))
-  const agents = filesUnder(join(ctx.temp.home, '.claude', 'agents'))
+  const settings = JSON.parse(readFileSync(join(ctx.temp.home, '.claude', 'settings.json'), 'utf8'))
+  const key = Object.keys(settings.enabledPlugins ?? {}).find((k) => k.startsWith('toolkit@'))
+  const market = key && settings.extraKnownMarketplaces?.[key.slice('toolkit@'.length)]?.source?.path
+  if (!market) throw new Error('install did not register toolkit as a Claude Code plugin in ~/.claude/settings.json')
+  const catalog = JSON.parse(readFileSync(join(market, '.claude-plugin', 'marketplace.json'), 'utf8'))
+  const copy = join(market, catalog.plugins[0].source)
+  const skills = filesUnder(join(copy, 'skills'))
+  const agents = filesUnder(join(copy, 'agents'))
   if (skills.length !== 35 || agents.length !== 3)
-    throw new Error(`install wrote ${skills.length} skill files and ${agents.length} subagents, expected 35 and 3`)
-  const claudeJson = JSON.parse(readFileSync(join(ctx.temp.home, '.claude.json'), 'utf8'))
-  if (!claudeJson.mcpServers?.['toolkit-linter']) throw new Error('install did not add the toolkit-linter MCP server to ~/.claude.json')
+    throw new Error(`the plugin Claude Code is offered holds ${skills.length} skill files and ${agents.length} subagents, expected 35 and 3`)
 }
 
 const checkBaselineCopy = (ctx) => {
