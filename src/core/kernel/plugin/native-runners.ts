@@ -5,32 +5,17 @@
  * in `bin/`, which Claude Code puts on the PATH of the commands it runs. loadout writes no loose file
  * for either; consent shows each. Read leniently, like lsp-servers.ts.
  */
-import {existsSync, lstatSync, readdirSync} from 'node:fs'
+import {lstatSync, readdirSync} from 'node:fs'
 import {join} from 'node:path'
-import {readContainedText} from './paths.js'
+import {isObject, readDeclared} from './declared-json.js'
 
 export interface Monitor {
   name: string
   command: string
 }
 
-const MAX_JSON_BYTES = 1024 * 1024
-
-const readJson = (root: string, file: string): unknown => {
-  if (!existsSync(file)) return undefined
-  try {
-    return JSON.parse(readContainedText(file, {root, file, maxBytes: MAX_JSON_BYTES}))
-  } catch {
-    return undefined
-  }
-}
-
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value)
-
 export const readMonitors = (root: string): Monitor[] => {
-  const manifest = readJson(root, join(root, '.claude-plugin', 'plugin.json'))
-  const field = isObject(manifest) ? manifest.monitors : undefined
-  const declared = typeof field === 'string' ? readJson(root, join(root, field)) : (field ?? readJson(root, join(root, 'monitors', 'monitors.json')))
+  const declared = readDeclared(root, 'monitors', 'monitors/monitors.json')
   const list = Array.isArray(declared) ? declared : isObject(declared) && Array.isArray(declared.monitors) ? declared.monitors : []
   return list.flatMap((m: unknown, i: number) =>
     isObject(m) && typeof m.command === 'string' ? [{name: typeof m.name === 'string' && m.name !== '' ? m.name : `monitor-${i + 1}`, command: m.command}] : [],
