@@ -61,6 +61,25 @@ describe('concurrent installs', () => {
     expect(tempNames(sb.home)).toEqual([])
   })
 
+  it("files another run is writing are not taken for the user's: a conflict found before the lock is judged again under it", {timeout: 120_000}, async () => {
+    const sb = sandbox()
+    prepareHome(sb, {big: false})
+    const plugin = writeKit(sb.dir, 'same')
+    // the first run is killed with its skill folders written and its records not: what a second run
+    // sees, before the lock, while the first is still writing
+    const killed = await loadout(sb, ['install', '--loose', plugin, '--agent', AGENTS3, '--scope', 'user', '--yes', '--json'], {
+      env: {LOADOUT_FAILPOINT: 'journal.backup'},
+    })
+    expect(killed.status).toBe(-1)
+    expect(existsSync(join(sb.home, '.claude', 'skills', 'same-alpha', 'SKILL.md'))).toBe(true)
+    expect(journalPending(sb.home)).toBe(true)
+    const second = await loadout(sb, ['install', '--loose', plugin, '--agent', AGENTS3, '--scope', 'user', '--yes', '--json'])
+    expect(second.status, second.stdout + second.stderr).toBe(0)
+    expect(second.json().status).toBe('installed')
+    expect(recordedTargets(sb.home, 'same@direct')).toEqual(ALL)
+    expect((await loadout(sb, ['verify', '--json'])).status).toBe(0)
+  })
+
   it('a lock whose pid now names another process (pid reuse) is taken over, not waited for', {timeout: 120_000}, async () => {
     const sb = sandbox()
     prepareHome(sb, {big: false})

@@ -10,6 +10,7 @@ import {
   commitRecords,
   preflightInstall,
   refusePackOnly,
+  unlessTakenMeanwhile,
   type InstallOptions,
   type InstallResult,
   type PendingInstall,
@@ -29,14 +30,18 @@ export const installBatch = async (
 ): Promise<InstallResult[]> => {
   for (const item of items) refusePackOnly(item.options.targets)
   // read without the lock, for the answers before any question; judged again under the lock
-  const all = readInstallRecords(options.env, options.context.projectRoot)
-  const checked: Array<{done: InstallResult} | {pending: PendingInstall}> = []
-  for (const item of items) checked.push(await preflightInstall(item.prepared, item.options, all))
-  if (options.dryRun) return checked.map((c) => ('done' in c ? c.done : undefined)).filter((r): r is InstallResult => r !== undefined)
+  const preflightAll = async (all: readonly InstallRecord[]) => {
+    const checked: Array<{done: InstallResult} | {pending: PendingInstall}> = []
+    for (const item of items) checked.push(await preflightInstall(item.prepared, item.options, all))
+    return checked
+  }
+  const early = await unlessTakenMeanwhile(preflightAll(readInstallRecords(options.env, options.context.projectRoot)), options)
+  if (options.dryRun) return early!.map((c) => ('done' in c ? c.done : undefined)).filter((r): r is InstallResult => r !== undefined)
   const label = items.length === 1 ? `install ${items[0]!.prepared.id}` : `install ${items.length} plugins: ${items.map((i) => i.prepared.id).join(', ')}`
   return transaction(options.env, options.context.projectRoot, label, async (tx) => {
     const recovered = tx.recovered ? {recovered: tx.recovered} : {}
     let records: InstallRecord[] = tx.records()
+    const checked = early ?? (await preflightAll(records))
     let changed = false
     const results: InstallResult[] = []
     for (const [i, item] of items.entries()) {

@@ -499,15 +499,29 @@ export const commitRecords = (tx: Transaction, options: Pick<InstallOptions, 'co
   else tx.writeRecords(context.scope, records)
 }
 
+/**
+ * A place found taken before the lock may be one another loadout run is writing right now: its files
+ * are on disk, its records not yet. Such a conflict (undefined here) is judged again on the records read
+ * under the lock, where a run in flight has finished or been rolled back. A dry run takes no lock: its
+ * answer stands.
+ */
+export const unlessTakenMeanwhile = async <T>(preflight: Promise<T>, options: Pick<InstallOptions, 'dryRun'>): Promise<T | undefined> =>
+  preflight.catch((error: unknown) => {
+    if (error instanceof LoadoutError && error.exitStatus === EXIT.conflict && !options.dryRun) return undefined
+    throw error
+  })
+
 /** Installs one prepared plugin into the chosen targets, under the lock, undoing everything on failure. */
 export const installPrepared = async (prepared: Prepared, options: InstallOptions): Promise<InstallResult> => {
   refusePackOnly(options.targets)
   // read without the lock, for the answer before any question; judged again under the lock
-  const pre = await preflightInstall(prepared, options, readInstallRecords(options.env, options.context.projectRoot))
-  if ('done' in pre) return pre.done
+  const pre = await unlessTakenMeanwhile(preflightInstall(prepared, options, readInstallRecords(options.env, options.context.projectRoot)), options)
+  if (pre && 'done' in pre) return pre.done
   return transaction(options.env, options.context.projectRoot, `install ${prepared.id}`, async (tx): Promise<InstallResult> => {
     const recovered = tx.recovered ? {recovered: tx.recovered} : {}
-    const {result, records, changed} = await applyInTransaction(tx, pre.pending, tx.records())
+    const checked = pre ?? (await preflightInstall(prepared, options, tx.records()))
+    if ('done' in checked) return {...checked.done, ...recovered}
+    const {result, records, changed} = await applyInTransaction(tx, checked.pending, tx.records())
     if (changed) commitRecords(tx, options, records)
     return {...result, ...recovered}
   })
