@@ -3,12 +3,11 @@
 // - `loadout --version`: the text is oclif's own user agent, which test/startup.test.ts checks;
 // - help (`--help`, `<command> --help`, `help [command]`): the text oclif rendered at build time
 //   (dist/help.json, src/ui/fast/help-cache.ts), when that is what it would print now;
-// - the hot commands' fast path (src/ui/fast, bundled into dist/fast/ by bin/build.js), which hands
+// - the commands' fast path (src/ui/fast, bundled into dist/fast/ by bin/build.js), which hands
 //   back to oclif whatever it is not sure of.
 // - `update --auto` when no marketplace is due (src/ui/fast/auto-idle.ts).
 // LOADOUT_NO_FAST=1 turns the last three off.
 const args = process.argv.slice(2)
-const FAST = new Set(['list', 'verify', 'search', 'targets', 'skills', 'agents', 'install', 'marketplace'])
 const userAgent = async () => {
   const {readFileSync} = await import('node:fs')
   const {name, version} = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'))
@@ -17,7 +16,8 @@ const userAgent = async () => {
 const storedHelp = async () =>
   (args.length === 0 || args.at(-1) === '--help' || args[0] === 'help') &&
   (await import('../dist/ui/fast/help-cache.js')).printStoredHelp(args, new URL('../dist/help.json', import.meta.url), await userAgent())
-const fast = async () => FAST.has(args[0]) && !process.env.LOADOUT_NO_FAST && (await (await import('../dist/fast/run.js')).runFast(args))
+// which commands it takes is its own list (FAST_COMMANDS): a flag first is always oclif's
+const fast = async () => /^[a-z]/.test(args[0] ?? '') && !process.env.LOADOUT_NO_FAST && (await (await import('../dist/fast/run.js')).runFast(args))
 
 // `update --auto` with nothing due (a SessionStart hook's every run): one file read, no request
 const idleAutoUpdate = async () => args[0] === 'update' && (await import('../dist/ui/fast/auto-idle.js')).answerIdleAutoUpdate(args)

@@ -4,14 +4,25 @@
  * commands (fast/parse.ts) into parseArgs options. This file imports nothing on purpose.
  */
 export interface FlagSpec {
-  type: 'string' | 'boolean'
+  type: 'string' | 'boolean' | 'integer'
   char?: string
   description: string
   /** the only values a string flag takes */
   options?: readonly string[]
   helpValue?: string
-  /** a string flag that may be given several times (oclif's `multiple`); the fast path leaves such a command to oclif */
+  /** a string flag that may be given several times (oclif's `multiple`): greedy, taking the words after it, unless `nonGreedy` */
   multiple?: true
+  /** with `multiple`: one value per flag (`--env A --env B`), as oclif's `multipleNonGreedy` */
+  nonGreedy?: true
+  /** the value when the flag is not given */
+  default?: string | boolean | number
+  /** a boolean flag that also takes `--no-<name>` */
+  allowNo?: true
+  /** bounds of an integer flag */
+  min?: number
+  max?: number
+  /** flags that may not be given with this one */
+  exclusive?: readonly string[]
 }
 
 export interface ArgsSpec {
@@ -26,6 +37,8 @@ export interface ArgsSpec {
 export interface CommandSpec {
   flags: Readonly<Record<string, FlagSpec>>
   args?: ArgsSpec
+  /** the words after `--` are the command's own (`mcp add <name> -- <command...>`), kept verbatim in `passthrough` */
+  passthrough?: true
 }
 
 export const AGENT_FLAG: FlagSpec = {

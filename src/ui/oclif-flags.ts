@@ -5,18 +5,39 @@ type Char = Interfaces.AlphabetLowercase | Interfaces.AlphabetUppercase
 
 export type OclifFlagOf<F extends FlagSpec> = F extends {type: 'boolean'}
   ? Interfaces.BooleanFlag<boolean>
-  : F extends {multiple: true}
-    ? Interfaces.OptionFlag<string[] | undefined>
-    : Interfaces.OptionFlag<string | undefined>
+  : F extends {type: 'integer'}
+    ? Interfaces.OptionFlag<number | undefined>
+    : F extends {multiple: true}
+      ? Interfaces.OptionFlag<string[] | undefined>
+      : Interfaces.OptionFlag<string | undefined>
 
 export type OclifFlagsOf<S extends CommandSpec['flags']> = {[K in keyof S]: OclifFlagOf<S[K]>}
 
 /** The oclif flag a neutral spec describes (command-spec.ts). */
 export const oclifFlag = <F extends FlagSpec>(spec: F): OclifFlagOf<F> => {
-  const common = {description: spec.description, ...(spec.char ? {char: spec.char as Char} : {})}
-  if (spec.type === 'boolean') return Flags.boolean(common) as unknown as OclifFlagOf<F>
-  const string = {...common, ...(spec.options ? {options: [...spec.options]} : {}), ...(spec.helpValue ? {helpValue: spec.helpValue} : {})}
-  return (spec.multiple ? Flags.string({...string, multiple: true}) : Flags.string(string)) as unknown as OclifFlagOf<F>
+  const common = {
+    description: spec.description,
+    ...(spec.char ? {char: spec.char as Char} : {}),
+    ...(spec.exclusive ? {exclusive: [...spec.exclusive]} : {}),
+  }
+  if (spec.type === 'boolean') {
+    return Flags.boolean({
+      ...common,
+      ...(spec.allowNo ? {allowNo: true} : {}),
+      ...(spec.default === undefined ? {} : {default: spec.default === true}),
+    }) as unknown as OclifFlagOf<F>
+  }
+  if (spec.type === 'integer') {
+    const bounds = {...(spec.min === undefined ? {} : {min: spec.min}), ...(spec.max === undefined ? {} : {max: spec.max})}
+    return Flags.integer({...common, ...bounds, ...(typeof spec.default === 'number' ? {default: spec.default} : {})}) as unknown as OclifFlagOf<F>
+  }
+  const string = {
+    ...common,
+    ...(spec.options ? {options: [...spec.options]} : {}),
+    ...(spec.helpValue ? {helpValue: spec.helpValue} : {}),
+  }
+  if (!spec.multiple) return Flags.string({...string, ...(typeof spec.default === 'string' ? {default: spec.default} : {})}) as unknown as OclifFlagOf<F>
+  return Flags.string({...string, multiple: true, ...(spec.nonGreedy ? {multipleNonGreedy: true} : {})}) as unknown as OclifFlagOf<F>
 }
 
 export const oclifFlags = <S extends CommandSpec['flags']>(specs: S): OclifFlagsOf<S> =>

@@ -1,5 +1,5 @@
 /**
- * `install` and `marketplace add` take the fast path off a terminal (where they ask nothing). Two
+ * `install`, `marketplace add` and `uninstall` take the fast path off a terminal (where they ask nothing). Two
  * sandboxes made alike run the same steps, one through the fast path and one through oclif
  * (LOADOUT_NO_FAST=1): every step must print the same (sandbox paths and times aside), exit the same
  * and leave the same state, and each step must have taken the path expected (the modules loaded).
@@ -62,8 +62,16 @@ const STEPS: Step[] = [
   fast(() => ['install', '--help'], 0),
   oclif(() => ['install', 'review@acme', '--scope', 'everywhere']),
   oclif(() => ['install', 'review@acme', '--bogus']),
+  fast(() => ['uninstall', 'kit@direct', '--scope', 'user', '--json'], 8),
+  fast(() => ['uninstall', 'nothing@here', '--scope', 'user', '--yes'], 3),
+  fast(() => ['uninstall', 'kit@direct', '--agent', 'codex', '--scope', 'user', '--yes', '--dry-run', '--json']),
+  fast(() => ['uninstall', 'kit@direct', '--agent', 'codex', '--scope', 'user', '--yes', '--json']),
+  oclif(() => ['uninstall']),
+  oclif(() => ['uninstall', 'kit@direct', 'review@acme', '--yes']),
   fast(() => ['list', '--json']),
   fast(() => ['verify', '--json']),
+  fast(() => ['uninstall', 'kit@direct', '--scope', 'user', '-y']),
+  fast(() => ['list', '--json']),
 ]
 
 const shown = (sb: Sandbox, text: string) => text.replaceAll(sb.dir, '<sandbox>').replace(ISO_TIME, '<time>')

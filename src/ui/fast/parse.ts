@@ -1,9 +1,11 @@
 import {parseArgs, type ParseArgsConfig} from 'node:util'
-import type {CommandSpec} from '../command-spec.js'
+import type {CommandSpec, FlagSpec} from '../command-spec.js'
 
 export interface FastParsed {
-  flags: Record<string, string | boolean | undefined>
+  flags: Record<string, string | boolean | number | string[] | undefined>
   argv: string[]
+  /** the words after `--`, for a command whose spec takes them */
+  passthrough?: string[]
   json: boolean
 }
 
@@ -12,40 +14,85 @@ type Options = NonNullable<ParseArgsConfig['options']>
 /** The parseArgs options a spec describes (the same spec the oclif flags are made from), plus --json. */
 export const parseOptions = (spec: CommandSpec): Options => {
   const options: Options = {json: {type: 'boolean'}}
-  for (const [name, flag] of Object.entries(spec.flags)) options[name] = {type: flag.type, ...(flag.char ? {short: flag.char} : {})}
+  for (const [name, flag] of Object.entries(spec.flags)) {
+    options[name] = {type: flag.type === 'boolean' ? 'boolean' : 'string', ...(flag.char ? {short: flag.char} : {}), ...(flag.multiple ? {multiple: true} : {})}
+  }
   return options
+}
+
+/** An integer flag's value as oclif reads it, or undefined when oclif might read it otherwise (or refuse it). */
+const integerOf = (flag: FlagSpec, value: string): number | undefined => {
+  if (!/^-?\d+$/.test(value)) return undefined
+  const n = Number(value)
+  if (!Number.isSafeInteger(n) || (flag.min !== undefined && n < flag.min) || (flag.max !== undefined && n > flag.max)) return undefined
+  return n
+}
+
+/** `--no-<name>` of the flags that allow it, taken out of argv and answered as false; undefined for a `--no-` flag that does not exist. */
+const negations = (spec: CommandSpec, argv: readonly string[]): {rest: string[]; negated: string[]} | undefined => {
+  const rest: string[] = []
+  const negated: string[] = []
+  for (const word of argv) {
+    const name = word.startsWith('--no-') ? word.slice(5) : undefined
+    if (name === undefined || spec.flags[word.slice(2)]) rest.push(word)
+    else if (spec.flags[name]?.allowNo) negated.push(name)
+    else return undefined
+  }
+  return {rest, negated}
 }
 
 /**
  * argv as oclif would read it, or undefined whenever the fast path cannot be sure it reads it the
- * same: a parse error, an unknown or repeated flag, `--`, a value oclif would refuse or might read
- * differently (empty, starting with `-`, `-s=x`, not one of its options), arguments to a command
- * that takes none (or more than its one, or none when it needs one), a multiple flag, and help. Undefined sends the command to oclif, whose words then apply.
+ * same: a parse error, an unknown or repeated flag, `--` (unless the command takes the words after it),
+ * a value oclif would refuse or might read differently (empty, starting with `-`, `-s=x`, not one of
+ * its options, an integer out of bounds), flags given together that exclude each other, arguments to a
+ * command that takes none (or more than its one, or none when it needs one), a greedy multiple flag,
+ * and help. Undefined sends the command to oclif, whose words then apply.
  */
 export const fastParse = (spec: CommandSpec, argv: readonly string[]): FastParsed | undefined => {
-  if (argv.some((a) => a === '--help' || a === '-h' || a === '--')) return undefined
+  const split = argv.indexOf('--')
+  if (split !== -1 && !spec.passthrough) return undefined
+  const own = split === -1 ? argv : argv.slice(0, split)
+  if (own.some((a) => a === '--help' || a === '-h')) return undefined
+  const negation = negations(spec, own)
+  if (!negation) return undefined
   let parsed
   try {
-    parsed = parseArgs({args: [...argv], options: parseOptions(spec), strict: true, allowPositionals: spec.args !== undefined, tokens: true})
+    parsed = parseArgs({args: negation.rest, options: parseOptions(spec), strict: true, allowPositionals: spec.args !== undefined, tokens: true})
   } catch {
     return undefined
   }
-  const seen = new Set<string>()
+  const seen = new Set<string>(negation.negated)
+  const flags: FastParsed['flags'] = {}
   for (const token of parsed.tokens) {
     if (token.kind !== 'option') continue
-    if (seen.has(token.name)) return undefined
+    const flag = spec.flags[token.name]
+    if (seen.has(token.name) && !flag?.multiple) return undefined
     seen.add(token.name)
     if (token.inlineValue && !token.rawName.startsWith('--')) return undefined
-    const flag = spec.flags[token.name]
-    // oclif's multiple flags also take the words after them: leave those to oclif
-    if (flag?.multiple) return undefined
-    if (flag?.type !== 'string') continue
+    // oclif's greedy multiple flags also take the words after them: leave those to oclif
+    if (flag?.multiple && !flag.nonGreedy) return undefined
+    if (flag === undefined || flag.type === 'boolean') continue
     const value = token.value ?? ''
     if (value === '' || value.startsWith('-')) return undefined
     if (flag.options && !flag.options.includes(value)) return undefined
+    if (flag.type === 'integer') {
+      const n = integerOf(flag, value)
+      if (n === undefined) return undefined
+      flags[token.name] = n
+    }
   }
+  for (const name of seen) if (spec.flags[name]?.exclusive?.some((other) => seen.has(other))) return undefined
   if (parsed.positionals.some((p) => p.startsWith('-'))) return undefined
   if (spec.args && !spec.args.variadic && (parsed.positionals.length > 1 || (spec.args.required && parsed.positionals.length === 0))) return undefined
-  const {json, ...flags} = parsed.values as Record<string, string | boolean | undefined>
-  return {flags, argv: parsed.positionals, json: json === true}
+  const {json, ...values} = parsed.values as Record<string, string | boolean | string[] | undefined>
+  for (const [name, flag] of Object.entries(spec.flags)) {
+    if (flags[name] === undefined) flags[name] = negation.negated.includes(name) ? false : (values[name] ?? flag.default)
+  }
+  return {
+    flags: Object.fromEntries(Object.entries(flags).filter(([, v]) => v !== undefined)),
+    argv: parsed.positionals,
+    ...(split === -1 ? {} : {passthrough: argv.slice(split + 1)}),
+    json: json === true,
+  }
 }

@@ -27,6 +27,7 @@ export const FAST_COMMANDS: Readonly<Record<string, Loader>> = {
   'agents list': async () => (await import('../shared-commands/agents-list.js')).agentsList as SharedCommand<CommandSpec, unknown>,
   install: async () => (await import('../shared-commands/install.js')).install as SharedCommand<CommandSpec, unknown>,
   'marketplace add': async () => (await import('../shared-commands/marketplace-add.js')).marketplaceAdd as SharedCommand<CommandSpec, unknown>,
+  uninstall: async () => (await import('../shared-commands/uninstall.js')).uninstall as SharedCommand<CommandSpec, unknown>,
 }
 
 /** What would make oclif behave otherwise than the fast path: its debug output, a JSON theme, JSON by variable. */
@@ -71,7 +72,12 @@ export const runFast = async (argv: readonly string[]): Promise<boolean> => {
     if (error?.code !== 'EPIPE') throw error
   })
   try {
-    const result = await command.run({flags: parsed.flags as SharedInput<CommandSpec>['flags'], argv: parsed.argv}, io)
+    const input = {
+      flags: parsed.flags as SharedInput<CommandSpec>['flags'],
+      argv: parsed.argv,
+      ...(parsed.passthrough ? {passthrough: parsed.passthrough} : {}),
+    }
+    const result = await command.run(input, io)
     if (result && parsed.json) writeJson(result)
   } catch (error) {
     reportCommandFailure(error, asLoadoutError(error), parsed.json ? writeJson : undefined)

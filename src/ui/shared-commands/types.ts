@@ -2,13 +2,15 @@ import type {CommandIo} from '../command-io.js'
 import type {CommandSpec} from '../command-spec.js'
 
 export type FlagValues<F extends CommandSpec['flags']> = {
-  [K in keyof F]?: F[K] extends {type: 'boolean'} ? boolean : F[K] extends {multiple: true} ? string[] : string
+  [K in keyof F]?: F[K] extends {type: 'boolean'} ? boolean : F[K] extends {type: 'integer'} ? number : F[K] extends {multiple: true} ? string[] : string
 }
 
 export interface SharedInput<S extends CommandSpec> {
   flags: FlagValues<S['flags']>
-  /** the words of a variadic argument */
+  /** the words of the argument (one, or any number for a variadic one) */
   argv: string[]
+  /** with `spec.passthrough`: the words after `--`, verbatim (undefined when there was no `--`) */
+  passthrough?: string[]
 }
 
 /**
