@@ -67,3 +67,6 @@ export const ALLOW_HIDDEN_TEXT_FLAG = {
 } as const satisfies FlagSpec
 
 export const isOffline = (flag: boolean | undefined): boolean => Boolean(flag) || process.env.LOADOUT_OFFLINE === '1'
+
+/** The flags of every command that writes into the agents: which agents, which scope, ask nothing, change nothing. */
+export const WRITER_FLAGS = {agent: AGENT_FLAG, scope: SCOPE_FLAG, yes: YES_FLAG, 'dry-run': DRY_RUN_FLAG} as const

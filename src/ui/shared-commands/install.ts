@@ -6,7 +6,7 @@ import type {Environment} from '../../core/kernel/env/environment.js'
 import {note, type CommandIo} from '../command-io.js'
 import {usageError} from '../../core/model/errors.js'
 import {splitList} from '../../core/kernel/targets/registry.js'
-import {AGENT_FLAG, ALLOW_HIDDEN_TEXT_FLAG, DRY_RUN_FLAG, isOffline, OFFLINE_FLAG, SCOPE_FLAG, YES_FLAG} from '../command-spec.js'
+import {ALLOW_HIDDEN_TEXT_FLAG, isOffline, OFFLINE_FLAG, WRITER_FLAGS} from '../command-spec.js'
 import {withProgress} from '../progress.js'
 import {renderInstalled} from '../render/install.js'
 import {targetsForWrite} from '../select-targets.js'
@@ -14,10 +14,7 @@ import {sharedCommand} from './types.js'
 
 const spec = {
   flags: {
-    agent: AGENT_FLAG,
-    scope: SCOPE_FLAG,
-    yes: YES_FLAG,
-    'dry-run': DRY_RUN_FLAG,
+    ...WRITER_FLAGS,
     force: {type: 'boolean', char: 'f', description: 'reinstall even when the same content is installed'},
     prefix: {
       type: 'boolean',

@@ -4,17 +4,14 @@ import {removeDependencies, unneededDependencies, type PruneResult} from '../../
 import {resolveScope} from '../../core/kernel/env/scope.js'
 import {readInstallRecords} from '../../core/kernel/state/records.js'
 import {agentIds} from '../agent-ids.js'
-import {AGENT_FLAG, DRY_RUN_FLAG, SCOPE_FLAG, YES_FLAG} from '../command-spec.js'
+import {WRITER_FLAGS} from '../command-spec.js'
 import {confirmOrFail} from '../prompt.js'
 import {renderRemoved} from '../render/install.js'
 import {sharedCommand} from './types.js'
 
 const spec = {
   flags: {
-    agent: AGENT_FLAG,
-    scope: SCOPE_FLAG,
-    yes: YES_FLAG,
-    'dry-run': DRY_RUN_FLAG,
+    ...WRITER_FLAGS,
     force: {type: 'boolean', char: 'f', description: 'also remove files you changed since they were installed'},
     'keep-dependencies': {type: 'boolean', description: 'keep the dependencies nothing else needs (loadout prune removes them later)'},
   },
