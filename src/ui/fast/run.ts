@@ -39,15 +39,11 @@ const oclifWouldDiffer = (env: NodeJS.ProcessEnv): boolean => {
   return configDir === undefined || existsSync(join(configDir, 'theme.json'))
 }
 
-/** The fast commands that make requests: only they load the policy that judges each one. */
-const REQUESTING = new Set(['install', 'marketplace add'])
-
-const matchCommand = (argv: readonly string[]): {loader: Loader; rest: string[]; requests: boolean} | undefined => {
-  const words = `${argv[0]} ${argv[1]}`
-  const two = FAST_COMMANDS[words]
-  if (two) return {loader: two, rest: argv.slice(2), requests: REQUESTING.has(words)}
+const matchCommand = (argv: readonly string[]): {loader: Loader; rest: string[]} | undefined => {
+  const two = FAST_COMMANDS[`${argv[0]} ${argv[1]}`]
+  if (two) return {loader: two, rest: argv.slice(2)}
   const one = FAST_COMMANDS[argv[0] ?? '']
-  return one ? {loader: one, rest: argv.slice(1), requests: REQUESTING.has(argv[0] ?? '')} : undefined
+  return one ? {loader: one, rest: argv.slice(1)} : undefined
 }
 
 /** Runs argv on the fast path when it can; false (nothing printed) means: run it through oclif. */
@@ -60,7 +56,7 @@ export const runFast = async (argv: readonly string[]): Promise<boolean> => {
   if (!parsed) return false
   const env = environmentFromProcess()
   const io: CommandIo = {
-    env: match.requests ? (await import('../../core/kernel/policy/requests.js')).withRequestPolicy(env) : env,
+    env: command.requests ? (await import('../../core/kernel/policy/requests.js')).withRequestPolicy(env) : env,
     json: parsed.json,
     log: (text) => {
       if (!parsed.json) console.log(terminalText(format(text)))

@@ -91,8 +91,9 @@ const warnOverBudget = async (
 }
 
 /** `loadout install`: one plugin, several (one transaction), or with none what loadout.json declares. */
-export const install = {
-  ...sharedCommand(spec, async ({flags, argv}, io): Promise<InstallOutput> => {
+export const install = sharedCommand(
+  spec,
+  async ({flags, argv}, io): Promise<InstallOutput> => {
     const {env} = io
     if (flags.loose && flags.native) throw usageError('flags-exclusive', '--loose and --native ask for two different forms: pass one of them')
     const first = argv[0]
@@ -148,7 +149,7 @@ export const install = {
       io,
     )
     return results.length === 1 ? {...results[0]!, ...overBudget} : {results, ...overBudget}
-  }),
+  },
   // on a terminal install may ask (agents, consent, userConfig values): that stays with oclif
-  fastWhen: (io: {env: {interactive: boolean}}) => !io.env.interactive,
-}
+  {requests: true, fastWhen: (io) => !io.env.interactive},
+)

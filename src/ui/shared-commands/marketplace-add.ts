@@ -29,25 +29,29 @@ const spec = {
 } as const
 
 /** `loadout marketplace add`: registers a catalog; it never asks anything. */
-export const marketplaceAdd = sharedCommand(spec, async ({flags, argv}, io): Promise<MarketplaceAdded> => {
-  const {env} = io
-  const context = resolveScope(flags.scope, env)
-  const added = await withProgress(!io.json, (onProgress) =>
-    addMarketplace({
-      input: argv[0]!,
-      ...(flags.name ? {name: flags.name} : {}),
-      ...(flags.ref ? {ref: flags.ref} : {}),
-      ...(flags.sparse ? {sparse: flags.sparse} : {}),
-      ...(flags['signed-by'] ? {signedBy: flags['signed-by']} : {}),
-      ...(flags['signed-by-identity'] ? {signedByIdentity: flags['signed-by-identity']} : {}),
-      ...(flags['auto-update'] ? {autoUpdate: flags['auto-update']} : {}),
-      env,
-      context,
-      offline: isOffline(flags.offline),
-      dryRun: flags['dry-run'] ?? false,
-      onProgress,
-    }),
-  )
-  io.log(renderAdded(added))
-  return added
-})
+export const marketplaceAdd = sharedCommand(
+  spec,
+  async ({flags, argv}, io): Promise<MarketplaceAdded> => {
+    const {env} = io
+    const context = resolveScope(flags.scope, env)
+    const added = await withProgress(!io.json, (onProgress) =>
+      addMarketplace({
+        input: argv[0]!,
+        ...(flags.name ? {name: flags.name} : {}),
+        ...(flags.ref ? {ref: flags.ref} : {}),
+        ...(flags.sparse ? {sparse: flags.sparse} : {}),
+        ...(flags['signed-by'] ? {signedBy: flags['signed-by']} : {}),
+        ...(flags['signed-by-identity'] ? {signedByIdentity: flags['signed-by-identity']} : {}),
+        ...(flags['auto-update'] ? {autoUpdate: flags['auto-update']} : {}),
+        env,
+        context,
+        offline: isOffline(flags.offline),
+        dryRun: flags['dry-run'] ?? false,
+        onProgress,
+      }),
+    )
+    io.log(renderAdded(added))
+    return added
+  },
+  {requests: true},
+)

@@ -23,6 +23,12 @@ export interface SharedCommand<S extends CommandSpec, R> {
   run(input: SharedInput<S>, io: CommandIo): Promise<R>
   /** the fast path takes the command only when this holds (a writer: only off a terminal, where it asks nothing) */
   fastWhen?(io: CommandIo): boolean
+  /** it makes requests: its environment carries the policy that judges each one (only such commands load it) */
+  requests?: true
 }
 
-export const sharedCommand = <S extends CommandSpec, R>(spec: S, run: SharedCommand<S, R>['run']): SharedCommand<S, R> => ({spec, run})
+export const sharedCommand = <S extends CommandSpec, R>(
+  spec: S,
+  run: SharedCommand<S, R>['run'],
+  options: Pick<SharedCommand<S, R>, 'fastWhen' | 'requests'> = {},
+): SharedCommand<S, R> => ({spec, run, ...options})
