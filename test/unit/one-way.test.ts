@@ -19,9 +19,7 @@ const NOT_YET = new Set([
   'cache list',
   'configure',
   'diff',
-  'disable',
   'doctor',
-  'enable',
   'marketplace add-plugin',
   'marketplace create',
   'marketplace info',
@@ -35,7 +33,6 @@ const NOT_YET = new Set([
   'mcp list',
   'mcp remove',
   'mcp search',
-  'outdated',
   'plugin attach',
   'plugin convert',
   'plugin create',
@@ -44,13 +41,11 @@ const NOT_YET = new Set([
   'plugin tag',
   'plugin validate',
   'policy show',
-  'prune',
   'sbom',
   'skills create',
   'skills delete',
   'skills info',
   'skills validate',
-  'update',
 ])
 
 const commandIds = (): string[] => Object.keys(JSON.parse(readFileSync('oclif.manifest.json', 'utf8')).commands).map((id) => id.replaceAll(':', ' '))

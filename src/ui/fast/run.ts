@@ -28,6 +28,12 @@ export const FAST_COMMANDS: Readonly<Record<string, Loader>> = {
   install: async () => (await import('../shared-commands/install.js')).install as SharedCommand<CommandSpec, unknown>,
   'marketplace add': async () => (await import('../shared-commands/marketplace-add.js')).marketplaceAdd as SharedCommand<CommandSpec, unknown>,
   uninstall: async () => (await import('../shared-commands/uninstall.js')).uninstall as SharedCommand<CommandSpec, unknown>,
+  // the lifecycle of what is installed: update, enable, disable, outdated, prune, and its maintenance
+  update: async () => (await import('../shared-commands/update.js')).update as SharedCommand<CommandSpec, unknown>,
+  enable: async () => (await import('../shared-commands/enable.js')).enable as SharedCommand<CommandSpec, unknown>,
+  disable: async () => (await import('../shared-commands/disable.js')).disable as SharedCommand<CommandSpec, unknown>,
+  outdated: async () => (await import('../shared-commands/outdated.js')).outdated as SharedCommand<CommandSpec, unknown>,
+  prune: async () => (await import('../shared-commands/prune.js')).prune as SharedCommand<CommandSpec, unknown>,
 }
 
 /** What would make oclif behave otherwise than the fast path: its debug output, a JSON theme, JSON by variable. */
