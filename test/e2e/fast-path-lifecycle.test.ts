@@ -4,6 +4,7 @@
  * through oclif (LOADOUT_NO_FAST=1): every step must print the same (sandbox paths and times aside)
  * and exit the same, and each must have taken the path expected (the modules loaded).
  */
+import {appendFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, describe, expect, it} from 'vitest'
 import {loadedPackage, moduleTrace} from '../support/module-trace.js'
@@ -15,6 +16,8 @@ const trace = moduleTrace()
 afterAll(() => trace.cleanup())
 
 const ISO_TIME = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z/g
+// an SBOM's serial number and namespace are new at every run
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g
 
 type Run = {args: (sb: Sandbox) => string[]; fast: boolean; status: number}
 /** something done to both sandboxes alike between two runs */
@@ -24,7 +27,7 @@ const fast = (args: (sb: Sandbox) => string[], status = 0): Run => ({args, fast:
 const oclif = (args: (sb: Sandbox) => string[], status = 2): Run => ({args, fast: false, status})
 
 const kit = (sb: Sandbox) => join(sb.dir, 'kit')
-const shown = (sb: Sandbox, text: string) => text.replaceAll(sb.dir, '<sandbox>').replace(ISO_TIME, '<time>')
+const shown = (sb: Sandbox, text: string) => text.replaceAll(sb.dir, '<sandbox>').replace(ISO_TIME, '<time>').replace(UUID, '<uuid>')
 
 const runBoth = async (quick: Sandbox, slow: Sandbox, steps: readonly Step[]): Promise<void> => {
   for (const step of steps) {
@@ -73,14 +76,14 @@ describe('the fast path of the lifecycle commands', () => {
       fast(() => ['update', 'kit@direct', '--scope', 'user'], 8),
       fast(() => ['update', 'kit@direct', '--scope', 'user', '--yes']),
       fast(() => ['update', 'nothing@here', '--scope', 'user', '--json']),
-      fast(() => ['update', '--auto', 'kit@direct']),
+      fast(() => ['update', '--auto', 'kit@direct'], 2),
       oclif(() => ['update', '--auto', '--yes']),
       oclif(() => ['update', '--scope', 'everywhere']),
       fast(() => ['disable', 'kit@direct', '--scope', 'user', '--dry-run', '--json']),
       fast(() => ['disable', 'kit@direct', '--scope', 'user']),
       fast(() => ['disable', 'kit@direct', '--scope', 'user', '--json']),
       fast(() => ['enable', 'kit@direct', '--scope', 'user', '--json']),
-      fast(() => ['enable', 'nothing@here', '--scope', 'user']),
+      fast(() => ['enable', 'nothing@here', '--scope', 'user'], 3),
       oclif(() => ['enable']),
       oclif(() => ['disable', 'kit@direct', 'other@here']),
       // a repeatable part flag is greedy in oclif (it takes the words after it): oclif reads it
@@ -90,6 +93,51 @@ describe('the fast path of the lifecycle commands', () => {
       fast(() => ['prune', '--scope', 'user', '--yes']),
       oclif(() => ['prune', 'extra']),
       fast(() => ['list', '--json']),
+    ])
+  })
+
+  it('doctor, diff, audit, sbom, budget, configure, cache and policy show print and exit as oclif does', {timeout: 600_000}, async () => {
+    await runBoth(quick, slow, [
+      fast(() => ['doctor']),
+      fast(() => ['doctor', '--json']),
+      oclif(() => ['doctor', 'extra']),
+      fast(() => ['diff', 'kit@direct', '--scope', 'user']),
+      fast(() => ['diff', 'kit@direct', '--json']),
+      fast(() => ['diff', 'nothing@here'], 3),
+      oclif(() => ['diff']),
+      fast(() => ['audit']),
+      fast(() => ['audit', '--scope', 'user', '--json']),
+      fast(() => ['audit', '--format', 'sarif']),
+      fast(() => ['audit', '--format', 'sarif', '--json'], 2),
+      oclif(() => ['audit', '--format', 'xml']),
+      // an installed file changed: audit and doctor fail, with the report on stderr
+      {act: (sb) => appendFileSync(join(sb.home, '.agents', 'skills', 'kit-alpha', 'SKILL.md'), 'changed\n')},
+      fast(() => ['audit'], 7),
+      fast(() => ['audit', '--json'], 7),
+      fast(() => ['doctor']),
+      fast(() => ['sbom', '--format', 'cyclonedx', '--scope', 'user']),
+      fast(() => ['sbom', '-f', 'spdx', '--json']),
+      fast((sb) => ['sbom', '-f', 'spdx', '--out', join(sb.dir, 'sbom.json')]),
+      oclif(() => ['sbom']),
+      oclif(() => ['sbom', '--format', 'xml']),
+      fast(() => ['budget']),
+      fast(() => ['budget', '--agent', 'codex', '--scope', 'user', '--json']),
+      fast(() => ['budget', '--agent', 'nope'], 2),
+      oclif(() => ['budget', '--scope', 'everywhere']),
+      fast(() => ['configure', 'kit@direct', '--scope', 'user']),
+      fast(() => ['configure', 'kit@direct', '--scope', 'user', '--export', '--json']),
+      fast(() => ['configure', 'nothing@here', '--json'], 3),
+      oclif(() => ['configure']),
+      oclif(() => ['configure', 'kit@direct', '--scope', 'user', '--set', 'A=1']),
+      fast(() => ['cache', 'list']),
+      fast(() => ['cache', 'list', '--json']),
+      oclif(() => ['cache', 'list', 'extra']),
+      fast(() => ['cache', 'clean', '--dry-run', '--json']),
+      fast(() => ['cache', 'clean']),
+      oclif(() => ['cache', 'clean', 'extra']),
+      fast(() => ['policy', 'show']),
+      fast(() => ['policy', 'show', '--json']),
+      oclif(() => ['policy', 'show', 'extra']),
     ])
   })
 })

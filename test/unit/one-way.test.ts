@@ -13,13 +13,6 @@ const NOT_YET = new Set([
   'agents create',
   'agents delete',
   'agents info',
-  'audit',
-  'budget',
-  'cache clean',
-  'cache list',
-  'configure',
-  'diff',
-  'doctor',
   'marketplace add-plugin',
   'marketplace create',
   'marketplace info',
@@ -40,8 +33,6 @@ const NOT_YET = new Set([
   'plugin push',
   'plugin tag',
   'plugin validate',
-  'policy show',
-  'sbom',
   'skills create',
   'skills delete',
   'skills info',
@@ -95,5 +86,15 @@ describe('the fast parse of a spec', () => {
       expect(fastParse(spec, argv), argv.join(' ')).toBeUndefined()
     }
     expect(fastParse({flags: {}, args: {name: 'n', description: 'n'}}, ['x', '--', 'y'])).toBeUndefined()
+  })
+
+  it('leaves to oclif a required flag not given, and a required variadic argument with no word', () => {
+    const required = {
+      flags: {format: {type: 'string', description: 'f', options: ['a', 'b'], required: true}},
+      args: {name: 'plugins', description: 'p', variadic: true, required: true},
+    } as const satisfies CommandSpec
+    expect(fastParse(required, ['x', 'y', '--format', 'a'])).toEqual({flags: {format: 'a'}, argv: ['x', 'y'], json: false})
+    expect(fastParse(required, ['x'])).toBeUndefined()
+    expect(fastParse(required, ['--format', 'b'])).toBeUndefined()
   })
 })
