@@ -78,7 +78,6 @@ const STEPS: Record<'mcp' | 'skills' | 'agents', Step[]> = {
     // mcp add: the words after -- verbatim (flag-like, repeated, a second --), --env and --header one value each
     fast(['mcp', 'add', 'gh', '--env', 'X', '-e', 'Y=1', '--agent', 'cursor,codex', ...USER, '--', ...DOCKER]),
     fast(['mcp', 'add', 'lbl', '--agent', 'cursor,codex', ...USER, '--json', '--', ...REPEATED]),
-    fast(['mcp', 'add', 'gh', '--env', 'X', '-e', 'Y=1', '--agent', 'cursor', ...USER, '--json', '--', ...DOCKER]),
     fast([
       'mcp',
       'add',
@@ -94,9 +93,8 @@ const STEPS: Record<'mcp' | 'skills' | 'agents', Step[]> = {
       ...USER,
     ]),
     fast(['mcp', 'add', 'x', '--agent', 'cursor', '--scope', 'user', 'npx', 'pkg', '--json'], 2),
-    fast(['mcp', 'add', 'y', '--agent', 'cursor', ...USER, '--dry-run', '--json', '--', 'node', '--json', '-y']),
+    fast(['mcp', 'add', 'y', '--agent', 'cursor', ...USER, '--dry-run', '--', 'node', '--json', '-y', '--help']),
     oclif(['mcp', 'add', '--agent', 'cursor', ...USER, '--', 'x', 'srv']),
-    oclif(['mcp', 'add', 'r', '--url', 'https://x.example/mcp', '--transport', 'ftp', '--agent', 'cursor', ...USER]),
     oclif(['mcp', 'add', 'x', '--agent', 'cursor', ...USER, 'npx', '--rm'], 2),
     fast(['mcp', 'list', '--agent', 'cursor,codex', '--scope', 'user']),
     fast(['mcp', 'list', '--agent', 'cursor,codex', '--scope', 'user', '--json']),
@@ -119,14 +117,12 @@ const STEPS: Record<'mcp' | 'skills' | 'agents', Step[]> = {
     fast(['skills', 'create', 'demo', '--description', 'Makes demos', '--with', 'scripts', '--agent', 'codex,universal', ...USER]),
     fast(['skills', 'create', 'demo', '-d', 'Again', '--agent', 'codex', ...USER, '--json'], 5),
     fast(['skills', 'create', 'other', '--agent', 'codex', ...USER, '--dry-run', '--json']),
-    fast(['skills', 'create', 'Bad_Name', '--agent', 'codex', ...USER], 2),
     oclif(['skills', 'create']),
     fast(['skills', 'info', 'demo', '--agent', 'codex', '--scope', 'user']),
     fast(['skills', 'info', 'demo', '--agent', 'codex,universal', '--json']),
     fast(['skills', 'info', 'nothing', '--json'], 3),
     oclif(['skills', 'info', 'a', 'b']),
     fast((sb) => ['skills', 'validate', ...skills(sb, 'good')]),
-    fast((sb) => ['skills', 'validate', ...skills(sb, 'good', 'bad'), '--strict'], 4),
     fast((sb) => ['skills', 'validate', ...skills(sb, 'bad'), '--json'], 4),
     fast((sb) => ['skills', 'validate', ...skills(sb, 'bare'), '--dialect', 'cst-agent', '--json']),
     oclif(['skills', 'validate', '--dialect', 'bogus']),
@@ -197,13 +193,13 @@ describe('the fast path of the mcp, skills and agents commands prints, exits and
       expect(serverArgv(sb, 'lbl')).toEqual(REPEATED)
       expect(serverArgv(sb, 'gh')).toEqual(DOCKER)
     }
-  }, 180_000)
+  }, 300_000)
 
   it('skills create, info, validate, delete', async () => {
     await runBothWays(STEPS.skills)
-  }, 120_000)
+  }, 240_000)
 
   it('agents create, info, delete', async () => {
     await runBothWays(STEPS.agents)
-  }, 120_000)
+  }, 240_000)
 })
