@@ -53,7 +53,7 @@ interface DeletePlan {
   removals: ReadonlyArray<{path: string}>
 }
 
-export interface HandMadeDelete<P extends DeletePlan> {
+interface HandMadeDelete<P extends DeletePlan> {
   /** `skill`, `subagent`: as the question names it */
   noun: string
   section: SectionName
