@@ -13,7 +13,6 @@ import {parse as parseToml} from 'smol-toml'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import type {Sandbox} from '../support/cli.js'
 import {jsonError, loadout, sandboxes} from './helpers.js'
-import * as inProcess from './in-process.js'
 
 const AGENTS = 'claude-code,codex,deepagents,cst-agent'
 type Files = Record<string, string | object>
@@ -149,15 +148,10 @@ describe('uninstall', () => {
     // an agent's settings the user already has: they must come back unchanged
     write(sb.home, {'.claude/settings.json': {theme: 'dark'}, '.codex/config.toml': 'model = "o4-mini"\n'})
     const before = homeFiles(sb.home)
-    // installed in-process (test/e2e/in-process.ts): what is checked is the uninstalls, through the CLI below
-    const env = inProcess.sandboxEnv(sb)
-    await inProcess.marketplaceAdd(env, join(work, 'market'))
+    expect((await loadout(sb, ['marketplace', 'add', join(work, 'market')])).status).toBe(0)
     for (const name of Object.keys(CORPUS)) {
-      const installed = await inProcess.install(env, [`${name}@fidelity`], AGENTS).then(
-        () => 0,
-        (error: {exitStatus?: number}) => error.exitStatus ?? error,
-      )
-      expect(installed, name).toBe(name === 'nothing-written' ? 4 : 0)
+      const installed = await loadout(sb, ['install', `${name}@fidelity`, '--agent', AGENTS, '--scope', 'user', '--yes'])
+      expect(installed.status, `${name}: ${installed.stderr}`).toBe(name === 'nothing-written' ? 4 : 0)
     }
     expect(homeFiles(sb.home)).not.toEqual(before)
     for (const name of Object.keys(CORPUS).filter((n) => n !== 'nothing-written')) {
