@@ -23,6 +23,8 @@ export interface FlagSpec {
   max?: number
   /** flags that may not be given with this one */
   exclusive?: readonly string[]
+  /** a string flag that must be given */
+  required?: true
 }
 
 export interface ArgsSpec {
@@ -54,6 +56,9 @@ export const SCOPE_FLAG: FlagSpec = {
   description: 'user or project; default: project inside a git work tree, else user',
   options: ['user', 'project'],
 }
+
+/** A command that reads both scopes unless told one. */
+export const ONE_SCOPE_FLAG: FlagSpec = {type: 'string', char: 's', description: 'only this scope (default: both)', options: ['user', 'project']}
 
 export const YES_FLAG = {type: 'boolean', char: 'y', description: 'answer yes to every question (needed when not on a terminal)'} as const satisfies FlagSpec
 

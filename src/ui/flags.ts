@@ -1,8 +1,6 @@
 import {Flags} from '@oclif/core'
-import {AGENT_FLAG, ALLOW_HIDDEN_TEXT_FLAG, DRY_RUN_FLAG, OFFLINE_FLAG, SCOPE_FLAG, YES_FLAG} from './command-spec.js'
+import {DRY_RUN_FLAG, OFFLINE_FLAG, SCOPE_FLAG, YES_FLAG} from './command-spec.js'
 import {oclifFlag} from './oclif-flags.js'
-
-export const agentFlag = oclifFlag(AGENT_FLAG)
 
 export const scopeFlag = oclifFlag(SCOPE_FLAG)
 
@@ -13,7 +11,5 @@ export const dryRunFlag = oclifFlag(DRY_RUN_FLAG)
 export const strictFlag = Flags.boolean({description: 'treat warnings as errors'})
 
 export const offlineFlag = oclifFlag(OFFLINE_FLAG)
-
-export const allowHiddenTextFlag = oclifFlag(ALLOW_HIDDEN_TEXT_FLAG)
 
 export {isOffline} from './command-spec.js'

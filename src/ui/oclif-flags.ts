@@ -35,6 +35,7 @@ export const oclifFlag = <F extends FlagSpec>(spec: F): OclifFlagOf<F> => {
     ...common,
     ...(spec.options ? {options: [...spec.options]} : {}),
     ...(spec.helpValue ? {helpValue: spec.helpValue} : {}),
+    ...(spec.required ? {required: true} : {}),
   }
   if (!spec.multiple) return Flags.string({...string, ...(typeof spec.default === 'string' ? {default: spec.default} : {})}) as unknown as OclifFlagOf<F>
   return Flags.string({...string, multiple: true, ...(spec.nonGreedy ? {multipleNonGreedy: true} : {})}) as unknown as OclifFlagOf<F>

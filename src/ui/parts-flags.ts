@@ -1,14 +1,16 @@
-import {Flags} from '@oclif/core'
 import type {DisabledParts} from '../core/model/plugin.js'
+import type {FlagSpec} from './command-spec.js'
+
+const partFlag = (description: string) => ({type: 'string', description, multiple: true}) as const satisfies FlagSpec
 
 /** `disable` and `enable`: the parts of a plugin to turn off or on, each flag repeatable. */
-export const partFlags = {
-  skill: Flags.string({description: 'a skill of the plugin, by name (repeatable)', multiple: true}),
-  hook: Flags.string({description: 'the hooks of the plugin for one event, e.g. Stop (repeatable)', multiple: true}),
-  mcp: Flags.string({description: 'an MCP server of the plugin, by name (repeatable)', multiple: true}),
-  'agent-part': Flags.string({description: 'a subagent of the plugin, by name (repeatable)', multiple: true}),
-  command: Flags.string({description: 'a slash command of the plugin, by name (repeatable)', multiple: true}),
-}
+export const PART_FLAGS = {
+  skill: partFlag('a skill of the plugin, by name (repeatable)'),
+  hook: partFlag('the hooks of the plugin for one event, e.g. Stop (repeatable)'),
+  mcp: partFlag('an MCP server of the plugin, by name (repeatable)'),
+  'agent-part': partFlag('a subagent of the plugin, by name (repeatable)'),
+  command: partFlag('a slash command of the plugin, by name (repeatable)'),
+} as const
 
 /** The parts the flags name, or undefined when none is named (the whole plugin). */
 export const partsFrom = (flags: {

@@ -45,9 +45,9 @@ const negations = (spec: CommandSpec, argv: readonly string[]): {rest: string[];
  * argv as oclif would read it, or undefined whenever the fast path cannot be sure it reads it the
  * same: a parse error, an unknown or repeated flag, `--` (unless the command takes the words after it),
  * a value oclif would refuse or might read differently (empty, starting with `-`, `-s=x`, not one of
- * its options, an integer out of bounds), flags given together that exclude each other, arguments to a
- * command that takes none (or more than its one, or none when it needs one), a greedy multiple flag,
- * and help. Undefined sends the command to oclif, whose words then apply.
+ * its options, an integer out of bounds), flags given together that exclude each other, a required flag
+ * missing, arguments to a command that takes none (or more than its one, or none when it needs one),
+ * a greedy multiple flag, and help. Undefined sends the command to oclif, whose words then apply.
  */
 export const fastParse = (spec: CommandSpec, argv: readonly string[]): FastParsed | undefined => {
   const split = argv.indexOf('--')
@@ -83,6 +83,7 @@ export const fastParse = (spec: CommandSpec, argv: readonly string[]): FastParse
     }
   }
   for (const name of seen) if (spec.flags[name]?.exclusive?.some((other) => seen.has(other))) return undefined
+  if (Object.entries(spec.flags).some(([name, flag]) => flag.required && !seen.has(name))) return undefined
   if (parsed.positionals.some((p) => p.startsWith('-'))) return undefined
   if (spec.args?.required && parsed.positionals.length === 0) return undefined
   if (spec.args && !spec.args.variadic && parsed.positionals.length > 1) return undefined

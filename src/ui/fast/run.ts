@@ -41,6 +41,21 @@ export const FAST_COMMANDS: Readonly<Record<string, Loader>> = {
   'agents info': async () => (await import('../shared-commands/agents-info.js')).agentsInfo as SharedCommand<CommandSpec, unknown>,
   'agents delete': async () => (await import('../shared-commands/agents-delete.js')).agentsDelete as SharedCommand<CommandSpec, unknown>,
   'agents create': async () => (await import('../shared-commands/agents-create.js')).agentsCreate as SharedCommand<CommandSpec, unknown>,
+  // the lifecycle of what is installed: update, enable, disable, outdated, prune, and its maintenance
+  update: async () => (await import('../shared-commands/update.js')).update as SharedCommand<CommandSpec, unknown>,
+  enable: async () => (await import('../shared-commands/enable.js')).enable as SharedCommand<CommandSpec, unknown>,
+  disable: async () => (await import('../shared-commands/disable.js')).disable as SharedCommand<CommandSpec, unknown>,
+  outdated: async () => (await import('../shared-commands/outdated.js')).outdated as SharedCommand<CommandSpec, unknown>,
+  prune: async () => (await import('../shared-commands/prune.js')).prune as SharedCommand<CommandSpec, unknown>,
+  doctor: async () => (await import('../shared-commands/doctor.js')).doctor as SharedCommand<CommandSpec, unknown>,
+  diff: async () => (await import('../shared-commands/diff.js')).diff as SharedCommand<CommandSpec, unknown>,
+  audit: async () => (await import('../shared-commands/audit.js')).audit as SharedCommand<CommandSpec, unknown>,
+  sbom: async () => (await import('../shared-commands/sbom.js')).sbom as SharedCommand<CommandSpec, unknown>,
+  budget: async () => (await import('../shared-commands/budget.js')).budget as SharedCommand<CommandSpec, unknown>,
+  configure: async () => (await import('../shared-commands/configure.js')).configure as SharedCommand<CommandSpec, unknown>,
+  'cache list': async () => (await import('../shared-commands/cache.js')).cacheList as SharedCommand<CommandSpec, unknown>,
+  'cache clean': async () => (await import('../shared-commands/cache.js')).cacheClean as SharedCommand<CommandSpec, unknown>,
+  'policy show': async () => (await import('../shared-commands/policy-show.js')).policyShow as SharedCommand<CommandSpec, unknown>,
 }
 
 /** What would make oclif behave otherwise than the fast path: its debug output, a JSON theme, JSON by variable. */
