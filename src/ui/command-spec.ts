@@ -23,6 +23,8 @@ export interface FlagSpec {
   max?: number
   /** flags that may not be given with this one */
   exclusive?: readonly string[]
+  /** a flag that must be given */
+  required?: true
 }
 
 export interface ArgsSpec {
@@ -36,10 +38,14 @@ export interface ArgsSpec {
 
 export interface CommandSpec {
   flags: Readonly<Record<string, FlagSpec>>
-  args?: ArgsSpec
+  /** one argument, or several in order (`push <path> <target>`; only a lone one may be variadic) */
+  args?: ArgsSpec | readonly ArgsSpec[]
   /** the words after `--` are the command's own (`mcp add <name> -- <command...>`), kept verbatim in `passthrough` */
   passthrough?: true
 }
+
+/** A spec's arguments, in order. */
+export const argsOf = (args: CommandSpec['args']): readonly ArgsSpec[] => (args === undefined ? [] : 'name' in args ? [args] : args)
 
 export const AGENT_FLAG: FlagSpec = {
   type: 'string',

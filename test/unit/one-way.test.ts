@@ -24,11 +24,7 @@ const NOT_YET = new Set([
   'enable',
   'marketplace add-plugin',
   'marketplace create',
-  'marketplace info',
-  'marketplace list',
   'marketplace push',
-  'marketplace remove',
-  'marketplace update',
   'marketplace validate',
   'mcp add',
   'mcp install',
@@ -100,5 +96,24 @@ describe('the fast parse of a spec', () => {
       expect(fastParse(spec, argv), argv.join(' ')).toBeUndefined()
     }
     expect(fastParse({flags: {}, args: {name: 'n', description: 'n'}}, ['x', '--', 'y'])).toBeUndefined()
+  })
+
+  it('reads arguments in order and leaves a missing one, or a missing required flag, to oclif', () => {
+    const two = {
+      flags: {format: {type: 'string', description: 'f', options: ['a', 'b'], required: true}},
+      args: [
+        {name: 'path', description: 'p', required: true},
+        {name: 'target', description: 't', required: true},
+      ],
+    } as const satisfies CommandSpec
+    expect(fastParse(two, ['p', 't', '--format', 'a'])).toEqual({flags: {format: 'a'}, argv: ['p', 't'], json: false})
+    for (const argv of [
+      ['p', 't'],
+      ['p', '--format', 'a'],
+      ['p', 't', 'u', '--format', 'a'],
+      ['--format', 'a'],
+    ]) {
+      expect(fastParse(two, argv), argv.join(' ')).toBeUndefined()
+    }
   })
 })

@@ -28,6 +28,11 @@ export const FAST_COMMANDS: Readonly<Record<string, Loader>> = {
   install: async () => (await import('../shared-commands/install.js')).install as SharedCommand<CommandSpec, unknown>,
   'marketplace add': async () => (await import('../shared-commands/marketplace-add.js')).marketplaceAdd as SharedCommand<CommandSpec, unknown>,
   uninstall: async () => (await import('../shared-commands/uninstall.js')).uninstall as SharedCommand<CommandSpec, unknown>,
+  // marketplaces and authoring
+  'marketplace update': async () => (await import('../shared-commands/marketplace-update.js')).marketplaceUpdate as SharedCommand<CommandSpec, unknown>,
+  'marketplace remove': async () => (await import('../shared-commands/marketplace-remove.js')).marketplaceRemove as SharedCommand<CommandSpec, unknown>,
+  'marketplace list': async () => (await import('../shared-commands/marketplace-list.js')).marketplaceList as SharedCommand<CommandSpec, unknown>,
+  'marketplace info': async () => (await import('../shared-commands/marketplace-info.js')).marketplaceInfo as SharedCommand<CommandSpec, unknown>,
 }
 
 /** What would make oclif behave otherwise than the fast path: its debug output, a JSON theme, JSON by variable. */
