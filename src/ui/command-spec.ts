@@ -65,6 +65,8 @@ export const YES_FLAG = {type: 'boolean', char: 'y', description: 'answer yes to
 
 export const DRY_RUN_FLAG = {type: 'boolean', description: 'show what would change without changing anything'} as const satisfies FlagSpec
 
+export const STRICT_FLAG = {type: 'boolean', description: 'treat warnings as errors'} as const satisfies FlagSpec
+
 export const OFFLINE_FLAG = {type: 'boolean', description: 'use only what is cached (also LOADOUT_OFFLINE=1)'} as const satisfies FlagSpec
 
 export const ALLOW_HIDDEN_TEXT_FLAG = {

@@ -1,5 +1,4 @@
-import {Flags} from '@oclif/core'
-import {AGENT_FLAG, ALLOW_HIDDEN_TEXT_FLAG, DRY_RUN_FLAG, OFFLINE_FLAG, SCOPE_FLAG, YES_FLAG} from './command-spec.js'
+import {AGENT_FLAG, ALLOW_HIDDEN_TEXT_FLAG, DRY_RUN_FLAG, OFFLINE_FLAG, SCOPE_FLAG, STRICT_FLAG, YES_FLAG} from './command-spec.js'
 import {oclifFlag} from './oclif-flags.js'
 
 export const agentFlag = oclifFlag(AGENT_FLAG)
@@ -10,7 +9,7 @@ export const yesFlag = oclifFlag(YES_FLAG)
 
 export const dryRunFlag = oclifFlag(DRY_RUN_FLAG)
 
-export const strictFlag = Flags.boolean({description: 'treat warnings as errors'})
+export const strictFlag = oclifFlag(STRICT_FLAG)
 
 export const offlineFlag = oclifFlag(OFFLINE_FLAG)
 

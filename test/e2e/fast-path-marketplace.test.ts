@@ -8,6 +8,7 @@ import {createHash} from 'node:crypto'
 import {lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {join, relative} from 'node:path'
 import {afterAll, describe, expect, it} from 'vitest'
+import {makeRepo} from '../support/git-repos.js'
 import {loadedPackage, moduleTrace} from '../support/module-trace.js'
 import {loadout, sandboxes, type Sandbox} from './helpers.js'
 import {writeKit} from './tx-support.js'
@@ -105,5 +106,66 @@ describe('the fast path of marketplace list, info, update and remove', () => {
       oclif(() => ['marketplace', 'remove']),
       fast(() => ['marketplace', 'list', '--json']),
     ])
+  }, 300_000)
+})
+
+const team = (sb: Sandbox, ...below: string[]) => join(sb.project, 'team-tools', ...below)
+const review = (sb: Sandbox) => team(sb, 'plugins', 'review')
+const tagged = (sb: Sandbox) => join(sb.dir, 'tagged', 'plugins', 'b')
+
+const forAuthoring = (): Sandbox => {
+  const sb = sandbox({git: true})
+  makeRepo(join(sb.dir, 'tagged'), {
+    'plugins/b/.claude-plugin/plugin.json': JSON.stringify({name: 'b', version: '1.2.0', description: 'B'}),
+    'plugins/b/skills/b/SKILL.md': '---\nname: b\ndescription: Does b\n---\nb\n',
   })
+  mkdirSync(join(sb.dir, 'broken', '.claude-plugin'), {recursive: true})
+  writeFileSync(join(sb.dir, 'broken', '.claude-plugin', 'plugin.json'), JSON.stringify({name: 'Not Kebab', version: 1}))
+  mkdirSync(join(sb.dir, 'dist'))
+  return sb
+}
+
+describe('the fast path of the authoring commands', () => {
+  it('prints, exits and writes what oclif does, step by step', async () => {
+    const owner = ['--owner', 'Acme <tools@acme.dev>']
+    const author = ['--author', 'Acme <tools@acme.dev>']
+    await holdsEqual(forAuthoring, [
+      fast(() => ['marketplace', 'create', 'team-tools', ...owner, '--dry-run', '--json']),
+      fast(() => ['marketplace', 'create', 'team-tools', ...owner, '--format', 'all', '-d', 'Team tools']),
+      fast(() => ['marketplace', 'create', 'team-tools', ...owner, '--no-git', '--json'], 5),
+      fast(() => ['marketplace', 'create', 'Team_Tools', ...owner, '--no-git'], 2),
+      oclif(() => ['marketplace', 'create', 'x', '--format', 'codex']),
+      oclif(() => ['marketplace', 'create']),
+      fast((sb) => ['plugin', 'create', 'review', '--with', 'skills,agents', '-d', 'Reviews code', ...author, '--dir', review(sb), '--no-git']),
+      fast((sb) => ['plugin', 'create', 'lint', '-d', 'Lints', ...author, '--dir', team(sb, 'plugins', 'lint'), '--format', 'all', '--dry-run', '--json']),
+      fast(() => ['plugin', 'create', 'Lint', '-d', 'Lints', ...author, '--no-git', '--json'], 2),
+      oclif(() => ['plugin', 'create']),
+      fast((sb) => ['plugin', 'validate', review(sb)]),
+      fast((sb) => ['plugin', 'validate', review(sb), join(sb.dir, 'tagged', 'plugins'), '--strict', '--json']),
+      fast((sb) => ['plugin', 'validate', join(sb.dir, 'broken')], 4),
+      fast((sb) => ['plugin', 'validate', join(sb.dir, 'broken'), '--json'], 4),
+      oclif((sb) => ['plugin', 'validate', review(sb), '--bogus']),
+      fast((sb) => ['marketplace', 'add-plugin', review(sb), '--marketplace-dir', team(sb), '--dry-run', '--json']),
+      fast((sb) => ['marketplace', 'add-plugin', review(sb), '--marketplace-dir', team(sb)]),
+      fast((sb) => ['marketplace', 'add-plugin', join(sb.dir, 'broken'), '--marketplace-dir', team(sb), '--json'], 2),
+      oclif(() => ['marketplace', 'add-plugin']),
+      fast((sb) => ['marketplace', 'validate', team(sb)]),
+      fast((sb) => ['marketplace', 'validate', team(sb), '--strict', '--json']),
+      fast((sb) => ['marketplace', 'validate', join(sb.dir, 'broken')], 3),
+      oclif((sb) => ['marketplace', 'validate', team(sb), 'extra']),
+      fast((sb) => ['plugin', 'convert', review(sb), '--to', 'codex']),
+      fast((sb) => ['plugin', 'convert', review(sb), '--to', 'codex', '--json'], 5),
+      fast((sb) => ['plugin', 'convert', review(sb), '--to', 'lexora', '--out', join(sb.dir, 'lexora'), '--json']),
+      fast((sb) => ['plugin', 'convert', review(sb)], 2),
+      oclif((sb) => ['plugin', 'convert', review(sb), '--to', 'word']),
+      fast((sb) => ['plugin', 'pack', join(sb.dir, 'lexora'), '--format', 'lexora', '--out', join(sb.dir, 'dist'), '--json']),
+      fast((sb) => ['plugin', 'pack', review(sb), '--format', 'lexora', '--out', join(sb.dir, 'dist')], 2),
+      oclif((sb) => ['plugin', 'pack', review(sb)]),
+      fast((sb) => ['plugin', 'tag', tagged(sb), '--dry-run', '--json']),
+      fast((sb) => ['plugin', 'tag', tagged(sb)]),
+      fast((sb) => ['plugin', 'tag', tagged(sb), '--json'], 5),
+      fast((sb) => ['plugin', 'tag', join(sb.dir, 'nowhere')], 3),
+      oclif((sb) => ['plugin', 'tag', tagged(sb), 'extra']),
+    ])
+  }, 300_000)
 })
