@@ -42,6 +42,9 @@ export const FAST_COMMANDS: Readonly<Record<string, Loader>> = {
   'plugin convert': async () => (await import('../shared-commands/plugin-convert.js')).pluginConvert as SharedCommand<CommandSpec, unknown>,
   'plugin tag': async () => (await import('../shared-commands/plugin-tag.js')).pluginTag as SharedCommand<CommandSpec, unknown>,
   'plugin pack': async () => (await import('../shared-commands/plugin-pack.js')).pluginPack as SharedCommand<CommandSpec, unknown>,
+  'marketplace push': async () => (await import('../shared-commands/marketplace-push.js')).marketplacePush as SharedCommand<CommandSpec, unknown>,
+  'plugin push': async () => (await import('../shared-commands/plugin-push.js')).pluginPush as SharedCommand<CommandSpec, unknown>,
+  'plugin attach': async () => (await import('../shared-commands/plugin-attach.js')).pluginAttach as SharedCommand<CommandSpec, unknown>,
 }
 
 /** What would make oclif behave otherwise than the fast path: its debug output, a JSON theme, JSON by variable. */
