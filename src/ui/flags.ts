@@ -1,4 +1,4 @@
-import {AGENT_FLAG, ALLOW_HIDDEN_TEXT_FLAG, DRY_RUN_FLAG, OFFLINE_FLAG, SCOPE_FLAG, STRICT_FLAG, YES_FLAG} from './command-spec.js'
+import {AGENT_FLAG, ALLOW_HIDDEN_TEXT_FLAG, DRY_RUN_FLAG, OFFLINE_FLAG, SCOPE_FLAG, YES_FLAG} from './command-spec.js'
 import {oclifFlag} from './oclif-flags.js'
 
 export const agentFlag = oclifFlag(AGENT_FLAG)
@@ -8,8 +8,6 @@ export const scopeFlag = oclifFlag(SCOPE_FLAG)
 export const yesFlag = oclifFlag(YES_FLAG)
 
 export const dryRunFlag = oclifFlag(DRY_RUN_FLAG)
-
-export const strictFlag = oclifFlag(STRICT_FLAG)
 
 export const offlineFlag = oclifFlag(OFFLINE_FLAG)
 

@@ -86,8 +86,8 @@ export const fastParse = (spec: CommandSpec, argv: readonly string[]): FastParse
   for (const name of seen) if (spec.flags[name]?.exclusive?.some((other) => seen.has(other))) return undefined
   if (Object.entries(spec.flags).some(([name, flag]) => flag.required && !seen.has(name))) return undefined
   if (parsed.positionals.some((p) => p.startsWith('-'))) return undefined
-  const variadic = args.some((arg) => arg.variadic)
-  if (!variadic && (parsed.positionals.length > args.length || args.some((arg, i) => arg.required && parsed.positionals.length <= i))) return undefined
+  if (args.some((arg, i) => arg.required && parsed.positionals.length <= i)) return undefined
+  if (!args.some((arg) => arg.variadic) && parsed.positionals.length > args.length) return undefined
   const {json, ...values} = parsed.values as Record<string, string | boolean | string[] | undefined>
   for (const [name, flag] of Object.entries(spec.flags)) {
     if (flags[name] === undefined) flags[name] = negation.negated.includes(name) ? false : (values[name] ?? flag.default)
