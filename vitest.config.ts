@@ -15,6 +15,7 @@ const SLOWEST = [
   'test/e2e/crash-parts.test.ts',
   'test/e2e/vendor-cli.test.ts',
   'test/e2e/fast-path.test.ts',
+  'test/e2e/fast-path-marketplace.test.ts',
   'test/e2e/fidelity.test.ts',
   'test/e2e/mcp-crash.test.ts',
   'test/e2e/update-review.test.ts',

@@ -1,12 +1,10 @@
 import {Command, Errors, type Interfaces} from '@oclif/core'
-import {environmentFromProcess, type Environment} from '../core/kernel/env/environment.js'
+import {environmentFromProcess} from '../core/kernel/env/environment.js'
 import {EXIT, LoadoutError} from '../core/model/errors.js'
 import {withRequestPolicy} from '../core/kernel/policy/requests.js'
-import type {PendingRun, Recovery} from '../core/kernel/state/transaction.js'
 import type {CommandIo} from './command-io.js'
 import {asLoadoutError, reportCommandFailure, writeJson} from './report.js'
-import {settlePending} from './settle.js'
-import {terminalText, writeStderr} from './safe-text.js'
+import {terminalText} from './safe-text.js'
 
 export {printError} from './report.js'
 
@@ -48,10 +46,6 @@ export const reportFailure = (thrown: unknown, argv: readonly string[]): void =>
 export abstract class LoadoutCommand extends Command {
   static override enableJsonFlag = true
 
-  protected environment(): Environment {
-    return withRequestPolicy(environmentFromProcess())
-  }
-
   /**
    * No argument is ever read from standard input: oclif fills a missing argument from a piped stdin
    * (a line piped to `outdated` or `verify` became the plugin to check, and they waited on a stdin left open).
@@ -69,7 +63,7 @@ export abstract class LoadoutCommand extends Command {
 
   /** What the commands shared with the fast path (src/ui/shared-commands/) print through. */
   protected io(): CommandIo {
-    return {env: this.environment(), json: this.jsonEnabled(), log: (text) => this.log(text)}
+    return {env: withRequestPolicy(environmentFromProcess()), json: this.jsonEnabled(), log: (text) => this.log(text)}
   }
 
   /** Human output, with any control sequence a renderer let through escaped (terminalText). */
@@ -87,18 +81,5 @@ export abstract class LoadoutCommand extends Command {
     if (thrown instanceof Errors.ExitError) throw thrown
     reportCommandFailure(thrown, toLoadoutError(thrown), this.jsonEnabled() ? (value) => this.logJson(value) : undefined)
     return undefined
-  }
-
-  /**
-   * For read-only commands: finishes or rolls back what a killed run left when the lock is free, and
-   * says so; when another process holds it, says what is pending instead of pretending.
-   */
-  protected async settlePending(env: Environment): Promise<{recovered?: Recovery; pending?: PendingRun}> {
-    return settlePending({...this.io(), env})
-  }
-
-  /** A note for people; suppressed under --json, where the result carries it. */
-  protected note(message: string): void {
-    if (!this.jsonEnabled()) writeStderr(message)
   }
 }

@@ -23,7 +23,7 @@ export interface FlagSpec {
   max?: number
   /** flags that may not be given with this one */
   exclusive?: readonly string[]
-  /** a string flag that must be given */
+  /** a flag that must be given */
   required?: true
 }
 
@@ -38,10 +38,14 @@ export interface ArgsSpec {
 
 export interface CommandSpec {
   flags: Readonly<Record<string, FlagSpec>>
-  args?: ArgsSpec
+  /** one argument, or several in order (`push <path> <target>`; only a lone one may be variadic) */
+  args?: ArgsSpec | readonly ArgsSpec[]
   /** the words after `--` are the command's own (`mcp add <name> -- <command...>`), kept verbatim in `passthrough` */
   passthrough?: true
 }
+
+/** A spec's arguments, in order. */
+export const argsOf = (args: CommandSpec['args']): readonly ArgsSpec[] => (args === undefined ? [] : 'name' in args ? [args] : args)
 
 export const AGENT_FLAG: FlagSpec = {
   type: 'string',
@@ -63,6 +67,8 @@ export const ONE_SCOPE_FLAG: FlagSpec = {type: 'string', char: 's', description:
 export const YES_FLAG = {type: 'boolean', char: 'y', description: 'answer yes to every question (needed when not on a terminal)'} as const satisfies FlagSpec
 
 export const DRY_RUN_FLAG = {type: 'boolean', description: 'show what would change without changing anything'} as const satisfies FlagSpec
+
+export const STRICT_FLAG = {type: 'boolean', description: 'treat warnings as errors'} as const satisfies FlagSpec
 
 export const OFFLINE_FLAG = {type: 'boolean', description: 'use only what is cached (also LOADOUT_OFFLINE=1)'} as const satisfies FlagSpec
 

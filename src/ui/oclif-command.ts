@@ -1,6 +1,6 @@
 import type {Interfaces} from '@oclif/core'
 import {LoadoutCommand} from './base-command.js'
-import type {CommandSpec} from './command-spec.js'
+import {argsOf, type CommandSpec} from './command-spec.js'
 import {oclifArgs, oclifFlags} from './oclif-flags.js'
 import type {SharedCommand, SharedInput} from './shared-commands/types.js'
 
@@ -21,7 +21,7 @@ export const oclifCommand = <S extends CommandSpec, R>(shared: SharedCommand<S, 
     static override summary = text.summary
     static override examples = text.examples
     // a variadic argument: any number of words
-    static override strict = !shared.spec.args?.variadic
+    static override strict = !argsOf(shared.spec.args).some((arg) => arg.variadic)
     static override args = oclifArgs(shared.spec.args)
     static override flags = oclifFlags(shared.spec.flags)
 

@@ -1,5 +1,5 @@
 import {Args, Flags, type Interfaces} from '@oclif/core'
-import type {ArgsSpec, CommandSpec, FlagSpec} from './command-spec.js'
+import {argsOf, type CommandSpec, type FlagSpec} from './command-spec.js'
 
 type Char = Interfaces.AlphabetLowercase | Interfaces.AlphabetUppercase
 
@@ -19,6 +19,7 @@ export const oclifFlag = <F extends FlagSpec>(spec: F): OclifFlagOf<F> => {
     description: spec.description,
     ...(spec.char ? {char: spec.char as Char} : {}),
     ...(spec.exclusive ? {exclusive: [...spec.exclusive]} : {}),
+    ...(spec.required ? {required: true} : {}),
   }
   if (spec.type === 'boolean') {
     return Flags.boolean({
@@ -44,6 +45,6 @@ export const oclifFlag = <F extends FlagSpec>(spec: F): OclifFlagOf<F> => {
 export const oclifFlags = <S extends CommandSpec['flags']>(specs: S): OclifFlagsOf<S> =>
   Object.fromEntries(Object.entries(specs).map(([name, spec]) => [name, oclifFlag(spec)])) as OclifFlagsOf<S>
 
-/** An argument as oclif declares it: one named arg (a variadic one with `strict = false` on the command). */
-export const oclifArgs = (spec: ArgsSpec | undefined) =>
-  spec ? {[spec.name]: Args.string({description: spec.description, ...(spec.required ? {required: true} : {})})} : {}
+/** The arguments as oclif declares them, in order (a variadic one with `strict = false` on the command). */
+export const oclifArgs = (args: CommandSpec['args']) =>
+  Object.fromEntries(argsOf(args).map((arg) => [arg.name, Args.string({description: arg.description, ...(arg.required ? {required: true} : {})})]))

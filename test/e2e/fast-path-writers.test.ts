@@ -77,7 +77,7 @@ const STEPS: Step[] = [
 const shown = (sb: Sandbox, text: string) => text.replaceAll(sb.dir, '<sandbox>').replace(ISO_TIME, '<time>')
 
 describe('the fast path of install and marketplace add', () => {
-  it('prints, exits and writes what oclif does, step by step', async () => {
+  it('prints, exits and writes what oclif does, step by step', {timeout: 300_000}, async () => {
     const quick = setUp()
     const slow = setUp()
     for (const [args, expectFast, status] of STEPS) {

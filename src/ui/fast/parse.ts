@@ -1,5 +1,5 @@
 import {parseArgs, type ParseArgsConfig} from 'node:util'
-import type {CommandSpec, FlagSpec} from '../command-spec.js'
+import {argsOf, type CommandSpec, type FlagSpec} from '../command-spec.js'
 
 export interface FastParsed {
   flags: Record<string, string | boolean | number | string[] | undefined>
@@ -46,8 +46,8 @@ const negations = (spec: CommandSpec, argv: readonly string[]): {rest: string[];
  * same: a parse error, an unknown or repeated flag, `--` (unless the command takes the words after it),
  * a value oclif would refuse or might read differently (empty, starting with `-`, `-s=x`, not one of
  * its options, an integer out of bounds), flags given together that exclude each other, a required flag
- * missing, arguments to a command that takes none (or more than its one, or none when it needs one),
- * a greedy multiple flag, and help. Undefined sends the command to oclif, whose words then apply.
+ * missing, arguments to a command that takes none (or more than it takes, or fewer than it needs), a
+ * greedy multiple flag, and help. Undefined sends the command to oclif, whose words then apply.
  */
 export const fastParse = (spec: CommandSpec, argv: readonly string[]): FastParsed | undefined => {
   const split = argv.indexOf('--')
@@ -56,9 +56,10 @@ export const fastParse = (spec: CommandSpec, argv: readonly string[]): FastParse
   if (own.some((a) => a === '--help' || a === '-h')) return undefined
   const negation = negations(spec, own)
   if (!negation) return undefined
+  const args = argsOf(spec.args)
   let parsed
   try {
-    parsed = parseArgs({args: negation.rest, options: parseOptions(spec), strict: true, allowPositionals: spec.args !== undefined, tokens: true})
+    parsed = parseArgs({args: negation.rest, options: parseOptions(spec), strict: true, allowPositionals: args.length > 0, tokens: true})
   } catch {
     return undefined
   }
@@ -85,8 +86,8 @@ export const fastParse = (spec: CommandSpec, argv: readonly string[]): FastParse
   for (const name of seen) if (spec.flags[name]?.exclusive?.some((other) => seen.has(other))) return undefined
   if (Object.entries(spec.flags).some(([name, flag]) => flag.required && !seen.has(name))) return undefined
   if (parsed.positionals.some((p) => p.startsWith('-'))) return undefined
-  if (spec.args?.required && parsed.positionals.length === 0) return undefined
-  if (spec.args && !spec.args.variadic && parsed.positionals.length > 1) return undefined
+  if (args.some((arg, i) => arg.required && parsed.positionals.length <= i)) return undefined
+  if (!args.some((arg) => arg.variadic) && parsed.positionals.length > args.length) return undefined
   const {json, ...values} = parsed.values as Record<string, string | boolean | string[] | undefined>
   for (const [name, flag] of Object.entries(spec.flags)) {
     if (flags[name] === undefined) flags[name] = negation.negated.includes(name) ? false : (values[name] ?? flag.default)

@@ -56,6 +56,23 @@ export const FAST_COMMANDS: Readonly<Record<string, Loader>> = {
   'cache list': async () => (await import('../shared-commands/cache.js')).cacheList as SharedCommand<CommandSpec, unknown>,
   'cache clean': async () => (await import('../shared-commands/cache.js')).cacheClean as SharedCommand<CommandSpec, unknown>,
   'policy show': async () => (await import('../shared-commands/policy-show.js')).policyShow as SharedCommand<CommandSpec, unknown>,
+  // marketplaces and authoring
+  'marketplace update': async () => (await import('../shared-commands/marketplace-update.js')).marketplaceUpdate as SharedCommand<CommandSpec, unknown>,
+  'marketplace remove': async () => (await import('../shared-commands/marketplace-remove.js')).marketplaceRemove as SharedCommand<CommandSpec, unknown>,
+  'marketplace list': async () => (await import('../shared-commands/marketplace-list.js')).marketplaceList as SharedCommand<CommandSpec, unknown>,
+  'marketplace info': async () => (await import('../shared-commands/marketplace-info.js')).marketplaceInfo as SharedCommand<CommandSpec, unknown>,
+  'marketplace create': async () => (await import('../shared-commands/marketplace-create.js')).marketplaceCreate as SharedCommand<CommandSpec, unknown>,
+  'marketplace validate': async () => (await import('../shared-commands/marketplace-validate.js')).marketplaceValidate as SharedCommand<CommandSpec, unknown>,
+  'marketplace add-plugin': async () =>
+    (await import('../shared-commands/marketplace-add-plugin.js')).marketplaceAddPlugin as SharedCommand<CommandSpec, unknown>,
+  'plugin create': async () => (await import('../shared-commands/plugin-create.js')).pluginCreate as SharedCommand<CommandSpec, unknown>,
+  'plugin validate': async () => (await import('../shared-commands/plugin-validate.js')).pluginValidate as SharedCommand<CommandSpec, unknown>,
+  'plugin convert': async () => (await import('../shared-commands/plugin-convert.js')).pluginConvert as SharedCommand<CommandSpec, unknown>,
+  'plugin tag': async () => (await import('../shared-commands/plugin-tag.js')).pluginTag as SharedCommand<CommandSpec, unknown>,
+  'plugin pack': async () => (await import('../shared-commands/plugin-pack.js')).pluginPack as SharedCommand<CommandSpec, unknown>,
+  'marketplace push': async () => (await import('../shared-commands/marketplace-push.js')).marketplacePush as SharedCommand<CommandSpec, unknown>,
+  'plugin push': async () => (await import('../shared-commands/plugin-push.js')).pluginPush as SharedCommand<CommandSpec, unknown>,
+  'plugin attach': async () => (await import('../shared-commands/plugin-attach.js')).pluginAttach as SharedCommand<CommandSpec, unknown>,
 }
 
 /** What would make oclif behave otherwise than the fast path: its debug output, a JSON theme, JSON by variable. */

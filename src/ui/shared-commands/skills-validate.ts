@@ -2,11 +2,12 @@ import {EXIT, LoadoutError} from '../../core/model/errors.js'
 import {validateSkillPaths, type SkillsValidation} from '../../core/ops/skills/validate-paths.js'
 import {renderValidation} from '../render/skills.js'
 import {writeStderr} from '../safe-text.js'
+import {STRICT_FLAG} from '../command-spec.js'
 import {sharedCommand} from './types.js'
 
 const spec = {
   flags: {
-    strict: {type: 'boolean', description: 'treat warnings as errors'},
+    strict: STRICT_FLAG,
     dialect: {
       type: 'string',
       description: 'spec, or cst-agent (which accepts a SKILL.md without frontmatter)',
