@@ -3,7 +3,7 @@ import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterEach, describe, expect, it} from 'vitest'
 import type {Environment} from '../../src/core/kernel/env/environment.js'
-import {readInstallRecords, userStateFile, writeInstallRecords, type InstallRecord} from '../../src/core/kernel/state/records.js'
+import {compareIds, readInstallRecords, userStateFile, writeInstallRecords, type InstallRecord} from '../../src/core/kernel/state/records.js'
 
 // The user state is read once per command and written once (issue 27): a reading is kept while the file
 // is the same one, records read back are written without a copy. Neither may change what is read or written.
@@ -87,5 +87,36 @@ describe('reading and writing the user state', () => {
     expect(next.startsWith(written.slice(0, written.lastIndexOf('\n    }') + 6))).toBe(true)
     const last = (JSON.parse(next) as {installs: Array<Record<string, unknown>>}).installs.at(-1)!
     expect(Object.keys(last)).toEqual([...Object.keys(last)].sort())
+  })
+})
+
+describe('the order of records', () => {
+  it("is String#localeCompare's, for ids of the characters compared without the collator and for any other", () => {
+    const collator = new Intl.Collator()
+    const alphabet = '_-.@0123456789abcdefghijklmnopqrstuvwxyz'
+    // each character alone: the ranks are the collator's order
+    for (const a of alphabet) for (const b of alphabet) expect(compareIds(a, b)).toBe(collator.compare(a, b))
+    let seed = 27
+    const random = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31
+      return seed % n
+    }
+    const word = (chars: string) => Array.from({length: 1 + random(8)}, () => chars[random(chars.length)]).join('')
+    const odd = `${alphabet}ABZ é~/ `
+    for (let i = 0; i < 20_000; i++) {
+      const chars = i % 4 === 0 ? odd : alphabet
+      const a = word(chars)
+      const b = i % 3 === 0 ? a + word(chars) : word(chars)
+      expect(compareIds(a, b)).toBe(collator.compare(a, b))
+      expect(compareIds(b, a)).toBe(collator.compare(b, a))
+    }
+    for (const [a, b] of [
+      ['p001@many', 'p0010@many'],
+      ['a-b@m', 'a_b@m'],
+      ['a.b@m', 'ab@m'],
+      ['Review@m', 'review@m'],
+      ['p1@m', 'p1@m'],
+    ])
+      expect(compareIds(a!, b!)).toBe(collator.compare(a!, b!))
   })
 })
