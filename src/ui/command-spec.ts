@@ -30,7 +30,7 @@ export interface ArgsSpec {
   description: string
   /** takes any number of words (oclif's `strict = false`); without it, exactly one */
   variadic?: true
-  /** a single argument that must be given */
+  /** an argument that must be given (for a variadic one: at least one word) */
   required?: true
 }
 

@@ -22,18 +22,19 @@ export const installOptionsFor = (input: {
   env: Environment
   context: ScopeContext
   targets: readonly AgentTarget[]
-  yes: boolean
-  dryRun: boolean
+  yes?: boolean
+  dryRun?: boolean
   force?: boolean
   json: boolean
 }): InstallOptions => ({
   env: input.env,
   context: input.context,
   targets: input.targets,
-  dryRun: input.dryRun,
+  // an absent --dry-run stays absent: the --json result has no `dryRun` then, as it always had
+  dryRun: input.dryRun as boolean,
   force: input.force ?? false,
   prefix: false,
   offline: false,
-  yes: input.yes,
+  yes: input.yes === true,
   ...(input.env.interactive && !input.json ? {confirm: askConsent((id) => `Install ${id} and allow it to run this?`)} : {}),
 })

@@ -29,6 +29,8 @@ export const oclifCommand = <S extends CommandSpec, R>(shared: SharedCommand<S, 
       // the words after `--` are the command's own, never read as flags (`mcp add x -- docker run --rm`)
       const split = shared.spec.passthrough ? this.argv.indexOf('--') : -1
       const own = split === -1 ? this.argv : this.argv.slice(0, split)
+      // taken before the parse, which leaves in this.argv only the words it was given
+      const passthrough = split === -1 ? {} : {passthrough: this.argv.slice(split + 1)}
       const {argv, flags} = await this.parse(
         SharedBody as unknown as Interfaces.Input<Record<string, unknown>, Record<string, unknown>, Record<string, unknown>>,
         own,
@@ -36,7 +38,7 @@ export const oclifCommand = <S extends CommandSpec, R>(shared: SharedCommand<S, 
       const input = {
         flags: flags as SharedInput<S>['flags'],
         argv: argv as string[],
-        ...(split === -1 ? {} : {passthrough: this.argv.slice(split + 1)}),
+        ...passthrough,
       }
       return shared.run(input, this.io())
     }

@@ -8,7 +8,7 @@ import {chooseMany} from './prompt.js'
 
 export interface TargetChoice {
   agent?: string
-  yes: boolean
+  yes?: boolean
   env: Environment
   /** only targets that have this section */
   section: SectionName

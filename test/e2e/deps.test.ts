@@ -10,6 +10,7 @@ import type {Sandbox} from '../support/cli.js'
 import {startGitHttpsServer, type GitHttpsServer} from '../support/git-http.js'
 import {checkout, commitFiles, git, headSha, makeRepo, makeServedRepo, syncServedRepo, tag, type FileMap} from '../support/git-repos.js'
 import {jsonError, loadout, sandboxes} from './helpers.js'
+import * as inProcess from './in-process.js'
 
 const plugin = (name: string, version: string, dependencies?: unknown[], text = `${name} ${version}`): FileMap => ({
   [`plugins/${name}/.claude-plugin/plugin.json`]: JSON.stringify({name, version, ...(dependencies ? {dependencies} : {})}),
@@ -74,12 +75,17 @@ afterAll(async () => {
   rmSync(work, {recursive: true, force: true})
 })
 
+/**
+ * A sandbox with the marketplace added: in-process (test/e2e/in-process.ts), since what the tests
+ * check comes after; `marketplace add` through the CLI is marketplace-git.test.ts's to prove.
+ */
 const withMarketplace = async (options: {git?: boolean} = {}): Promise<Sandbox> => {
   const sb = sandbox(options)
-  const added = await run(sb, ['marketplace', 'add', 'acme/plugins', '--scope', 'user', '--json'])
-  expect(added.status, added.stderr).toBe(0)
+  await inProcess.marketplaceAdd(inProcess.sandboxEnv(sb, envFor()), 'acme/plugins')
   return sb
 }
+/** `install <plugin> --agent universal --scope user --yes`, in-process: the state a test starts from (a failure throws). */
+const installed = (sb: Sandbox, plugin: string) => inProcess.install(inProcess.sandboxEnv(sb, envFor()), [plugin], 'universal')
 
 describe('dependencies', () => {
   it('installs a chain (a needs b ^1, b needs c) from tagged versions, recording who needs what', async () => {
@@ -149,7 +155,7 @@ describe('dependencies', () => {
 
   it('uninstall removes only the dependencies nothing else needs; prune removes the rest later', async () => {
     const sb = await withMarketplace()
-    expect((await run(sb, ['install', 'a@acme', ...USER])).status).toBe(0)
+    await installed(sb, 'a@acme')
     const d = await run(sb, ['install', 'd@acme', ...USER, '--json'])
     expect(d.status, d.stderr).toBe(0)
     expect(state(sb).installs.find((r) => r.plugin === 'c@acme')!.dependencyOf).toEqual(['b@acme', 'd@acme'])
@@ -178,7 +184,7 @@ describe('dependencies', () => {
 
   it('a dependency is not uninstalled from under the plugin that needs it (exit 5, naming it) unless --force', async () => {
     const sb = await withMarketplace()
-    expect((await run(sb, ['install', 'a@acme', ...USER])).status).toBe(0)
+    await installed(sb, 'a@acme')
     for (const dry of [['--dry-run'], []]) {
       const refused = await run(sb, ['uninstall', 'b@acme', '--scope', 'user', '--yes', ...dry, '--json'])
       expect(refused.status, refused.stdout).toBe(5)
@@ -193,8 +199,8 @@ describe('dependencies', () => {
 
   it('an explicitly installed plugin is never pruned, even when a dependent needed it', async () => {
     const sb = await withMarketplace()
-    expect((await run(sb, ['install', 'c@acme', ...USER])).status).toBe(0)
-    expect((await run(sb, ['install', 'b@acme@^1', ...USER])).status).toBe(0)
+    await installed(sb, 'c@acme')
+    await installed(sb, 'b@acme@^1')
     expect(state(sb).installs.find((r) => r.plugin === 'c@acme')).toMatchObject({dependencyOf: ['b@acme']})
     const gone = await run(sb, ['uninstall', 'b@acme', '--scope', 'user', '--yes', '--json'])
     expect(gone.json().dependencies).toBeUndefined()
@@ -241,7 +247,7 @@ describe('version ranges', () => {
 describe('update within ranges', () => {
   it('a dependency installed for ^1 updates to the newest 1.x tag, never to 2.0.0', async () => {
     const sb = await withMarketplace()
-    expect((await run(sb, ['install', 'a@acme', ...USER])).status).toBe(0)
+    await installed(sb, 'a@acme')
     expect(state(sb).installs.find((r) => r.plugin === 'b@acme')).toMatchObject({range: '^1', version: '1.1.0'})
     const current = await run(sb, ['update', '--scope', 'user', '--yes', '--json'])
     expect(current.status, current.stderr + current.stdout).toBe(0)
@@ -313,7 +319,7 @@ describe('plugin tag', () => {
 describe('an update that drops a dependency', () => {
   it('lets prune find the dropped dependency, and list shows the new version', async () => {
     const sb = await withMarketplace()
-    expect((await run(sb, ['install', 'q@acme', ...USER])).status).toBe(0)
+    await installed(sb, 'q@acme')
     expect(state(sb).installs.find((r) => r.plugin === 'c@acme')).toMatchObject({autoInstalled: true, dependencyOf: ['q@acme']})
     const v1 = JSON.parse(readFileSync(join(served.repo, '.claude-plugin/marketplace.json'), 'utf8'))
     v1.plugins = v1.plugins.map((e: {name: string}) => (e.name === 'q' ? entry('q', '1.1.0') : e))
@@ -343,7 +349,7 @@ describe('an update that drops a dependency', () => {
     {timeout: 240_000},
     async () => {
       const sb = await withMarketplace()
-      expect((await run(sb, ['install', 'a@acme', ...USER])).status).toBe(0)
+      await installed(sb, 'a@acme')
       const before = JSON.parse(readFileSync(join(served.repo, '.claude-plugin/marketplace.json'), 'utf8'))
       const head = headSha(served.repo)
       before.plugins = before.plugins.map((e: {name: string}) => (e.name === 'a' ? entry('a', '1.1.0') : e))

@@ -86,8 +86,9 @@ export const mcpAdd = async (env: Environment, name: string, agents: string, com
 /** `loadout mcp remove <name> --scope user --yes` */
 export const mcpRemove = (env: Environment, name: string) => removeServer(name, env, user(env), {force: false, dryRun: false})
 
-/** `loadout marketplace add <source> --scope user` */
-export const marketplaceAdd = (env: Environment, source: string) => addMarketplace({input: source, env, context: user(env), offline: false})
+/** `loadout marketplace add <source> --scope user [--name <name>]` */
+export const marketplaceAdd = (env: Environment, source: string, options: {name?: string} = {}) =>
+  addMarketplace({input: source, env, context: user(env), offline: false, ...options})
 
 /** `loadout marketplace update <name>`; a failure throws, as the command exits non-zero. */
 export const marketplaceUpdate = async (env: Environment, name: string) => {

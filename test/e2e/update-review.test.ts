@@ -10,6 +10,7 @@ import type {Sandbox} from '../support/cli.js'
 import {startGitHttpsServer, type GitHttpsServer} from '../support/git-http.js'
 import {commitFiles, git, makeServedRepo, syncServedRepo} from '../support/git-repos.js'
 import {jsonError, loadout, sandboxes} from './helpers.js'
+import * as inProcess from './in-process.js'
 
 const catalog = (version: string) => JSON.stringify({name: 'acme', plugins: [{name: 'notes', source: './plugins/notes', version}]})
 const skill = (description: string, text: string) => `---\nname: notes\ndescription: ${description}\n---\n\n${text}\n`
@@ -53,16 +54,20 @@ const setUp = async (name: string) => {
   const sb: Sandbox = sandbox()
   mkdirSync(join(sb.home, '.claude'))
   const policy = join(sb.dir, 'policy.json')
-  const run = (args: string[]) => loadout(sb, args, {env: {...server.trustEnv(), LOADOUT_GITHUB_URL: `${server.origin}/git`, LOADOUT_POLICY: policy}})
-  expect((await run(['marketplace', 'add', `acme/${name}`, '--name', 'acme'])).status).toBe(0)
-  const installed = await run(['install', '--loose', 'notes@acme', '--agent', 'claude-code', '--scope', 'user', '--yes', '--json'])
-  expect(installed.status, installed.stderr).toBe(0)
-  return {market, policy, run}
+  const vars = {...server.trustEnv(), LOADOUT_GITHUB_URL: `${server.origin}/git`, LOADOUT_POLICY: policy}
+  const run = (args: string[]) => loadout(sb, args, {env: vars})
+  // the state each test starts from, and the checks between its commands, in-process (test/e2e/in-process.ts): a failure throws
+  const env = inProcess.sandboxEnv(sb, vars)
+  await inProcess.marketplaceAdd(env, `acme/${name}`, {name: 'acme'})
+  await inProcess.install(env, ['notes@acme'], 'claude-code', {loose: true})
+  /** `loadout list --json`'s rows */
+  const installs = async () => ((await inProcess.list(env)) as {installs: Array<Record<string, unknown>>}).installs
+  return {market, policy, run, env, installs}
 }
 
 describe('update --review and diff', () => {
   it('shows the old and new description and the new hook before asking, and exits 8 off a terminal', async () => {
-    const {market, run} = await setUp('review')
+    const {market, run, installs} = await setUp('review')
     publishAt(
       market,
       {
@@ -86,8 +91,7 @@ describe('update --review and diff', () => {
     expect(out).toMatch(/-Version one\.\n.*\+Version two\./s)
     expect(review.stderr).toMatch(/needs your approval after review/)
     // nothing was applied
-    const list = (await run(['list', '--json'])).json()
-    expect(list.installs[0]).toMatchObject({plugin: 'notes@acme', version: '1.0.0'})
+    expect((await installs())[0]).toMatchObject({plugin: 'notes@acme', version: '1.0.0'})
 
     const diff = await run(['diff', 'notes@acme', '--json'])
     expect(diff.status, diff.stderr).toBe(0)
@@ -120,7 +124,7 @@ describe('update --review and diff', () => {
 
 describe('minimumReleaseAge and noDowngrade', () => {
   it('update stays on a version tagged 10 days ago while the newer one is an hour old, and outdated says why', async () => {
-    const {market, policy, run} = await setUp('cooldown')
+    const {market, policy, run, env, installs} = await setUp('cooldown')
     writeFileSync(policy, JSON.stringify({minimumReleaseAge: '7d'}))
     publishAt(
       market,
@@ -128,7 +132,7 @@ describe('minimumReleaseAge and noDowngrade', () => {
       1,
       'notes--v1.1.0',
     )
-    expect((await run(['marketplace', 'update', 'acme'])).status).toBe(0)
+    await inProcess.marketplaceUpdate(env, 'acme')
     const outdated = (await run(['outdated', '--json'])).json().rows[0]
     expect(outdated).toMatchObject({
       outdated: false,
@@ -140,7 +144,7 @@ describe('minimumReleaseAge and noDowngrade', () => {
     const updated = await run(['update', '--scope', 'user', '--json'])
     expect(updated.status, updated.stderr).toBe(0)
     expect(updated.json().updates[0]).toMatchObject({status: 'held', held: {version: '1.1.0'}})
-    expect((await run(['list', '--json'])).json().installs[0]).toMatchObject({version: '1.0.0'})
+    expect((await installs())[0]).toMatchObject({version: '1.0.0'})
     // an exact version younger than the cool-down is refused by policy, naming the rule
     const exact = await run(['install', '--loose', 'notes@acme@1.1.0', '--agent', 'claude-code', '--scope', 'user', '--yes', '--json'])
     expect(exact.status).toBe(11)
@@ -158,16 +162,16 @@ describe('minimumReleaseAge and noDowngrade', () => {
     expect(jsonError(back).message).toMatch(/version 1\.0\.0 is older than the installed 1\.1\.0 \(rule noDowngrade in /)
     const allowed = await run(['install', '--loose', 'notes@acme@1.0.0', '--agent', 'claude-code', '--scope', 'user', '--yes', '--allow-downgrade', '--json'])
     expect(allowed.status, allowed.stderr).toBe(0)
-    expect((await run(['list', '--json'])).json().installs[0]).toMatchObject({version: '1.0.0'})
+    expect((await installs())[0]).toMatchObject({version: '1.0.0'})
   })
 
   it('noDowngrade refuses a commit that does not descend from the installed one, unless --allow-downgrade', async () => {
-    const {market, policy, run} = await setUp('rewrite')
+    const {market, policy, run, env} = await setUp('rewrite')
     writeFileSync(policy, JSON.stringify({noDowngrade: true}))
     // history rewritten: the marketplace's branch now points at a sibling of the installed commit
     git(market.repo, ['reset', '-q', '--hard', 'HEAD~1'])
     publishAt(market, {'plugins/notes/skills/notes/SKILL.md': skill(OLD_DESCRIPTION, 'Rewritten.')}, 100)
-    expect((await run(['marketplace', 'update', 'acme'])).status).toBe(0)
+    await inProcess.marketplaceUpdate(env, 'acme')
     const refused = await run(['update', 'notes@acme', '--scope', 'user', '--json'])
     expect(refused.status).toBe(11)
     expect(jsonError(refused)).toMatchObject({code: 'downgrade-refused'})

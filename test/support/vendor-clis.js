@@ -6,7 +6,7 @@
 //
 // Plain ESM with no dependencies, so it runs before (and without) a build.
 import {execFileSync, spawnSync} from 'node:child_process'
-import {existsSync, mkdirSync, renameSync, rmSync, writeFileSync} from 'node:fs'
+import {existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync} from 'node:fs'
 import {homedir} from 'node:os'
 import {join} from 'node:path'
 import {pathToFileURL} from 'node:url'
@@ -76,11 +76,53 @@ export const vendorCliVersion = (agent, env = process.env) => {
   return out.stdout.trim()
 }
 
+/**
+ * The Copilot CLI unpacks its own package (~235 MB, ~5 s of CPU) into $XDG_CACHE_HOME/copilot/pkg at
+ * its first run in a HOME. Unpacked here once, where every sandbox HOME can link it
+ * (test/support/vendor-run.ts), instead of once per test; the folder holding `copilot/pkg` is
+ * returned. Staged and renamed into place, like the install.
+ */
+export const unpackCopilot = (env = process.env) => {
+  const folder = join(folderOf(VENDOR_CLIS['github-copilot'], env), 'unpacked')
+  if (copilotPackages(folder).length > 0) return folder
+  const staging = `${folder}.unpacking-${process.pid}`
+  rmSync(staging, {recursive: true, force: true})
+  mkdirSync(staging, {recursive: true})
+  const out = spawnSync(vendorCliPath('github-copilot', env), ['--version'], {
+    encoding: 'utf8',
+    env: {PATH: env.PATH, HOME: staging, XDG_CACHE_HOME: staging, COPILOT_AUTO_UPDATE: 'false', NO_COLOR: '1'},
+    timeout: 300_000,
+  })
+  if (out.status !== 0 || copilotPackages(staging).length === 0) {
+    rmSync(staging, {recursive: true, force: true})
+    throw new Error(`copilot --version unpacked nothing: ${out.stderr.trim() || `exit ${out.status}`}`)
+  }
+  // another worker may have put it there meanwhile: theirs is as good
+  if (copilotPackages(folder).length === 0) {
+    rmSync(folder, {recursive: true, force: true})
+    renameSync(staging, folder)
+  }
+  rmSync(staging, {recursive: true, force: true})
+  return folder
+}
+
+/** The unpacked Copilot packages under `cache` (an XDG_CACHE_HOME), as `<platform>/<version>` paths relative to `copilot/pkg`. */
+export const copilotPackages = (cache) => {
+  const pkg = join(cache, 'copilot', 'pkg')
+  if (!existsSync(pkg)) return []
+  return readdirSync(pkg).flatMap((platform) =>
+    readdirSync(join(pkg, platform))
+      .filter((version) => existsSync(join(pkg, platform, version, '.extraction-complete')))
+      .map((version) => join(platform, version)),
+  )
+}
+
 const main = () => {
   let failed = false
   for (const agent of Object.keys(VENDOR_CLIS)) {
     try {
       installVendorCli(agent, process.env, (line) => process.stderr.write(`vendor-clis: ${line}\n`))
+      if (agent === 'github-copilot') unpackCopilot()
     } catch (error) {
       failed = true
       process.stderr.write(`vendor-clis: ${agent}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}\n`)

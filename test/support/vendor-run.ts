@@ -4,11 +4,11 @@
  * they print. Shared by test/e2e/vendor-cli.test.ts and test/e2e/vendor-cli-native.test.ts.
  */
 import {spawn} from 'node:child_process'
-import {existsSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs'
+import {existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync} from 'node:fs'
 import {dirname, join} from 'node:path'
 import type {Sandbox} from './cli.js'
 // plain ESM JavaScript, shared with the pretest step and the bench
-import {vendorCliPath, VENDOR_CLIS} from './vendor-clis.js'
+import {copilotPackages, unpackCopilot, vendorCliPath, VENDOR_CLIS} from './vendor-clis.js'
 
 export type Agent = keyof typeof VENDOR_CLIS
 
@@ -45,10 +45,26 @@ export interface Run {
   out: string
 }
 
+/**
+ * Links the Copilot package unpacked once (vendor-clis.js `unpackCopilot`) into the sandbox's
+ * XDG_CACHE_HOME, where Copilot would otherwise unpack it again at its first run: its own program,
+ * nothing loadout writes or reads.
+ */
+const shareCopilotPackage = (sb: Sandbox): void => {
+  const shared = unpackCopilot()
+  for (const rel of copilotPackages(shared)) {
+    const link = join(sb.home, '.cache', 'copilot', 'pkg', rel)
+    if (existsSync(link)) continue
+    mkdirSync(dirname(link), {recursive: true})
+    symlinkSync(join(shared, 'copilot', 'pkg', rel), link)
+  }
+}
+
 /** Runs the agent's pinned CLI in the sandbox project; its path must exist (the pretest step installs it). */
 export const vendor = (agent: Agent, sb: Sandbox, args: string[], cwd = sb.project): Promise<Run> => {
   const bin = vendorCliPath(agent)
   if (!existsSync(bin)) throw new Error(`${bin} is missing: run node test/support/vendor-clis.js (npm test's pretest step)`)
+  if (agent === 'github-copilot') shareCopilotPackage(sb)
   return new Promise((resolve, reject) => {
     const child = spawn(bin, args, {cwd, env: {...vendorEnv(sb)}, stdio: ['ignore', 'pipe', 'pipe']})
     let out = ''

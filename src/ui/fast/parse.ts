@@ -84,7 +84,8 @@ export const fastParse = (spec: CommandSpec, argv: readonly string[]): FastParse
   }
   for (const name of seen) if (spec.flags[name]?.exclusive?.some((other) => seen.has(other))) return undefined
   if (parsed.positionals.some((p) => p.startsWith('-'))) return undefined
-  if (spec.args && !spec.args.variadic && (parsed.positionals.length > 1 || (spec.args.required && parsed.positionals.length === 0))) return undefined
+  if (spec.args?.required && parsed.positionals.length === 0) return undefined
+  if (spec.args && !spec.args.variadic && parsed.positionals.length > 1) return undefined
   const {json, ...values} = parsed.values as Record<string, string | boolean | string[] | undefined>
   for (const [name, flag] of Object.entries(spec.flags)) {
     if (flags[name] === undefined) flags[name] = negation.negated.includes(name) ? false : (values[name] ?? flag.default)

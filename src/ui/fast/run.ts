@@ -28,6 +28,19 @@ export const FAST_COMMANDS: Readonly<Record<string, Loader>> = {
   install: async () => (await import('../shared-commands/install.js')).install as SharedCommand<CommandSpec, unknown>,
   'marketplace add': async () => (await import('../shared-commands/marketplace-add.js')).marketplaceAdd as SharedCommand<CommandSpec, unknown>,
   uninstall: async () => (await import('../shared-commands/uninstall.js')).uninstall as SharedCommand<CommandSpec, unknown>,
+  // mcp, skills and agents parts
+  'mcp add': async () => (await import('../shared-commands/mcp-add.js')).mcpAdd as SharedCommand<CommandSpec, unknown>,
+  'mcp install': async () => (await import('../shared-commands/mcp-install.js')).mcpInstall as SharedCommand<CommandSpec, unknown>,
+  'mcp list': async () => (await import('../shared-commands/mcp-list.js')).mcpList as SharedCommand<CommandSpec, unknown>,
+  'mcp remove': async () => (await import('../shared-commands/mcp-remove.js')).mcpRemove as SharedCommand<CommandSpec, unknown>,
+  'mcp search': async () => (await import('../shared-commands/mcp-search.js')).mcpSearch as SharedCommand<CommandSpec, unknown>,
+  'skills info': async () => (await import('../shared-commands/skills-info.js')).skillsInfo as SharedCommand<CommandSpec, unknown>,
+  'skills validate': async () => (await import('../shared-commands/skills-validate.js')).skillsValidate as SharedCommand<CommandSpec, unknown>,
+  'skills delete': async () => (await import('../shared-commands/skills-delete.js')).skillsDelete as SharedCommand<CommandSpec, unknown>,
+  'skills create': async () => (await import('../shared-commands/skills-create.js')).skillsCreate as SharedCommand<CommandSpec, unknown>,
+  'agents info': async () => (await import('../shared-commands/agents-info.js')).agentsInfo as SharedCommand<CommandSpec, unknown>,
+  'agents delete': async () => (await import('../shared-commands/agents-delete.js')).agentsDelete as SharedCommand<CommandSpec, unknown>,
+  'agents create': async () => (await import('../shared-commands/agents-create.js')).agentsCreate as SharedCommand<CommandSpec, unknown>,
 }
 
 /** What would make oclif behave otherwise than the fast path: its debug output, a JSON theme, JSON by variable. */
