@@ -56,4 +56,13 @@ describe('stableStringify', () => {
     for (const odd of [new Date(0), new Map([[1, 2]]), Object(1)]) expect(stableStringify({a: 1, b: [odd]})).toBe(reference({a: 1, b: [odd]}))
     expect(stableStringify({'2': 'two', '10': 'ten', a: {b: 1, c: undefined}})).toBe(reference({'2': 'two', '10': 'ten', a: {b: 1, c: undefined}}))
   })
+
+  it('gives the same text when only some objects are out of order (one new record among those read back)', () => {
+    const state = {installs: Array.from({length: 20}, (_, i) => record(i)), version: 1}
+    const readBack = JSON.parse(reference(state)) as {installs: unknown[]; version: number}
+    readBack.installs.splice(7, 0, record(99), {...record(98), config: [{z: 1, a: [{y: 2, b: 3}]}]})
+    expect(stableStringify(readBack)).toBe(reference(readBack))
+    // the values themselves are left as they were
+    expect(Object.keys(readBack.installs[7] as object)[0]).toBe('plugin')
+  })
 })

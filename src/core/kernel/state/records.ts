@@ -1,4 +1,4 @@
-import {readFileSync, rmSync} from 'node:fs'
+import {closeSync, fstatSync, openSync, readFileSync, rmSync} from 'node:fs'
 import {dirname, isAbsolute, join, relative, resolve, sep} from 'node:path'
 import type {JsonEditUndo} from '../agent-config/json-edit.js'
 import type {TomlEditUndo} from '../agent-config/toml-edit.js'
@@ -103,30 +103,71 @@ const mapPaths = (record: InstallRecord, map: (p: string) => string): InstallRec
   config: record.config.map((c) => ({...c, file: map(c.file)})),
 })
 
-const RECORD_DEFAULTS = () => ({enabled: true, components: [], skipped: [], dirs: [], config: [], files: [], integrity: '', source: ''})
+const RECORD_DEFAULTS = {enabled: true, components: [], skipped: [], dirs: [], config: [], files: [], integrity: '', source: ''} as const
+const DEFAULT_KEYS = Object.keys(RECORD_DEFAULTS) as Array<keyof typeof RECORD_DEFAULTS>
 
-const missingDefaults = (record: object): Partial<InstallRecord> =>
-  Object.fromEntries(Object.entries(RECORD_DEFAULTS()).filter(([key]) => !(key in record) || (record as Record<string, unknown>)[key] === undefined))
+/**
+ * The fields a record may lack, added in place (the record was just parsed: nothing else holds it)
+ * after the ones it has: a record read back keeps the sorted key order it was written in, which spares
+ * stableStringify a copy of the whole state, and 1,000 records are not copied on every read.
+ */
+const withDefaults = (record: Record<string, unknown>): InstallRecord => {
+  for (const key of DEFAULT_KEYS) {
+    if (record[key] !== undefined) continue
+    const value = RECORD_DEFAULTS[key]
+    record[key] = Array.isArray(value) ? [] : value
+  }
+  return record as unknown as InstallRecord
+}
 
-const readState = (file: string): InstallState => {
-  let text: string
+/**
+ * The records last read from each state file, kept while the file is the same one: one command asks
+ * several times (the plan, the budget, the check under the lock), and 1,000 records are ~1-3 MB to read
+ * and parse each time. Every write of loadout's renames a new file in (a new inode), and any other
+ * change moves the size or the change time; the records are handed out in a new array, never changed
+ * in place by their readers.
+ */
+const lastRead = new Map<string, {identity: string; installs: readonly InstallRecord[]}>()
+
+const identityOf = (fd: number): string => {
+  const s = fstatSync(fd, {bigint: true})
+  return `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`
+}
+
+const readState = (file: string, scope?: Scope): InstallState => {
+  let fd: number
   try {
-    text = readFileSync(file, 'utf8')
+    fd = openSync(file, 'r')
   } catch {
+    lastRead.delete(file)
     return {installs: []}
   }
-  let data: {installs?: Array<Partial<InstallRecord> & {plugin: string; target: string; scope: Scope}>}
+  let text: string
+  let identity: string
+  try {
+    identity = identityOf(fd)
+    const known = lastRead.get(file)
+    if (known?.identity === identity) return {installs: [...known.installs]}
+    text = readFileSync(fd, 'utf8')
+  } catch {
+    return {installs: []}
+  } finally {
+    closeSync(fd)
+  }
+  let data: {installs?: unknown}
   try {
     data = JSON.parse(text) as typeof data
   } catch (error) {
     throw validationFailed('state-not-json', `${file} is not valid JSON (${(error as Error).message}); fix or remove it`)
   }
-  const installs = Array.isArray(data.installs) ? data.installs : []
-  return {
-    // the fields a record may lack are added after the ones it has: a record read back keeps the
-    // sorted key order it was written in, which spares stableStringify a copy of the whole state
-    installs: installs.map((r): InstallRecord => ({...r, ...missingDefaults(r)}) as InstallRecord),
-  }
+  const installs: InstallRecord[] = (Array.isArray(data?.installs) ? (data.installs as unknown[]) : []).map((r) => {
+    const record = withDefaults(r as Record<string, unknown>)
+    // the scope is the file's: set in place, where a record written by loadout already holds it
+    if (scope) record.scope = scope
+    return record
+  })
+  lastRead.set(file, {identity, installs})
+  return {installs: [...installs]}
 }
 
 /** Every install record of the user state and of the project's lock, paths absolute. */
@@ -134,15 +175,59 @@ export const readInstallRecords = (env: Environment, projectRoot: string): Insta
   const locked = readState(projectLockFile(projectRoot)).installs
   checkLockRecords(projectRoot, locked)
   return [
-    ...readState(userStateFile(env)).installs.map((r) => ({...r, scope: 'user' as const})),
+    ...readState(userStateFile(env), 'user').installs,
     ...locked.map((r) => mapPaths({...r, scope: 'project' as const}, (p) => toAbsolute(projectRoot, p))),
   ]
 }
 
-// the order String#localeCompare gives, from one collator rather than one per comparison
-const collator = new Intl.Collator()
-const sortRecords = (records: readonly InstallRecord[]) =>
-  [...records].sort((a, b) => collator.compare(a.plugin, b.plugin) || collator.compare(a.target, b.target))
+/**
+ * The order String#localeCompare gives (ICU's root collation): for ids made of lower-case letters,
+ * digits and `_-.@` alone, that is the order of each character's rank in RANK (punctuation first, then
+ * digits, then letters; held equal to Intl.Collator by test/unit/state-read.test.ts), which spares
+ * the collator: making one costs 10-20 ms of CPU, and comparing through it 1,000 records is as much again.
+ * Any other character (upper case, non-ASCII) asks the collator, made on first need.
+ */
+const ORDER = '_-.@0123456789abcdefghijklmnopqrstuvwxyz'
+const RANK = new Int8Array(128).fill(-1)
+for (let i = 0; i < ORDER.length; i++) RANK[ORDER.charCodeAt(i)] = i
+let collator: Intl.Collator | undefined
+
+const ranked = (text: string): boolean => {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (c >= 128 || RANK[c]! < 0) return false
+  }
+  return true
+}
+
+// both wholly of RANK's characters: each has one weight of its own, so the first difference decides, and a prefix goes first
+const rankCompare = (a: string, b: string): number => {
+  const n = Math.min(a.length, b.length)
+  for (let i = 0; i < n; i++) {
+    const d = RANK[a.charCodeAt(i)]! - RANK[b.charCodeAt(i)]!
+    if (d !== 0) return d
+  }
+  return a.length - b.length
+}
+
+/** String#localeCompare's order, by RANK where it decides, else by the collator. */
+export const compareIds = (a: string, b: string): number => {
+  if (ranked(a) && ranked(b)) return Math.sign(rankCompare(a, b))
+  return (collator ??= new Intl.Collator()).compare(a, b)
+}
+
+const byRecord = (a: InstallRecord, b: InstallRecord): number => compareIds(a.plugin, b.plugin) || compareIds(a.target, b.target)
+
+const sortRecords = (records: readonly InstallRecord[]): readonly InstallRecord[] => {
+  // records read back are in order already (a change removes some or adds a few): one pass says so
+  for (let i = 1; i < records.length; i++) if (byRecord(records[i - 1]!, records[i]!) > 0) return [...records].sort(byRecord)
+  return records
+}
+
+const isSorted = (list: readonly string[]): boolean => {
+  for (let i = 1; i < list.length; i++) if (list[i - 1]! > list[i]!) return false
+  return true
+}
 
 /**
  * A folder loadout created (`.claude/skills`) is listed by every record with something below it, not
@@ -150,8 +235,9 @@ const sortRecords = (records: readonly InstallRecord[]) =>
  * the installs (a fresh clone installs in another order and gets the same lock), and the folder stays
  * until the last install below it is removed.
  */
-const shareCreatedDirs = (records: InstallRecord[]): InstallRecord[] => {
-  const created = new Set(records.flatMap((r) => r.dirs))
+const shareCreatedDirs = (records: readonly InstallRecord[]): InstallRecord[] => {
+  const created = new Set<string>()
+  for (const r of records) for (const d of r.dirs) created.add(d)
   // the created folders at or above each folder, remembered: the files of one skill share their parents
   const above = new Map<string, readonly string[]>()
   const createdAtOrAbove = (dir: string): readonly string[] => {
@@ -165,7 +251,14 @@ const shareCreatedDirs = (records: InstallRecord[]): InstallRecord[] => {
   }
   return records.map((r) => {
     const dirs = new Set(r.dirs)
-    for (const path of [...r.files.map((f) => f.path), ...r.dirs, ...r.config.map((c) => c.file)]) for (const d of createdAtOrAbove(dirname(path))) dirs.add(d)
+    const share = (path: string) => {
+      for (const d of createdAtOrAbove(dirname(path))) dirs.add(d)
+    }
+    for (const f of r.files) share(f.path)
+    for (const d of r.dirs) share(d)
+    for (const c of r.config) share(c.file)
+    // as it was (the usual case once written): the record itself, not a copy
+    if (dirs.size === r.dirs.length && isSorted(r.dirs)) return r
     return {...r, dirs: [...dirs].sort()}
   })
 }
@@ -176,17 +269,20 @@ const shareCreatedDirs = (records: InstallRecord[]): InstallRecord[] => {
  */
 export const writeInstallRecords = (env: Environment, projectRoot: string, scope: Scope, records: InstallRecord[]): void => {
   const user = records.filter((r) => r.scope === 'user')
+  // what this process wrote is read again from the file: a removed file's inode may be the next one's
+  lastRead.delete(scope === 'user' ? userStateFile(env) : projectLockFile(projectRoot))
   // no install left: no state file or lock, as before the first one (a missing file reads as no installs)
   if (scope === 'user' && user.length === 0) rmSync(userStateFile(env), {force: true})
-  else if (scope === 'user') writeJsonFile(userStateFile(env), {version: 1, installs: shareCreatedDirs(sortRecords(user))})
+  else if (scope === 'user') writeJsonFile(userStateFile(env), {installs: shareCreatedDirs(sortRecords(user)), version: 1})
   else if (!records.some((r) => r.scope === 'project')) rmSync(projectLockFile(projectRoot), {force: true})
   else writeJsonFile(projectLockFile(projectRoot), lockContent(projectRoot, records))
 }
 
 /** What loadout.lock holds for these records (the project-scope ones), as it would be written. */
-export const lockContent = (projectRoot: string, records: readonly InstallRecord[]): {version: 1; installs: InstallRecord[]} => ({
-  version: 1,
+// keys in sorted order (installs, version), as stableStringify writes them: then it need not copy the records to sort them
+export const lockContent = (projectRoot: string, records: readonly InstallRecord[]): {installs: InstallRecord[]; version: 1} => ({
   installs: shareCreatedDirs(sortRecords(records.filter((r) => r.scope === 'project'))).map((r) => mapPaths(r, (p) => toRelative(projectRoot, p))),
+  version: 1,
 })
 
 /** Answers "which plugin installed this path?" from the user state and the project's lock. */
@@ -194,11 +290,16 @@ export interface Ownership {
   ownerOf(path: string): string | undefined
 }
 
+// an absolute path with no empty, `.` or `..` segment and no trailing slash: what resolve() gives back unchanged
+const NOT_RESOLVED = /\/\/|\/\.\.?(?:\/|$)|.\/$/
+const resolved = (path: string): string => (sep === '/' && path.startsWith('/') && !NOT_RESOLVED.test(path) ? path : resolve(path))
+
 export const ownershipFrom = (records: readonly InstallRecord[]): Ownership => {
   const owners = new Map<string, string>()
+  // the recorded paths are loadout's own, absolute and normal: resolved only when they are not (1,000 installs hold thousands)
   for (const record of records) {
-    for (const file of record.files) owners.set(resolve(file.path), record.plugin)
-    for (const dir of record.dirs) owners.set(resolve(dir), record.plugin)
+    for (const file of record.files) owners.set(resolved(file.path), record.plugin)
+    for (const dir of record.dirs) owners.set(resolved(dir), record.plugin)
   }
   // every owned path and each of its folders, to the owner of the first owned path at or below it
   // (in record order): one lookup per question instead of a scan of every recorded path
@@ -216,11 +317,18 @@ export const ownershipFrom = (records: readonly InstallRecord[]): Ownership => {
     return below
   }
   return {
-    ownerOf: (path: string) => (below ?? index()).get(resolve(path)),
+    ownerOf: (path: string) => (below ?? index()).get(resolved(path)),
   }
 }
 
 /** Paths other installs still record, which removing one install must leave alone. */
-export const pathsRecordedBy = (records: readonly InstallRecord[]): Set<string> => new Set(records.flatMap((r) => [...r.files.map((f) => f.path), ...r.dirs]))
+export const pathsRecordedBy = (records: readonly InstallRecord[]): Set<string> => {
+  const paths = new Set<string>()
+  for (const r of records) {
+    for (const f of r.files) paths.add(f.path)
+    for (const d of r.dirs) paths.add(d)
+  }
+  return paths
+}
 
 export const loadOwnership = (env: Environment, projectRoot: string): Ownership => ownershipFrom(readInstallRecords(env, projectRoot))

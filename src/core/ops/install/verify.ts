@@ -66,12 +66,28 @@ const extraFiles = (record: InstallRecord): string[] => {
   return [...new Set(extra)].sort()
 }
 
+/** A file's sha256, or undefined when it is not there (as existsSync says); any other failure is thrown. */
+const hashIfThere = (path: string): string | undefined => {
+  try {
+    return fileSha256Sync(path)
+  } catch (error) {
+    if (!existsSync(path)) return undefined
+    throw error
+  }
+}
+
 export const checkRecord = (record: InstallRecord): RecordCheck => {
   const missing: string[] = []
   const changed: string[] = []
   for (const file of record.files) {
-    if (!existsSync(file.path)) missing.push(file.path)
-    else if (file.sha256 !== 'link' && fileSha256Sync(file.path) !== file.sha256) changed.push(file.path)
+    if (file.sha256 === 'link') {
+      if (!existsSync(file.path)) missing.push(file.path)
+      continue
+    }
+    // hashed without asking first whether it is there: one system call fewer per file of 1,000 installs
+    const sha256 = hashIfThere(file.path)
+    if (sha256 === undefined) missing.push(file.path)
+    else if (sha256 !== file.sha256) changed.push(file.path)
   }
   for (const edit of record.config) {
     const state = configIntact(edit)
