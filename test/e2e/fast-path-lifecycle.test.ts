@@ -6,51 +6,15 @@
  */
 import {appendFileSync} from 'node:fs'
 import {join} from 'node:path'
-import {afterAll, describe, expect, it} from 'vitest'
-import {loadedPackage, moduleTrace} from '../support/module-trace.js'
-import {loadout, sandboxes, type Sandbox} from './helpers.js'
+import {describe, it} from 'vitest'
+import {sandboxes, type Sandbox} from './helpers.js'
 import {writeKit} from './tx-support.js'
+import {bothWays, fast, oclif} from './both-ways.js'
 
 const sandbox = sandboxes()
-const trace = moduleTrace()
-afterAll(() => trace.cleanup())
-
-const ISO_TIME = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z/g
-// an SBOM's serial number and namespace are new at every run
-const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g
-
-type Run = {args: (sb: Sandbox) => string[]; fast: boolean; status: number}
-/** something done to both sandboxes alike between two runs */
-type Act = {act: (sb: Sandbox) => void}
-type Step = Run | Act
-const fast = (args: (sb: Sandbox) => string[], status = 0): Run => ({args, fast: true, status})
-const oclif = (args: (sb: Sandbox) => string[], status = 2): Run => ({args, fast: false, status})
+const holdsEqual = bothWays()
 
 const kit = (sb: Sandbox) => join(sb.dir, 'kit')
-const shown = (sb: Sandbox, text: string) => text.replaceAll(sb.dir, '<sandbox>').replace(ISO_TIME, '<time>').replace(UUID, '<uuid>')
-
-const runBoth = async (quick: Sandbox, slow: Sandbox, steps: readonly Step[]): Promise<void> => {
-  for (const step of steps) {
-    if ('act' in step) {
-      step.act(quick)
-      step.act(slow)
-      continue
-    }
-    trace.reset()
-    const a = await loadout(quick, step.args(quick), {env: trace.env})
-    const tookFast = !loadedPackage(trace.loaded(), '@oclif/core')
-    const b = await loadout(slow, step.args(slow), {env: {LOADOUT_NO_FAST: '1'}})
-    const label = `loadout ${shown(quick, step.args(quick).join(' '))}`
-    expect({status: a.status, stdout: shown(quick, a.stdout), stderr: shown(quick, a.stderr)}, label).toEqual({
-      status: b.status,
-      stdout: shown(slow, b.stdout),
-      stderr: shown(slow, b.stderr),
-    })
-    expect(tookFast, `${label}: ${step.fast ? 'fast path' : 'oclif'} expected`).toBe(step.fast)
-    expect(a.status, `${label}: exit status`).toBe(step.status)
-  }
-}
-
 const setUp = (): Sandbox => {
   const sb = sandbox({git: true})
   writeKit(sb.dir, 'kit')
@@ -62,82 +26,88 @@ describe('the fast path of the lifecycle commands', () => {
   const slow = setUp()
 
   it('update, enable, disable, outdated and prune print and exit as oclif does', {timeout: 600_000}, async () => {
-    await runBoth(quick, slow, [
-      fast((sb) => ['install', '--loose', kit(sb), '--agent', 'codex', '--scope', 'user', '--yes']),
-      fast(() => ['outdated']),
-      fast(() => ['outdated', '--json']),
-      fast(() => ['outdated', 'nothing@here']),
-      oclif(() => ['outdated', '--bogus']),
-      fast(() => ['update', '--scope', 'user', '--json']),
-      {act: (sb) => writeKit(sb.dir, 'kit', 'v2')},
-      fast(() => ['outdated', 'kit@direct', '--json']),
-      fast(() => ['update', '--scope', 'user', '--dry-run']),
-      // what it runs changed (v2's hook): off a terminal that needs --yes
-      fast(() => ['update', 'kit@direct', '--scope', 'user'], 8),
-      fast(() => ['update', 'kit@direct', '--scope', 'user', '--yes']),
-      fast(() => ['update', 'nothing@here', '--scope', 'user', '--json']),
-      fast(() => ['update', '--auto', 'kit@direct'], 2),
-      oclif(() => ['update', '--auto', '--yes']),
-      oclif(() => ['update', '--scope', 'everywhere']),
-      fast(() => ['disable', 'kit@direct', '--scope', 'user', '--dry-run', '--json']),
-      fast(() => ['disable', 'kit@direct', '--scope', 'user']),
-      fast(() => ['disable', 'kit@direct', '--scope', 'user', '--json']),
-      fast(() => ['enable', 'kit@direct', '--scope', 'user', '--json']),
-      fast(() => ['enable', 'nothing@here', '--scope', 'user'], 3),
-      oclif(() => ['enable']),
-      oclif(() => ['disable', 'kit@direct', 'other@here']),
-      // a repeatable part flag is greedy in oclif (it takes the words after it): oclif reads it
-      oclif(() => ['disable', 'kit@direct', '--scope', 'user', '--skill', 'kit-alpha'], 0),
-      oclif(() => ['enable', 'kit@direct', '--scope', 'user', '--skill', 'kit-alpha', '--json'], 0),
-      fast(() => ['prune', '--scope', 'user', '--dry-run', '--json']),
-      fast(() => ['prune', '--scope', 'user', '--yes']),
-      oclif(() => ['prune', 'extra']),
-      fast(() => ['list', '--json']),
-    ])
+    await holdsEqual(
+      [quick, slow],
+      [
+        fast((sb) => ['install', '--loose', kit(sb), '--agent', 'codex', '--scope', 'user', '--yes']),
+        fast(() => ['outdated']),
+        fast(() => ['outdated', '--json']),
+        fast(() => ['outdated', 'nothing@here']),
+        oclif(() => ['outdated', '--bogus']),
+        fast(() => ['update', '--scope', 'user', '--json']),
+        {act: (sb) => writeKit(sb.dir, 'kit', 'v2')},
+        fast(() => ['outdated', 'kit@direct', '--json']),
+        fast(() => ['update', '--scope', 'user', '--dry-run']),
+        // what it runs changed (v2's hook): off a terminal that needs --yes
+        fast(() => ['update', 'kit@direct', '--scope', 'user'], 8),
+        fast(() => ['update', 'kit@direct', '--scope', 'user', '--yes']),
+        fast(() => ['update', 'nothing@here', '--scope', 'user', '--json']),
+        fast(() => ['update', '--auto', 'kit@direct'], 2),
+        oclif(() => ['update', '--auto', '--yes']),
+        oclif(() => ['update', '--scope', 'everywhere']),
+        fast(() => ['disable', 'kit@direct', '--scope', 'user', '--dry-run', '--json']),
+        fast(() => ['disable', 'kit@direct', '--scope', 'user']),
+        fast(() => ['disable', 'kit@direct', '--scope', 'user', '--json']),
+        fast(() => ['enable', 'kit@direct', '--scope', 'user', '--json']),
+        fast(() => ['enable', 'nothing@here', '--scope', 'user'], 3),
+        oclif(() => ['enable']),
+        oclif(() => ['disable', 'kit@direct', 'other@here']),
+        // a repeatable part flag is greedy in oclif (it takes the words after it): oclif reads it
+        oclif(() => ['disable', 'kit@direct', '--scope', 'user', '--skill', 'kit-alpha'], 0),
+        oclif(() => ['enable', 'kit@direct', '--scope', 'user', '--skill', 'kit-alpha', '--json'], 0),
+        fast(() => ['prune', '--scope', 'user', '--dry-run', '--json']),
+        fast(() => ['prune', '--scope', 'user', '--yes']),
+        oclif(() => ['prune', 'extra']),
+        fast(() => ['list', '--json']),
+      ],
+    )
   })
 
   it('doctor, diff, audit, sbom, budget, configure, cache and policy show print and exit as oclif does', {timeout: 600_000}, async () => {
-    await runBoth(quick, slow, [
-      fast(() => ['doctor']),
-      fast(() => ['doctor', '--json']),
-      oclif(() => ['doctor', 'extra']),
-      fast(() => ['diff', 'kit@direct', '--scope', 'user']),
-      fast(() => ['diff', 'kit@direct', '--json']),
-      fast(() => ['diff', 'nothing@here'], 3),
-      oclif(() => ['diff']),
-      fast(() => ['audit']),
-      fast(() => ['audit', '--scope', 'user', '--json']),
-      fast(() => ['audit', '--format', 'sarif']),
-      fast(() => ['audit', '--format', 'sarif', '--json'], 2),
-      oclif(() => ['audit', '--format', 'xml']),
-      // an installed file changed: audit and doctor fail, with the report on stderr
-      {act: (sb) => appendFileSync(join(sb.home, '.agents', 'skills', 'kit-alpha', 'SKILL.md'), 'changed\n')},
-      fast(() => ['audit'], 7),
-      fast(() => ['audit', '--json'], 7),
-      fast(() => ['doctor']),
-      fast(() => ['sbom', '--format', 'cyclonedx', '--scope', 'user']),
-      fast(() => ['sbom', '-f', 'spdx', '--json']),
-      fast((sb) => ['sbom', '-f', 'spdx', '--out', join(sb.dir, 'sbom.json')]),
-      oclif(() => ['sbom']),
-      oclif(() => ['sbom', '--format', 'xml']),
-      fast(() => ['budget']),
-      fast(() => ['budget', '--agent', 'codex', '--scope', 'user', '--json']),
-      fast(() => ['budget', '--agent', 'nope'], 2),
-      oclif(() => ['budget', '--scope', 'everywhere']),
-      fast(() => ['configure', 'kit@direct', '--scope', 'user']),
-      fast(() => ['configure', 'kit@direct', '--scope', 'user', '--export', '--json']),
-      fast(() => ['configure', 'nothing@here', '--json'], 3),
-      oclif(() => ['configure']),
-      oclif(() => ['configure', 'kit@direct', '--scope', 'user', '--set', 'A=1']),
-      fast(() => ['cache', 'list']),
-      fast(() => ['cache', 'list', '--json']),
-      oclif(() => ['cache', 'list', 'extra']),
-      fast(() => ['cache', 'clean', '--dry-run', '--json']),
-      fast(() => ['cache', 'clean']),
-      oclif(() => ['cache', 'clean', 'extra']),
-      fast(() => ['policy', 'show']),
-      fast(() => ['policy', 'show', '--json']),
-      oclif(() => ['policy', 'show', 'extra']),
-    ])
+    await holdsEqual(
+      [quick, slow],
+      [
+        fast(() => ['doctor']),
+        fast(() => ['doctor', '--json']),
+        oclif(() => ['doctor', 'extra']),
+        fast(() => ['diff', 'kit@direct', '--scope', 'user']),
+        fast(() => ['diff', 'kit@direct', '--json']),
+        fast(() => ['diff', 'nothing@here'], 3),
+        oclif(() => ['diff']),
+        fast(() => ['audit']),
+        fast(() => ['audit', '--scope', 'user', '--json']),
+        fast(() => ['audit', '--format', 'sarif']),
+        fast(() => ['audit', '--format', 'sarif', '--json'], 2),
+        oclif(() => ['audit', '--format', 'xml']),
+        // an installed file changed: audit and doctor fail, with the report on stderr
+        {act: (sb) => appendFileSync(join(sb.home, '.agents', 'skills', 'kit-alpha', 'SKILL.md'), 'changed\n')},
+        fast(() => ['audit'], 7),
+        fast(() => ['audit', '--json'], 7),
+        fast(() => ['doctor']),
+        fast(() => ['sbom', '--format', 'cyclonedx', '--scope', 'user']),
+        fast(() => ['sbom', '-f', 'spdx', '--json']),
+        fast((sb) => ['sbom', '-f', 'spdx', '--out', join(sb.dir, 'sbom.json')]),
+        oclif(() => ['sbom']),
+        oclif(() => ['sbom', '--format', 'xml']),
+        fast(() => ['budget']),
+        fast(() => ['budget', '--agent', 'codex', '--scope', 'user', '--json']),
+        fast(() => ['budget', '--agent', 'nope'], 2),
+        oclif(() => ['budget', '--scope', 'everywhere']),
+        fast(() => ['configure', 'kit@direct', '--scope', 'user']),
+        fast(() => ['configure', 'kit@direct', '--scope', 'user', '--export', '--json']),
+        fast(() => ['configure', 'nothing@here', '--json'], 3),
+        oclif(() => ['configure']),
+        oclif(() => ['configure', 'kit@direct', '--scope', 'user', '--set', 'A=1']),
+        fast(() => ['cache', 'list']),
+        fast(() => ['cache', 'list', '--json']),
+        oclif(() => ['cache', 'list', 'extra']),
+        fast(() => ['cache', 'clean', '--dry-run', '--json']),
+        fast(() => ['cache', 'clean']),
+        oclif(() => ['cache', 'clean', 'extra']),
+        fast(() => ['policy', 'show']),
+        fast(() => ['policy', 'show', '--json']),
+        oclif(() => ['policy', 'show', 'extra']),
+      ],
+    )
   })
 })

@@ -7,25 +7,15 @@
 import {createHash} from 'node:crypto'
 import {lstatSync, mkdirSync, readdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {join, relative} from 'node:path'
-import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {afterAll, beforeAll, describe, it} from 'vitest'
 import {makeRepo} from '../support/git-repos.js'
-import {loadedPackage, moduleTrace} from '../support/module-trace.js'
-import type {CliResult} from '../support/cli.js'
 import {startOciRegistry, type OciRegistry} from '../support/oci-registry.js'
-import {loadout, sandboxes, type Sandbox} from './helpers.js'
+import {sandboxes, type Sandbox} from './helpers.js'
 import {writeKit} from './tx-support.js'
+import {bothWays, fast, oclif, shown, type Step} from './both-ways.js'
 
 const sandbox = sandboxes()
-const trace = moduleTrace()
-afterAll(() => trace.cleanup())
-
-const ISO_TIME = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z/g
-
-type Step = [args: (sb: Sandbox) => string[], fast: boolean, status: number]
-const fast = (args: (sb: Sandbox) => string[], status = 0): Step => [args, true, status]
-const oclif = (args: (sb: Sandbox) => string[], status = 2): Step => [args, false, status]
-
-const shown = (sb: Sandbox, text: string) => text.replaceAll(sb.dir, '<sandbox>').replace(ISO_TIME, '<time>')
+const runBoth = bothWays()
 
 /** Every file and folder below the sandbox, each file with a hash of its text (sandbox paths and times aside). */
 const files = (sb: Sandbox): string[] => {
@@ -50,27 +40,7 @@ const files = (sb: Sandbox): string[] => {
   return out
 }
 
-/** Runs the steps in two sandboxes made alike (with `env` set): the fast path in one, oclif in the other; returns the fast path's results. */
-const holdsEqual = async ([quick, slow]: readonly [Sandbox, Sandbox], steps: readonly Step[], env: NodeJS.ProcessEnv = {}): Promise<CliResult[]> => {
-  const results: CliResult[] = []
-  for (const [args, expectFast, status] of steps) {
-    trace.reset()
-    const a = await loadout(quick, args(quick), {env: {...env, ...trace.env}})
-    const tookFast = !loadedPackage(trace.loaded(), '@oclif/core')
-    const b = await loadout(slow, args(slow), {env: {...env, LOADOUT_NO_FAST: '1'}})
-    const label = `loadout ${shown(quick, args(quick).join(' '))}`
-    expect({status: a.status, stdout: shown(quick, a.stdout), stderr: shown(quick, a.stderr)}, label).toEqual({
-      status: b.status,
-      stdout: shown(slow, b.stdout),
-      stderr: shown(slow, b.stderr),
-    })
-    expect(files(quick), `${label}: files`).toEqual(files(slow))
-    expect(tookFast, `${label}: ${expectFast ? 'fast path' : 'oclif'} expected`).toBe(expectFast)
-    expect(a.status, `${label}: exit status`).toBe(status)
-    results.push(a)
-  }
-  return results
-}
+const holdsEqual = (pair: readonly [Sandbox, Sandbox], steps: readonly Step[], env: NodeJS.ProcessEnv = {}) => runBoth(pair, steps, {env, files})
 
 const market = (sb: Sandbox) => join(sb.dir, 'market')
 

@@ -11,15 +11,13 @@ import type {ServerResponse} from 'node:http'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {startHttpsServer, type TestHttpsServer} from '../support/https-server.js'
-import {loadedPackage, moduleTrace} from '../support/module-trace.js'
-import {loadout, sandboxes, skillMd, snapshot, writeSkill} from './helpers.js'
+import {sandboxes, skillMd, snapshot, writeSkill} from './helpers.js'
 import type {Sandbox} from '../support/cli.js'
+import {bothWays, fast, oclif, shown, type Step} from './both-ways.js'
 
 const sandbox = sandboxes()
-const trace = moduleTrace()
+const holdsEqual = bothWays()
 let registry: TestHttpsServer
-
-const ISO_TIME = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z/g
 
 const meta = {'io.modelcontextprotocol.registry/official': {status: 'active', isLatest: true, publishedAt: '2025-10-01T00:00:00Z'}}
 const WEATHER = {
@@ -52,7 +50,6 @@ beforeAll(async () => {
   })
 })
 afterAll(async () => {
-  trace.cleanup()
   await registry?.stop()
 })
 
@@ -63,10 +60,6 @@ const setUp = (): Sandbox => {
   writeSkill(join(sb.dir, 'skills'), 'bare', '# No frontmatter\n\nA skill cst-agent accepts.\n')
   return sb
 }
-
-type Step = [args: (sb: Sandbox) => string[], fast: boolean, status: number]
-const fast = (args: string[] | ((sb: Sandbox) => string[]), status = 0): Step => [typeof args === 'function' ? args : () => args, true, status]
-const oclif = (args: string[], status = 2): Step => [() => args, false, status]
 
 const USER = ['--scope', 'user', '--yes']
 const skills = (sb: Sandbox, ...names: string[]) => names.map((n) => join(sb.dir, 'skills', n))
@@ -147,8 +140,6 @@ const STEPS: Record<'mcp' | 'skills' | 'agents', Step[]> = {
   ],
 }
 
-const shown = (sb: Sandbox, text: string) => text.replaceAll(sb.dir, '<sandbox>').replace(ISO_TIME, '<time>')
-
 /** What the agents were given: every file below HOME but loadout's own records (which hold times), the MCP configs in full. */
 const written = (sb: Sandbox): Record<string, string> => {
   const files = Object.fromEntries([...snapshot(sb.home)].filter(([path]) => !path.includes('loadout')))
@@ -167,21 +158,7 @@ const runBothWays = async (steps: readonly Step[]): Promise<[Sandbox, Sandbox]> 
   const quick = setUp()
   const slow = setUp()
   const env = {...registry.trustEnv(), LOADOUT_MCP_REGISTRY: registry.origin}
-  for (const [args, expectFast, status] of steps) {
-    trace.reset()
-    const a = await loadout(quick, args(quick), {env: {...env, ...trace.env}})
-    const tookFast = !loadedPackage(trace.loaded(), '@oclif/core')
-    const b = await loadout(slow, args(slow), {env: {...env, LOADOUT_NO_FAST: '1'}})
-    const label = `loadout ${shown(quick, args(quick).join(' '))}`
-    expect({status: a.status, stdout: shown(quick, a.stdout), stderr: shown(quick, a.stderr)}, label).toEqual({
-      status: b.status,
-      stdout: shown(slow, b.stdout),
-      stderr: shown(slow, b.stderr),
-    })
-    expect(written(quick), `${label}: files written`).toEqual(written(slow))
-    expect(tookFast, `${label}: ${expectFast ? 'fast path' : 'oclif'} expected`).toBe(expectFast)
-    expect(a.status, `${label}: exit status`).toBe(status)
-  }
+  await holdsEqual([quick, slow], steps, {env, files: written})
   return [quick, slow]
 }
 

@@ -6,16 +6,13 @@
  */
 import {mkdirSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
-import {afterAll, describe, expect, it} from 'vitest'
-import {loadedPackage, moduleTrace} from '../support/module-trace.js'
-import {loadout, sandboxes, type Sandbox} from './helpers.js'
+import {describe, it} from 'vitest'
+import {sandboxes, type Sandbox} from './helpers.js'
 import {AGENTS3, writeKit} from './tx-support.js'
+import {bothWays, fast, oclif, type Step} from './both-ways.js'
 
 const sandbox = sandboxes()
-const trace = moduleTrace()
-afterAll(() => trace.cleanup())
-
-const ISO_TIME = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z/g
+const holdsEqual = bothWays()
 
 const setUp = (): Sandbox => {
   const sb = sandbox({git: true})
@@ -29,10 +26,6 @@ const setUp = (): Sandbox => {
   )
   return sb
 }
-
-type Step = [args: (sb: Sandbox) => string[], fast: boolean, status: number]
-const fast = (args: (sb: Sandbox) => string[], status = 0): Step => [args, true, status]
-const oclif = (args: (sb: Sandbox) => string[], status = 2): Step => [args, false, status]
 
 const kit = (sb: Sandbox) => join(sb.dir, 'kit')
 const market = (sb: Sandbox) => join(sb.dir, 'market')
@@ -74,25 +67,8 @@ const STEPS: Step[] = [
   fast(() => ['list', '--json']),
 ]
 
-const shown = (sb: Sandbox, text: string) => text.replaceAll(sb.dir, '<sandbox>').replace(ISO_TIME, '<time>')
-
 describe('the fast path of install and marketplace add', () => {
   it('prints, exits and writes what oclif does, step by step', {timeout: 300_000}, async () => {
-    const quick = setUp()
-    const slow = setUp()
-    for (const [args, expectFast, status] of STEPS) {
-      trace.reset()
-      const a = await loadout(quick, args(quick), {env: trace.env})
-      const tookFast = !loadedPackage(trace.loaded(), '@oclif/core')
-      const b = await loadout(slow, args(slow), {env: {LOADOUT_NO_FAST: '1'}})
-      const label = `loadout ${shown(quick, args(quick).join(' '))}`
-      expect({status: a.status, stdout: shown(quick, a.stdout), stderr: shown(quick, a.stderr)}, label).toEqual({
-        status: b.status,
-        stdout: shown(slow, b.stdout),
-        stderr: shown(slow, b.stderr),
-      })
-      expect(tookFast, `${label}: ${expectFast ? 'fast path' : 'oclif'} expected`).toBe(expectFast)
-      expect(a.status, `${label}: exit status`).toBe(status)
-    }
+    await holdsEqual([setUp(), setUp()], STEPS)
   })
 })

@@ -3,8 +3,7 @@
  * subagent, an MCP server and a hook goes into claude-code, codex, deepagents and cst-agent; verify
  * passes; uninstall leaves every agent folder and config byte-identical to before.
  */
-import {createHash} from 'node:crypto'
-import {chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, writeFileSync} from 'node:fs'
+import {chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
@@ -12,6 +11,7 @@ import type {Sandbox} from '../support/cli.js'
 import {startGitHttpsServer, type GitHttpsServer} from '../support/git-http.js'
 import {makeServedRepo, type FileMap} from '../support/git-repos.js'
 import {jsonError, loadout, sandboxes} from './helpers.js'
+import {agentSnapshot} from './tx-support.js'
 
 const PLUGIN: FileMap = {
   'plugins/toolkit/.claude-plugin/plugin.json': JSON.stringify({
@@ -41,27 +41,6 @@ const sandbox = sandboxes()
 
 const run = (sb: Sandbox, args: string[], extra: NodeJS.ProcessEnv = {}) =>
   loadout(sb, args, {env: {...server.trustEnv(), LOADOUT_GITHUB_URL: `${server.origin}/git`, ...extra}})
-
-/** Every file and folder under HOME except loadout's own state, cache and data, hashed. */
-const agentSnapshot = (home: string): Map<string, string> => {
-  const skip = new Set(['.config/loadout', '.cache/loadout', '.local/share/loadout'])
-  // loadout's own folders may create these parents; they are not agent folders
-  const parents = new Set(['.config', '.cache', '.local', '.local/share'])
-  const out = new Map<string, string>()
-  const walk = (dir: string, rel: string) => {
-    for (const entry of readdirSync(dir, {withFileTypes: true})) {
-      const r = rel ? `${rel}/${entry.name}` : entry.name
-      if (skip.has(r)) continue
-      const full = join(dir, entry.name)
-      if (entry.isDirectory()) {
-        if (!parents.has(r)) out.set(r, 'dir')
-        walk(full, r)
-      } else out.set(r, createHash('sha256').update(readFileSync(full)).digest('hex'))
-    }
-  }
-  walk(home, '')
-  return out
-}
 
 const bigClaudeJson = (): string => {
   const projects: Record<string, unknown> = {}

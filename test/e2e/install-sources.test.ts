@@ -15,6 +15,7 @@ import type {Sandbox} from '../support/cli.js'
 import {startGitHttpsServer, type GitHttpsServer} from '../support/git-http.js'
 import {branch, commitFiles, git, makeServedRepo, runGit, syncServedRepo} from '../support/git-repos.js'
 import {jsonError, loadout, sandboxes} from './helpers.js'
+import {agentSnapshot} from './tx-support.js'
 
 const skill = (name: string, body = `Body of ${name}.`) => `---\nname: ${name}\ndescription: The ${name} skill.\n---\n\n${body}\n`
 const ALPHA_V1 = skill('alpha-one', 'First version.')
@@ -27,27 +28,6 @@ const run = (sb: Sandbox, args: string[]) => loadout(sb, args, {env: {...server.
 
 const sha256 = (data: Buffer | string) => createHash('sha256').update(data).digest('hex')
 const read = (path: string) => readFileSync(path, 'utf8')
-
-/** Every file and folder under HOME except loadout's own state, cache and data, hashed. */
-const agentSnapshot = (home: string): Map<string, string> => {
-  const skip = new Set(['.config/loadout', '.cache/loadout', '.local/share/loadout'])
-  const parents = new Set(['.config', '.cache', '.local', '.local/share'])
-  const out = new Map<string, string>()
-  const walk = (dir: string, rel: string) => {
-    for (const entry of readdirSync(dir, {withFileTypes: true})) {
-      const r = rel ? `${rel}/${entry.name}` : entry.name
-      if (skip.has(r)) continue
-      const full = join(dir, entry.name)
-      if (entry.isSymbolicLink()) out.set(r, `link ${full}`)
-      else if (entry.isDirectory()) {
-        if (!parents.has(r)) out.set(r, 'dir')
-        walk(full, r)
-      } else out.set(r, sha256(readFileSync(full)))
-    }
-  }
-  walk(home, '')
-  return out
-}
 
 /** Every symbolic link below `root`, except in git checkouts of the cache (the marketplace holds a hostile plugin). */
 const linksBelow = (root: string): string[] =>

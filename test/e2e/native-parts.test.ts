@@ -8,7 +8,6 @@
  * `uninstall` leaves HOME as it was (but for what Claude Code's own runs wrote). In a project, a
  * teammate's `install --frozen` in a clone at another path offers Claude Code the same filtered copy.
  */
-import {createHash} from 'node:crypto'
 import {appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {dirname, join} from 'node:path'
@@ -18,6 +17,7 @@ import {startGitHttpsServer, type GitHttpsServer} from '../support/git-http.js'
 import {commitFiles, git, makeRepo, makeServedRepo, syncServedRepo, type FileMap} from '../support/git-repos.js'
 import {vendor, vendorEnv} from '../support/vendor-run.js'
 import {changes, loadout, sandboxes, snapshot} from './helpers.js'
+import {hashed} from './tx-support.js'
 
 vi.setConfig({testTimeout: 180_000})
 
@@ -43,18 +43,6 @@ const sandbox = sandboxes()
 const env = (sb: Sandbox) => ({...vendorEnv(sb), ...server.trustEnv()})
 const run = (sb: Sandbox, args: string[]) => loadout(sb, args, {env: env(sb)})
 const readJson = (path: string) => JSON.parse(readFileSync(path, 'utf8'))
-
-/** Every file under a folder with its sha256, relative to it. */
-const hashed = (root: string): Record<string, string> => {
-  const out: Record<string, string> = {}
-  if (!existsSync(root)) return out
-  for (const entry of readdirSync(root, {withFileTypes: true, recursive: true}))
-    if (entry.isFile())
-      out[join(entry.parentPath, entry.name).slice(root.length + 1)] = createHash('sha256')
-        .update(readFileSync(join(entry.parentPath, entry.name)))
-        .digest('hex')
-  return out
-}
 
 /** The folder Claude Code is offered (the catalog's plugin source), and the installed copy (the revision without `-without-`). */
 const offered = (settingsFile: string, base: string): {folder: string; copies: string} => {

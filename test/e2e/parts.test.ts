@@ -6,8 +6,7 @@
  * installs without them and, the only thing that runs being off, without being asked for consent;
  * `enable --skill` writes the skill back byte for byte.
  */
-import {createHash} from 'node:crypto'
-import {existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync} from 'node:fs'
+import {existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
@@ -15,6 +14,7 @@ import type {Sandbox} from '../support/cli.js'
 import {startGitHttpsServer, type GitHttpsServer} from '../support/git-http.js'
 import {commitFiles, git, makeRepo, makeServedRepo, syncServedRepo, type FileMap} from '../support/git-repos.js'
 import {jsonError, loadout, sandboxes} from './helpers.js'
+import {hashed} from './tx-support.js'
 
 const skill = (name: string, body: string) => `---\nname: ${name}\ndescription: Use when testing parts (${name}).\n---\n\n${body}\n`
 const HOOK = 'echo formatted-on-stop'
@@ -39,18 +39,6 @@ let a: Sandbox
 let b: Sandbox
 const run = (sb: Sandbox, args: string[]) => loadout(sb, args, {env: server.trustEnv()})
 const readJson = (path: string) => JSON.parse(readFileSync(path, 'utf8'))
-
-/** Every file under a folder with its sha256, relative to it. */
-const hashed = (root: string): Record<string, string> => {
-  const out: Record<string, string> = {}
-  if (!existsSync(root)) return out
-  for (const entry of readdirSync(root, {withFileTypes: true, recursive: true}))
-    if (entry.isFile())
-      out[join(entry.parentPath, entry.name).slice(root.length + 1)] = createHash('sha256')
-        .update(readFileSync(join(entry.parentPath, entry.name)))
-        .digest('hex')
-  return out
-}
 
 const hookInSettings = (project: string): boolean => {
   const file = join(project, '.claude', 'settings.json')

@@ -68,6 +68,37 @@ export const prepareHome = (sb: Sandbox, options: {big?: boolean} = {}): void =>
 
 export const sha = (file: string): string => (existsSync(file) ? createHash('sha256').update(readFileSync(file)).digest('hex') : 'absent')
 
+/** Every file under a folder with its sha256, relative to it (nothing when the folder is absent). */
+export const hashed = (root: string): Record<string, string> => {
+  const out: Record<string, string> = {}
+  if (!existsSync(root)) return out
+  for (const entry of readdirSync(root, {withFileTypes: true, recursive: true}))
+    if (entry.isFile()) out[join(entry.parentPath, entry.name).slice(root.length + 1)] = sha(join(entry.parentPath, entry.name))
+  return out
+}
+
+/** Every file, folder and link under HOME except loadout's own state, cache and data: what the agents were given. */
+export const agentSnapshot = (home: string): Map<string, string> => {
+  const skip = new Set(['.config/loadout', '.cache/loadout', '.local/share/loadout'])
+  // loadout's own folders may create these parents; they are not agent folders
+  const parents = new Set(['.config', '.cache', '.local', '.local/share'])
+  const out = new Map<string, string>()
+  const walk = (dir: string, rel: string) => {
+    for (const entry of readdirSync(dir, {withFileTypes: true})) {
+      const r = rel ? `${rel}/${entry.name}` : entry.name
+      if (skip.has(r)) continue
+      const full = join(dir, entry.name)
+      if (entry.isSymbolicLink()) out.set(r, `link ${full}`)
+      else if (entry.isDirectory()) {
+        if (!parents.has(r)) out.set(r, 'dir')
+        walk(full, r)
+      } else out.set(r, sha(full))
+    }
+  }
+  walk(home, '')
+  return out
+}
+
 export const configHashes = (home: string): Record<string, string> => Object.fromEntries(USER_CONFIGS.map((f) => [f, sha(join(home, f))]))
 
 const TEMP = /\.loadout-(tmp|stage|old|del)-/
