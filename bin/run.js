@@ -17,7 +17,10 @@ const storedHelp = async () =>
   (args.length === 0 || args.at(-1) === '--help' || args[0] === 'help') &&
   (await import('../dist/ui/fast/help-cache.js')).printStoredHelp(args, new URL('../dist/help.json', import.meta.url), await userAgent())
 // which commands it takes is its own list (FAST_COMMANDS): a flag first is always oclif's
-const fast = async () => /^[a-z]/.test(args[0] ?? '') && !process.env.LOADOUT_NO_FAST && (await (await import('../dist/fast/run.js')).runFast(args))
+const fast = async () =>
+  /^[a-z]/.test(args[0] ?? '') &&
+  !process.env.LOADOUT_NO_FAST &&
+  (await (await import('../dist/ui/fast/code-cache.js')).requireCached(new URL('../dist/fast/run.cjs', import.meta.url)).runFast(args))
 
 // `update --auto` with nothing due (a SessionStart hook's every run): one file read, no request
 const idleAutoUpdate = async () => args[0] === 'update' && (await import('../dist/ui/fast/auto-idle.js')).answerIdleAutoUpdate(args)
