@@ -121,6 +121,8 @@ export const listCache = (env: Environment, context: ScopeContext): CacheListing
       add('other', path, 'git (an empty hooks folder, so that no repository hook runs)')
     } else if (name === 'search-index') {
       add('other', path, 'search (an index of each cached catalog, rebuilt when missing or stale)')
+    } else if (name === 'stat-memo') {
+      add('other', path, 'list and skills list (what each file held when last read, by its metadata; read again when missing or stale)')
     } else if (name === 'autocomplete') {
       add('completion', path, 'shell completion (loadout autocomplete)')
     } else if (name.startsWith('archive-')) {
