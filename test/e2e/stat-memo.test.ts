@@ -101,6 +101,15 @@ describe('list, over many files', () => {
     expect(readdirSync(memoDir(sb))).toEqual(['file-sha256'])
   })
 
+  it('is kept by cache clean while anything is installed, and goes with it once nothing is', async () => {
+    const {sb} = made[0]!
+    expect((await loadout(sb, ['cache', 'clean', '--json'])).status).toBe(0)
+    expect(existsSync(memoPath(sb, 'file-sha256'))).toBe(true)
+    expect((await loadout(sb, ['uninstall', 'big', '--scope', 'user', '--yes'])).status).toBe(0)
+    expect((await loadout(sb, ['cache', 'clean', '--json'])).status).toBe(0)
+    expect(existsSync(memoDir(sb))).toBe(false)
+  })
+
   it('reports a file edited to the same size with its modification time set back, as verify does', async () => {
     const {sb, skill} = made[1]!
     expect(await problemsOf(sb)).toBe(0)
@@ -226,6 +235,8 @@ describe('skills list and the budget, over many skills', () => {
     expect((await budget(env)).over).toBe(false)
     const installed = await loadout(sb, ['install', root, '--agent', 'claude-code', '--loose', '--scope', 'user', '--yes', '--json'], {env})
     expect(installed.status, installed.stderr).toBe(0)
-    expect(installed.json<{overBudget: unknown}>().overBudget).toEqual([{agent: 'claude-code', scope: 'user', tokens: expect.any(Number), budget: expect.any(Number), dropped: ['one-more']}])
+    expect(installed.json<{overBudget: unknown}>().overBudget).toEqual([
+      {agent: 'claude-code', scope: 'user', tokens: expect.any(Number), budget: expect.any(Number), dropped: ['one-more']},
+    ])
   })
 })

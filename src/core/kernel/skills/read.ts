@@ -2,7 +2,7 @@ import {closeSync, fstatSync, lstatSync, openSync, readdirSync, readlinkSync, co
 import {basename, extname, join, relative} from 'node:path'
 import {errnoCode} from '../../model/errors.js'
 import {resolvesInside, safeRealpath} from '../fs/contain.js'
-import {problem, type Problem} from '../../model/problems.js'
+import {isProblem, problem, type Problem} from '../../model/problems.js'
 import type {SkillDialect} from '../targets/types.js'
 import {parseSkillText, type ParsedSkill} from './validate.js'
 import {readOpenFile} from '../fs/read.js'
@@ -141,18 +141,7 @@ const isRememberedSkill = (v: unknown): v is RememberedSkill => {
     typeof s.fallback === 'boolean' &&
     typeof s.bytes === 'number' &&
     Array.isArray(s.problems) &&
-    s.problems.every((p) => {
-      const q = p as Record<string, unknown> | null
-      return (
-        typeof q === 'object' &&
-        q !== null &&
-        (q.severity === 'error' || q.severity === 'warning') &&
-        typeof q.code === 'string' &&
-        typeof q.message === 'string' &&
-        optionalText(q.file) &&
-        optionalText(q.path)
-      )
-    })
+    s.problems.every(isProblem)
   )
 }
 

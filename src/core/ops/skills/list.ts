@@ -145,7 +145,10 @@ export const listSkills = async (input: InventoryInput): Promise<SkillsInventory
  * losers of a name clash marked as shadowed. Shadowing is worked out over both scopes, then the
  * listing is cut to the scopes asked for.
  */
-const inventory = async <S extends SkillSummary>({targets, env, context, scopes, ownership}: InventoryInput, read: ReadSkill<S>): Promise<SkillsInventory<S>> => {
+const inventory = async <S extends SkillSummary>(
+  {targets, env, context, scopes, ownership}: InventoryInput,
+  read: ReadSkill<S>,
+): Promise<SkillsInventory<S>> => {
   // the YAML parser only for agents whose skills are YAML files
   const readYaml = targets.some((t) => t.skills?.format === 'characteroid-yaml') ? (await import('../../kernel/plugin/yaml-skill.js')).readYamlSkill : undefined
   const scans = new Map<string, FolderScan<S>>()
