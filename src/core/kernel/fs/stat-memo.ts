@@ -31,6 +31,8 @@ export const MEMO_MIN_FILES = 64
 const SETTLE_NS = 3_000_000_000n
 /** past this, the entries this run did not look at are dropped when the memo is written */
 const MAX_ENTRIES = 50_000
+/** a memo larger than MAX_ENTRIES can make is not one loadout wrote: not read */
+const MAX_MEMO_BYTES = 64 * 1024 * 1024
 const FORMAT = 1
 
 /** dev, ino, size, mtimeNs, ctimeNs as decimal text, then the value */
@@ -71,8 +73,11 @@ const headerOf = (name: string, body: string): string => `${JSON.stringify({memo
 
 /** The entries of a memo file, or none when it is missing, of another build or damaged. */
 const readEntries = (file: string, name: string): Record<string, unknown> => {
+  let fd: number | undefined
   try {
-    const text = readFileSync(file, 'utf8')
+    fd = openSync(file, 'r')
+    if (fstatSync(fd).size > MAX_MEMO_BYTES) return {}
+    const text = readFileSync(fd, 'utf8')
     const newline = text.indexOf('\n')
     const body = text.slice(newline + 1)
     if (newline < 0 || text.slice(0, newline + 1) !== headerOf(name, body)) return {}
@@ -80,6 +85,8 @@ const readEntries = (file: string, name: string): Record<string, unknown> => {
     return typeof entries === 'object' && entries !== null && !Array.isArray(entries) ? (entries as Record<string, unknown>) : {}
   } catch {
     return {}
+  } finally {
+    if (fd !== undefined) closeSync(fd)
   }
 }
 
