@@ -41,7 +41,7 @@ type Entry = [string, string, string, string, string, unknown]
 export interface StatMemo<T> {
   /** the value remembered for `key` when `stat` (taken with `{bigint: true}`) is the metadata it was remembered with */
   recall(key: string, stat: BigIntStats): T | undefined
-  /** remembers `value`, read from a file whose metadata, taken on the open descriptor before reading, is `stat` */
+  /** remembers `value`, read from a file whose metadata, taken before reading (on its path or its open descriptor), is `stat` */
   remember(key: string, stat: BigIntStats, value: T): void
   /** writes the memo back when this run changed it; never throws */
   save(): void
