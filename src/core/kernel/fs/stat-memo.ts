@@ -52,11 +52,12 @@ let build: string | undefined
 const buildStamp = (): string => {
   if (build === undefined) {
     let made = 'source'
+    // the fast path's entry, written by every build (an ES module before the bundle was CommonJS)
     try {
-      const s = statSync(join(PACKAGE_ROOT, 'dist', 'fast', 'run.js'))
-      made = `${s.ino}-${s.size}-${s.mtimeMs}`
+      const s = ['run.cjs', 'run.js'].map((entry) => statSync(join(PACKAGE_ROOT, 'dist', 'fast', entry), {throwIfNoEntry: false})).find(Boolean)
+      if (s) made = `${s.ino}-${s.size}-${s.mtimeMs}`
     } catch {
-      // run from source: the version alone
+      // unreadable: the version alone
     }
     build = `${packageVersion()} ${made}`
   }
