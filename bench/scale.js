@@ -229,6 +229,14 @@ const stateScenarios = Object.entries(STATE_COMMANDS).map(([name, args]) => ({
   warmup: 1,
   setup(ctx) {
     ctx.homes = stateHomes(ctx)
+    if (name === 'install' || name === 'uninstall') return
+    // The read-only commands run on the homes as setup made them, whatever scenario ran before (an
+    // install's last run leaves a plugin more), and on files as old as a real home's: a restore
+    // copies every file anew, and loadout remembers what a file held only once it has been unchanged
+    // for 3 s (kernel/fs/stat-memo.ts), so the copies are left to settle first.
+    for (const side of [ctx.homes.full, ctx.homes.empty]) restore({temp: side.temp}, side.snapshot)
+    spawnSync('sync')
+    spawnSync('sleep', ['3.5'])
   },
   beforeEach(ctx, {kind}) {
     const side = kind === 'command' ? ctx.homes.full : ctx.homes.empty

@@ -25,10 +25,26 @@ describe('confusable names', () => {
     expect(skeleton('note-taker')).not.toBe(skeleton('notes-taker'))
   })
 
+  it('maps an ASCII name as the general rule does (held equal over 20,000 random names)', () => {
+    // a final "é" sends a name down the general path (NFKC, look-alikes) without touching what is before it
+    const alphabet = [...Array.from({length: 128}, (_, c) => String.fromCharCode(c)), ...'rnvvIil01|_-rnvv']
+    let seed = 7
+    const random = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31
+      return seed % n
+    }
+    for (let i = 0; i < 20_000; i++) {
+      const name = Array.from({length: 1 + random(12)}, () => alphabet[random(alphabet.length)]).join('')
+      expect(skeleton(`${name}é`), JSON.stringify(name)).toBe(`${skeleton(name)}é`)
+    }
+  })
+
   it('finds the existing name a new one looks like, never the same name', () => {
     expect(confusableWith('my-skill', ['other', 'mу-skill'])).toBe('mу-skill')
     expect(confusableWith('my-skill', ['my-skill', 'other'])).toBeUndefined()
     expect(confusableWith('pdf-tools', ['docx-tools'])).toBeUndefined()
+    // the first of several, in the order given
+    expect(confusableWith('model', ['model', 'rnodel', 'MODEL'])).toBe('rnodel')
   })
 
   it('a catalog entry that looks like an earlier one is dropped with its reason', () => {

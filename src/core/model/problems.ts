@@ -19,6 +19,20 @@ export const problem = (severity: Severity, code: string, message: string, where
   ...where,
 })
 
+/** A problem read back from one of loadout's own caches, checked field by field (a cache is untrusted). */
+export const isProblem = (value: unknown): value is Problem => {
+  if (typeof value !== 'object' || value === null) return false
+  const p = value as Record<string, unknown>
+  const optionalText = (v: unknown) => v === undefined || typeof v === 'string'
+  return (
+    (p.severity === 'error' || p.severity === 'warning') &&
+    typeof p.code === 'string' &&
+    typeof p.message === 'string' &&
+    optionalText(p.file) &&
+    optionalText(p.path)
+  )
+}
+
 export const hasErrors = (problems: readonly Problem[], strict = false): boolean =>
   problems.some((p) => p.severity === 'error' || (strict && p.severity === 'warning'))
 

@@ -62,15 +62,18 @@ const warnOverBudget = async (
     ...new Set(results.filter((r) => r.status === 'installed').flatMap((r) => r.plans.filter((p) => p.operations.length > 0).map((p) => p.target))),
   ]
   if (written.length === 0 || options.dryRun) return {}
-  const [{budgetReport}, {loadTargets, pickTargets}, {loadOwnership}, {renderOverBudget}] = await Promise.all([
+  const [{budgetReport, hasBudget}, {loadTargets, pickTargets}, {loadOwnership}, {renderOverBudget}] = await Promise.all([
     import('../../core/ops/budget/budget.js'),
     import('../../core/kernel/targets/registry.js'),
     import('../../core/kernel/state/records.js'),
     import('../render/budget.js'),
   ])
   const {env, context} = options
+  // an agent that documents no budget is never over it: its folders are not read
+  const targets = pickTargets(written, await loadTargets()).filter((t) => hasBudget(t, env))
+  if (targets.length === 0) return {}
   const report = await budgetReport({
-    targets: pickTargets(written, await loadTargets()),
+    targets,
     env,
     context,
     scopes: [context.scope],

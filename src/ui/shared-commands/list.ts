@@ -1,4 +1,4 @@
-import {checkRecord} from '../../core/ops/install/verify.js'
+import {countProblems} from '../../core/ops/install/verify.js'
 import type {PendingRun} from '../../core/kernel/state/transaction.js'
 import {resolveScope} from '../../core/kernel/env/scope.js'
 import {readInstallRecords, type InstallRecord} from '../../core/kernel/state/records.js'
@@ -21,7 +21,7 @@ export const list = sharedCommand({flags: {scope: SCOPE_FLAG}}, async ({flags}, 
   const context = resolveScope(flags.scope, io.env)
   const {pending} = await settlePending(io)
   const records = readInstallRecords(io.env, context.projectRoot).filter((r) => !flags.scope || r.scope === flags.scope)
-  const problems = new Map(records.map((r) => [r, r.enabled ? (({missing, changed}) => missing.length + changed.length)(checkRecord(r)) : 0]))
+  const problems = countProblems(records, io.env)
   if (!io.json) io.log(renderInstalledList(records, problems))
   return {
     ...(pending ? {pending} : {}),

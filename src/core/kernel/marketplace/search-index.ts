@@ -4,7 +4,7 @@ import {join} from 'node:path'
 import {loadoutPaths, type Environment} from '../env/environment.js'
 import {writeFileAtomic} from '../fs/write.js'
 import {PACKAGE_ROOT} from '../env/package-root.js'
-import type {Problem} from '../../model/problems.js'
+import {isProblem, type Problem} from '../../model/problems.js'
 import type {KnownMarketplace} from './known.js'
 
 /**
@@ -84,14 +84,7 @@ const wellFormed = (p: unknown): p is IndexedPlugin => {
     Array.isArray(e.keywords) &&
     e.keywords.every(isString) &&
     Array.isArray(e.problems) &&
-    e.problems.every(
-      (x) =>
-        typeof x === 'object' &&
-        x !== null &&
-        ((x as {severity?: unknown}).severity === 'error' || (x as {severity?: unknown}).severity === 'warning') &&
-        isString((x as {code?: unknown}).code) &&
-        isString((x as {message?: unknown}).message),
-    )
+    e.problems.every(isProblem)
   )
 }
 

@@ -1,12 +1,14 @@
-import {closeSync, fstatSync, lstatSync, openSync, readdirSync, readlinkSync, constants} from 'node:fs'
+import {closeSync, fstatSync, lstatSync, openSync, readdirSync, readlinkSync, constants, type BigIntStats} from 'node:fs'
 import {basename, extname, join, relative} from 'node:path'
 import {errnoCode} from '../../model/errors.js'
 import {resolvesInside, safeRealpath} from '../fs/contain.js'
-import {problem, type Problem} from '../../model/problems.js'
+import {isProblem, problem, type Problem} from '../../model/problems.js'
 import type {SkillDialect} from '../targets/types.js'
 import {parseSkillText, type ParsedSkill} from './validate.js'
 import {readOpenFile} from '../fs/read.js'
 import {decodeAgentText} from '../fs/utf8.js'
+import {openStatMemo, type StatMemo} from '../fs/stat-memo.js'
+import type {Environment} from '../env/environment.js'
 
 export const SKILL_FILE = 'SKILL.md'
 export const MAX_SKILL_FILE_BYTES = 10 * 1024 * 1024
@@ -121,6 +123,58 @@ const readOpenSkill = (fd: number, dir: string, file: string, folder: string, di
   } finally {
     closeSync(fd)
   }
+}
+
+/** What a listing shows of a skill: its SKILL.md read and checked, without the text. */
+export type SkillSummary = Omit<SkillOnDisk, 'body' | 'frontmatter'>
+
+type RememberedSkill = Pick<SkillOnDisk, 'name' | 'description' | 'fallback' | 'problems' | 'bytes'>
+
+const optionalText = (v: unknown): boolean => v === undefined || typeof v === 'string'
+
+const isRememberedSkill = (v: unknown): v is RememberedSkill => {
+  if (typeof v !== 'object' || v === null) return false
+  const s = v as Record<string, unknown>
+  return (
+    optionalText(s.name) &&
+    optionalText(s.description) &&
+    typeof s.fallback === 'boolean' &&
+    typeof s.bytes === 'number' &&
+    Array.isArray(s.problems) &&
+    s.problems.every(isProblem)
+  )
+}
+
+const lstatOrNone = (path: string): BigIntStats | undefined => {
+  try {
+    return lstatSync(path, {bigint: true, throwIfNoEntry: false})
+  } catch {
+    return undefined
+  }
+}
+
+/** The memo of SKILL.md files read and checked, by dialect and path (kernel/fs/stat-memo.ts). */
+export const openSkillMemo = (env: Environment): StatMemo<RememberedSkill> => openStatMemo(env, 'skill-md', isRememberedSkill)
+
+/**
+ * `readSkillDir` for a listing: a folder known not to be a link whose SKILL.md is a regular file
+ * with the metadata `memo` remembers is not read again (one lstat instead of open, fstat, read and
+ * close, and no parse); what is read is remembered. The metadata is taken before the read, so a
+ * change while reading only makes the next run read the file again.
+ */
+export const readSkillSummary = (dir: string, dialect: SkillDialect, known: {link?: boolean}, memo: StatMemo<RememberedSkill>): SkillSummary => {
+  const file = join(dir, SKILL_FILE)
+  const key = `${dialect}:${file}`
+  const stat = known.link === false ? lstatOrNone(file) : undefined
+  const remembered = stat?.isFile() ? memo.recall(key, stat) : undefined
+  if (remembered) return {...remembered, dir, file}
+  const {body: _body, frontmatter: _frontmatter, ...summary} = readSkillDir(dir, dialect, known)
+  // a file that could not be opened is read again next time (its folder's permissions may change, not its own metadata)
+  if (stat?.isFile() && summary.bytes !== undefined && !summary.problems.some((p) => p.code === 'skill-unreadable')) {
+    const {name, description, fallback, problems, bytes} = summary
+    memo.remember(key, stat, {...(name === undefined ? {} : {name}), ...(description === undefined ? {} : {description}), fallback, problems, bytes})
+  }
+  return summary
 }
 
 export interface ShippedFile {

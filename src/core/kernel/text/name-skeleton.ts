@@ -74,15 +74,25 @@ const LOOK_ALIKES: Record<string, string> = {
  * stroke in most fonts (`Ideas`, `ldeas`), and case is folded, so i, I, l, 1 and | all meet at "l".
  */
 export const skeleton = (name: string): string =>
+  (ASCII.test(name) ? name.toLowerCase().replace(/[01|_i]/g, (ch) => ASCII_ALIKES[ch]!) : unicodeSkeleton(name)).replace(/rn/g, 'm').replace(/vv/g, 'w')
+
+const unicodeSkeleton = (name: string): string =>
   [...name.normalize('NFKC').toLowerCase()]
     .map((ch) => LOOK_ALIKES[ch] ?? ch)
     .map((ch) => (ch === 'i' ? 'l' : ch))
     .join('')
-    .replace(/rn/g, 'm')
-    .replace(/vv/g, 'w')
 
-/** An existing name that differs from `name` but looks like it, or undefined. */
-export const confusableWith = (name: string, existing: Iterable<string>): string | undefined => lookAlikeIndex(existing).confusable(name)
+// ASCII is its own NFKC form, and of the look-alikes only these are ASCII: a name of 1,000 installed
+// skills is mapped in one pass, not split into characters (held equal to it by test/unit/names.test.ts)
+const ASCII = /^[\x00-\x7f]*$/
+const ASCII_ALIKES: Record<string, string> = {'0': 'o', '1': 'l', '|': 'l', _: '-', i: 'l'}
+
+/** An existing name that differs from `name` but looks like it, or undefined (one skeleton each, no index kept). */
+export const confusableWith = (name: string, existing: Iterable<string>): string | undefined => {
+  const wanted = skeleton(name)
+  for (const other of existing) if (other !== name && skeleton(other) === wanted) return other
+  return undefined
+}
 
 /**
  * Names by skeleton, so that checking n names against m costs n + m skeletons, not n * m (a plugin

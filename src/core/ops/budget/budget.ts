@@ -3,7 +3,7 @@ import type {Scope, ScopeContext} from '../../kernel/env/scope.js'
 import type {Ownership} from '../../kernel/state/records.js'
 import type {AgentTarget, StartupBudget} from '../../kernel/targets/types.js'
 import {estimateTokens} from '../skills/info.js'
-import {inventorySkills} from '../skills/list.js'
+import {listSkills} from '../skills/list.js'
 import {inventorySubagents} from '../agents/list.js'
 import {scanCommands} from './commands.js'
 import {nativeParts} from './native.js'
@@ -59,6 +59,9 @@ const budgetChars = (budget: StartupBudget, env: Environment): {chars: number | 
   return {chars: budget.chars}
 }
 
+/** Whether the agent, in this environment, has a budget its start-up descriptions can go over. */
+export const hasBudget = (target: AgentTarget, env: Environment): boolean => budgetChars(target.startupBudget, env).chars !== null
+
 type Found = Omit<BudgetItem, 'chars' | 'tokens' | 'counted' | 'dropped'> & {description?: string}
 
 const measured = (found: Found, budget: StartupBudget): BudgetItem => {
@@ -112,7 +115,7 @@ export interface BudgetInput {
  */
 export const budgetReport = async ({targets, env, context, scopes, ownership}: BudgetInput): Promise<BudgetReport> => {
   const both: Scope[] = ['user', 'project']
-  const skills = (await inventorySkills({targets, env, context, scopes: both, ownership})).skills
+  const skills = (await listSkills({targets, env, context, scopes: both, ownership})).skills
   const subagents = inventorySubagents({targets, env, context, scopes: both, ownership}).subagents
   const records = readInstallRecords(env, context.projectRoot)
   const agents: AgentBudget[] = []

@@ -9,6 +9,7 @@ import type {Scope} from '../../kernel/env/scope.js'
 import {readInstallRecords, type InstallRecord, type RecordedConfigEdit} from '../../kernel/state/records.js'
 import {missingCommandFiles} from './command-files.js'
 import {fileSha256Sync} from '../../kernel/fs/integrity.js'
+import {fileSha256Remembered, MEMO_MIN_FILES, openHashMemo, type StatMemo} from '../../kernel/fs/stat-memo.js'
 import {checkCopy, type CopyCheck} from './plugin-copy.js'
 
 export interface RecordCheck {
@@ -76,16 +77,22 @@ const hashIfThere = (path: string): string | undefined => {
   }
 }
 
-export const checkRecord = (record: InstallRecord): RecordCheck => {
+/**
+ * What one record's files and config entries look like now. `hashes`: take a file's sha256 from this
+ * memo when its metadata is as remembered (list); verify reads every file. `added: false` skips the
+ * walk for files added to folders loadout wrote (list does not show them).
+ */
+export const checkRecord = (record: InstallRecord, options: {hashes?: StatMemo<string>; added?: boolean} = {}): RecordCheck => {
   const missing: string[] = []
   const changed: string[] = []
+  const {hashes} = options
   for (const file of record.files) {
     if (file.sha256 === 'link') {
       if (!existsSync(file.path)) missing.push(file.path)
       continue
     }
     // hashed without asking first whether it is there: one system call fewer per file of 1,000 installs
-    const sha256 = hashIfThere(file.path)
+    const sha256 = hashes ? fileSha256Remembered(file.path, hashes) : hashIfThere(file.path)
     if (sha256 === undefined) missing.push(file.path)
     else if (sha256 !== file.sha256) changed.push(file.path)
   }
@@ -96,7 +103,7 @@ export const checkRecord = (record: InstallRecord): RecordCheck => {
     if (state === 'changed') changed.push(label)
   }
   missing.push(...missingCommandFiles(record))
-  const added = extraFiles(record)
+  const added = options.added === false ? [] : extraFiles(record)
   return {
     plugin: record.plugin,
     target: record.target,
@@ -107,6 +114,23 @@ export const checkRecord = (record: InstallRecord): RecordCheck => {
     added,
     ok: missing.length + changed.length + added.length === 0,
   }
+}
+
+/**
+ * What `list` shows in its problems column: per enabled record, its files and config entries missing
+ * or changed (a disabled record: 0). Over many files, a file whose metadata is what it was when last
+ * hashed is taken to hold what it held then (kernel/fs/stat-memo.ts); `verify` reads every file.
+ */
+export const countProblems = (records: readonly InstallRecord[], env: Environment): Map<InstallRecord, number> => {
+  const files = records.reduce((n, r) => n + (r.enabled ? r.files.length : 0), 0)
+  const hashes = files >= MEMO_MIN_FILES ? openHashMemo(env) : undefined
+  const problems = new Map<InstallRecord, number>()
+  for (const record of records) {
+    const check = record.enabled ? checkRecord(record, {...(hashes ? {hashes} : {}), added: false}) : undefined
+    problems.set(record, check ? check.missing.length + check.changed.length : 0)
+  }
+  hashes?.save()
+  return problems
 }
 
 /**

@@ -5,7 +5,8 @@
  *    mirror it came from; a downloaded catalog;
  *  - the git mirror of an installed plugin and the tree of the commit it was installed at;
  *  - a plugin copy that an install record's `pluginRoot` points at;
- *  - the shell-completion cache oclif keeps there.
+ *  - the shell-completion cache oclif keeps there;
+ *  - the memo of what files held (`stat-memo/`), while anything is installed.
  * Everything else (old checkouts, unpacked archives, interrupted downloads, old plugin copies) can
  * be fetched again or is no longer pointed at, and `cleanCache` removes it. Records are read from
  * the user state and the current project's `loadout.lock`: a copy that only another project's lock
@@ -121,6 +122,10 @@ export const listCache = (env: Environment, context: ScopeContext): CacheListing
       add('other', path, 'git (an empty hooks folder, so that no repository hook runs)')
     } else if (name === 'search-index') {
       add('other', path, 'search (an index of each cached catalog, rebuilt when missing or stale)')
+    } else if (name === 'stat-memo') {
+      // what files held, for list, skills list and the budget: kept while anything is installed, so that
+      // once nothing is, cache clean leaves HOME as it was
+      add('other', path, records.length > 0 ? 'list, skills list and budget (what each file held when last read, read again when missing or stale)' : undefined)
     } else if (name === 'autocomplete') {
       add('completion', path, 'shell completion (loadout autocomplete)')
     } else if (name.startsWith('archive-')) {

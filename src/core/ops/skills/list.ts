@@ -7,8 +7,9 @@ import type {Scope, ScopeContext} from '../../kernel/env/scope.js'
 import type {Ownership} from '../../kernel/state/records.js'
 import {sectionLocations} from '../../kernel/targets/resolve.js'
 import type {AgentTarget, SkillDialect} from '../../kernel/targets/types.js'
-import {readSkillDir, type SkillOnDisk} from '../../kernel/skills/read.js'
+import {openSkillMemo, readSkillDir, readSkillSummary, type SkillOnDisk, type SkillSummary} from '../../kernel/skills/read.js'
 import {isYamlName} from '../../kernel/skills/read.js'
+import {MEMO_MIN_FILES} from '../../kernel/fs/stat-memo.js'
 import type {readYamlSkill} from '../../kernel/plugin/yaml-skill.js'
 
 export interface SkillsFolder {
@@ -38,30 +39,39 @@ export interface ListedSkill {
   linkTarget?: string
 }
 
-export interface SkillsInventory {
+export interface SkillsInventory<S extends SkillSummary = SkillOnDisk> {
   folders: SkillsFolder[]
   skills: ListedSkill[]
-  /** the parsed skill behind each listed path, for info */
-  details: Map<string, SkillOnDisk>
+  /** the skill read behind each listed path, for info */
+  details: Map<string, S>
 }
 
-interface FolderScan {
+interface FolderScan<S extends SkillSummary> {
   exists: boolean
   linkTarget?: string
   problems: Problem[]
-  skills: SkillOnDisk[]
+  skills: S[]
+}
+
+/**
+ * How an inventory reads: `folder` one skill folder of a folder of `count` entries (`link` when readdir
+ * saw a symbolic link); `whole`, a skill read whole (a YAML skill) as what the inventory holds.
+ */
+interface ReadSkill<S extends SkillSummary> {
+  folder: (dir: string, dialect: SkillDialect, link: boolean, count: number) => S
+  whole: (skill: SkillOnDisk) => S
 }
 
 /** CHARACTOID keeps a skill as one YAML file: each `*.yaml` / `*.yml` is listed, its path standing for the folder. */
-const scanYamlFolder = (path: string, readYaml: typeof readYamlSkill): FolderScan => {
+const scanYamlFolder = <S extends SkillSummary>(path: string, readYaml: typeof readYamlSkill, whole: (skill: SkillOnDisk) => S): FolderScan<S> => {
   const {entries, ...folder} = openLoadFolder(path, 'skills', 'loadout reads it but will not write through it')
   const skills = entries
     .filter((e) => !e.name.startsWith('.') && (e.isFile() || e.isSymbolicLink()) && isYamlName(e.name))
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
-    .map((e): SkillOnDisk => {
+    .map((e) => {
       const file = join(path, e.name)
       const read = readYaml(file)
-      return {
+      return whole({
         dir: file,
         file,
         body: '',
@@ -69,17 +79,17 @@ const scanYamlFolder = (path: string, readYaml: typeof readYamlSkill): FolderSca
         problems: read.problems,
         ...(read.name ? {name: read.name} : {}),
         ...(read.description ? {description: read.description} : {}),
-      }
+      })
     })
   return {...folder, skills}
 }
 
-const scanFolder = (path: string, dialect: SkillDialect): FolderScan => {
+const scanFolder = <S extends SkillSummary>(path: string, dialect: SkillDialect, read: ReadSkill<S>): FolderScan<S> => {
   const {entries, ...folder} = openLoadFolder(path, 'skills', 'loadout reads it but will not write through it')
   const skills = entries
     .filter((e) => !e.name.startsWith('.') && (e.isDirectory() || (e.isSymbolicLink() && !isLinkToFile(join(path, e.name)))))
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
-    .map((e) => readSkillDir(join(path, e.name), dialect, {link: e.isSymbolicLink()}))
+    .map((e, _, all) => read.folder(join(path, e.name), dialect, e.isSymbolicLink(), all.length))
   return {...folder, skills}
 }
 
@@ -100,11 +110,6 @@ export interface InventoryInput {
   ownership: Ownership
 }
 
-/**
- * Every skill each target would load, folder by folder in the target's own precedence, with the
- * losers of a name clash marked as shadowed. Shadowing is worked out over both scopes, then the
- * listing is cut to the scopes asked for.
- */
 /** What `skills list` reports: the inventory, with the agents and scopes it covers. */
 export interface SkillsListResult {
   agents: string[]
@@ -113,13 +118,43 @@ export interface SkillsListResult {
   skills: ListedSkill[]
 }
 
-export const inventorySkills = async ({targets, env, context, scopes, ownership}: InventoryInput): Promise<SkillsInventory> => {
+/** Every skill each target would load, each SKILL.md read whole (`skills info` shows its text). */
+export const inventorySkills = (input: InventoryInput): Promise<SkillsInventory> =>
+  inventory(input, {folder: (dir, dialect, link) => readSkillDir(dir, dialect, {link}), whole: (skill) => skill})
+
+/**
+ * The same, for a listing: what each SKILL.md holds without its text, and in a folder of many skills
+ * a SKILL.md whose metadata is as when it was last read is not read again (kernel/fs/stat-memo.ts).
+ */
+export const listSkills = async (input: InventoryInput): Promise<SkillsInventory<SkillSummary>> => {
+  let memo: ReturnType<typeof openSkillMemo> | undefined
+  const listed = await inventory<SkillSummary>(input, {
+    folder: (dir, dialect, link, count) => {
+      if (count < MEMO_MIN_FILES) return readSkillDir(dir, dialect, {link})
+      memo ??= openSkillMemo(input.env)
+      return readSkillSummary(dir, dialect, {link}, memo)
+    },
+    whole: (skill) => skill,
+  })
+  memo?.save()
+  return listed
+}
+
+/**
+ * Every skill each target would load, folder by folder in the target's own precedence, with the
+ * losers of a name clash marked as shadowed. Shadowing is worked out over both scopes, then the
+ * listing is cut to the scopes asked for.
+ */
+const inventory = async <S extends SkillSummary>(
+  {targets, env, context, scopes, ownership}: InventoryInput,
+  read: ReadSkill<S>,
+): Promise<SkillsInventory<S>> => {
   // the YAML parser only for agents whose skills are YAML files
   const readYaml = targets.some((t) => t.skills?.format === 'characteroid-yaml') ? (await import('../../kernel/plugin/yaml-skill.js')).readYamlSkill : undefined
-  const scans = new Map<string, FolderScan>()
+  const scans = new Map<string, FolderScan<S>>()
   const folders: SkillsFolder[] = []
   const skills: ListedSkill[] = []
-  const details = new Map<string, SkillOnDisk>()
+  const details = new Map<string, S>()
   for (const target of targets) {
     if (!target.skills) continue
     const yaml = target.skills.format === 'characteroid-yaml'
@@ -129,7 +164,7 @@ export const inventorySkills = async ({targets, env, context, scopes, ownership}
       scopes,
       scan: (location) =>
         cachedScan(scans, `${yaml ? 'yaml' : dialect}:${location.absolute}`, () =>
-          yaml ? scanYamlFolder(location.absolute, readYaml!) : scanFolder(location.absolute, dialect),
+          yaml ? scanYamlFolder(location.absolute, readYaml!, read.whole) : scanFolder(location.absolute, dialect, read),
         ),
       itemsOf: (scan) => scan.skills,
       nameOf: (skill, location) => (yaml ? (skill.name ?? basename(skill.dir, extname(skill.dir))) : skill.dir.slice(location.absolute.length + 1)),
