@@ -52,9 +52,9 @@ let build: string | undefined
 const buildStamp = (): string => {
   if (build === undefined) {
     let made = 'source'
-    // the fast path's entry, written by every build (an ES module before the bundle was CommonJS)
+    // the fast path's entry, written by every build
     try {
-      const s = ['run.cjs', 'run.js'].map((entry) => statSync(join(PACKAGE_ROOT, 'dist', 'fast', entry), {throwIfNoEntry: false})).find(Boolean)
+      const s = statSync(join(PACKAGE_ROOT, 'dist', 'fast', 'run.cjs'), {throwIfNoEntry: false})
       if (s) made = `${s.ino}-${s.size}-${s.mtimeMs}`
     } catch {
       // unreadable: the version alone
