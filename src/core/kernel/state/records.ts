@@ -1,11 +1,12 @@
-import {closeSync, fstatSync, openSync, readFileSync, rmSync} from 'node:fs'
+import {closeSync, fstatSync, openSync, readFileSync, rmSync, statSync, type BigIntStats} from 'node:fs'
 import {dirname, isAbsolute, join, relative, resolve, sep} from 'node:path'
 import type {JsonEditUndo} from '../agent-config/json-edit.js'
 import type {TomlEditUndo} from '../agent-config/toml-edit.js'
 import type {Environment} from '../env/environment.js'
 import {loadoutPaths} from '../env/environment.js'
 import {validationFailed} from '../../model/errors.js'
-import {writeJsonFile} from '../fs/json.js'
+import {sortedJson, writeJsonFile} from '../fs/json.js'
+import {writeFileAtomic} from '../fs/write.js'
 import type {DisabledParts, HookEvents} from '../../model/plugin.js'
 import type {Scope} from '../env/scope.js'
 import {checkLockRecords} from './lockfile-check.js'
@@ -121,17 +122,66 @@ const withDefaults = (record: Record<string, unknown>): InstallRecord => {
 }
 
 /**
- * The records last read from each state file, kept while the file is the same one: one command asks
- * several times (the plan, the budget, the check under the lock), and 1,000 records are ~1-3 MB to read
- * and parse each time. Every write of loadout's renames a new file in (a new inode), and any other
- * change moves the size or the change time; the records are handed out in a new array, never changed
- * in place by their readers.
+ * The user state is written one record per line, keys sorted:
+ *
+ *   {"installs":[
+ *   {"commit":"…","components":[…],…,"target":"codex"},
+ *   {…}
+ *   ],"version":1}
+ *
+ * still one JSON document (what older loadout, `jq` and people read), so that each record's line can be
+ * kept with the record read from it or written as it: a change that leaves most records as they were
+ * (one plugin uninstalled among 1,000) writes their lines again as they were, and serialises only the
+ * records it made anew. Records are never changed in place (a changed record is a new object), so a
+ * record holding a line is the record that line says. A state written otherwise (indented, as before
+ * issue 27, or by hand) is read whole and written in lines from then on.
  */
-const lastRead = new Map<string, {identity: string; installs: readonly InstallRecord[]}>()
+const HEAD = '{"installs":[\n'
+const TAIL = '\n],"version":1}\n'
+const BETWEEN = ',\n'
 
-const identityOf = (fd: number): string => {
-  const s = fstatSync(fd, {bigint: true})
-  return `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`
+/** One reading of a state file (or what was written to it): its records in the file's order. */
+interface Reading {
+  readonly identity: string
+  readonly installs: readonly InstallRecord[]
+  /** every folder its records list as created, made when first asked */
+  created?: ReadonlySet<string>
+}
+
+/** The line each record of the user state was read from or written as, and the reading that holds it. */
+const lineOf = new WeakMap<InstallRecord, {text: string; reading: Reading}>()
+
+/**
+ * The records last read from each state file, kept while the file is the same one: one command asks
+ * several times (the plan, the budget, the check under the lock, what an uninstall leaves), and 1,000
+ * records are ~1-3 MB to read and parse each time. Every write of loadout's renames a new file in (a new
+ * inode), and any other change moves the size or the change time; the records are handed out in a new
+ * array, never changed in place by their readers.
+ */
+const lastRead = new Map<string, Reading>()
+
+const identityOf = (s: BigIntStats): string => `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`
+
+/**
+ * The records of a state in lines, each parsed alone with its text, or undefined for any other text
+ * (then it is parsed whole). A line holds no raw newline, so the text is exactly HEAD, the lines joined
+ * by BETWEEN, and TAIL: each line parsing as an object is the whole text parsing as the same records.
+ */
+const recordLines = (text: string): {records: Array<Record<string, unknown>>; lines: string[]} | undefined => {
+  if (!text.startsWith(HEAD) || !text.endsWith(TAIL) || text.length < HEAD.length + TAIL.length) return undefined
+  const body = text.slice(HEAD.length, text.length - TAIL.length)
+  const lines = body === '' ? [] : body.split(BETWEEN)
+  const records = new Array<Record<string, unknown>>(lines.length)
+  try {
+    for (let i = 0; i < lines.length; i++) {
+      const value: unknown = JSON.parse(lines[i]!)
+      if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined
+      records[i] = value as Record<string, unknown>
+    }
+  } catch {
+    return undefined
+  }
+  return {records, lines}
 }
 
 const readState = (file: string, scope?: Scope): InstallState => {
@@ -145,7 +195,7 @@ const readState = (file: string, scope?: Scope): InstallState => {
   let text: string
   let identity: string
   try {
-    identity = identityOf(fd)
+    identity = identityOf(fstatSync(fd, {bigint: true}))
     const known = lastRead.get(file)
     if (known?.identity === identity) return {installs: [...known.installs]}
     text = readFileSync(fd, 'utf8')
@@ -154,20 +204,38 @@ const readState = (file: string, scope?: Scope): InstallState => {
   } finally {
     closeSync(fd)
   }
-  let data: {installs?: unknown}
-  try {
-    data = JSON.parse(text) as typeof data
-  } catch (error) {
-    throw validationFailed('state-not-json', `${file} is not valid JSON (${(error as Error).message}); fix or remove it`)
+  const split = recordLines(text)
+  let parsed: unknown[]
+  if (split) parsed = split.records
+  else {
+    let data: {installs?: unknown}
+    try {
+      data = JSON.parse(text) as typeof data
+    } catch (error) {
+      throw validationFailed('state-not-json', `${file} is not valid JSON (${(error as Error).message}); fix or remove it`)
+    }
+    parsed = Array.isArray(data?.installs) ? (data.installs as unknown[]) : []
   }
-  const installs: InstallRecord[] = (Array.isArray(data?.installs) ? (data.installs as unknown[]) : []).map((r) => {
+  const installs: InstallRecord[] = parsed.map((r) => {
     const record = withDefaults(r as Record<string, unknown>)
     // the scope is the file's: set in place, where a record written by loadout already holds it
     if (scope) record.scope = scope
     return record
   })
-  lastRead.set(file, {identity, installs})
+  const reading: Reading = {identity, installs}
+  if (split) for (let i = 0; i < installs.length; i++) lineOf.set(installs[i]!, {text: split.lines[i]!, reading})
+  lastRead.set(file, reading)
   return {installs: [...installs]}
+}
+
+/** Writes the user state in lines (see HEAD): a record read back or written before keeps its line. */
+const writeUserState = (file: string, records: readonly InstallRecord[]): void => {
+  const lines = records.map((r) => lineOf.get(r)?.text ?? sortedJson(r))
+  writeFileAtomic(file, `${HEAD}${lines.join(BETWEEN)}${TAIL}`)
+  // read back, this file gives these records: kept as its reading (under the lock, no other run writes it)
+  const reading: Reading = {identity: identityOf(statSync(file, {bigint: true})), installs: records}
+  for (let i = 0; i < records.length; i++) lineOf.set(records[i]!, {text: lines[i]!, reading})
+  lastRead.set(file, reading)
 }
 
 /** Every install record of the user state and of the project's lock, paths absolute. */
@@ -235,7 +303,9 @@ const isSorted = (list: readonly string[]): boolean => {
  * the installs (a fresh clone installs in another order and gets the same lock), and the folder stays
  * until the last install below it is removed.
  */
-const shareCreatedDirs = (records: readonly InstallRecord[]): InstallRecord[] => {
+const shareCreatedDirs = (records: readonly InstallRecord[]): readonly InstallRecord[] => {
+  const settled = settledRecords(records)
+  if (settled === 'all') return records
   const created = new Set<string>()
   for (const r of records) for (const d of r.dirs) created.add(d)
   // the created folders at or above each folder, remembered: the files of one skill share their parents
@@ -250,6 +320,7 @@ const shareCreatedDirs = (records: readonly InstallRecord[]): InstallRecord[] =>
     return found
   }
   return records.map((r) => {
+    if (settled(r)) return r
     const dirs = new Set(r.dirs)
     const share = (path: string) => {
       for (const d of createdAtOrAbove(dirname(path))) dirs.add(d)
@@ -264,16 +335,45 @@ const shareCreatedDirs = (records: readonly InstallRecord[]): InstallRecord[] =>
 }
 
 /**
+ * The records that need no share of created folders: those of one reading of the user state, written
+ * with theirs shared among all its records, when every other record (new, or changed since) lists only
+ * folders that reading held (a folder they bring anew may lie above one of them). Such a record lists
+ * every created folder above its paths already: the folders written now are that reading's or fewer.
+ */
+const settledRecords = (records: readonly InstallRecord[]): 'all' | ((r: InstallRecord) => boolean) => {
+  let reading: Reading | undefined
+  const fresh: InstallRecord[] = []
+  for (const r of records) {
+    const line = lineOf.get(r)
+    if (!line) fresh.push(r)
+    else if (!reading) reading = line.reading
+    else if (line.reading !== reading) return () => false
+  }
+  if (!reading) return () => false
+  if (fresh.length === 0) return 'all'
+  const held = (reading.created ??= createdIn(reading.installs))
+  for (const r of fresh) for (const d of r.dirs) if (!held.has(d)) return () => false
+  return (r) => lineOf.has(r)
+}
+
+const createdIn = (records: readonly InstallRecord[]): Set<string> => {
+  const created = new Set<string>()
+  for (const r of records) for (const d of r.dirs) created.add(d)
+  return created
+}
+
+/**
  * Writes the records of one scope: the user state file, or loadout.lock with project-relative paths
  * (sorted keys, no timestamps, so the lock is deterministic and diffable).
  */
 export const writeInstallRecords = (env: Environment, projectRoot: string, scope: Scope, records: InstallRecord[]): void => {
   const user = records.filter((r) => r.scope === 'user')
-  // what this process wrote is read again from the file: a removed file's inode may be the next one's
+  // what this process wrote is read again from the file (a removed file's inode may be the next one's),
+  // but for the user state it has just written, whose reading is the records written
   lastRead.delete(scope === 'user' ? userStateFile(env) : projectLockFile(projectRoot))
   // no install left: no state file or lock, as before the first one (a missing file reads as no installs)
   if (scope === 'user' && user.length === 0) rmSync(userStateFile(env), {force: true})
-  else if (scope === 'user') writeJsonFile(userStateFile(env), {installs: shareCreatedDirs(sortRecords(user)), version: 1})
+  else if (scope === 'user') writeUserState(userStateFile(env), shareCreatedDirs(sortRecords(user)))
   else if (!records.some((r) => r.scope === 'project')) rmSync(projectLockFile(projectRoot), {force: true})
   else writeJsonFile(projectLockFile(projectRoot), lockContent(projectRoot, records))
 }
