@@ -5,7 +5,7 @@ import {join} from 'node:path'
 import {afterEach, describe, expect, it, vi} from 'vitest'
 import type {Environment} from '../../src/core/kernel/env/environment.js'
 import {stableStringify} from '../../src/core/kernel/fs/json.js'
-import {compareIds, readInstallRecords, userStateFile, writeInstallRecords, type InstallRecord} from '../../src/core/kernel/state/records.js'
+import {compareIds, pathsRecordedBy, readInstallRecords, userStateFile, writeInstallRecords, type InstallRecord} from '../../src/core/kernel/state/records.js'
 import {uninstall} from '../../src/ui/shared-commands/uninstall.js'
 
 // The user state is read once per command and written once (issue 27): a reading is kept while the file
@@ -198,6 +198,35 @@ describe('the user state in lines, one record each (issue 27)', () => {
     writeInstallRecords(env, project, 'user', fresh([...again, d]))
     expect(readFileSync(userStateFile(env), 'utf8')).toBe(text)
     expect(readInstallRecords(env, project).at(-1)!.dirs).toEqual([skills, join(skills, 'd')])
+  })
+
+  it('writes and reads back records of any text and size, as JSON would', () => {
+    const {env, project} = environment()
+    const odd = {...record('é@m', 'codex', env.home), skipped: [{component: 'é@m/skill/s', reason: `naïve 😀 \u2028 "quoted" ${'x'.repeat(30_000)}`}]}
+    const many = Array.from({length: 400}, (_, i) => record(`p${String(i).padStart(3, '0')}@m`, 'codex', env.home))
+    writeInstallRecords(env, project, 'user', [...many, odd])
+    const text = readFileSync(userStateFile(env), 'utf8')
+    expect(text.length).toBeGreaterThan(64 * 1024 * 2)
+    // é goes first, as String#localeCompare puts it
+    expect(JSON.parse(text)).toEqual({installs: [odd, ...many], version: 1})
+    rewrittenByAnother(userStateFile(env))
+    const read = readInstallRecords(env, project)
+    expect(read).toEqual([odd, ...many])
+    // written again from the lines read: the same bytes
+    writeInstallRecords(env, project, 'user', read)
+    expect(readFileSync(userStateFile(env), 'utf8')).toBe(text)
+  })
+
+  it('names the paths of the installs going that others record too, as it names all of theirs', () => {
+    const {env} = environment()
+    const a = {...record('a@m', 'codex', env.home), trees: [join(env.home, '.agents/skills/a')]}
+    const b = {...record('b@m', 'codex', env.home), dirs: [join(env.home, '.agents/skills'), join(env.home, '.agents/skills/b')]}
+    const c = {...record('a@m', 'universal', env.home), dirs: [join(env.home, '.agents/skills'), join(env.home, '.agents/skills/a')]}
+    const going = [{...a, dirs: [join(env.home, '.agents/skills'), ...a.dirs]}]
+    const all = pathsRecordedBy([b, c])
+    const asked = pathsRecordedBy([b, c], going)
+    expect([...asked].sort()).toEqual([join(env.home, '.agents/skills'), join(env.home, '.agents/skills/a'), join(env.home, '.agents/skills/a/SKILL.md')])
+    for (const path of [...going[0]!.files.map((f) => f.path), ...going[0]!.dirs, ...going[0]!.trees]) expect(asked.has(path)).toBe(all.has(path))
   })
 
   it('an uninstall among 1,000 records parses the state once and serialises none of the records that stay', async () => {
