@@ -1,11 +1,12 @@
-import {closeSync, fstatSync, openSync, readFileSync, rmSync} from 'node:fs'
+import {closeSync, fstatSync, openSync, readSync, rmSync, statSync, type BigIntStats} from 'node:fs'
 import {dirname, isAbsolute, join, relative, resolve, sep} from 'node:path'
 import type {JsonEditUndo} from '../agent-config/json-edit.js'
 import type {TomlEditUndo} from '../agent-config/toml-edit.js'
 import type {Environment} from '../env/environment.js'
 import {loadoutPaths} from '../env/environment.js'
 import {validationFailed} from '../../model/errors.js'
-import {writeJsonFile} from '../fs/json.js'
+import {sortedJson, writeJsonFile} from '../fs/json.js'
+import {writePiecesAtomic} from '../fs/write.js'
 import type {DisabledParts, HookEvents} from '../../model/plugin.js'
 import type {Scope} from '../env/scope.js'
 import {checkLockRecords} from './lockfile-check.js'
@@ -103,35 +104,101 @@ const mapPaths = (record: InstallRecord, map: (p: string) => string): InstallRec
   config: record.config.map((c) => ({...c, file: map(c.file)})),
 })
 
-const RECORD_DEFAULTS = {enabled: true, components: [], skipped: [], dirs: [], config: [], files: [], integrity: '', source: ''} as const
-const DEFAULT_KEYS = Object.keys(RECORD_DEFAULTS) as Array<keyof typeof RECORD_DEFAULTS>
-
 /**
  * The fields a record may lack, added in place (the record was just parsed: nothing else holds it)
  * after the ones it has: a record read back keeps the sorted key order it was written in, which spares
- * stableStringify a copy of the whole state, and 1,000 records are not copied on every read.
+ * stableStringify a copy of the whole state, and 1,000 records are not copied on every read. One
+ * property at a time, by name: a loop over the names costs 1,000 records several milliseconds more.
  */
-const withDefaults = (record: Record<string, unknown>): InstallRecord => {
-  for (const key of DEFAULT_KEYS) {
-    if (record[key] !== undefined) continue
-    const value = RECORD_DEFAULTS[key]
-    record[key] = Array.isArray(value) ? [] : value
-  }
-  return record as unknown as InstallRecord
+const withDefaults = (parsed: Record<string, unknown>): InstallRecord => {
+  const r = parsed as {-readonly [K in keyof InstallRecord]?: InstallRecord[K]}
+  if (r.enabled === undefined) r.enabled = true
+  if (r.components === undefined) r.components = []
+  if (r.skipped === undefined) r.skipped = []
+  if (r.dirs === undefined) r.dirs = []
+  if (r.config === undefined) r.config = []
+  if (r.files === undefined) r.files = []
+  if (r.integrity === undefined) r.integrity = ''
+  if (r.source === undefined) r.source = ''
+  return r as InstallRecord
 }
 
 /**
- * The records last read from each state file, kept while the file is the same one: one command asks
- * several times (the plan, the budget, the check under the lock), and 1,000 records are ~1-3 MB to read
- * and parse each time. Every write of loadout's renames a new file in (a new inode), and any other
- * change moves the size or the change time; the records are handed out in a new array, never changed
- * in place by their readers.
+ * The user state is written one record per line, keys sorted:
+ *
+ *   {"installs":[
+ *   {"commit":"…","components":[…],…,"target":"codex"},
+ *   {…}
+ *   ],"version":1}
+ *
+ * still one JSON document (what older loadout, `jq` and people read), so that each record's line can be
+ * kept with the record read from it or written as it: a change that leaves most records as they were
+ * (one plugin uninstalled among 1,000) writes their lines again as they were, and serialises only the
+ * records it made anew. Records are never changed in place (a changed record is a new object), so a
+ * record holding a line is the record that line says. A state written otherwise (indented, as before
+ * issue 27, or by hand) is read whole and written in lines from then on.
  */
-const lastRead = new Map<string, {identity: string; installs: readonly InstallRecord[]}>()
+const HEAD = '{"installs":[\n'
+const TAIL = '\n],"version":1}\n'
+const BETWEEN = ',\n'
 
-const identityOf = (fd: number): string => {
-  const s = fstatSync(fd, {bigint: true})
-  return `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`
+/** One reading of a state file (or what was written to it): its records in the file's order. */
+interface Reading {
+  readonly identity: string
+  readonly installs: readonly InstallRecord[]
+  /** every folder its records list as created, made when first asked */
+  created?: ReadonlySet<string>
+}
+
+/** The line each record of the user state was read from or written as, and the reading that holds it. */
+const lineOf = new WeakMap<InstallRecord, {text: string; reading: Reading}>()
+
+/**
+ * The records last read from each state file, kept while the file is the same one: one command asks
+ * several times (the plan, the budget, the check under the lock, what an uninstall leaves), and 1,000
+ * records are ~1-3 MB to read and parse each time. Every write of loadout's renames a new file in (a new
+ * inode), and any other change moves the size or the change time; the records are handed out in a new
+ * array, never changed in place by their readers.
+ */
+const lastRead = new Map<string, Reading>()
+
+const identityOf = (s: BigIntStats): string => `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`
+
+/**
+ * The records of a state in lines, each parsed alone with its text, or undefined for any other text
+ * (then it is parsed whole). A line holds no raw newline, so the text is exactly HEAD, the lines joined
+ * by BETWEEN, and TAIL: each line parsing as an object is the whole text parsing as the same records.
+ */
+const recordLines = (text: string): {records: Array<Record<string, unknown>>; lines: string[]} | undefined => {
+  if (!text.startsWith(HEAD) || !text.endsWith(TAIL) || text.length < HEAD.length + TAIL.length) return undefined
+  const body = text.slice(HEAD.length, text.length - TAIL.length)
+  const lines = body === '' ? [] : body.split(BETWEEN)
+  const records = new Array<Record<string, unknown>>(lines.length)
+  try {
+    for (let i = 0; i < lines.length; i++) {
+      const value: unknown = JSON.parse(lines[i]!)
+      if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined
+      records[i] = value as Record<string, unknown>
+    }
+  } catch {
+    return undefined
+  }
+  return {records, lines}
+}
+
+/**
+ * The file's text, read into one buffer of its size (readFileSync reads 3 MB in 8 KB steps into a
+ * buffer it grows, touching twice the memory); a file that grew since its size was taken is read on.
+ */
+const readText = (fd: number, size: number): string => {
+  let bytes = Buffer.allocUnsafe(size + 1)
+  let length = 0
+  for (;;) {
+    if (length === bytes.length) bytes = Buffer.concat([bytes, Buffer.allocUnsafe(bytes.length)])
+    const n = readSync(fd, bytes, length, bytes.length - length, null)
+    if (n === 0) return bytes.toString('utf8', 0, length)
+    length += n
+  }
 }
 
 const readState = (file: string, scope?: Scope): InstallState => {
@@ -145,29 +212,54 @@ const readState = (file: string, scope?: Scope): InstallState => {
   let text: string
   let identity: string
   try {
-    identity = identityOf(fd)
+    const stat = fstatSync(fd, {bigint: true})
+    identity = identityOf(stat)
     const known = lastRead.get(file)
     if (known?.identity === identity) return {installs: [...known.installs]}
-    text = readFileSync(fd, 'utf8')
+    text = readText(fd, Number(stat.size))
   } catch {
     return {installs: []}
   } finally {
     closeSync(fd)
   }
-  let data: {installs?: unknown}
-  try {
-    data = JSON.parse(text) as typeof data
-  } catch (error) {
-    throw validationFailed('state-not-json', `${file} is not valid JSON (${(error as Error).message}); fix or remove it`)
+  const split = recordLines(text)
+  let parsed: unknown[]
+  if (split) parsed = split.records
+  else {
+    let data: {installs?: unknown}
+    try {
+      data = JSON.parse(text) as typeof data
+    } catch (error) {
+      throw validationFailed('state-not-json', `${file} is not valid JSON (${(error as Error).message}); fix or remove it`)
+    }
+    parsed = Array.isArray(data?.installs) ? (data.installs as unknown[]) : []
   }
-  const installs: InstallRecord[] = (Array.isArray(data?.installs) ? (data.installs as unknown[]) : []).map((r) => {
+  const installs: InstallRecord[] = parsed.map((r) => {
     const record = withDefaults(r as Record<string, unknown>)
     // the scope is the file's: set in place, where a record written by loadout already holds it
     if (scope) record.scope = scope
     return record
   })
-  lastRead.set(file, {identity, installs})
+  const reading: Reading = {identity, installs}
+  if (split) for (let i = 0; i < installs.length; i++) lineOf.set(installs[i]!, {text: split.lines[i]!, reading})
+  lastRead.set(file, reading)
   return {installs: [...installs]}
+}
+
+/** Writes the user state in lines (see HEAD): a record read back or written before keeps its line. */
+const writeUserState = (file: string, records: readonly InstallRecord[]): void => {
+  const lines = records.map((r) => lineOf.get(r)?.text ?? sortedJson(r))
+  const pieces: string[] = [HEAD]
+  for (let i = 0; i < lines.length; i++) {
+    if (i > 0) pieces.push(BETWEEN)
+    pieces.push(lines[i]!)
+  }
+  pieces.push(TAIL)
+  writePiecesAtomic(file, pieces)
+  // read back, this file gives these records: kept as its reading (under the lock, no other run writes it)
+  const reading: Reading = {identity: identityOf(statSync(file, {bigint: true})), installs: records}
+  for (let i = 0; i < records.length; i++) lineOf.set(records[i]!, {text: lines[i]!, reading})
+  lastRead.set(file, reading)
 }
 
 /** Every install record of the user state and of the project's lock, paths absolute. */
@@ -192,13 +284,8 @@ const RANK = new Int8Array(128).fill(-1)
 for (let i = 0; i < ORDER.length; i++) RANK[ORDER.charCodeAt(i)] = i
 let collator: Intl.Collator | undefined
 
-const ranked = (text: string): boolean => {
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i)
-    if (c >= 128 || RANK[c]! < 0) return false
-  }
-  return true
-}
+// wholly of ORDER's characters (a regular expression: a loop over the characters costs 1,000 records milliseconds)
+const RANKED = /^[-_.@0-9a-z]*$/
 
 // both wholly of RANK's characters: each has one weight of its own, so the first difference decides, and a prefix goes first
 const rankCompare = (a: string, b: string): number => {
@@ -212,7 +299,8 @@ const rankCompare = (a: string, b: string): number => {
 
 /** String#localeCompare's order, by RANK where it decides, else by the collator. */
 export const compareIds = (a: string, b: string): number => {
-  if (ranked(a) && ranked(b)) return Math.sign(rankCompare(a, b))
+  if (a === b) return 0
+  if (RANKED.test(a) && RANKED.test(b)) return Math.sign(rankCompare(a, b))
   return (collator ??= new Intl.Collator()).compare(a, b)
 }
 
@@ -235,7 +323,9 @@ const isSorted = (list: readonly string[]): boolean => {
  * the installs (a fresh clone installs in another order and gets the same lock), and the folder stays
  * until the last install below it is removed.
  */
-const shareCreatedDirs = (records: readonly InstallRecord[]): InstallRecord[] => {
+const shareCreatedDirs = (records: readonly InstallRecord[]): readonly InstallRecord[] => {
+  const settled = settledRecords(records)
+  if (settled === 'all') return records
   const created = new Set<string>()
   for (const r of records) for (const d of r.dirs) created.add(d)
   // the created folders at or above each folder, remembered: the files of one skill share their parents
@@ -250,6 +340,7 @@ const shareCreatedDirs = (records: readonly InstallRecord[]): InstallRecord[] =>
     return found
   }
   return records.map((r) => {
+    if (settled(r)) return r
     const dirs = new Set(r.dirs)
     const share = (path: string) => {
       for (const d of createdAtOrAbove(dirname(path))) dirs.add(d)
@@ -264,16 +355,45 @@ const shareCreatedDirs = (records: readonly InstallRecord[]): InstallRecord[] =>
 }
 
 /**
+ * The records that need no share of created folders: those of one reading of the user state, written
+ * with theirs shared among all its records, when every other record (new, or changed since) lists only
+ * folders that reading held (a folder they bring anew may lie above one of them). Such a record lists
+ * every created folder above its paths already: the folders written now are that reading's or fewer.
+ */
+const settledRecords = (records: readonly InstallRecord[]): 'all' | ((r: InstallRecord) => boolean) => {
+  let reading: Reading | undefined
+  const fresh: InstallRecord[] = []
+  for (const r of records) {
+    const line = lineOf.get(r)
+    if (!line) fresh.push(r)
+    else if (!reading) reading = line.reading
+    else if (line.reading !== reading) return () => false
+  }
+  if (!reading) return () => false
+  if (fresh.length === 0) return 'all'
+  const held = (reading.created ??= createdIn(reading.installs))
+  for (const r of fresh) for (const d of r.dirs) if (!held.has(d)) return () => false
+  return (r) => lineOf.has(r)
+}
+
+const createdIn = (records: readonly InstallRecord[]): Set<string> => {
+  const created = new Set<string>()
+  for (const r of records) for (const d of r.dirs) created.add(d)
+  return created
+}
+
+/**
  * Writes the records of one scope: the user state file, or loadout.lock with project-relative paths
  * (sorted keys, no timestamps, so the lock is deterministic and diffable).
  */
 export const writeInstallRecords = (env: Environment, projectRoot: string, scope: Scope, records: InstallRecord[]): void => {
   const user = records.filter((r) => r.scope === 'user')
-  // what this process wrote is read again from the file: a removed file's inode may be the next one's
+  // what this process wrote is read again from the file (a removed file's inode may be the next one's),
+  // but for the user state it has just written, whose reading is the records written
   lastRead.delete(scope === 'user' ? userStateFile(env) : projectLockFile(projectRoot))
   // no install left: no state file or lock, as before the first one (a missing file reads as no installs)
   if (scope === 'user' && user.length === 0) rmSync(userStateFile(env), {force: true})
-  else if (scope === 'user') writeJsonFile(userStateFile(env), {installs: shareCreatedDirs(sortRecords(user)), version: 1})
+  else if (scope === 'user') writeUserState(userStateFile(env), shareCreatedDirs(sortRecords(user)))
   else if (!records.some((r) => r.scope === 'project')) rmSync(projectLockFile(projectRoot), {force: true})
   else writeJsonFile(projectLockFile(projectRoot), lockContent(projectRoot, records))
 }
@@ -321,12 +441,28 @@ export const ownershipFrom = (records: readonly InstallRecord[]): Ownership => {
   }
 }
 
-/** Paths other installs still record, which removing one install must leave alone. */
-export const pathsRecordedBy = (records: readonly InstallRecord[]): Set<string> => {
+/**
+ * Paths other installs still record, which removing one install must leave alone: of `records`' files
+ * and folders, those that the installs `among` (the ones going) record too, when given, which is all
+ * removing them asks about.
+ */
+export const pathsRecordedBy = (records: readonly InstallRecord[], among?: readonly InstallRecord[]): Set<string> => {
+  const asked = among && pathsOf(among)
+  const paths = new Set<string>()
+  for (const r of records) {
+    for (const f of r.files) if (!asked || asked.has(f.path)) paths.add(f.path)
+    for (const d of r.dirs) if (!asked || asked.has(d)) paths.add(d)
+  }
+  return paths
+}
+
+/** Every path a removal of these records looks up in pathsRecordedBy's answer: files, folders and trees. */
+const pathsOf = (records: readonly InstallRecord[]): Set<string> => {
   const paths = new Set<string>()
   for (const r of records) {
     for (const f of r.files) paths.add(f.path)
     for (const d of r.dirs) paths.add(d)
+    for (const t of r.trees ?? []) paths.add(t)
   }
   return paths
 }

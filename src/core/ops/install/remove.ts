@@ -22,7 +22,9 @@ export interface RemovalResult {
 /** The records of `id` in the scope (and agents) asked for; none is "not found", naming where it is. */
 export const recordsFor = (id: string, env: Environment, context: ScopeContext, agents?: readonly string[]): {mine: InstallRecord[]; all: InstallRecord[]} => {
   const all = readInstallRecords(env, context.projectRoot)
-  const matching = (r: InstallRecord) => r.plugin === id || r.plugin.split('@')[0] === id
+  // `id`, or its name before `@marketplace` (asked of every record: no split, no array made for each)
+  const bare = !id.includes('@')
+  const matching = (r: InstallRecord) => r.plugin === id || (bare && r.plugin.startsWith(id) && r.plugin.charCodeAt(id.length) === 64)
   const mine = all.filter((r) => matching(r) && r.scope === context.scope && (!agents || agents.includes(r.target)))
   if (mine.length === 0) {
     const elsewhere = all.filter(matching)
@@ -58,8 +60,10 @@ const summarize = (record: InstallRecord) => ({
  */
 const refuseNeeded = (plugin: string, scope: Scope, mine: readonly InstallRecord[], remaining: readonly InstallRecord[]): void => {
   if (remaining.some((r) => r.plugin === plugin && r.scope === scope)) return
+  const needing = new Set(mine.flatMap((r) => r.dependencyOf ?? []))
+  if (needing.size === 0) return
   const installed = new Set(remaining.filter((r) => r.scope === scope).map((r) => r.plugin))
-  const dependents = [...new Set(mine.flatMap((r) => r.dependencyOf ?? []))].filter((d) => installed.has(d)).sort()
+  const dependents = [...needing].filter((d) => installed.has(d)).sort()
   if (dependents.length === 0) return
   throw conflict(
     'dependency-needed',
@@ -107,7 +111,7 @@ export const removeInstalled = async (
     // an uninstall (not a disable) with --force takes out an entry the user edited, as it does a changed file
     const owned = {scope: context.scope, takeEdited: options.force && !options.keepRecord}
     for (const record of mine) ownedEdits(record.config, owned)
-    const keep = pathsRecordedBy(remaining)
+    const keep = pathsRecordedBy(remaining, mine)
     for (const record of mine) {
       const report = removeApplied(record, {force: options.force, keep, owned}, tx)
       targets.push({...summarize(record), kept: report.kept, drifted: report.drifted})
