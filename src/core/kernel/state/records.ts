@@ -257,7 +257,13 @@ const writeUserState = (file: string, records: readonly InstallRecord[]): void =
   pieces.push(TAIL)
   writePiecesAtomic(file, pieces)
   // read back, this file gives these records: kept as its reading (under the lock, no other run writes it)
-  const reading: Reading = {identity: identityOf(statSync(file, {bigint: true})), installs: records}
+  let identity: string
+  try {
+    identity = identityOf(statSync(file, {bigint: true}))
+  } catch {
+    return
+  }
+  const reading: Reading = {identity, installs: records}
   for (let i = 0; i < records.length; i++) lineOf.set(records[i]!, {text: lines[i]!, reading})
   lastRead.set(file, reading)
 }
@@ -326,8 +332,7 @@ const isSorted = (list: readonly string[]): boolean => {
 const shareCreatedDirs = (records: readonly InstallRecord[]): readonly InstallRecord[] => {
   const settled = settledRecords(records)
   if (settled === 'all') return records
-  const created = new Set<string>()
-  for (const r of records) for (const d of r.dirs) created.add(d)
+  const created = createdIn(records)
   // the created folders at or above each folder, remembered: the files of one skill share their parents
   const above = new Map<string, readonly string[]>()
   const createdAtOrAbove = (dir: string): readonly string[] => {
@@ -388,8 +393,8 @@ const createdIn = (records: readonly InstallRecord[]): Set<string> => {
  */
 export const writeInstallRecords = (env: Environment, projectRoot: string, scope: Scope, records: InstallRecord[]): void => {
   const user = records.filter((r) => r.scope === 'user')
-  // what this process wrote is read again from the file (a removed file's inode may be the next one's),
-  // but for the user state it has just written, whose reading is the records written
+  // forgotten first: a lock written is read again from the file, a removed file's inode may be the next
+  // one's; the user state written becomes its own reading (writeUserState)
   lastRead.delete(scope === 'user' ? userStateFile(env) : projectLockFile(projectRoot))
   // no install left: no state file or lock, as before the first one (a missing file reads as no installs)
   if (scope === 'user' && user.length === 0) rmSync(userStateFile(env), {force: true})
