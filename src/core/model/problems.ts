@@ -19,11 +19,13 @@ export const problem = (severity: Severity, code: string, message: string, where
   ...where,
 })
 
+/** Absent, or a string: a field of a value read back from a cache. */
+export const optionalText = (v: unknown): boolean => v === undefined || typeof v === 'string'
+
 /** A problem read back from one of loadout's own caches, checked field by field (a cache is untrusted). */
 export const isProblem = (value: unknown): value is Problem => {
   if (typeof value !== 'object' || value === null) return false
   const p = value as Record<string, unknown>
-  const optionalText = (v: unknown) => v === undefined || typeof v === 'string'
   return (
     (p.severity === 'error' || p.severity === 'warning') &&
     typeof p.code === 'string' &&

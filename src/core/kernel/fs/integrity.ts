@@ -136,4 +136,4 @@ export const integrityOf = (entries: readonly TreeEntry[]): string => {
 export const treeIntegrity = async (dir: string): Promise<string> => integrityOf(await treeEntries(dir))
 
 /** The sha256 of one file's bytes, as install records keep it. */
-export const fileSha256Sync = (path: string): string => createHash('sha256').update(readFileSync(path)).digest('hex')
+export const fileSha256Sync = (path: string | number): string => createHash('sha256').update(readFileSync(path)).digest('hex')

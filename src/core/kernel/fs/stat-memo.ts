@@ -24,6 +24,7 @@ import {dirname, join} from 'node:path'
 import {loadoutPaths, type Environment} from '../env/environment.js'
 import {PACKAGE_ROOT, packageVersion} from '../env/package-root.js'
 import {tmpName} from './write.js'
+import {fileSha256Sync} from './integrity.js'
 
 /** Fewer files than this are read without a memo. */
 export const MEMO_MIN_FILES = 64
@@ -159,7 +160,7 @@ export const fileSha256Remembered = (path: string, memo: StatMemo<string>): stri
   }
   try {
     const opened = fstatSync(fd, {bigint: true})
-    const hash = createHash('sha256').update(readFileSync(fd)).digest('hex')
+    const hash = fileSha256Sync(fd)
     if (opened.isFile()) memo.remember(path, opened, hash)
     return hash
   } finally {

@@ -33,14 +33,16 @@ export const writePiecesAtomic = (path: string, pieces: readonly string[], mode 
       const block = Buffer.allocUnsafe(BLOCK)
       let used = 0
       const flush = () => {
-        for (let done = 0; done < used;) done += writeSync(fd, block, done, used - done)
+        writeBytes(fd, block, used)
         used = 0
       }
       for (const piece of pieces) {
         // a UTF-16 unit is at most 3 bytes of UTF-8: a piece that may not fit goes after a flush, or alone
         if (used + piece.length * 3 > BLOCK) flush()
-        if (piece.length * 3 > BLOCK) writeAll(fd, piece)
-        else used += block.write(piece, used)
+        if (piece.length * 3 > BLOCK) {
+          const bytes = Buffer.from(piece)
+          writeBytes(fd, bytes, bytes.length)
+        } else used += block.write(piece, used)
       }
       flush()
     } finally {
@@ -50,9 +52,9 @@ export const writePiecesAtomic = (path: string, pieces: readonly string[], mode 
 
 const BLOCK = 64 * 1024
 
-const writeAll = (fd: number, text: string): void => {
-  const bytes = Buffer.from(text)
-  for (let done = 0; done < bytes.length;) done += writeSync(fd, bytes, done, bytes.length - done)
+/** The first `length` bytes of `bytes`, however many writes the system takes for them. */
+const writeBytes = (fd: number, bytes: Buffer, length: number): void => {
+  for (let done = 0; done < length;) done += writeSync(fd, bytes, done, length - done)
 }
 
 /** Writes `path`'s temporary sibling with `write`, then renames it over `path`; on failure the sibling goes. */

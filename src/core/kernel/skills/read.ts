@@ -2,7 +2,7 @@ import {closeSync, fstatSync, lstatSync, openSync, readdirSync, readlinkSync, co
 import {basename, extname, join, relative} from 'node:path'
 import {errnoCode} from '../../model/errors.js'
 import {resolvesInside, safeRealpath} from '../fs/contain.js'
-import {isProblem, problem, type Problem} from '../../model/problems.js'
+import {isProblem, optionalText, problem, type Problem} from '../../model/problems.js'
 import type {SkillDialect} from '../targets/types.js'
 import {parseSkillText, type ParsedSkill} from './validate.js'
 import {readOpenFile} from '../fs/read.js'
@@ -129,8 +129,6 @@ const readOpenSkill = (fd: number, dir: string, file: string, folder: string, di
 export type SkillSummary = Omit<SkillOnDisk, 'body' | 'frontmatter'>
 
 type RememberedSkill = Pick<SkillOnDisk, 'name' | 'description' | 'fallback' | 'problems' | 'bytes'>
-
-const optionalText = (v: unknown): boolean => v === undefined || typeof v === 'string'
 
 const isRememberedSkill = (v: unknown): v is RememberedSkill => {
   if (typeof v !== 'object' || v === null) return false

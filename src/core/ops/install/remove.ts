@@ -24,7 +24,7 @@ export const recordsFor = (id: string, env: Environment, context: ScopeContext, 
   const all = readInstallRecords(env, context.projectRoot)
   // `id`, or its name before `@marketplace` (asked of every record: no split, no array made for each)
   const bare = !id.includes('@')
-  const matching = (r: InstallRecord) => r.plugin === id || (bare && r.plugin.startsWith(id) && r.plugin.charCodeAt(id.length) === 64)
+  const matching = (r: InstallRecord) => r.plugin === id || (bare && r.plugin.startsWith(id) && r.plugin[id.length] === '@')
   const mine = all.filter((r) => matching(r) && r.scope === context.scope && (!agents || agents.includes(r.target)))
   if (mine.length === 0) {
     const elsewhere = all.filter(matching)
