@@ -32,23 +32,54 @@ rmSync(registry.REGISTRY_CHECKED, {force: true})
 await registry.loadTargets()
 writeFileSync(registry.REGISTRY_CHECKED, `${registry.registryDigest(registry.registryFiles(registry.AGENTS_DIR))}\n`)
 
-// The fast path of the read-only commands (bin/run.js, src/ui/fast) as one bundle in dist/fast/, one
-// chunk per command plus shared ones: loading some forty small modules one by one costs more than the
-// commands' own work. CommonJS, because Node 20 loads it faster than ES modules and compiles it
-// through V8's code cache (src/ui/fast/code-cache.ts). Packages stay outside it, required from
-// node_modules; an import() of one becomes a require too (Node 20.19+ requires ES modules), since a
+// The fast path of the commands (bin/run.js, src/ui/fast) as one bundle in dist/fast/, one chunk per
+// command plus shared ones, loaded by src/ui/fast/load-bundle.ts. CommonJS, because Node 20 loads it
+// faster than ES modules and compiles it through V8's code cache. Packages stay outside it, required
+// from node_modules; an import() of one becomes a require too (Node 20.19+ requires ES modules), since a
 // script compiled from V8's cache cannot import() in Node 20.
 // PACKAGE_ROOT is found by walking up, so the chunks in dist/fast/ find it as the modules in dist/core/ do.
 const fastDir = join(root, 'dist', 'fast')
 rmSync(fastDir, {recursive: true, force: true})
 const {build} = await import('rolldown')
-await build({
+const {output} = await build({
   input: join(root, 'dist', 'ui', 'fast', 'run.js'),
   platform: 'node',
   external: (id) => !id.startsWith('.') && !id.startsWith('/'),
   logLevel: 'warn',
   output: {dir: fastDir, format: 'cjs', entryFileNames: 'run.cjs', chunkFileNames: '[name]-[hash].cjs', dynamicImportInCjs: false},
 })
+const chunks = new Map(output.filter((file) => file.type === 'chunk').map((chunk) => [chunk.fileName, chunk]))
+
+// Every chunk ASCII, the rest escaped (\uXXXX means the same in a string, a template or a regular
+// expression): the loader reads it as Latin-1, a one-byte string.
+const asciiOnly = (name, text) =>
+  text.replace(/\\?[^\x00-\x7f]/g, (match) => {
+    if (match.length > 1) throw new Error(`bin/build.js: ${name} has a non-ASCII character after a backslash; escape it in the source`)
+    return `\\u${match.charCodeAt(0).toString(16).padStart(4, '0')}`
+  })
+const ascii = new Map([...chunks.keys()].map((name) => [name, asciiOnly(name, readFileSync(join(fastDir, name), 'utf8'))]))
+for (const [name, text] of ascii) writeFileSync(join(fastDir, name), text)
+
+// A pack per hot command: every chunk it loads before it runs (the entry's and the command's static
+// imports, transitively), as one script of functions by chunk name: one read and one compile instead of
+// one per chunk. Commands not here load chunk by chunk; a pack repeats what it shares with others, so
+// only the commands whose start-up is the point have one.
+const PACKED = ['list', 'verify', 'search', 'targets', 'skills list', 'agents list', 'marketplace list', 'mcp list', 'install', 'uninstall']
+mkdirSync(join(fastDir, 'packs'))
+for (const words of PACKED) {
+  const commandChunk = [...chunks.values()].find((chunk) => chunk.facadeModuleId?.endsWith(`/ui/shared-commands/${words.replace(' ', '-')}.js`))
+  if (!commandChunk) throw new Error(`bin/build.js: no chunk holds the command ${words}`)
+  const names = new Set()
+  const add = (name) => {
+    if (names.has(name) || !chunks.has(name)) return
+    names.add(name)
+    for (const imported of chunks.get(name).imports) add(imported)
+  }
+  add('run.cjs')
+  add(commandChunk.fileName)
+  const bodies = [...names].map((name) => `${JSON.stringify(name)}: function (exports, require, module, __filename, __dirname) {${ascii.get(name)}\n}`)
+  writeFileSync(join(fastDir, 'packs', `${words.replace(' ', '-')}.pack`), `({\n${bodies.join(',\n')}\n})\n`)
+}
 
 run(bin('oclif'), ['manifest'])
 

@@ -20,7 +20,7 @@ const storedHelp = async () =>
 const fast = async () =>
   /^[a-z]/.test(args[0] ?? '') &&
   !process.env.LOADOUT_NO_FAST &&
-  (await (await import('../dist/ui/fast/code-cache.js')).requireCached(new URL('../dist/fast/run.cjs', import.meta.url)).runFast(args))
+  (await (await import('../dist/ui/fast/load-bundle.js')).loadBundle(new URL('../dist/fast/run.cjs', import.meta.url), args).runFast(args))
 
 // `update --auto` with nothing due (a SessionStart hook's every run): one file read, no request
 const idleAutoUpdate = async () => args[0] === 'update' && (await import('../dist/ui/fast/auto-idle.js')).answerIdleAutoUpdate(args)

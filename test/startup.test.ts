@@ -63,7 +63,7 @@ describe('start-up', () => {
           args.join(' '),
         ).toBe(true)
         expect(
-          modules.filter((m) => /\/dist\/(core|ui|commands)\//.test(m) && !m.endsWith('/dist/ui/fast/code-cache.js')),
+          modules.filter((m) => /\/dist\/(core|ui|commands)\//.test(m) && !m.endsWith('/dist/ui/fast/load-bundle.js')),
           args.join(' '),
         ).toEqual([])
         // subagents are YAML-fronted Markdown and TOML: only `agents list` may read those

@@ -1,0 +1,121 @@
+/**
+ * Loads the fast path's bundle (dist/fast/, bin/build.js) with a module registry of its own, each file
+ * compiled through V8's code cache. Node's module loader resolves, stats and wraps every file it loads
+ * (~0.4 ms a chunk, ~30 chunks a command), and Node 20 has no compile cache (`module.enableCompileCache`
+ * is Node 22). So:
+ * - a hot command's chunks come from its pack (`packs/<words>.pack`): every chunk it loads before it
+ *   runs, in one script: one read and one compile;
+ * - any other chunk is read from its own file when first required;
+ * - a chunk requires another as `./name.cjs`; anything else (`node:*`, packages) is Node's require
+ *   from the bundle's folder.
+ * The build makes every file ASCII, so it is read as Latin-1: a one-byte string, half the memory of
+ * the two-byte string UTF-8 decoding makes of a file with one non-ASCII character.
+ * A file's cache is written beside the bundle once, at the exit of the first run that compiled it,
+ * when that folder is writable: it is the package's own folder, so whoever can write the cache can
+ * write the code it caches, and a cache V8 rejects (another Node, another file) is only rewritten.
+ * Nothing is written into HOME.
+ */
+import {closeSync, fstatSync, mkdirSync, openSync, readFileSync, renameSync, writeFileSync} from 'node:fs'
+import {createRequire} from 'node:module'
+import {basename, dirname, join} from 'node:path'
+import {fileURLToPath} from 'node:url'
+import {Script} from 'node:vm'
+
+interface ChunkModule {
+  exports: unknown
+}
+type ChunkBody = (exports: unknown, require: (spec: string) => unknown, module: ChunkModule, filename: string, dirname: string) => void
+
+/** A chunk's text as the body of a function taking what a CommonJS module is given. */
+const wrap = (source: string) => `(function (exports, require, module, __filename, __dirname) {${source}\n})`
+
+/** The words of a command name (`skills list` → skills-list.pack): lower-case letters and dashes only. */
+const COMMAND_WORD = /^[a-z][a-z-]{0,40}$/
+
+const readIfAny = (file: string): Buffer | undefined => {
+  try {
+    return readFileSync(file)
+  } catch {
+    return undefined
+  }
+}
+
+/** Writes each new cache by a rename, so that runs at once never read half of one; a folder we cannot write is left alone. */
+const writeCaches = (dir: string, made: readonly (readonly [Script, string])[]) => {
+  try {
+    mkdirSync(dir, {recursive: true})
+    for (const [script, file] of made) {
+      const temp = `${file}.${process.pid}.tmp`
+      writeFileSync(temp, script.createCachedData())
+      renameSync(temp, file)
+    }
+  } catch {
+    // a read-only install: the next run compiles again
+  }
+}
+
+/** Requires the bundle's entry, with the chunks of the pack named by the command words in `argv` when there is one. */
+export const loadBundle = (entryUrl: URL, argv: readonly string[]): unknown => {
+  const entry = fileURLToPath(entryUrl)
+  const dir = dirname(entry)
+  // a cache is only good for the V8 that made it
+  const cacheDir = join(dir, '.v8-cache', `${process.versions.v8}-${process.arch}`)
+  const made: (readonly [Script, string])[] = []
+
+  /** Runs the script in `file` (undefined when there is no such file), compiled from its cache where V8 takes it. */
+  const evaluate = (file: string, toScript: (source: string) => string): unknown => {
+    let fd: number
+    try {
+      fd = openSync(file, 'r')
+    } catch {
+      return undefined
+    }
+    let source: string
+    let cacheFile: string
+    try {
+      const {size, mtimeMs} = fstatSync(fd)
+      source = readFileSync(fd).toString('latin1')
+      // the file's own name holds its content's hash; its size and time guard one rewritten in place
+      cacheFile = join(cacheDir, `${basename(file)}-${size}-${Math.trunc(mtimeMs)}.bin`)
+    } finally {
+      closeSync(fd)
+    }
+    const cachedData = readIfAny(cacheFile)
+    const script = new Script(toScript(source), {filename: file, cachedData})
+    if (!cachedData || script.cachedDataRejected) made.push([script, cacheFile])
+    return script.runInThisContext()
+  }
+
+  const pack = (): Readonly<Record<string, ChunkBody>> => {
+    const words: string[] = []
+    for (const word of argv.slice(0, 2)) {
+      if (!COMMAND_WORD.test(word)) break
+      words.push(word)
+    }
+    for (let n = words.length; n > 0; n--) {
+      const chunks = evaluate(join(dir, 'packs', `${words.slice(0, n).join('-')}.pack`), (source) => source)
+      if (chunks) return chunks as Record<string, ChunkBody>
+    }
+    return {}
+  }
+  const packed = pack()
+  const outside = createRequire(entry)
+  const modules = new Map<string, ChunkModule>()
+  const requireChunk = (spec: string): unknown => {
+    if (!spec.startsWith('./')) return outside(spec)
+    const name = spec.slice(2)
+    const known = modules.get(name)
+    if (known) return known.exports
+    const body = (Object.hasOwn(packed, name) ? packed[name] : evaluate(join(dir, name), wrap)) as ChunkBody | undefined
+    // no such chunk: Node's loader says so in its own words
+    if (!body) return outside(spec)
+    const module: ChunkModule = {exports: {}}
+    modules.set(name, module)
+    body.call(module.exports, module.exports, requireChunk, module, join(dir, name), dir)
+    return module.exports
+  }
+  process.once('exit', () => {
+    if (made.length > 0) writeCaches(cacheDir, made)
+  })
+  return requireChunk(`./${basename(entry)}`)
+}
