@@ -23,6 +23,9 @@ const SCRUB = [
   /^DEBUG$/,
   /^FORCE_COLOR$/,
   /^NODE_OPTIONS$/,
+  // Node reads every certificate it names at start-up, before any script (a system bundle: ~65 ms on this
+  // machine, for both sides of every scenario alike); the network scenarios set it to their own CA
+  /^NODE_EXTRA_CA_CERTS$/,
   /^GIT_/,
   // `npm run` sets EDITOR for scripts; no process the bench times should see the caller's editor or pager
   /^EDITOR$/,
