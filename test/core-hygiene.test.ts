@@ -164,13 +164,14 @@ describe('src', () => {
 /**
  * The tiers of src/core, bottom first, and the folders of each in the order they may lean on one
  * another: a module imports only its own folder or one listed before it. `model` holds the types
- * every tier shares; `kernel` the machinery (files, state with its lock and journal, agent config
+ * every tier shares; `kernel` the machinery (node:crypto loaded on first use, files, state with its lock and journal, agent config
  * editing, JSON, sources and fetchers, targets, reading plugins and catalogs, resolving, policy);
  * `ops` the workflows a command calls, each over the kernel and the workflows listed before it.
  */
 export const LAYERS = [
   'model',
   'kernel/env',
+  'kernel/crypto',
   'kernel/text',
   'kernel/fs',
   'kernel/json',

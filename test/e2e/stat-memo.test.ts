@@ -2,8 +2,8 @@
  * The memos of what files held (src/core/kernel/fs/stat-memo.ts): `list` takes a recorded file's
  * sha256, and `skills list` and the budget a SKILL.md's reading, from a memo in loadout's cache
  * while the file's metadata (device, inode, size, modification and change times) is as remembered.
- * Over 64 files only, and only files unchanged for 3 s are remembered, so each sandbox here waits for
- * its files to settle once.
+ * Hashes for any number of files, SKILL.md readings over 64 files only; only files unchanged for 3 s
+ * are remembered, so each sandbox here waits for its files to settle once.
  *
  * What must hold: a file edited behind loadout's back is reported even when its size is the same and
  * its modification time is set back (the change time still moves); a damaged memo is passed over; a
@@ -11,7 +11,6 @@
  * and that `verify` and `skills info` read every file themselves); nothing is written when nothing
  * changed.
  */
-import {createHash} from 'node:crypto'
 import {spawnSync} from 'node:child_process'
 import {existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
@@ -19,6 +18,7 @@ import {setTimeout as sleep} from 'node:timers/promises'
 import {beforeAll, describe, expect, it} from 'vitest'
 import type {Sandbox} from '../support/cli.js'
 import {jsonError, loadout, sandboxes, skillsFolder, writeSkill} from './helpers.js'
+import {moduleTrace} from '../support/module-trace.js'
 
 const sandbox = sandboxes()
 /** a little more than the memo's 3 s, so that every file written before it is remembered */
@@ -36,10 +36,10 @@ const readMemo = (sb: Sandbox, name: string): {header: Record<string, unknown>; 
   return {header: JSON.parse(text.slice(0, newline)), entries: JSON.parse(text.slice(newline + 1))}
 }
 
-/** Writes a memo back with a header whose checksum matches (`damage` may spoil the result after). */
+/** Writes a memo back with a header whose length matches: what a forger would write, and believed. */
 const writeMemo = (sb: Sandbox, name: string, header: Record<string, unknown>, entries: Entries): void => {
   const body = JSON.stringify(entries)
-  writeFileSync(memoPath(sb, name), `${JSON.stringify({...header, sha256: createHash('sha256').update(body).digest('hex')})}\n${body}`)
+  writeFileSync(memoPath(sb, name), `${JSON.stringify({...header, bytes: body.length})}\n${body}`)
 }
 
 /** Rewrites a file in place with other bytes of the same length and sets its modification time back. */
@@ -77,6 +77,46 @@ const installBig = async (sb: Sandbox): Promise<string> => {
   expect(installed.status, installed.stderr).toBe(0)
   return join(skillsFolder(sb, 'universal', 'user'), 'big')
 }
+
+describe('list, over a few files', () => {
+  it('takes their hashes from the memo once they settle, and then loads no node:crypto; nor does a search', async () => {
+    const sb = sandbox()
+    const root = join(sb.dir, 'small')
+    mkdirSync(join(root, '.claude-plugin'), {recursive: true})
+    writeFileSync(join(root, '.claude-plugin', 'plugin.json'), JSON.stringify({name: 'small', version: '1.0.0'}))
+    writeSkill(join(root, 'skills'), 'small')
+    const market = join(sb.dir, 'market')
+    mkdirSync(join(market, '.claude-plugin'), {recursive: true})
+    writeFileSync(join(market, '.claude-plugin', 'marketplace.json'), JSON.stringify({name: 'm', owner: {name: 'o'}, plugins: [{name: 'small', source: root}]}))
+    for (const args of [
+      ['install', root, '--agent', 'universal', '--scope', 'user', '--yes'],
+      ['marketplace', 'add', market, '--scope', 'user'],
+    ]) {
+      const done = await loadout(sb, args)
+      expect(done.status, done.stderr).toBe(0)
+    }
+    await sleep(SETTLE_MS)
+    const trace = moduleTrace()
+    try {
+      const crypto = async (args: string[]) => {
+        trace.reset()
+        const result = await loadout(sb, args, {env: trace.env})
+        expect(result.status, result.stderr).toBe(0)
+        return trace.loaded().includes('node:crypto')
+      }
+      // the first of each hashes the files (list) or writes the index (search); the trace sees node:crypto
+      expect(await crypto(['list', '--json'])).toBe(true)
+      expect(readdirSync(memoDir(sb))).toEqual(['file-sha256'])
+      expect(await crypto(['list', '--json'])).toBe(false)
+      await crypto(['search', 'small', '--json'])
+      expect(await crypto(['search', 'small', '--json'])).toBe(false)
+      // verify reads every byte
+      expect(await crypto(['verify', '--json'])).toBe(true)
+    } finally {
+      trace.cleanup()
+    }
+  })
+})
 
 describe('list, over many files', () => {
   const made: Array<{sb: Sandbox; skill: string}> = []
@@ -144,9 +184,9 @@ describe('list, over many files', () => {
     entries[file] = [`${now.dev}`, `${now.ino}`, `${now.size}`, `${now.mtimeNs}`, `${now.ctimeNs}`, recorded]
     const body = JSON.stringify(entries)
     const damaged: Array<[string, string]> = [
-      ['checksum', `${JSON.stringify({...header, sha256: createHash('sha256').update(`${body} `).digest('hex')})}\n${body}`],
-      ['build', `${JSON.stringify({...header, build: 'another', sha256: createHash('sha256').update(body).digest('hex')})}\n${body}`],
-      ['cut short', `${JSON.stringify({...header, sha256: createHash('sha256').update(body).digest('hex')})}\n${body.slice(0, -40)}`],
+      ['longer', `${JSON.stringify({...header, bytes: body.length})}\n${body} `],
+      ['build', `${JSON.stringify({...header, build: 'another', bytes: body.length})}\n${body}`],
+      ['cut short', `${JSON.stringify({...header, bytes: body.length})}\n${body.slice(0, -40)}`],
       ['no header', body],
       ['not JSON', '\u0000\u0001garbage'],
     ]
@@ -206,7 +246,8 @@ describe('skills list and the budget, over many skills', () => {
     expect((await listed(sb)).get('hand-03')).toBe('A forged description.')
     const info = await loadout(sb, ['skills', 'info', 'hand-03', '--agent', 'claude-code', '--json'])
     expect(info.json<{description: string}>().description).toBe(description(3))
-    writeFileSync(memoPath(sb, 'skill-md'), readFileSync(memoPath(sb, 'skill-md'), 'utf8').replace('A forged description.', 'A forged descriptioN.'))
+    // damaged: its length is not the one its header says
+    writeFileSync(memoPath(sb, 'skill-md'), readFileSync(memoPath(sb, 'skill-md'), 'utf8').replace('A forged description.', 'A forged description, cut'))
     expect((await listed(sb)).get('hand-03')).toBe(description(3))
   })
 

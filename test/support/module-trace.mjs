@@ -1,8 +1,8 @@
 // Preloaded with NODE_OPTIONS=--import (see test/startup.test.ts, test/e2e/fast-path.test.ts): appends
 // every module the CLI resolves (ESM, through a resolve hook), every CommonJS module it loaded
-// (require.cache, at exit) and every file of the fast path's bundle it opened (its loader keeps a
-// registry of its own, src/ui/fast/load-bundle.ts) to the file named by LOADOUT_TRACE_MODULES, one URL
-// or path a line.
+// (require.cache, at exit), every file of the fast path's bundle it opened (its loader keeps a
+// registry of its own, src/ui/fast/load-bundle.ts) and every public module of Node's own it loaded
+// (`node:crypto`) to the file named by LOADOUT_TRACE_MODULES, one URL, path or name a line.
 import fs, {appendFileSync} from 'node:fs'
 import {createRequire, register, syncBuiltinESMExports} from 'node:module'
 
@@ -17,6 +17,7 @@ if (out) {
   }
   syncBuiltinESMExports()
   process.on('exit', () => {
-    appendFileSync(out, `${[...Object.keys(createRequire(import.meta.url).cache), ...bundleFiles].join('\n')}\n`)
+    const builtins = process.moduleLoadList.filter((m) => /^NativeModule [a-z]/.test(m)).map((m) => `node:${m.slice('NativeModule '.length)}`)
+    appendFileSync(out, `${[...Object.keys(createRequire(import.meta.url).cache), ...bundleFiles, ...builtins].join('\n')}\n`)
   })
 }

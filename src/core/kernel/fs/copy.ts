@@ -1,4 +1,4 @@
-import {createHash} from 'node:crypto'
+import {createHash} from '../crypto/node-crypto.js'
 import {closeSync, constants, fchmodSync, fstatSync, mkdirSync, openSync, readdirSync, readlinkSync, readSync, symlinkSync, writeSync} from 'node:fs'
 import {dirname, join, resolve} from 'node:path'
 import {errnoCode} from '../../model/errors.js'

@@ -3,7 +3,7 @@
  * value recorded with a commit or an archive so that a changed tree is noticed even when its version
  * string is not.
  */
-import {createHash} from 'node:crypto'
+import {createHash} from '../crypto/node-crypto.js'
 import {closeSync, constants, createReadStream, fstatSync, openSync, readdirSync, readFileSync, readlinkSync} from 'node:fs'
 import {join} from 'node:path'
 import {errnoCode, EXIT, LoadoutError} from '../../model/errors.js'

@@ -9,16 +9,18 @@
  *   never look like the file remembered, even within the coarse ticks file systems keep time in (or
  *   FAT's two seconds). Nothing a user does sets the change time back: `touch -d` moves it to now.
  * - Untrusted on read: the file opens with a header naming the memo, its format, loadout's version
- *   and build, and the sha256 of the rest. A header that does not match, a body that does not parse,
- *   an entry not of the expected shape: each is passed over, so a damaged memo costs reading the
- *   files again, never a change unseen.
+ *   and build, and the length of the rest. A header that does not match, a body that does not parse,
+ *   an entry not of the expected shape: each is passed over, so a damaged memo costs reading the files
+ *   again, never a change unseen: a file is taken as unchanged only when the sha256 remembered for it
+ *   is the one recorded at install, which no damage makes by chance. No digest of the memo itself:
+ *   node:crypto costs more to load than the memo saves, and a checksum in JavaScript ~10 ms a 200 KB
+ *   before the engine optimises it; whoever can write the memo can write the files it describes.
  * - Best effort on write: only when something changed, to a temporary sibling renamed over the memo
  *   (two runs at once: the last rename wins, both whole); a memo that cannot be written is left.
  *   Never under the state's mutex and never read by a change: a memo only ever saves reads.
- * - Only for many files: below MEMO_MIN_FILES, reading the files costs about what reading the memo
- *   would, so callers read no memo and write none.
+ * - SKILL.md summaries only for many files: below MEMO_MIN_FILES, reading and parsing them costs
+ *   about what reading the memo would. Hashes always: hashing even one file loads node:crypto.
  */
-import {createHash} from 'node:crypto'
 import {closeSync, existsSync, fstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, type BigIntStats} from 'node:fs'
 import {dirname, join} from 'node:path'
 import {loadoutPaths, type Environment} from '../env/environment.js'
@@ -26,7 +28,7 @@ import {PACKAGE_ROOT, packageVersion} from '../env/package-root.js'
 import {tmpName} from './write.js'
 import {fileSha256Sync} from './integrity.js'
 
-/** Fewer files than this are read without a memo. */
+/** Fewer SKILL.md files than this are read without a memo. */
 export const MEMO_MIN_FILES = 64
 
 const SETTLE_NS = 3_000_000_000n
@@ -34,7 +36,7 @@ const SETTLE_NS = 3_000_000_000n
 const MAX_ENTRIES = 50_000
 /** a memo larger than MAX_ENTRIES can make is not one loadout wrote: not read */
 const MAX_MEMO_BYTES = 64 * 1024 * 1024
-const FORMAT = 1
+const FORMAT = 2
 
 /** dev, ino, size, mtimeNs, ctimeNs as decimal text, then the value */
 type Entry = [string, string, string, string, string, unknown]
@@ -67,11 +69,9 @@ const buildStamp = (): string => {
 
 const identity = (s: BigIntStats): [string, string, string, string, string] => [`${s.dev}`, `${s.ino}`, `${s.size}`, `${s.mtimeNs}`, `${s.ctimeNs}`]
 
-const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex')
-
 const memoFile = (env: Environment, name: string): string => join(loadoutPaths(env).cache, 'stat-memo', name)
 
-const headerOf = (name: string, body: string): string => `${JSON.stringify({memo: name, format: FORMAT, build: buildStamp(), sha256: sha256(body)})}\n`
+const headerOf = (name: string, body: string): string => `${JSON.stringify({memo: name, format: FORMAT, build: buildStamp(), bytes: body.length})}\n`
 
 /** The entries of a memo file, or none when it is missing, of another build or damaged. */
 const readEntries = (file: string, name: string): Record<string, unknown> => {

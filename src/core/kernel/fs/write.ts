@@ -1,4 +1,4 @@
-import {randomBytes} from 'node:crypto'
+import {randomBytes} from '../crypto/node-crypto.js'
 import {closeSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync, writeFileSync, writeSync} from 'node:fs'
 import {basename, dirname, join} from 'node:path'
 import {errnoCode, EXIT, explainIoError, LoadoutError} from '../../model/errors.js'

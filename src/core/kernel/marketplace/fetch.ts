@@ -1,4 +1,4 @@
-import {createHash, randomBytes} from 'node:crypto'
+import {createHash, randomBytes} from '../crypto/node-crypto.js'
 import {existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync} from 'node:fs'
 import {dirname, join, relative, sep} from 'node:path'
 import {loadoutPaths, type Environment} from '../env/environment.js'

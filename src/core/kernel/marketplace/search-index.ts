@@ -1,10 +1,10 @@
-import {createHash} from 'node:crypto'
 import {closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, rmSync, statSync} from 'node:fs'
 import {join} from 'node:path'
 import {loadoutPaths, type Environment} from '../env/environment.js'
 import {writeFileAtomic} from '../fs/write.js'
 import {PACKAGE_ROOT} from '../env/package-root.js'
 import {isProblem, type Problem} from '../../model/problems.js'
+import {checksum} from '../text/checksum.js'
 import type {KnownMarketplace} from './known.js'
 
 /**
@@ -65,8 +65,8 @@ const keyOf = (m: KnownMarketplace): string | undefined => {
   }
 }
 
-const indexPath = (m: KnownMarketplace, env: Environment): string =>
-  join(loadoutPaths(env).cache, 'search-index', `${createHash('sha256').update(m.catalogFile).digest('hex').slice(0, 32)}.idx`)
+/** Named by a checksum of the catalog's path: two catalogs that share a name only take turns (the key holds the path). */
+const indexPath = (m: KnownMarketplace, env: Environment): string => join(loadoutPaths(env).cache, 'search-index', `${checksum(m.catalogFile)}.idx`)
 
 const isString = (v: unknown): v is string => typeof v === 'string'
 const optionalString = (v: unknown): boolean => v === undefined || isString(v)

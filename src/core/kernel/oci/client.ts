@@ -10,7 +10,7 @@
  * own origin (the token realm gets the Basic credentials only), never to a host a redirect leads to.
  * Credentials never appear in a message.
  */
-import {createHash, type Hash} from 'node:crypto'
+import {createHash, type Hash} from '../crypto/node-crypto.js'
 import {createReadStream, createWriteStream} from 'node:fs'
 import {rm} from 'node:fs/promises'
 import type {IncomingMessage} from 'node:http'

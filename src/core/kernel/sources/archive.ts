@@ -6,7 +6,7 @@
  * destination, and the total size and the number of entries are bounded while the data streams, so a
  * bomb is stopped at the first header that would break a limit instead of being inflated.
  */
-import {createHash, randomBytes} from 'node:crypto'
+import {createHash, randomBytes} from '../crypto/node-crypto.js'
 import {constants, createReadStream, createWriteStream, mkdirSync, openSync, type WriteStream} from 'node:fs'
 import {chmod, lstat, mkdir, mkdtemp, readdir, readFile, rename, rm, rmdir, writeFile} from 'node:fs/promises'
 import {dirname, join, resolve} from 'node:path'

@@ -1,4 +1,4 @@
-import {createHash} from 'node:crypto'
+import {createHash} from '../crypto/node-crypto.js'
 import {mkdirSync, mkdtempSync, rmSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'

@@ -1,4 +1,4 @@
-import {createHash, randomBytes} from 'node:crypto'
+import {createHash, randomBytes} from '../crypto/node-crypto.js'
 import {existsSync, mkdirSync, readFileSync, renameSync, rmSync} from 'node:fs'
 import {basename, dirname, join} from 'node:path'
 import {failpoint} from '../env/failpoint.js'

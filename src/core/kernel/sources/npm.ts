@@ -5,7 +5,7 @@
  * too). The verified tarball is then extracted by loadout's own extractor, which refuses links and
  * bounds sizes, not by pacote's: lifecycle scripts never run and nothing outside the tree is written.
  */
-import {createHash} from 'node:crypto'
+import {createHash} from '../crypto/node-crypto.js'
 import {existsSync, readFileSync} from 'node:fs'
 import {mkdir, mkdtemp, rename, rm} from 'node:fs/promises'
 import {Agent as HttpsAgent, type AgentOptions} from 'node:https'

@@ -1,5 +1,5 @@
 import {execFile} from 'node:child_process'
-import {createHash} from 'node:crypto'
+import {createHash} from '../crypto/node-crypto.js'
 import {mkdtempSync, readFileSync, rmSync, statSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'

@@ -1,4 +1,4 @@
-import {randomBytes} from 'node:crypto'
+import {randomBytes} from '../crypto/node-crypto.js'
 import {mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync} from 'node:fs'
 import {dirname, join} from 'node:path'
 import {failpoint} from '../env/failpoint.js'

@@ -36,7 +36,7 @@
  *
  * The lock waits `LOADOUT_LOCK_WAIT` seconds (default 30), then fails with exit 9.
  */
-import {randomBytes} from 'node:crypto'
+import {randomBytes} from '../crypto/node-crypto.js'
 import {
   appendFileSync,
   copyFileSync,

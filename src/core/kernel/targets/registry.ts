@@ -1,4 +1,4 @@
-import {createHash} from 'node:crypto'
+import {createHash} from '../crypto/node-crypto.js'
 import {readdirSync, readFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {LoadoutError, EXIT, usageError} from '../../model/errors.js'

@@ -1,4 +1,4 @@
-import {createHash} from 'node:crypto'
+import {createHash} from '../crypto/node-crypto.js'
 import {existsSync, readFileSync} from 'node:fs'
 import {join, relative, sep} from 'node:path'
 import type {DisabledParts, PluginModel} from '../../model/plugin.js'

@@ -4,7 +4,7 @@
  * target's config. Pure functions: the config editors (JSON key, Codex TOML table) do the writing.
  */
 import {runnerChanges} from './runner-options.js'
-import {createHash} from 'node:crypto'
+import {createHash} from '../crypto/node-crypto.js'
 import type {McpServerConfig} from '../../model/plugin.js'
 import {redactUrl} from '../sources/redact.js'
 import {codexFieldsAsVars, codexRemote, codexStdio} from './mcp-codex.js'

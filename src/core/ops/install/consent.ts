@@ -1,4 +1,4 @@
-import {createHash} from 'node:crypto'
+import {createHash} from '../../kernel/crypto/node-crypto.js'
 import {rmSync} from 'node:fs'
 import {join} from 'node:path'
 import {loadoutPaths, type Environment} from '../../kernel/env/environment.js'

@@ -9,7 +9,7 @@ import type {Scope} from '../../kernel/env/scope.js'
 import {readInstallRecords, type InstallRecord, type RecordedConfigEdit} from '../../kernel/state/records.js'
 import {missingCommandFiles} from './command-files.js'
 import {fileSha256Sync} from '../../kernel/fs/integrity.js'
-import {fileSha256Remembered, MEMO_MIN_FILES, openHashMemo, type StatMemo} from '../../kernel/fs/stat-memo.js'
+import {fileSha256Remembered, openHashMemo, type StatMemo} from '../../kernel/fs/stat-memo.js'
 import {checkCopy, type CopyCheck} from './plugin-copy.js'
 
 export interface RecordCheck {
@@ -118,12 +118,12 @@ export const checkRecord = (record: InstallRecord, options: {hashes?: StatMemo<s
 
 /**
  * What `list` shows in its problems column: per enabled record, its files and config entries missing
- * or changed (a disabled record: 0). Over many files, a file whose metadata is what it was when last
- * hashed is taken to hold what it held then (kernel/fs/stat-memo.ts); `verify` reads every file.
+ * or changed (a disabled record: 0). A file whose metadata is what it was when last hashed is taken to
+ * hold what it held then (kernel/fs/stat-memo.ts); `verify` reads every file.
  */
 export const countProblems = (records: readonly InstallRecord[], env: Environment): Map<InstallRecord, number> => {
   const files = records.reduce((n, r) => n + (r.enabled ? r.files.length : 0), 0)
-  const hashes = files >= MEMO_MIN_FILES ? openHashMemo(env) : undefined
+  const hashes = files > 0 ? openHashMemo(env) : undefined
   const problems = new Map<InstallRecord, number>()
   for (const record of records) {
     const check = record.enabled ? checkRecord(record, {...(hashes ? {hashes} : {}), added: false}) : undefined

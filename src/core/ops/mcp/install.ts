@@ -4,7 +4,7 @@
  * the registry's server.json, whose defaults for secrets are not to be kept) with the id `mcp:<name>@local|registry`, and `installPrepared` plans, consents,
  * applies and records it like any plugin's server, under the server's own name.
  */
-import {createHash} from 'node:crypto'
+import {createHash} from '../../kernel/crypto/node-crypto.js'
 import {existsSync, mkdirSync, renameSync, rmSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {loadoutPaths, type Environment} from '../../kernel/env/environment.js'

@@ -1,4 +1,4 @@
-import {randomUUID} from 'node:crypto'
+import {randomUUID} from '../../kernel/crypto/node-crypto.js'
 import type {Inventory, InventoryPlugin} from './inventory.js'
 
 /** A CycloneDX 1.6 JSON BOM: each plugin a component, each file it wrote a nested `file` component with its SHA-256. */

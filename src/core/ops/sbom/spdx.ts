@@ -1,4 +1,4 @@
-import {randomUUID} from 'node:crypto'
+import {randomUUID} from '../../kernel/crypto/node-crypto.js'
 import type {Inventory, InventoryPlugin} from './inventory.js'
 
 /**
