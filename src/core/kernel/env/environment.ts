@@ -23,7 +23,10 @@ export const environmentFromProcess = (): Environment => ({
   home: process.env.HOME || homedir(),
   cwd: process.cwd(),
   platform: process.platform,
-  interactive: Boolean(process.stdin.isTTY && process.stdout.isTTY) && process.env.CI !== 'true',
+  // asked only where a command may prompt: making process.stdin costs a read-only command ~1 ms
+  get interactive() {
+    return Boolean(process.stdin.isTTY && process.stdout.isTTY) && process.env.CI !== 'true'
+  },
 })
 
 const nonEmpty = (value: string | undefined): string | undefined => (value && value.trim() ? value : undefined)
