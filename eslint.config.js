@@ -44,6 +44,12 @@ export default tseslint.config(
     },
   },
   {
+    // the CLI's entry is CommonJS (bin/package.json): an ES module would start Node's ES module loader
+    files: ['bin/run.js'],
+    languageOptions: {sourceType: 'commonjs', globals: {require: 'readonly', __dirname: 'readonly', __filename: 'readonly'}},
+    rules: {'@typescript-eslint/no-require-imports': 'off'},
+  },
+  {
     // tests and the bench build hostile and odd values by hand, and rethrow tool failures as plain errors
     files: ['test/**', 'bench/**'],
     rules: {'@typescript-eslint/no-explicit-any': 'off', 'preserve-caught-error': 'off'},

@@ -352,8 +352,8 @@ const USAGE = `usage: npm run bench -- [--runs N] [--warmup N] [--only name[,nam
 
 const ensureBuilt = () => {
   if (existsSync(join(REPO, 'dist', 'commands')) && existsSync(join(REPO, 'oclif.manifest.json'))) return
-  process.stderr.write('dist/ missing: building with `node bin/build.js`…\n')
-  execFileSync(process.execPath, [join(REPO, 'bin', 'build.js')], {cwd: REPO, stdio: 'inherit'})
+  process.stderr.write('dist/ missing: building with `node bin/build.mjs`…\n')
+  execFileSync(process.execPath, [join(REPO, 'bin', 'build.mjs')], {cwd: REPO, stdio: 'inherit'})
 }
 
 export const main = (argv = process.argv.slice(2), scenarioList = allScenarios) => {

@@ -1,38 +1,50 @@
 #!/usr/bin/env node
-// Most of oclif's start-up is importing it, so three kinds of run skip it:
+// CommonJS (bin/package.json), as is all it loads before a command's code: an ES module here would
+// start Node's ES module loader, ~10 ms of every run. Most of oclif's start-up is importing it, so
+// four kinds of run skip it:
 // - `loadout --version`: the text is oclif's own user agent, which test/startup.test.ts checks;
 // - help (`--help`, `<command> --help`, `help [command]`): the text oclif rendered at build time
 //   (dist/help.json, src/ui/fast/help-cache.ts), when that is what it would print now;
-// - the commands' fast path (src/ui/fast, bundled into dist/fast/ by bin/build.js), which hands
+// - `update --auto` when no marketplace is due (src/ui/fast/auto-idle.ts);
+// - the commands' fast path (src/ui/fast, bundled into dist/fast/ by bin/build.mjs), which hands
 //   back to oclif whatever it is not sure of.
-// - `update --auto` when no marketplace is due (src/ui/fast/auto-idle.ts).
-// LOADOUT_NO_FAST=1 turns the last three off.
+// LOADOUT_NO_FAST=1 turns the last three off. The three are required from dist/start/ (bin/build.mjs).
+'use strict'
+const {readFileSync} = require('node:fs')
+const {join} = require('node:path')
+const {pathToFileURL} = require('node:url')
+
+const root = join(__dirname, '..')
 const args = process.argv.slice(2)
-const userAgent = async () => {
-  const {readFileSync} = await import('node:fs')
-  const {name, version} = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'))
+const userAgent = () => {
+  const {name, version} = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
   return `${name}/${version} ${process.platform}-${process.arch} node-${process.version}`
 }
-const storedHelp = async () =>
+const storedHelp = () =>
   (args.length === 0 || args.at(-1) === '--help' || args[0] === 'help') &&
-  (await import('../dist/ui/fast/help-cache.js')).printStoredHelp(args, new URL('../dist/help.json', import.meta.url), await userAgent())
+  require('../dist/start/help-cache.cjs').printStoredHelp(args, join(root, 'dist', 'help.json'), userAgent())
 // which commands it takes is its own list (FAST_COMMANDS): a flag first is always oclif's
 const fast = async () =>
   /^[a-z]/.test(args[0] ?? '') &&
   !process.env.LOADOUT_NO_FAST &&
-  (await (await import('../dist/ui/fast/load-bundle.js')).loadBundle(new URL('../dist/fast/run.cjs', import.meta.url), args).runFast(args))
-
+  (await require('../dist/start/load-bundle.cjs')
+    .loadBundle(pathToFileURL(join(root, 'dist', 'fast', 'run.cjs')), args)
+    .runFast(args))
 // `update --auto` with nothing due (a SessionStart hook's every run): one file read, no request
-const idleAutoUpdate = async () => args[0] === 'update' && (await import('../dist/ui/fast/auto-idle.js')).answerIdleAutoUpdate(args)
+const idleAutoUpdate = () => args[0] === 'update' && require('../dist/start/auto-idle.cjs').answerIdleAutoUpdate(args)
 
-if (args.length === 1 && (args[0] === '--version' || args[0] === '-v')) {
-  process.stdout.write(`${await userAgent()}\n`)
-} else if (!(await idleAutoUpdate()) && !(await storedHelp()) && !(await fast())) {
+const main = async () => {
+  if (args.length === 1 && (args[0] === '--version' || args[0] === '-v')) {
+    process.stdout.write(`${userAgent()}\n`)
+    return
+  }
+  if (idleAutoUpdate() || storedHelp() || (await fast())) return
   // oclif's own engine check loads all of semver at import; loadout's `engines` field still applies.
   process.env.OCLIF_DISABLE_ENGINE_WARNING ??= '1'
   const {flush, run} = await import('@oclif/core')
   try {
-    await run(args, import.meta.url)
+    // the package's folder: bin/package.json (type only) is not the package
+    await run(args, root)
     // as oclif's execute does: not awaited, since a closed stdout (`| head`) never drains
     flush()
   } catch (error) {
@@ -42,3 +54,4 @@ if (args.length === 1 && (args[0] === '--version' || args[0] === '-v')) {
     reportFailure(error, args)
   }
 }
+main()

@@ -1,6 +1,6 @@
 // oclif.manifest.json is what the shipped CLI reads for help and command lookup, so it must describe
 // exactly the commands in src/commands. This test compares it with the source and the built classes
-// without rebuilding anything: when it fails, run `node bin/build.js`.
+// without rebuilding anything: when it fails, run `node bin/build.mjs`.
 import {existsSync, readdirSync, readFileSync} from 'node:fs'
 import {join, relative, sep} from 'node:path'
 import {pathToFileURL} from 'node:url'
@@ -171,7 +171,7 @@ describe('oclif.manifest.json', () => {
       const entry = manifest.commands[id]
       expect(entry).toBeDefined()
       const built = join(ROOT, ...entry!.relativePath)
-      expect(existsSync(built), `${relative(ROOT, built)} is missing: run node bin/build.js`).toBe(true)
+      expect(existsSync(built), `${relative(ROOT, built)} is missing: run node bin/build.mjs`).toBe(true)
       const cls = await loadClass(built)
       expect(shape(entry!)).toEqual(declared(cls))
     })

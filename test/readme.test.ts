@@ -4,10 +4,10 @@ import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, describe, expect, it} from 'vitest'
 // plain ESM JavaScript, shared with the command line
-import {END, extractAgentSection, loadAgents, renderAgentTable, replaceAgentSection, START} from '../bin/readme-agents.js'
+import {END, extractAgentSection, loadAgents, renderAgentTable, replaceAgentSection, START} from '../bin/readme-agents.mjs'
 
 const ROOT = join(import.meta.dirname, '..')
-const SCRIPT = join(ROOT, 'bin', 'readme-agents.js')
+const SCRIPT = join(ROOT, 'bin', 'readme-agents.mjs')
 const tmp = mkdtempSync(join(tmpdir(), 'loadout-readme-'))
 afterAll(() => rmSync(tmp, {recursive: true, force: true}))
 
@@ -17,7 +17,7 @@ const rowOf = (table: string, id: string) => table.split('\n').find((line) => li
 const cells = (row: string) => row.slice(2, -2).split(/(?<!\\) \| /)
 
 describe('the README agent table', () => {
-  it('is the table generated from registry/agents (run node bin/readme-agents.js when this fails)', () => {
+  it('is the table generated from registry/agents (run node bin/readme-agents.mjs when this fails)', () => {
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8')
     expect(extractAgentSection(readme)).toBe(renderAgentTable(agents()))
   })

@@ -178,7 +178,7 @@ describe('loadout update --auto', () => {
       const traced = spawnSync(NODE, [BIN, 'update', '--auto'], {cwd: sb.project, env: {...sb.env, ...trace.env}, encoding: 'utf8'})
       expect(traced.status, traced.stderr).toBe(0)
       const loaded = trace.loaded()
-      expect(loaded.some((m) => m.endsWith('/dist/ui/fast/auto-idle.js'))).toBe(true)
+      expect(loaded.some((m) => m.endsWith('/dist/start/auto-idle.cjs'))).toBe(true)
       expect(loaded.filter((m) => m.includes('/dist/fast/') || m.includes('/dist/commands/'))).toEqual([])
       expect(loadedPackage(loaded, '@oclif/core')).toBe(false)
     } finally {

@@ -6,6 +6,6 @@ import {join} from 'node:path'
 export default function setup(): void {
   const root = join(import.meta.dirname, '..', '..')
   if (process.env.LOADOUT_TEST_BUILD === '1' || !existsSync(join(root, 'dist', 'commands'))) {
-    execFileSync(process.execPath, [join(root, 'bin', 'build.js')], {cwd: root, stdio: 'inherit'})
+    execFileSync(process.execPath, [join(root, 'bin', 'build.mjs')], {cwd: root, stdio: 'inherit'})
   }
 }

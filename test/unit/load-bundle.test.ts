@@ -12,7 +12,7 @@ import {join} from 'node:path'
 import {pathToFileURL} from 'node:url'
 import {afterEach, describe, expect, it} from 'vitest'
 
-const LOADER = pathToFileURL(join(import.meta.dirname, '..', '..', 'dist', 'ui', 'fast', 'load-bundle.js')).href
+const LOADER = pathToFileURL(join(import.meta.dirname, '..', '..', 'dist', 'start', 'load-bundle.cjs')).href
 
 let dirs: string[] = []
 afterEach(() => {

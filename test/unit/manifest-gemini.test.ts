@@ -22,7 +22,7 @@ afterAll(() => {
 
 beforeAll(() => {
   if (!existsSync(join(ROOT, 'dist', 'schemas', 'gemini-extension.cjs')))
-    throw new Error('run node bin/build.js first: the compiled gemini-extension schema is missing')
+    throw new Error('run node bin/build.mjs first: the compiled gemini-extension schema is missing')
 })
 
 const plugin = (files: Record<string, string | object>, name = 'ext'): string => {

@@ -2,7 +2,7 @@
  * `marketplace validate`, rule by rule: each test builds a failing marketplace in code, from a
  * catalog that passes, and asserts the problem's severity, code, JSON path and message. The schema
  * validator is the one the build compiles (dist/schemas/claude-marketplace.cjs): run
- * `node bin/build.js` after changing registry/schemas/claude-marketplace.schema.json.
+ * `node bin/build.mjs` after changing registry/schemas/claude-marketplace.schema.json.
  */
 import {chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'

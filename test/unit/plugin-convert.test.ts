@@ -23,7 +23,7 @@ const ROOT = join(import.meta.dirname, '..', '..')
 beforeAll(() => {
   // plugin validate needs the manifest schemas compiled by the build
   if (!existsSync(join(ROOT, 'dist', 'schemas', 'lexora-manifest.cjs'))) {
-    execFileSync(process.execPath, [join(ROOT, 'bin', 'build.js')], {cwd: ROOT, stdio: 'inherit'})
+    execFileSync(process.execPath, [join(ROOT, 'bin', 'build.mjs')], {cwd: ROOT, stdio: 'inherit'})
   }
 })
 

@@ -19,7 +19,7 @@ const ROOT = join(import.meta.dirname, '..', '..')
 beforeAll(() => {
   // the manifest schemas are compiled by the build (ajv standalone); build when they are missing
   if (!existsSync(join(ROOT, 'dist', 'schemas', 'lexora-manifest.cjs'))) {
-    execFileSync(process.execPath, [join(ROOT, 'bin', 'build.js')], {cwd: ROOT, stdio: 'inherit'})
+    execFileSync(process.execPath, [join(ROOT, 'bin', 'build.mjs')], {cwd: ROOT, stdio: 'inherit'})
   }
 })
 

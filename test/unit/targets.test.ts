@@ -36,7 +36,7 @@ let targets: AgentTarget[]
 beforeAll(async () => {
   // the validator is compiled by the build; global-setup builds when dist/commands is missing
   if (!existsSync(join(ROOT, 'dist', 'schemas', 'agent-target.cjs'))) {
-    execFileSync(process.execPath, [join(ROOT, 'bin', 'build.js')], {cwd: ROOT, stdio: 'inherit'})
+    execFileSync(process.execPath, [join(ROOT, 'bin', 'build.mjs')], {cwd: ROOT, stdio: 'inherit'})
   }
   sandbox = realpathSync(mkdtempSync(join(tmpdir(), 'loadout-targets-')))
   home = join(sandbox, 'home')

@@ -42,7 +42,7 @@ export const printStoredHelp = (argv: readonly string[], tableFile: string | URL
   return true
 }
 
-/** Renders every help text with oclif's Help class, keyed as helpKey reads argv (run by bin/build.js). */
+/** Renders every help text with oclif's Help class, keyed as helpKey reads argv (run by bin/build.mjs). */
 export const renderHelpTable = async (root: string): Promise<Record<string, string>> => {
   const {Config, loadHelpClass} = await import('@oclif/core')
   const config = await Config.load(root)

@@ -1,5 +1,5 @@
 /**
- * Loads the fast path's bundle (dist/fast/, bin/build.js) with a module registry of its own, each file
+ * Loads the fast path's bundle (dist/fast/, bin/build.mjs) with a module registry of its own, each file
  * compiled through V8's code cache. Node's module loader resolves, stats and wraps every file it loads
  * (~0.4 ms a chunk, ~30 chunks a command), and Node 20 has no compile cache (`module.enableCompileCache`
  * is Node 22). So:

@@ -6,7 +6,7 @@ import {PACKAGE_ROOT} from '../env/package-root.js'
 // which costs more than loading it (the read-only commands load agent-target on every run)
 const require = createRequire(import.meta.url)
 
-/** A validator compiled at build time by ajv standalone (see bin/build.js). */
+/** A validator compiled at build time by ajv standalone (see bin/build.mjs). */
 export interface CompiledValidator {
   (data: unknown): boolean
   errors?: Array<{instancePath: string; message?: string; params?: Record<string, unknown>}> | null

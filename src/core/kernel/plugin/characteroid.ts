@@ -26,7 +26,7 @@ const validatorFor = (name: string): CompiledValidator => {
     try {
       validator = requireCjs(file) as CompiledValidator
     } catch (error) {
-      throw new Error(`the compiled schema ${name} is missing (run node bin/build.js): ${error instanceof Error ? error.message : String(error)}`, {
+      throw new Error(`the compiled schema ${name} is missing (run node bin/build.mjs): ${error instanceof Error ? error.message : String(error)}`, {
         cause: error,
       })
     }

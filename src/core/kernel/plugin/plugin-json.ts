@@ -161,7 +161,7 @@ export const schemaProblems = async (schema: string, json: unknown, file: string
   try {
     validator = await loadValidator(schema)
   } catch (error) {
-    throw new Error(`the compiled schema ${schema} is missing (run node bin/build.js): ${error instanceof Error ? error.message : String(error)}`, {
+    throw new Error(`the compiled schema ${schema} is missing (run node bin/build.mjs): ${error instanceof Error ? error.message : String(error)}`, {
       cause: error,
     })
   }

@@ -2,9 +2,9 @@
 // Renders the README's agent table from registry/agents/*.json and puts it between
 // <!-- agents:start --> and <!-- agents:end --> in README.md.
 //
-//   node bin/readme-agents.js            rewrite the section (only when it changed)
-//   node bin/readme-agents.js --check    exit 1 when the section is stale, write nothing
-//   node bin/readme-agents.js [--check] path/to/README.md
+//   node bin/readme-agents.mjs            rewrite the section (only when it changed)
+//   node bin/readme-agents.mjs --check    exit 1 when the section is stale, write nothing
+//   node bin/readme-agents.mjs [--check] path/to/README.md
 //
 // Plain ESM with no dependencies, so it runs before (and without) a build.
 import {readdirSync, readFileSync, renameSync, writeFileSync} from 'node:fs'
@@ -199,7 +199,7 @@ const main = (argv) => {
   const unknown = argv.filter((a) => a.startsWith('-') && a !== '--check')
   const paths = argv.filter((a) => !a.startsWith('-'))
   if (unknown.length > 0 || paths.length > 1) {
-    process.stderr.write('usage: node bin/readme-agents.js [--check] [README.md]\n')
+    process.stderr.write('usage: node bin/readme-agents.mjs [--check] [README.md]\n')
     return 2
   }
   const readmePath = paths[0] ? resolve(paths[0]) : README
@@ -214,7 +214,7 @@ const main = (argv) => {
   }
   if (updated === readme) return 0
   if (check) {
-    process.stderr.write(`error: the agent table in ${readmePath} is stale\n  run: node bin/readme-agents.js\n`)
+    process.stderr.write(`error: the agent table in ${readmePath} is stale\n  run: node bin/readme-agents.mjs\n`)
     return 1
   }
   const staged = `${readmePath}.${process.pid}.tmp`

@@ -5,6 +5,6 @@ import {dirname, join} from 'node:path'
 import {fileURLToPath} from 'node:url'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
-execFileSync(process.execPath, [join(root, 'bin', 'build.js')], {stdio: ['ignore', 'ignore', 'inherit']})
+execFileSync(process.execPath, [join(root, 'bin', 'build.mjs')], {stdio: ['ignore', 'ignore', 'inherit']})
 const {execute} = await import('@oclif/core')
 await execute({dir: import.meta.url})

@@ -54,7 +54,7 @@ const chunks = new Map(output.filter((file) => file.type === 'chunk').map((chunk
 // expression): the loader reads it as Latin-1, a one-byte string.
 const asciiOnly = (name, text) =>
   text.replace(/\\?[^\x00-\x7f]/g, (match) => {
-    if (match.length > 1) throw new Error(`bin/build.js: ${name} has a non-ASCII character after a backslash; escape it in the source`)
+    if (match.length > 1) throw new Error(`bin/build.mjs: ${name} has a non-ASCII character after a backslash; escape it in the source`)
     return `\\u${match.charCodeAt(0).toString(16).padStart(4, '0')}`
   })
 const ascii = new Map([...chunks.keys()].map((name) => [name, asciiOnly(name, readFileSync(join(fastDir, name), 'utf8'))]))
@@ -68,7 +68,7 @@ const PACKED = ['list', 'verify', 'search', 'targets', 'skills list', 'agents li
 mkdirSync(join(fastDir, 'packs'))
 for (const words of PACKED) {
   const commandChunk = [...chunks.values()].find((chunk) => chunk.facadeModuleId?.endsWith(`/ui/shared-commands/${words.replace(' ', '-')}.js`))
-  if (!commandChunk) throw new Error(`bin/build.js: no chunk holds the command ${words}`)
+  if (!commandChunk) throw new Error(`bin/build.mjs: no chunk holds the command ${words}`)
   const names = new Set()
   const add = (name) => {
     if (names.has(name) || !chunks.has(name)) return
@@ -80,6 +80,19 @@ for (const words of PACKED) {
   const bodies = [...names].map((name) => `${JSON.stringify(name)}: function (exports, require, module, __filename, __dirname) {${ascii.get(name)}\n}`)
   writeFileSync(join(fastDir, 'packs', `${words.replace(' ', '-')}.pack`), `({\n${bodies.join(',\n')}\n})\n`)
 }
+
+// What bin/run.js (CommonJS) requires before a command's code: the bundle's loader, the stored help and
+// the idle `update --auto`, as CommonJS in dist/start/ (an ES module would start Node's ES module
+// loader, ~10 ms of every run).
+const startDir = join(root, 'dist', 'start')
+rmSync(startDir, {recursive: true, force: true})
+await build({
+  input: Object.fromEntries(['load-bundle', 'help-cache', 'auto-idle'].map((name) => [name, join(root, 'dist', 'ui', 'fast', `${name}.js`)])),
+  platform: 'node',
+  external: (id) => !id.startsWith('.') && !id.startsWith('/'),
+  logLevel: 'warn',
+  output: {dir: startDir, format: 'cjs', entryFileNames: '[name].cjs', chunkFileNames: '[name]-[hash].cjs', dynamicImportInCjs: false},
+})
 
 run(bin('oclif'), ['manifest'])
 
