@@ -10,12 +10,14 @@
  *   from the bundle's folder.
  * The build makes every file ASCII, so it is read as Latin-1: a one-byte string, half the memory of
  * the two-byte string UTF-8 decoding makes of a file with one non-ASCII character.
- * A file's cache is written beside the bundle once, at the exit of the first run that compiled it,
- * when that folder is writable: it is the package's own folder, so whoever can write the cache can
- * write the code it caches, and a cache V8 rejects (another Node, another file) is only rewritten.
- * Nothing is written into HOME.
+ * A file's cache is written beside the bundle at the exit of the first run that compiled it, and again
+ * by the next runs that took it, up to GENERATIONS: V8 caches only the functions a run compiled, and a
+ * first run (in an empty home, say) seldom takes every path later ones do. Only when that folder is
+ * writable: it is the package's own folder, so whoever can write the cache can write the code it
+ * caches, and a cache V8 rejects (another Node, another file) is only rewritten. Nothing is written
+ * into HOME.
  */
-import {closeSync, fstatSync, mkdirSync, openSync, readFileSync, renameSync, writeFileSync} from 'node:fs'
+import {closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync} from 'node:fs'
 import {createRequire} from 'node:module'
 import {basename, dirname, join} from 'node:path'
 import {fileURLToPath} from 'node:url'
@@ -40,14 +42,25 @@ const readIfAny = (file: string): Buffer | undefined => {
   }
 }
 
+/** How many runs write a file's cache: the first, then each of the next that took the one before. */
+const GENERATIONS = 3
+
+interface CacheWrite {
+  script: Script
+  file: string
+  /** the generation it replaces, removed once it is written */
+  replaces?: string
+}
+
 /** Writes each new cache by a rename, so that runs at once never read half of one; a folder we cannot write is left alone. */
-const writeCaches = (dir: string, made: readonly (readonly [Script, string])[]) => {
+const writeCaches = (dir: string, made: readonly CacheWrite[]) => {
   try {
     mkdirSync(dir, {recursive: true})
-    for (const [script, file] of made) {
+    for (const {script, file, replaces} of made) {
       const temp = `${file}.${process.pid}.tmp`
       writeFileSync(temp, script.createCachedData())
       renameSync(temp, file)
+      if (replaces) rmSync(replaces, {force: true})
     }
   } catch {
     // a read-only install: the next run compiles again
@@ -60,7 +73,21 @@ export const loadBundle = (entryUrl: URL, argv: readonly string[]): unknown => {
   const dir = dirname(entry)
   // a cache is only good for the V8 that made it
   const cacheDir = join(dir, '.v8-cache', `${process.versions.v8}-${process.arch}`)
-  const made: (readonly [Script, string])[] = []
+  const made: CacheWrite[] = []
+  let cacheNames: ReadonlySet<string> | undefined
+  /** The newest generation of the cache named `base` there is (0: none); the folder read once. */
+  const generationOf = (base: string): number => {
+    if (!cacheNames) {
+      try {
+        cacheNames = new Set(readdirSync(cacheDir))
+      } catch {
+        cacheNames = new Set()
+      }
+    }
+    let generation = GENERATIONS
+    while (generation > 0 && !cacheNames.has(`${base}.${generation}.bin`)) generation--
+    return generation
+  }
 
   /** Runs the script in `file` (undefined when there is no such file), compiled from its cache where V8 takes it. */
   const evaluate = (file: string, toScript: (source: string) => string): unknown => {
@@ -71,18 +98,21 @@ export const loadBundle = (entryUrl: URL, argv: readonly string[]): unknown => {
       return undefined
     }
     let source: string
-    let cacheFile: string
+    let base: string
     try {
       const {size, mtimeMs} = fstatSync(fd)
       source = readFileSync(fd).toString('latin1')
       // the file's own name holds its content's hash; its size and time guard one rewritten in place
-      cacheFile = join(cacheDir, `${basename(file)}-${size}-${Math.trunc(mtimeMs)}.bin`)
+      base = `${basename(file)}-${size}-${Math.trunc(mtimeMs)}`
     } finally {
       closeSync(fd)
     }
-    const cachedData = readIfAny(cacheFile)
+    const generation = generationOf(base)
+    const cacheFile = (n: number) => join(cacheDir, `${base}.${n}.bin`)
+    const cachedData = generation > 0 ? readIfAny(cacheFile(generation)) : undefined
     const script = new Script(toScript(source), {filename: file, cachedData})
-    if (!cachedData || script.cachedDataRejected) made.push([script, cacheFile])
+    if (!cachedData || script.cachedDataRejected) made.push({script, file: cacheFile(Math.max(generation, 1))})
+    else if (generation < GENERATIONS) made.push({script, file: cacheFile(generation + 1), replaces: cacheFile(generation)})
     return script.runInThisContext()
   }
 
