@@ -30,7 +30,7 @@ for (const file of readdirSync(schemasDir).filter((f) => f.endsWith('.schema.jso
 const registry = await import(pathToFileURL(join(root, 'dist', 'core', 'kernel', 'targets', 'registry.js')).href)
 rmSync(registry.REGISTRY_CHECKED, {force: true})
 await registry.loadTargets()
-writeFileSync(registry.REGISTRY_CHECKED, `${registry.registryDigest(registry.registryFiles(registry.AGENTS_DIR))}\n`)
+writeFileSync(registry.REGISTRY_CHECKED, registry.registrySnapshot(registry.registryFiles(registry.AGENTS_DIR)))
 
 // The fast path of the commands (bin/run.js, src/ui/fast) as one bundle in dist/fast/, one chunk per
 // command plus shared ones, loaded by src/ui/fast/load-bundle.ts. CommonJS, because Node 20 loads it

@@ -1,4 +1,3 @@
-import {createHash} from '../crypto/node-crypto.js'
 import {readdirSync, readFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {LoadoutError, EXIT, usageError} from '../../model/errors.js'
@@ -18,21 +17,18 @@ export const loadTargets = (dir = AGENTS_DIR): Promise<AgentTarget[]> => {
 }
 
 /**
- * The digest of a registry folder's files (names and bytes, in name order): the build writes the
- * shipped folder's to REGISTRY_CHECKED after validating every file, so that start-up validates only
- * when the files are no longer those (edited after the build, or run from the sources).
+ * A registry folder's files as one text (names and bytes, in name order): the build writes the shipped
+ * folder's to REGISTRY_CHECKED after validating every file, so that start-up validates only when the
+ * files are no longer those (edited after the build, or run from the sources). The text itself, not a
+ * digest of it: comparing ~50 KB costs nothing, and a digest would load node:crypto at every start.
  */
-export const registryDigest = (files: ReadonlyArray<readonly [string, string]>): string => {
-  const hash = createHash('sha256')
-  for (const [name, text] of files) hash.update(`${name}\0${text}\0`)
-  return hash.digest('hex')
-}
+export const registrySnapshot = (files: ReadonlyArray<readonly [string, string]>): string => files.map(([name, text]) => `${name}\0${text}\0`).join('')
 
-export const REGISTRY_CHECKED = join(PACKAGE_ROOT, 'dist', 'schemas', 'agents.sha256')
+export const REGISTRY_CHECKED = join(PACKAGE_ROOT, 'dist', 'schemas', 'agents.checked')
 
 const checkedAtBuild = (files: ReadonlyArray<readonly [string, string]>): boolean => {
   try {
-    return readFileSync(REGISTRY_CHECKED, 'utf8').trim() === registryDigest(files)
+    return readFileSync(REGISTRY_CHECKED, 'utf8') === registrySnapshot(files)
   } catch {
     return false
   }
