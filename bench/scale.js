@@ -147,6 +147,10 @@ const readOnlyScenarios = Object.entries(READ_ONLY_ARGS).map(([cmd, args]) => ({
     const ids = makeLocalMarket(market, 'fifty', {count: 50})
     runLoadout(ctx, ['marketplace', 'add', market, '--scope', 'user'])
     installAll(ctx, ids, 'universal')
+    // as old as a real home's files: loadout remembers a file's hash only once it has been unchanged
+    // for 3 s (kernel/fs/stat-memo.ts), as the state-1000 scenarios below wait too
+    spawnSync('sync')
+    spawnSync('sleep', ['3.5'])
   },
   command: (ctx) => loadout(ctx, ...args),
   baseline: (ctx) => loadout(ctx, '--version'),
