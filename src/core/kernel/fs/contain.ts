@@ -83,13 +83,38 @@ export const followInsideRoot = (root: string, path: string): {root: string; pat
   return {root: realRoot, path: real}
 }
 
-/** The real path of `path`, or undefined when it (or its target) does not exist. */
-export const safeRealpath = (path: string): string | undefined => {
+const realpathOrUndefined = (path: string): string | undefined => {
   try {
     return realpathSync.native(path)
   } catch {
     return undefined
   }
+}
+
+let realpaths: Map<string, string | undefined> | undefined
+
+/**
+ * Runs `read`, a synchronous read of one tree (a plugin's), with each real path asked of the system
+ * once: every entry's check resolves the root again, and most paths are resolved two or three times
+ * (checked, then read, then named). Nothing else runs in this process meanwhile.
+ */
+export const withRealpathsOnce = <T>(read: () => T): T => {
+  if (realpaths) return read()
+  realpaths = new Map()
+  try {
+    return read()
+  } finally {
+    realpaths = undefined
+  }
+}
+
+/** The real path of `path`, or undefined when it (or its target) does not exist. */
+export const safeRealpath = (path: string): string | undefined => {
+  if (!realpaths) return realpathOrUndefined(path)
+  if (realpaths.has(path)) return realpaths.get(path)
+  const real = realpathOrUndefined(path)
+  realpaths.set(path, real)
+  return real
 }
 
 /** True when `path` exists and its real path is inside the real path of `root`. */
