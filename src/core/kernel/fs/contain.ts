@@ -2,8 +2,15 @@ import {lstatSync, realpathSync} from 'node:fs'
 import {dirname, isAbsolute, join, relative, resolve, sep} from 'node:path'
 import {errnoCode, EXIT, LoadoutError} from '../../model/errors.js'
 
+// An absolute POSIX path with no empty, `.` or `..` segment and no trailing `/`: what resolve() returns.
+const RESOLVED_POSIX = /^(?:\/(?!\.\.?(?:\/|$))[^/]+)+$/
+
 /** True when `path` is `root` or lies below it (lexically; no links are followed). */
 export const isInside = (root: string, path: string): boolean => {
+  // both resolved already (real paths, and joins below them): the same answer without resolving them
+  // again; a first segment starting with `..` is outside, as the relative path's test below has it
+  if (sep === '/' && RESOLVED_POSIX.test(root) && RESOLVED_POSIX.test(path))
+    return path === root || (path.startsWith(`${root}/`) && !path.startsWith('..', root.length + 1))
   const rel = relative(resolve(root), resolve(path))
   return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel) && rel.split(sep)[0] !== '..')
 }
