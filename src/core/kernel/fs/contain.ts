@@ -1,4 +1,4 @@
-import {lstatSync, realpathSync} from 'node:fs'
+import {lstatSync, realpathSync, type Stats} from 'node:fs'
 import {dirname, isAbsolute, join, relative, resolve, sep} from 'node:path'
 import {errnoCode, EXIT, LoadoutError} from '../../model/errors.js'
 
@@ -98,30 +98,45 @@ const realpathOrUndefined = (path: string): string | undefined => {
   }
 }
 
-let realpaths: Map<string, string | undefined> | undefined
+let reading: {realpaths: Map<string, string | undefined>; lstats: Map<string, Stats | undefined>} | undefined
 
 /**
- * Runs `read`, a synchronous read of one tree (a plugin's), with each real path asked of the system
- * once: every entry's check resolves the root again, and most paths are resolved two or three times
- * (checked, then read, then named). Nothing else runs in this process meanwhile.
+ * Runs `read`, a synchronous read of one tree (a plugin's), with each real path and each `lstat`
+ * asked of the system once: every entry's check resolves the root again, and most paths are looked
+ * at two to six times (checked, then read, then named). Nothing else runs in this process meanwhile.
  */
-export const withRealpathsOnce = <T>(read: () => T): T => {
-  if (realpaths) return read()
-  realpaths = new Map()
+export const withTreeReadOnce = <T>(read: () => T): T => {
+  if (reading) return read()
+  reading = {realpaths: new Map(), lstats: new Map()}
   try {
     return read()
   } finally {
-    realpaths = undefined
+    reading = undefined
   }
 }
 
 /** The real path of `path`, or undefined when it (or its target) does not exist. */
 export const safeRealpath = (path: string): string | undefined => {
-  if (!realpaths) return realpathOrUndefined(path)
-  if (realpaths.has(path)) return realpaths.get(path)
+  const known = reading?.realpaths
+  if (!known) return realpathOrUndefined(path)
+  if (known.has(path)) return known.get(path)
   const real = realpathOrUndefined(path)
-  realpaths.set(path, real)
+  known.set(path, real)
   return real
+}
+
+/** What `lstat` says of `path`, or undefined when there is nothing there (ENOENT, ENOTDIR); other failures throw. */
+export const lstatIfAny = (path: string): Stats | undefined => {
+  const known = reading?.lstats
+  if (known?.has(path)) return known.get(path)
+  let stat: Stats | undefined
+  try {
+    stat = lstatSync(path)
+  } catch (error) {
+    if (errnoCode(error) !== 'ENOENT' && errnoCode(error) !== 'ENOTDIR') throw error
+  }
+  known?.set(path, stat)
+  return stat
 }
 
 /** True when `path` exists and its real path is inside the real path of `root`. */
