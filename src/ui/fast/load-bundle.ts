@@ -19,7 +19,7 @@
  */
 import {closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync} from 'node:fs'
 import {createRequire} from 'node:module'
-import {basename, dirname, join} from 'node:path'
+import {basename, dirname, join, sep} from 'node:path'
 import {fileURLToPath} from 'node:url'
 import {Script} from 'node:vm'
 
@@ -130,18 +130,28 @@ export const loadBundle = (entryUrl: URL, argv: readonly string[]): unknown => {
   }
   const packed = pack()
   const outside = createRequire(entry)
+  // `node:path` and `node:fs` are required by most chunks: Node's loader is asked once for each
+  const outsideModules = new Map<string, unknown>()
+  const requireOutside = (spec: string): unknown => {
+    if (outsideModules.has(spec)) return outsideModules.get(spec)
+    const loaded = outside(spec)
+    outsideModules.set(spec, loaded)
+    return loaded
+  }
   const modules = new Map<string, ChunkModule>()
   const requireChunk = (spec: string): unknown => {
-    if (!spec.startsWith('./')) return outside(spec)
+    if (!spec.startsWith('./')) return requireOutside(spec)
     const name = spec.slice(2)
     const known = modules.get(name)
     if (known) return known.exports
-    const body = (Object.hasOwn(packed, name) ? packed[name] : evaluate(join(dir, name), wrap)) as ChunkBody | undefined
+    // a chunk's name is a file name: no separator, nothing to normalise
+    const file = `${dir}${sep}${name}`
+    const body = (Object.hasOwn(packed, name) ? packed[name] : evaluate(file, wrap)) as ChunkBody | undefined
     // no such chunk: Node's loader says so in its own words
     if (!body) return outside(spec)
     const module: ChunkModule = {exports: {}}
     modules.set(name, module)
-    body.call(module.exports, module.exports, requireChunk, module, join(dir, name), dir)
+    body.call(module.exports, module.exports, requireChunk, module, file, dir)
     return module.exports
   }
   process.once('exit', () => {

@@ -19,13 +19,8 @@
  * back. Without the record, `removeTomlTable` assumes the common case (the file ended with one line
  * break and the set added the blank line).
  */
-import {createRequire} from 'node:module'
 import {validationFailed} from '../../model/errors.js'
-
-// The TOML parser is loaded on first use (its CommonJS build, so it can be loaded synchronously):
-// `list` and `verify` import this module and rarely meet a TOML config entry.
-let toml: typeof import('smol-toml') | undefined
-const smolToml = (): typeof import('smol-toml') => (toml ??= createRequire(import.meta.url)('smol-toml') as typeof import('smol-toml'))
+import {smolToml} from '../text/toml-lazy.js'
 
 /** The values loadout writes into a table: what an MCP server entry needs. */
 export type TomlEntryValue = string | number | boolean | string[] | Record<string, string>

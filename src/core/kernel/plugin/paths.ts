@@ -4,10 +4,10 @@
  * path stays inside the plugin root), and a walk finds every symbolic link that leads out. Nothing
  * here follows a link to read what is behind it.
  */
-import {closeSync, constants, fstatSync, lstatSync, openSync, readdirSync, readlinkSync, type Dirent} from 'node:fs'
+import {closeSync, constants, fstatSync, openSync, readdirSync, readlinkSync, type Dirent} from 'node:fs'
 import {basename, dirname, isAbsolute, join, relative, resolve, sep} from 'node:path'
 import {errnoCode, isLoadoutError, validationFailed, type LoadoutError} from '../../model/errors.js'
-import {isInside, safeRealpath} from '../fs/contain.js'
+import {isInside, lstatIfAny, safeRealpath} from '../fs/contain.js'
 import {problem, type Problem} from '../../model/problems.js'
 import {readOpenFile} from '../fs/read.js'
 import {decodeAgentText} from '../fs/utf8.js'
@@ -104,22 +104,13 @@ export const checkManifestPath = (raw: unknown, ctx: ManifestPathContext): strin
   return checkResolvesInside(resolve(ctx.root, text), ctx.root, ctx, text)
 }
 
-const lstatOrUndefined = (path: string) => {
-  try {
-    return lstatSync(path)
-  } catch (error) {
-    if (errnoCode(error) === 'ENOENT' || errnoCode(error) === 'ENOTDIR') return undefined
-    throw error
-  }
-}
-
 /** Where a dangling link points, judged from the real folder that holds it. */
 const danglingTarget = (link: string): string => resolve(safeRealpath(dirname(link)) ?? dirname(link), readlinkSync(link))
 
 /** The real place outside `realRoot` that `abs` leads to, or undefined when it stays inside. */
 const outsideTarget = (abs: string, realRoot: string): string | undefined => {
   let probe = abs
-  while (lstatOrUndefined(probe) === undefined) {
+  while (lstatIfAny(probe) === undefined) {
     const up = dirname(probe)
     if (up === probe) return undefined
     probe = up
@@ -172,7 +163,7 @@ const isSpecial = (entry: Dirent): boolean => entry.isFIFO() || entry.isSocket()
 export const linksOutside = (dir: string, root: string, options: LinkWalkOptions = {}): Problem[] => {
   const realRoot = safeRealpath(root) ?? resolve(root)
   const problems: Problem[] = []
-  const start = lstatOrUndefined(dir)
+  const start = lstatIfAny(dir)
   if (start?.isSymbolicLink()) {
     const found = linkProblem(dir, root, realRoot, options.home, options.what)
     return found ? [found] : []
@@ -211,7 +202,7 @@ export const linksOutside = (dir: string, root: string, options: LinkWalkOptions
 }
 
 const noteHardLink = (path: string, linked: Map<string, {nlink: number; paths: string[]}>): void => {
-  const stat = lstatOrUndefined(path)
+  const stat = lstatIfAny(path)
   if (!stat || stat.nlink <= 1) return
   const key = `${stat.dev}:${stat.ino}`
   const seen = linked.get(key) ?? {nlink: stat.nlink, paths: []}
@@ -260,7 +251,7 @@ export interface ContainedReadOptions extends PathOrigin {
  */
 export const readContainedText = (abs: string, options: ContainedReadOptions): string => {
   const shown = relative(options.root, abs) || basename(abs)
-  if (lstatOrUndefined(abs) === undefined) throw ruleBroken('path-missing', `${shown} does not exist`, options)
+  if (lstatIfAny(abs) === undefined) throw ruleBroken('path-missing', `${shown} does not exist`, options)
   checkResolvesInside(abs, options.root, options, shown)
   let fd: number
   try {
@@ -284,7 +275,7 @@ export const readContainedText = (abs: string, options: ContainedReadOptions): s
 
 /** What exists at `path` without following a link: 'missing', 'dir', 'file', 'link' or 'other'. */
 export const entryKind = (path: string): 'missing' | 'dir' | 'file' | 'link' | 'other' => {
-  const stat = lstatOrUndefined(path)
+  const stat = lstatIfAny(path)
   if (!stat) return 'missing'
   if (stat.isSymbolicLink()) return 'link'
   if (stat.isDirectory()) return 'dir'

@@ -8,7 +8,7 @@ import {lookAlikeIndex} from '../text/name-skeleton.js'
 import {statSync} from 'node:fs'
 import {basename, join, resolve} from 'node:path'
 import {notFound, validationFailed, type LoadoutError} from '../../model/errors.js'
-import {safeRealpath} from '../fs/contain.js'
+import {safeRealpath, withTreeReadOnce} from '../fs/contain.js'
 import {checkPluginName} from '../text/names.js'
 import type {PluginEntry} from '../../model/marketplace.js'
 import type {Problem} from '../../model/problems.js'
@@ -276,7 +276,9 @@ const optionalMetadata = (ctx: ReadContext): Partial<PluginModel> => {
 // Entry points
 
 /** Reads everything it can and reports every problem; throws only when the root is not a folder. */
-export const inspectPlugin = (root: string, options: ReadPluginOptions = {}): PluginInspection => {
+export const inspectPlugin = (root: string, options: ReadPluginOptions = {}): PluginInspection => withTreeReadOnce(() => inspectTree(root, options))
+
+const inspectTree = (root: string, options: ReadPluginOptions): PluginInspection => {
   const report = new PluginReport()
   const base: CollectContext = {root: checkRoot(root), report}
   recordOutsideLinks(base, options.home)

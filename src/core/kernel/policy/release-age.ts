@@ -9,13 +9,11 @@ import type {Environment} from '../env/environment.js'
 import {EXIT, LoadoutError} from '../../model/errors.js'
 import {describeAge, type Policy} from '../../model/policy.js'
 import {findMarketplace} from '../marketplace/known.js'
-import {committedAt, lastChangeOf} from '../resolve/history.js'
 import {DIRECT, type ResolvedPlugin} from '../resolve/resolve.js'
 import type {PluginFetchSpec} from '../../model/source.js'
 import {fetchSpecKinds} from '../sources/kinds/index.js'
 import type {FetchSpecKind} from '../sources/kind.js'
 import {resolveInput} from '../resolve/spec.js'
-import {releasedBy, resolveTagged, taggedVersions} from '../resolve/tags.js'
 import {loadPolicy} from './load.js'
 
 /** A release the cool-down passed over. */
@@ -46,6 +44,8 @@ export const releaseCutoff = (policy: Policy, now = Date.now()): number | undefi
 
 /** The commit a fetch spec names and when it was made, when a mirror in the cache can say. */
 export const releaseOf = async (fetch: PluginFetchSpec, env: Environment): Promise<{commit: string; at: Date} | undefined> => {
+  // git history is read only under a cool-down (most installs have none)
+  const {committedAt, lastChangeOf} = await import('../resolve/history.js')
   const kind = fetchSpecKinds[fetch.kind] as FetchSpecKind<PluginFetchSpec>
   // a folder of a git marketplace: the last commit that changed the folder, up to the marketplace's commit
   const folder = kind.marketplaceRepository(fetch)
@@ -93,7 +93,7 @@ export const resolveMature = async (spec: string, env: Environment, projectRoot:
   const held = heldOf(policy, release, resolved.version, now)
   if (resolved.marketplace === DIRECT) return {held, ...asked}
   const market = findMarketplace(resolved.marketplace, env, projectRoot)
-  const semver = (await import('semver')).default
+  const [{default: semver}, {releasedBy, resolveTagged, taggedVersions}] = await Promise.all([import('semver'), import('../resolve/tags.js')])
   const older = (await taggedVersions(resolved.name, market, env)).find(
     (t) => releasedBy(t, cutoff) && (!range || semver.satisfies(t.version, range)) && t.commit !== release.commit,
   )

@@ -3,7 +3,6 @@ import {notFound} from '../../model/errors.js'
 import {findMarketplace, knownMarketplaces, type KnownMarketplace} from '../marketplace/known.js'
 import {fromMarketplace, marketplaceListing, resolveDirect, sourceOptionsOf, type ResolvedPlugin} from './resolve.js'
 import {parsePluginInput, type PluginSpec} from './plugin-input.js'
-import {chooseVersion, resolveTagged} from './tags.js'
 
 /**
  * `name@marketplace` at the version a range (or exact version) picks. Without a range, the catalog's
@@ -20,6 +19,8 @@ export const resolveInMarketplace = async (
   releasedBefore?: number,
 ): Promise<ResolvedPlugin> => {
   if (range === undefined || range === '*' || range === '') return fromMarketplace(name, market, env)
+  // version tags (the marketplace's git history) are read only for a range
+  const {chooseVersion, resolveTagged} = await import('./tags.js')
   const choice = await chooseVersion(name, market, range, env, releasedBefore)
   if (!choice.tagged && !choice.current) {
     const current = fromMarketplace(name, market, env)

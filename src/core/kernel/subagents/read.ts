@@ -1,5 +1,4 @@
 import {closeSync, constants, fstatSync, lstatSync, openSync} from 'node:fs'
-import {parse as parseToml} from 'smol-toml'
 import {errnoCode} from '../../model/errors.js'
 import {resolvesInside, safeRealpath} from '../fs/contain.js'
 import {problem, type Problem} from '../../model/problems.js'
@@ -8,6 +7,7 @@ import type {SubagentFormat} from '../targets/types.js'
 import {layoutOf, textFile} from './layout.js'
 import {readOpenFile} from '../fs/read.js'
 import {decodeAgentText} from '../fs/utf8.js'
+import {smolToml} from '../text/toml-lazy.js'
 
 export const MAX_SUBAGENT_FILE_BYTES = 1024 * 1024
 
@@ -117,7 +117,7 @@ const parseMarkdown = (text: string, file: string): Parsed => {
 const parseCodexToml = (text: string, file: string): Parsed => {
   let table: Record<string, unknown>
   try {
-    table = parseToml(text) as Record<string, unknown>
+    table = smolToml().parse(text) as Record<string, unknown>
   } catch (error) {
     const message = (error instanceof Error ? error.message : String(error)).split('\n')[0]
     return {body: '', problems: [problem('error', 'toml-invalid', `not valid TOML: ${message}`, {file})]}

@@ -5,15 +5,20 @@
  */
 import {yaml} from './yaml-lazy.js'
 
+let plainSafeText: RegExp | undefined
 /**
  * Text that reads back as the same string as a plain YAML scalar under both YAML versions, and that
  * a line-based frontmatter reader cannot misread: letters first, no `:`, `#`, quotes at the start,
- * line breaks or edge spaces.
+ * line breaks or edge spaces. Made on first need: its classes hold thousands of ranges (~1 ms of a
+ * run to build), and most text is ASCII.
  */
-const PLAIN_SAFE = /^[\p{L}\p{M}_][\p{L}\p{M}\p{N} _.,()/+@'-]*$/u
+const PLAIN_SAFE = (): RegExp => (plainSafeText ??= /^[\p{L}\p{M}_][\p{L}\p{M}\p{N} _.,()/+@'-]*$/u)
+/** The same for ASCII text: the letters, marks and digits of ASCII are A-Z, a-z and 0-9. */
+const PLAIN_SAFE_ASCII = /^[A-Za-z_][A-Za-z0-9 _.,()/+@'-]*$/
+const ASCII = /^[\x00-\x7f]*$/
 const YAML_WORDS = /^(y|yes|n|no|true|false|on|off|null)$/i
 
-const plainSafe = (text: string): boolean => PLAIN_SAFE.test(text) && !/\s$/.test(text) && !YAML_WORDS.test(text)
+const plainSafe = (text: string): boolean => (ASCII.test(text) ? PLAIN_SAFE_ASCII : PLAIN_SAFE()).test(text) && !/\s$/.test(text) && !YAML_WORDS.test(text)
 
 /** Characters left raw inside double quotes by the `yaml` package that some readers treat as line breaks or strip. */
 export const INVISIBLE = /[\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]/g

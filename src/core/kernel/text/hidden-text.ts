@@ -41,7 +41,10 @@ const NAMES: Record<number, string> = {
 /** Every character the walk below can report: a format character, a tag or a variation selector. */
 // eslint-disable-next-line no-misleading-character-class -- the class lists the selectors themselves, never a selected character
 const MAY_HIDE = /[\p{Cf}\u{E0000}-\u{E007F}\uFE00-\uFE0F\u{E0100}-\u{E01EF}]/u
-const PICTOGRAPH = /\p{Extended_Pictographic}/u
+// the Unicode property classes below are made on first need (a joiner, a variation selector): ~0.5 ms of
+// a run to build, and most text has neither
+let pictograph: RegExp | undefined
+const PICTOGRAPH = (): RegExp => (pictograph ??= /\p{Extended_Pictographic}/u)
 /** what may stand between a pictograph and a joiner: a variation selector or a skin-tone modifier */
 // eslint-disable-next-line no-misleading-character-class -- the class lists the modifiers themselves, never a modified emoji
 const EMOJI_TAIL = /[\uFE0E\uFE0F\u{1F3FB}-\u{1F3FF}]/u
@@ -55,7 +58,8 @@ const SUBDIVISION_ID = /^(?:[a-z]{2}|[0-9]{3})[a-z0-9]{1,4}$/
 const MAX_FLAG_TAGS = 7
 
 const isSelector = (cp: number | undefined) => cp !== undefined && ((cp >= 0xfe00 && cp <= 0xfe0f) || (cp >= 0xe0100 && cp <= 0xe01ef))
-const IDEOGRAPH = /\p{Ideographic}/u
+let ideograph: RegExp | undefined
+const IDEOGRAPH = (): RegExp => (ideograph ??= /\p{Ideographic}/u)
 
 /**
  * A variation selector picks how the character before it is drawn; one is normal (U+FE0F after an
@@ -65,7 +69,7 @@ const IDEOGRAPH = /\p{Ideographic}/u
 const hiddenSelector = (text: string, at: number, cp: number): boolean => {
   const before = pointBefore(text, at)
   if (!before || isSelector(before.cp) || before.cp === 0x0a) return true
-  return cp >= 0xe0100 && !IDEOGRAPH.test(String.fromCodePoint(before.cp))
+  return cp >= 0xe0100 && !IDEOGRAPH().test(String.fromCodePoint(before.cp))
 }
 
 const nameOf = (cp: number): string => {
@@ -87,7 +91,7 @@ const pointBefore = (text: string, end: number): {cp: number; start: number} | u
   return {cp: text.codePointAt(start)!, start}
 }
 
-const isPictograph = (cp: number | undefined): boolean => cp !== undefined && PICTOGRAPH.test(String.fromCodePoint(cp))
+const isPictograph = (cp: number | undefined): boolean => cp !== undefined && PICTOGRAPH().test(String.fromCodePoint(cp))
 
 /** Whether the joiner at index `at` joins two pictographs (skipping variation selectors and skin tones). */
 const joinsEmoji = (text: string, at: number): boolean => {

@@ -2,7 +2,6 @@ import type {Environment} from '../../kernel/env/environment.js'
 import {knownMarketplaces} from '../../kernel/marketplace/known.js'
 import {admitProvenance, admitSigning} from '../../kernel/policy/gate.js'
 import {DIRECT, type ResolvedPlugin} from '../../kernel/resolve/resolve.js'
-import {verifyMirrorPin} from '../../kernel/sources/git-signature.js'
 import {gitCommitOf, gitPinOf, isArchiveSpec, isGitSpec, isNpmSpec, isOciSpec} from '../../kernel/sources/signable.js'
 import type {PluginFetchSpec} from '../../model/source.js'
 import {EXIT, LoadoutError} from '../../model/errors.js'
@@ -93,5 +92,7 @@ export const checkPluginSignature = async (
     )
   // pinned to a tag (a `ref` naming one, or a range resolved to one): the tag's signature vouches for the commit it names
   // a folder of the marketplace's own repository is pinned by the marketplace's ref (`marketplace add --ref v1.0`)
+  // (the signature check, and the gpg and ssh-keygen it runs, load only for a marketplace with keys)
+  const {verifyMirrorPin} = await import('../../kernel/sources/git-signature.js')
   return verifyMirrorPin(env, {...at, ...gitPinOf(spec, market?.ref)}, keys, what)
 }

@@ -30,7 +30,6 @@ import {configState} from '../../kernel/user-config/values.js'
 import {resolveInMarketplace} from '../../kernel/resolve/spec.js'
 import {releaseCutoff} from '../../kernel/policy/release-age.js'
 import {loadPolicy} from '../../kernel/policy/load.js'
-import {checkDowngrade} from './downgrade.js'
 
 export interface PlannedPlugin {
   prepared: Prepared
@@ -243,7 +242,10 @@ export const installManyWithDependencies = async (specs: readonly string[], opti
         ...(versionOf(root.prepared) ? {version: versionOf(root.prepared)!} : {}),
         ...(root.prepared.fetched.commit ? {commit: root.prepared.fetched.commit} : {}),
       }
-      if (first) await checkDowngrade(first, root.prepared, to, options.env, options.context.projectRoot, options.allowDowngrade ?? false)
+      if (first)
+        await (
+          await import('./downgrade.js')
+        ).checkDowngrade(first, root.prepared, to, options.env, options.context.projectRoot, options.allowDowngrade ?? false)
     }
     return installTrees(plans, options)
   })
