@@ -4,12 +4,9 @@
  * would hash remembered (kernel/fs/stat-memo.ts) hashes nothing.
  */
 import type {Hash} from 'node:crypto'
-import {createRequire} from 'node:module'
+import {lazyRequire} from '../env/lazy.js'
 
-type NodeCrypto = typeof import('node:crypto')
-
-let loaded: NodeCrypto | undefined
-const nodeCrypto = (): NodeCrypto => (loaded ??= createRequire(import.meta.url)('node:crypto') as NodeCrypto)
+const nodeCrypto = lazyRequire<typeof import('node:crypto')>('node:crypto')
 
 export type {Hash}
 export const createHash = (algorithm: string): Hash => nodeCrypto().createHash(algorithm)

@@ -1,9 +1,9 @@
 import {mkdirSync} from 'node:fs'
-import {createRequire} from 'node:module'
 import {join} from 'node:path'
 import {isFileUrl} from './git-url.js'
 import type {SimpleGitOptions} from 'simple-git'
 import {loadoutPaths, type Environment} from '../env/environment.js'
+import {lazyRequire} from '../env/lazy.js'
 import {EXIT, LoadoutError, notFound} from '../../model/errors.js'
 import {redactUrl} from './redact.js'
 
@@ -17,8 +17,7 @@ import {redactUrl} from './redact.js'
 
 // simple-git and what it loads (debug, @kwsites/*) are CommonJS: required on the first git call,
 // not imported, which spares the export-name scan of each module an ESM import of CommonJS makes
-let loaded: typeof import('simple-git') | undefined
-const simpleGitModule = (): typeof import('simple-git') => (loaded ??= createRequire(import.meta.url)('simple-git') as typeof import('simple-git'))
+const simpleGitModule = lazyRequire<typeof import('simple-git')>('simple-git')
 
 /** How long git may go without printing anything before it is stopped. */
 export const gitTimeoutMs = (env: Environment): number => {

@@ -3,16 +3,16 @@
  * itself under YAML 1.2 (the `yaml` package, most JS agents) and YAML 1.1 (PyYAML, Python agents),
  * and no value can open a new key, end the frontmatter or change type.
  */
+import {lazy} from '../env/lazy.js'
 import {yaml} from './yaml-lazy.js'
 
-let plainSafeText: RegExp | undefined
 /**
  * Text that reads back as the same string as a plain YAML scalar under both YAML versions, and that
  * a line-based frontmatter reader cannot misread: letters first, no `:`, `#`, quotes at the start,
  * line breaks or edge spaces. Made on first need: its classes hold thousands of ranges (~1 ms of a
  * run to build), and most text is ASCII.
  */
-const PLAIN_SAFE = (): RegExp => (plainSafeText ??= /^[\p{L}\p{M}_][\p{L}\p{M}\p{N} _.,()/+@'-]*$/u)
+const PLAIN_SAFE = lazy(() => /^[\p{L}\p{M}_][\p{L}\p{M}\p{N} _.,()/+@'-]*$/u)
 /** The same for ASCII text: the letters, marks and digits of ASCII are A-Z, a-z and 0-9. */
 const PLAIN_SAFE_ASCII = /^[A-Za-z_][A-Za-z0-9 _.,()/+@'-]*$/
 const ASCII = /^[\x00-\x7f]*$/

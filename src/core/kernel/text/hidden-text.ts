@@ -7,6 +7,7 @@
  * three digits, then one to four letters or digits: `gbsct`), then U+E007F. Any other run of tags,
  * after a flag or not, is reported whole.
  */
+import {lazy} from '../env/lazy.js'
 
 export interface HiddenChar {
   line: number
@@ -43,8 +44,7 @@ const NAMES: Record<number, string> = {
 const MAY_HIDE = /[\p{Cf}\u{E0000}-\u{E007F}\uFE00-\uFE0F\u{E0100}-\u{E01EF}]/u
 // the Unicode property classes below are made on first need (a joiner, a variation selector): ~0.5 ms of
 // a run to build, and most text has neither
-let pictograph: RegExp | undefined
-const PICTOGRAPH = (): RegExp => (pictograph ??= /\p{Extended_Pictographic}/u)
+const PICTOGRAPH = lazy(() => /\p{Extended_Pictographic}/u)
 /** what may stand between a pictograph and a joiner: a variation selector or a skin-tone modifier */
 // eslint-disable-next-line no-misleading-character-class -- the class lists the modifiers themselves, never a modified emoji
 const EMOJI_TAIL = /[\uFE0E\uFE0F\u{1F3FB}-\u{1F3FF}]/u
@@ -58,8 +58,7 @@ const SUBDIVISION_ID = /^(?:[a-z]{2}|[0-9]{3})[a-z0-9]{1,4}$/
 const MAX_FLAG_TAGS = 7
 
 const isSelector = (cp: number | undefined) => cp !== undefined && ((cp >= 0xfe00 && cp <= 0xfe0f) || (cp >= 0xe0100 && cp <= 0xe01ef))
-let ideograph: RegExp | undefined
-const IDEOGRAPH = (): RegExp => (ideograph ??= /\p{Ideographic}/u)
+const IDEOGRAPH = lazy(() => /\p{Ideographic}/u)
 
 /**
  * A variation selector picks how the character before it is drawn; one is normal (U+FE0F after an

@@ -1,9 +1,7 @@
-import {createRequire} from 'node:module'
-
-let loaded: typeof import('yaml') | undefined
+import {lazyRequire} from '../env/lazy.js'
 
 /**
  * The `yaml` package, loaded on first need (~25 ms of start-up): most frontmatter is flat
  * `key: text` lines read without it, and most installs write no YAML.
  */
-export const yaml = (): typeof import('yaml') => (loaded ??= createRequire(import.meta.url)('yaml') as typeof import('yaml'))
+export const yaml = lazyRequire<typeof import('yaml')>('yaml')
