@@ -43,21 +43,21 @@ writeFileSync(registry.REGISTRY_CHECKED, registry.registrySnapshot(registry.regi
 const fastDir = join(root, 'dist', 'fast')
 rmSync(fastDir, {recursive: true, force: true})
 const {build} = await import('rolldown')
-const {output} = await build({
-  input: join(root, 'dist', 'ui', 'fast', 'run.js'),
+/** rolldown's options for a CommonJS build of dist/ modules into `dir`, packages left to node_modules */
+const commonJs = (input, dir, output) => ({
+  input,
   platform: 'node',
   external: (id) => !id.startsWith('.') && !id.startsWith('/'),
   logLevel: 'warn',
-  output: {
-    dir: fastDir,
-    format: 'cjs',
+  output: {dir, format: 'cjs', chunkFileNames: '[name]-[hash].cjs', dynamicImportInCjs: false, ...output},
+})
+const {output} = await build(
+  commonJs(join(root, 'dist', 'ui', 'fast', 'run.js'), fastDir, {
     entryFileNames: 'run.cjs',
-    chunkFileNames: '[name]-[hash].cjs',
-    dynamicImportInCjs: false,
     comments: false,
     minify: {compress: false, mangle: false, codegen: {removeWhitespace: true}},
-  },
-})
+  }),
+)
 const chunks = new Map(output.filter((file) => file.type === 'chunk').map((chunk) => [chunk.fileName, chunk]))
 
 // Every chunk ASCII, the rest escaped (\uXXXX means the same in a string, a template or a regular
@@ -76,14 +76,20 @@ for (const [name, text] of ascii) writeFileSync(join(fastDir, name), text)
 // only the commands whose start-up is the point have one.
 const PACKED = ['list', 'verify', 'search', 'targets', 'skills list', 'agents list', 'marketplace list', 'mcp list', 'install', 'uninstall']
 mkdirSync(join(fastDir, 'packs'))
+const {chunkFunction} = await import(pathToFileURL(join(root, 'dist', 'ui', 'fast', 'load-bundle.js')).href)
+/** The chunk that holds the module dist/<path> */
+const chunkHolding = (path) => {
+  const chunk = [...chunks.values()].find((c) => c.moduleIds.some((id) => id.endsWith(`/dist/${path}`)))
+  if (!chunk) throw new Error(`bin/build.mjs: no chunk holds dist/${path}`)
+  return chunk.fileName
+}
 // Modules a packed command imports lazily on every run of its hot case, whose chunks (and their static
 // imports) go into its pack too: an install of a plugin always loads the install tree, the request
 // policy and, once something is written, the budget check (~45 chunks read, each with its cache, and
 // compiled one by one otherwise).
 const PACK_LATER = {install: ['core/ops/install/tree.js', 'core/kernel/policy/requests.js', 'core/ops/budget/budget.js', 'ui/render/budget.js']}
 for (const words of PACKED) {
-  const commandChunk = [...chunks.values()].find((chunk) => chunk.facadeModuleId?.endsWith(`/ui/shared-commands/${words.replace(' ', '-')}.js`))
-  if (!commandChunk) throw new Error(`bin/build.mjs: no chunk holds the command ${words}`)
+  const name = words.replace(' ', '-')
   const names = new Set()
   const add = (name) => {
     if (names.has(name) || !chunks.has(name)) return
@@ -91,14 +97,10 @@ for (const words of PACKED) {
     for (const imported of chunks.get(name).imports) add(imported)
   }
   add('run.cjs')
-  add(commandChunk.fileName)
-  for (const later of PACK_LATER[words] ?? []) {
-    const chunk = [...chunks.values()].find((c) => c.moduleIds.some((id) => id.endsWith(`/dist/${later}`)))
-    if (!chunk) throw new Error(`bin/build.js: no chunk holds ${later} (PACK_LATER)`)
-    add(chunk.fileName)
-  }
-  const bodies = [...names].map((name) => `${JSON.stringify(name)}: function (exports, require, module, __filename, __dirname) {${ascii.get(name)}\n}`)
-  writeFileSync(join(fastDir, 'packs', `${words.replace(' ', '-')}.pack`), `({\n${bodies.join(',\n')}\n})\n`)
+  add(chunkHolding(`ui/shared-commands/${name}.js`))
+  for (const later of PACK_LATER[words] ?? []) add(chunkHolding(later))
+  const bodies = [...names].map((chunk) => `${JSON.stringify(chunk)}: ${chunkFunction(ascii.get(chunk))}`)
+  writeFileSync(join(fastDir, 'packs', `${name}.pack`), `({\n${bodies.join(',\n')}\n})\n`)
 }
 
 // What bin/run.js (CommonJS) requires before a command's code: the bundle's loader, the stored help and
@@ -106,13 +108,10 @@ for (const words of PACKED) {
 // loader, ~10 ms of every run).
 const startDir = join(root, 'dist', 'start')
 rmSync(startDir, {recursive: true, force: true})
-await build({
-  input: Object.fromEntries(['load-bundle', 'help-cache', 'auto-idle'].map((name) => [name, join(root, 'dist', 'ui', 'fast', `${name}.js`)])),
-  platform: 'node',
-  external: (id) => !id.startsWith('.') && !id.startsWith('/'),
-  logLevel: 'warn',
-  output: {dir: startDir, format: 'cjs', entryFileNames: '[name].cjs', chunkFileNames: '[name]-[hash].cjs', dynamicImportInCjs: false},
-})
+const startModules = ['load-bundle', 'help-cache', 'auto-idle']
+await build(
+  commonJs(Object.fromEntries(startModules.map((name) => [name, join(root, 'dist', 'ui', 'fast', `${name}.js`)])), startDir, {entryFileNames: '[name].cjs'}),
+)
 
 run(bin('oclif'), ['manifest'])
 

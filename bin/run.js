@@ -12,7 +12,6 @@
 'use strict'
 const {readFileSync} = require('node:fs')
 const {join} = require('node:path')
-const {pathToFileURL} = require('node:url')
 
 const root = join(__dirname, '..')
 const args = process.argv.slice(2)
@@ -28,7 +27,7 @@ const fast = async () =>
   /^[a-z]/.test(args[0] ?? '') &&
   !process.env.LOADOUT_NO_FAST &&
   (await require('../dist/start/load-bundle.cjs')
-    .loadBundle(pathToFileURL(join(root, 'dist', 'fast', 'run.cjs')), args)
+    .loadBundle(join(root, 'dist', 'fast', 'run.cjs'), args)
     .runFast(args))
 // `update --auto` with nothing due (a SessionStart hook's every run): one file read, no request
 const idleAutoUpdate = () => args[0] === 'update' && require('../dist/start/auto-idle.cjs').answerIdleAutoUpdate(args)

@@ -38,8 +38,8 @@ const makeBundle = (): string => {
 }
 
 const run = (bundle: string, argv: readonly string[] = []): string => {
-  const entry = JSON.stringify(pathToFileURL(join(bundle, 'run.cjs')).href)
-  const script = `const {loadBundle} = await import(${JSON.stringify(LOADER)}); console.log(loadBundle(new URL(${entry}), ${JSON.stringify(argv)}).run())`
+  const entry = JSON.stringify(join(bundle, 'run.cjs'))
+  const script = `const {loadBundle} = await import(${JSON.stringify(LOADER)}); console.log(loadBundle(${entry}, ${JSON.stringify(argv)}).run())`
   const result = spawnSync(process.execPath, ['--input-type=module', '-e', script], {encoding: 'utf8'})
   expect(result.stderr).toBe('')
   expect(result.status).toBe(0)
@@ -165,8 +165,8 @@ describe('the loader of the fast path', () => {
       cpSync(built, join(copy, 'fast'), {recursive: true, filter: (source) => !source.includes('.v8-cache')})
       for (const pack of packs) {
         const words = pack.replace('.pack', '').replace('-', ' ')
-        const entry = JSON.stringify(pathToFileURL(join(copy, 'fast', 'run.cjs')).href)
-        const script = `const {loadBundle} = await import(${JSON.stringify(LOADER)}); await loadBundle(new URL(${entry}), ${JSON.stringify(words.split(' '))}).FAST_COMMANDS[${JSON.stringify(words)}]()`
+        const entry = JSON.stringify(join(copy, 'fast', 'run.cjs'))
+        const script = `const {loadBundle} = await import(${JSON.stringify(LOADER)}); await loadBundle(${entry}, ${JSON.stringify(words.split(' '))}).FAST_COMMANDS[${JSON.stringify(words)}]()`
         const result = spawnSync(process.execPath, ['--input-type=module', '-e', script], {encoding: 'utf8'})
         expect(result.stderr).toBe('')
         expect(result.status).toBe(0)

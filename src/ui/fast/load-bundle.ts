@@ -20,7 +20,6 @@
 import {closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync} from 'node:fs'
 import {createRequire} from 'node:module'
 import {basename, dirname, join, sep} from 'node:path'
-import {fileURLToPath} from 'node:url'
 import {Script} from 'node:vm'
 
 interface ChunkModule {
@@ -28,8 +27,8 @@ interface ChunkModule {
 }
 type ChunkBody = (exports: unknown, require: (spec: string) => unknown, module: ChunkModule, filename: string, dirname: string) => void
 
-/** A chunk's text as the body of a function taking what a CommonJS module is given. */
-const wrap = (source: string) => `(function (exports, require, module, __filename, __dirname) {${source}\n})`
+/** A chunk's text as the body of a function taking what a CommonJS module is given: a pack's values (bin/build.mjs), and a chunk read on its own. */
+export const chunkFunction = (source: string): string => `function (exports, require, module, __filename, __dirname) {${source}\n}`
 
 /** The words of a command name (`skills list` → skills-list.pack): lower-case letters and dashes only. */
 const COMMAND_WORD = /^[a-z][a-z-]{0,40}$/
@@ -67,9 +66,8 @@ const writeCaches = (dir: string, made: readonly CacheWrite[]) => {
   }
 }
 
-/** Requires the bundle's entry, with the chunks of the pack named by the command words in `argv` when there is one. */
-export const loadBundle = (entryUrl: URL, argv: readonly string[]): unknown => {
-  const entry = fileURLToPath(entryUrl)
+/** Requires the bundle's entry (a path), with the chunks of the pack named by the command words in `argv` when there is one. */
+export const loadBundle = (entry: string, argv: readonly string[]): unknown => {
   const dir = dirname(entry)
   // a cache is only good for the V8 that made it
   const cacheDir = join(dir, '.v8-cache', `${process.versions.v8}-${process.arch}`)
@@ -146,7 +144,7 @@ export const loadBundle = (entryUrl: URL, argv: readonly string[]): unknown => {
     if (known) return known.exports
     // a chunk's name is a file name: no separator, nothing to normalise
     const file = `${dir}${sep}${name}`
-    const body = (Object.hasOwn(packed, name) ? packed[name] : evaluate(file, wrap)) as ChunkBody | undefined
+    const body = (Object.hasOwn(packed, name) ? packed[name] : evaluate(file, (source) => `(${chunkFunction(source)})`)) as ChunkBody | undefined
     // no such chunk: Node's loader says so in its own words
     if (!body) return outside(spec)
     const module: ChunkModule = {exports: {}}
