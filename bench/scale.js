@@ -7,9 +7,10 @@
 // bench/tools.js) and its scenario is skipped with a note when it cannot be had.
 import {spawnSync} from 'node:child_process'
 import {existsSync, readFileSync} from 'node:fs'
-import {join} from 'node:path'
+import {dirname, join} from 'node:path'
 import {copyTree, emptyDir, git, makeTempHome, skillBody, writeTree} from './fixtures.js'
 import {claudeCli} from './tools.js'
+import {FLOORS, floorStep, homePaths, workFloorOf} from './work-floors.js'
 
 const step = (cmd, args = [], options = {}) => ({cmd, args, ...options})
 const loadout = (ctx, ...args) => step(process.execPath, [ctx.bin, ...args])
@@ -160,6 +161,21 @@ const readOnlyScenarios = Object.entries(READ_ONLY_ARGS).map(([cmd, args]) => ({
   },
 }))
 
+/** The package's own catalog, which `search` reads beside those added. */
+const builtinCatalog = (ctx) => join(dirname(dirname(ctx.bin)), 'registry', 'marketplace', '.claude-plugin', 'marketplace.json')
+
+const readOnlyFloors = [
+  workFloorOf(readOnlyScenarios[0], FLOORS.list, {
+    step: (ctx) => floorStep(FLOORS.list, [homePaths(ctx.temp.env).state, homePaths(ctx.temp.env).hashMemo]),
+    // the hash memo a first `list` leaves (files settled by the scenario's setup)
+    prepare: (ctx) => runLoadout(ctx, READ_ONLY_ARGS.list),
+  }),
+  workFloorOf(readOnlyScenarios[1], FLOORS.verify, {step: (ctx) => floorStep(FLOORS.verify, [homePaths(ctx.temp.env).state])}),
+  workFloorOf(readOnlyScenarios[2], FLOORS.search, {
+    step: (ctx) => floorStep(FLOORS.search, [homePaths(ctx.temp.env).marketplaces, 'p01', builtinCatalog(ctx)]),
+  }),
+]
+
 const batchScenario = {
   name: 'install-50x4-one-command',
   description:
@@ -222,7 +238,7 @@ const stateHomes = (ctx) => {
   runLoadout({...ctx, temp: full.temp}, ['marketplace', 'add', join(markets, 'many'), '--scope', 'user'])
   installAll({...ctx, temp: full.temp}, ids, 'universal')
   for (const side of [full, empty]) side.snapshot = snapshotHome({temp: side.temp}, 'state')
-  shared = {full, empty}
+  shared = {full, empty, markets}
   return shared
 }
 
@@ -258,6 +274,46 @@ const stateScenarios = Object.entries(STATE_COMMANDS).map(([name, args]) => ({
     expectZero('baseline', baseline)
   },
 }))
+
+/** The floor's process in the home with 1,000 installs; `args` given that home's paths. */
+const inFullHome = (floor, args) => (ctx) => {
+  const full = ctx.homes.full
+  return floorStep(floor, args(homePaths(full.env), full), {env: full.env, cwd: full.project})
+}
+
+/** A first run of `command` in the home with 1,000 installs: the stat memos it leaves (its files settled by the setup). */
+const rememberedBy = (command) => (ctx) => runLoadout({...ctx, temp: ctx.homes.full.temp}, STATE_COMMANDS[command](ctx))
+
+const stateFloors = [
+  workFloorOf(
+    stateScenarios.find((s) => s.name === 'state-1000-install'),
+    FLOORS.installOne,
+    {
+      step: (ctx) =>
+        inFullHome(FLOORS.installOne, (paths, full) => [
+          paths.state,
+          join(ctx.homes.markets, 'extra', 'plugins', 'extra000', 'skills', 'extra000-s0', 'SKILL.md'),
+          join(full.home, '.agents', 'skills', 'extra000-s0', 'SKILL.md'),
+        ])(ctx),
+    },
+  ),
+  workFloorOf(
+    stateScenarios.find((s) => s.name === 'state-1000-list'),
+    FLOORS.list,
+    {
+      step: inFullHome(FLOORS.list, (paths) => [paths.state, paths.hashMemo]),
+      prepare: rememberedBy('list'),
+    },
+  ),
+  workFloorOf(
+    stateScenarios.find((s) => s.name === 'state-1000-skills-list'),
+    FLOORS.skillsList,
+    {
+      step: inFullHome(FLOORS.skillsList, (paths, full) => [join(full.home, '.agents', 'skills'), paths.state, paths.skillMemo]),
+      prepare: rememberedBy('skills-list'),
+    },
+  ),
+]
 
 /**
  * A whole marketplace at once (issue 27): 300 plugins of 2 skills of 3 files each, installed into
@@ -370,4 +426,13 @@ const memoryScenario = {
   },
 }
 
-export const scaleScenarios = [...peerScenarios, ...readOnlyScenarios, batchScenario, ...stateScenarios, ...wholeMarketScenarios, memoryScenario]
+export const scaleScenarios = [
+  ...peerScenarios,
+  ...readOnlyScenarios,
+  ...readOnlyFloors,
+  batchScenario,
+  ...stateScenarios,
+  ...stateFloors,
+  ...wholeMarketScenarios,
+  memoryScenario,
+]

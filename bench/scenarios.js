@@ -26,6 +26,7 @@ import {existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync} from 'n
 import {join} from 'node:path'
 import {copyTree, emptyDir, findFile, git, makeInstallFixture, makeOutdatedFixture, makeSkillsFixture, moveAside, writeCatalog} from './fixtures.js'
 import {scaleScenarios} from './scale.js'
+import {FLOORS, floorStep, workFloorOf} from './work-floors.js'
 import {startServer} from './servers.js'
 
 /** A process step. */
@@ -323,6 +324,16 @@ const networkScenarios = [
   },
 ]
 
+/** install-warm's work floor: the plugin's files copied from the clone, each hashed once, and the record of the tree written. */
+const installWarmFloor = workFloorOf(
+  networkScenarios.find((s) => s.name === 'install-warm'),
+  FLOORS.copyHashed,
+  {
+    step: (ctx) => floorStep(FLOORS.copyHashed, [ctx.baselineClone, ctx.temp.path('floor', 'dest'), ctx.temp.path('floor', 'record.json')]),
+    reset: (ctx) => emptyDir(ctx.temp.path('floor', 'dest')),
+  },
+)
+
 export const scenarios = [
   {
     name: 'version',
@@ -454,5 +465,6 @@ export const scenarios = [
     },
   },
   ...networkScenarios,
+  installWarmFloor,
   ...scaleScenarios,
 ]

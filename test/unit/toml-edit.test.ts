@@ -1,16 +1,7 @@
 import {parse} from 'smol-toml'
 import {describe, expect, it} from 'vitest'
-import {
-  editTomlTable,
-  getTomlTable,
-  parseTomlText,
-  removeTomlTable,
-  setTomlTable,
-  tomlKey,
-  tomlString,
-  undoTomlEdit,
-  type TomlEntries,
-} from '../../src/core/kernel/agent-config/toml-edit.js'
+import {editTomlTable, removeTomlTable, setTomlTable, undoTomlEdit, type TomlEntries} from '../../src/core/kernel/agent-config/toml-edit.js'
+import {getTomlTable, parseTomlText, tomlKey, tomlString} from '../../src/core/kernel/agent-config/toml-read.js'
 import {LoadoutError} from '../../src/core/model/errors.js'
 
 const FILE = '/home/u/.codex/config.toml'

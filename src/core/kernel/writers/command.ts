@@ -5,7 +5,7 @@
  *  - `copilot-prompt`: a GitHub Copilot `<name>.prompt.md`, its frontmatter cut to the fields
  *    prompt files read, `$ARGUMENTS` -> `${input:args}`.
  */
-import {tomlString} from '../agent-config/toml-edit.js'
+import {tomlString} from '../agent-config/toml-read.js'
 import {parseYamlLeniently, splitFrontmatter} from '../text/frontmatter.js'
 import type {CommandFormat} from '../targets/types.js'
 

@@ -1,6 +1,6 @@
 import {existsSync, readFileSync} from 'node:fs'
 import {getJsonMember, type JsonEditUndo} from '../../kernel/agent-config/json-edit.js'
-import {jsonEqual} from '../../kernel/writers/hooks.js'
+import {jsonEqual} from '../../kernel/json/equal.js'
 import type {InstallRecord, RecordedConfigEdit} from '../../kernel/state/records.js'
 
 /**

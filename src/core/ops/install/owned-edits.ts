@@ -1,8 +1,8 @@
 import {existsSync, readFileSync} from 'node:fs'
 import {getJsonMember, objectValue} from '../../kernel/agent-config/json-edit.js'
-import {parseTomlText, tomlTableIn} from '../../kernel/agent-config/toml-edit.js'
+import {parseTomlText, tomlTableIn} from '../../kernel/agent-config/toml-read.js'
 import {EXIT, LoadoutError} from '../../model/errors.js'
-import {jsonEqual} from '../../kernel/writers/hooks.js'
+import {jsonEqual} from '../../kernel/json/equal.js'
 import type {HookEvents, HookMatcher} from '../../model/plugin.js'
 import type {RecordedConfigEdit} from '../../kernel/state/records.js'
 

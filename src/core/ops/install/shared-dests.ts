@@ -9,7 +9,7 @@
  */
 import {dirname} from 'node:path'
 import {conflict} from '../../model/errors.js'
-import {jsonEqual} from '../../kernel/writers/hooks.js'
+import {jsonEqual} from '../../kernel/json/equal.js'
 import type {AgentTarget} from '../../kernel/targets/types.js'
 import type {InstallRecord} from '../../kernel/state/records.js'
 import {skillFoldersRead, type Operation, type PlanInput, type SharedEntries, type TargetPlan} from './plan.js'

@@ -7,7 +7,7 @@
 import {accessSync, constants, existsSync, lstatSync, readFileSync, readlinkSync} from 'node:fs'
 import {dirname, join} from 'node:path'
 import {parseJsonText} from '../../kernel/agent-config/json-edit.js'
-import {parseTomlText} from '../../kernel/agent-config/toml-edit.js'
+import {parseTomlText} from '../../kernel/agent-config/toml-read.js'
 import {journalFile, type Environment} from '../../kernel/env/environment.js'
 import {isLoadoutError} from '../../model/errors.js'
 import {localGitContext, runGit} from '../../kernel/sources/git-process.js'

@@ -5,7 +5,7 @@
  */
 import {existsSync, readFileSync} from 'node:fs'
 import {parseJsonText} from '../../kernel/agent-config/json-edit.js'
-import {parseTomlText} from '../../kernel/agent-config/toml-edit.js'
+import {parseTomlText} from '../../kernel/agent-config/toml-read.js'
 import type {Environment} from '../../kernel/env/environment.js'
 import type {Scope, ScopeContext} from '../../kernel/env/scope.js'
 import {readInstallRecords, type InstallRecord} from '../../kernel/state/records.js'
