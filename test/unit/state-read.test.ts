@@ -5,7 +5,15 @@ import {join} from 'node:path'
 import {afterEach, describe, expect, it, vi} from 'vitest'
 import type {Environment} from '../../src/core/kernel/env/environment.js'
 import {stableStringify} from '../../src/core/kernel/fs/json.js'
-import {compareIds, pathsRecordedBy, readInstallRecords, userStateFile, writeInstallRecords, type InstallRecord} from '../../src/core/kernel/state/records.js'
+import {
+  compareIds,
+  ownershipFrom,
+  pathsRecordedBy,
+  readInstallRecords,
+  userStateFile,
+  writeInstallRecords,
+  type InstallRecord,
+} from '../../src/core/kernel/state/records.js'
 import {uninstall} from '../../src/ui/shared-commands/uninstall.js'
 
 // The user state is read once per command and written once (issue 27): a reading is kept while the file
@@ -198,6 +206,78 @@ describe('the user state in lines, one record each (issue 27)', () => {
     writeInstallRecords(env, project, 'user', fresh([...again, d]))
     expect(readFileSync(userStateFile(env), 'utf8')).toBe(text)
     expect(readInstallRecords(env, project).at(-1)!.dirs).toEqual([skills, join(skills, 'd')])
+  })
+
+  it('a record added to records read back shares folders as with every record made anew, whichever folder it brings anew', () => {
+    const {env, project} = environment()
+    const skills = join(env.home, '.agents/skills')
+    const base = [
+      record('a@m', 'codex', env.home),
+      {
+        ...record('b@m', 'codex', env.home),
+        config: [{component: 'b@m/mcp/b', file: join(env.home, '.codex/config.toml'), path: ['mcp_servers', 'b'], key: '', value: {}, format: 'toml' as const}],
+      },
+    ]
+    // its own folder only (above nothing recorded: the others are written as read); the skills folder and
+    // .agents above the others' files; .codex above another's config file
+    const added = [
+      record('c@m', 'codex', env.home),
+      {...record('c@m', 'codex', env.home), dirs: [skills, join(skills, 'c')]},
+      {...record('c@m', 'codex', env.home), dirs: [join(env.home, '.agents'), skills, join(skills, 'c')]},
+      {...record('c@m', 'codex', env.home), dirs: [join(env.home, '.codex'), join(skills, 'c')]},
+    ]
+    const written: string[] = []
+    for (const c of added) {
+      writeInstallRecords(env, project, 'user', structuredClone(base) as InstallRecord[])
+      rewrittenByAnother(userStateFile(env))
+      const read = readInstallRecords(env, project)
+      writeInstallRecords(env, project, 'user', [...read, c])
+      const text = readFileSync(userStateFile(env), 'utf8')
+      writeInstallRecords(env, project, 'user', structuredClone([...read, c]))
+      expect(readFileSync(userStateFile(env), 'utf8')).toBe(text)
+      written.push(text)
+    }
+    // the records read back changed only where a folder came above their paths
+    expect(written[0]).toContain(`"dirs":[${JSON.stringify(join(skills, 'a'))}]`)
+    expect(written[1]).toContain(`"dirs":[${JSON.stringify(skills)},${JSON.stringify(join(skills, 'a'))}]`)
+    expect(written[3]).toContain(`"dirs":[${JSON.stringify(join(skills, 'b'))},${JSON.stringify(join(env.home, '.codex'))}]`)
+  })
+
+  it('answers which plugin owns a path the same by a walk of the owned paths and by the index', () => {
+    const {env} = environment()
+    const records = Array.from({length: 30}, (_, i) => {
+      const r = record(`p${i % 7}@m`, 'codex', env.home)
+      return {
+        ...r,
+        files: [{...r.files[0]!, path: join(env.home, `.agents/skills/s${i % 5}/${i % 3 ? 'references/' : ''}f${i}.md`)}],
+        dirs: [join(env.home, `.agents/skills/s${i % 5}`)],
+      }
+    })
+    const asked = [
+      env.home,
+      '/',
+      join(env.home, '.agents'),
+      join(env.home, '.agents/skills'),
+      join(env.home, '.agents/skills/'),
+      join(env.home, '.agents/skills/s1/../s2'),
+      join(env.home, 'elsewhere'),
+      // a name that begins others' names owns nothing of theirs
+      join(env.home, '.agents/skills/s'),
+      join(env.home, '.agents/sk'),
+      ...Array.from({length: 40}, (_, i) => join(env.home, `.agents/skills/s${i % 6}/${i % 2 ? 'references/' : ''}f${i}.md`)),
+      ...Array.from({length: 6}, (_, i) => join(env.home, `.agents/skills/s${i}/references`)),
+    ]
+    // the first questions of an Ownership are walked, the later ones looked up: asked in two orders, each answer both ways
+    const forwards = ownershipFrom(records)
+    const backwards = ownershipFrom(records)
+    const first = asked.map((path) => forwards.ownerOf(path))
+    const second = [...asked]
+      .reverse()
+      .map((path) => backwards.ownerOf(path))
+      .reverse()
+    expect(second).toEqual(first)
+    expect(first.filter(Boolean).length).toBeGreaterThan(10)
+    expect(first[1]).toBeUndefined()
   })
 
   it('writes and reads back records of any text and size, as JSON would', () => {

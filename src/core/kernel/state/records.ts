@@ -361,9 +361,9 @@ const shareCreatedDirs = (records: readonly InstallRecord[]): readonly InstallRe
 
 /**
  * The records that need no share of created folders: those of one reading of the user state, written
- * with theirs shared among all its records, when every other record (new, or changed since) lists only
- * folders that reading held (a folder they bring anew may lie above one of them). Such a record lists
- * every created folder above its paths already: the folders written now are that reading's or fewer.
+ * with theirs shared among all its records, when every other record (new, or changed since) brings no
+ * folder anew above one of their paths (a new skill's own folder lies above nothing recorded before).
+ * Such a record lists every created folder above its paths already, and no new one is above them.
  */
 const settledRecords = (records: readonly InstallRecord[]): 'all' | ((r: InstallRecord) => boolean) => {
   let reading: Reading | undefined
@@ -377,8 +377,19 @@ const settledRecords = (records: readonly InstallRecord[]): 'all' | ((r: Install
   if (!reading) return () => false
   if (fresh.length === 0) return 'all'
   const held = (reading.created ??= createdIn(reading.installs))
-  for (const r of fresh) for (const d of r.dirs) if (!held.has(d)) return () => false
+  const anew = new Set<string>()
+  for (const r of fresh) for (const d of r.dirs) if (!held.has(d)) anew.add(d)
+  if (anew.size > 0) {
+    const prefixes = [...anew].map((d) => (d.endsWith(sep) ? d : `${d}${sep}`))
+    if (records.some((r) => lineOf.has(r) && sharesBelow(r, prefixes))) return () => false
+  }
   return (r) => lineOf.has(r)
+}
+
+/** Whether a path the record shares folders for (a file, a folder, a config file) lies below a folder of `prefixes` (each ending in a separator). */
+const sharesBelow = (record: InstallRecord, prefixes: readonly string[]): boolean => {
+  const below = (path: string): boolean => prefixes.some((prefix) => path.startsWith(prefix))
+  return record.files.some((f) => below(f.path)) || record.dirs.some(below) || record.config.some((c) => below(c.file))
 }
 
 const createdIn = (records: readonly InstallRecord[]): Set<string> => {
@@ -419,19 +430,37 @@ export interface Ownership {
 const NOT_RESOLVED = /\/\/|\/\.\.?(?:\/|$)|.\/$/
 const resolved = (path: string): string => (sep === '/' && path.startsWith('/') && !NOT_RESOLVED.test(path) ? path : resolve(path))
 
+/** Questions answered by a walk of the owned paths before the index is built. */
+const SCANNED_QUESTIONS = 16
+
 export const ownershipFrom = (records: readonly InstallRecord[]): Ownership => {
-  const owners = new Map<string, string>()
-  // the recorded paths are loadout's own, absolute and normal: resolved only when they are not (1,000 installs hold thousands)
-  for (const record of records) {
-    for (const file of record.files) owners.set(resolved(file.path), record.plugin)
-    for (const dir of record.dirs) owners.set(resolved(dir), record.plugin)
+  // made on the first question: many commands that take an Ownership ask none
+  let owners: Map<string, string> | undefined
+  const ownedPaths = (): Map<string, string> => {
+    owners = new Map()
+    // the recorded paths are loadout's own, absolute and normal: resolved only when they are not (1,000 installs hold thousands)
+    for (const record of records) {
+      for (const file of record.files) owners.set(resolved(file.path), record.plugin)
+      for (const dir of record.dirs) owners.set(resolved(dir), record.plugin)
+    }
+    return owners
   }
+  // the owner of the first owned path at or below `path` (in record order), by a walk of the owned
+  // paths: for the few questions most commands ask, cheaper than the index below (~30,000 entries
+  // for 1,000 installs)
+  const scan = (path: string): string | undefined => {
+    // a root's prefix (`//`) is no normal path's: no owner, as the index has none
+    const prefix = `${path}${sep}`
+    for (const [owned, plugin] of owners ?? ownedPaths()) if (owned === path || owned.startsWith(prefix)) return plugin
+    return undefined
+  }
+  let asked = 0
   // every owned path and each of its folders, to the owner of the first owned path at or below it
   // (in record order): one lookup per question instead of a scan of every recorded path
   let below: Map<string, string> | undefined
   const index = (): Map<string, string> => {
     below = new Map()
-    for (const [path, plugin] of owners) {
+    for (const [path, plugin] of owners ?? ownedPaths()) {
       for (let p = path; ;) {
         if (!below.has(p)) below.set(p, plugin)
         const up = dirname(p)
@@ -442,7 +471,11 @@ export const ownershipFrom = (records: readonly InstallRecord[]): Ownership => {
     return below
   }
   return {
-    ownerOf: (path: string) => (below ?? index()).get(resolved(path)),
+    ownerOf: (path: string) => {
+      const at = resolved(path)
+      if (below) return below.get(at)
+      return ++asked <= SCANNED_QUESTIONS ? scan(at) : index().get(at)
+    },
   }
 }
 
