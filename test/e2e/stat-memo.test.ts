@@ -79,7 +79,7 @@ const installBig = async (sb: Sandbox): Promise<string> => {
 }
 
 describe('list, over a few files', () => {
-  it('takes their hashes from the memo once they settle, and then loads no node:crypto; nor does a search', async () => {
+  it('takes their hashes from the memo once they settle, and then loads no node:crypto; nor does a search, nor the catalog code', async () => {
     const sb = sandbox()
     const root = join(sb.dir, 'small')
     mkdirSync(join(root, '.claude-plugin'), {recursive: true})
@@ -108,8 +108,13 @@ describe('list, over a few files', () => {
       expect(await crypto(['list', '--json'])).toBe(true)
       expect(readdirSync(memoDir(sb))).toEqual(['file-sha256'])
       expect(await crypto(['list', '--json'])).toBe(false)
+      // the first search reads and indexes each catalog (the built-in one too) with the catalog code
+      // (marketplace/browse.ts, a chunk of its own); a search over indexed catalogs loads neither
+      const catalogCode = () => trace.loaded().some((m) => /\/dist\/fast\/browse-[^/]*\.cjs$/.test(m))
       await crypto(['search', 'small', '--json'])
+      expect(catalogCode()).toBe(true)
       expect(await crypto(['search', 'small', '--json'])).toBe(false)
+      expect(catalogCode()).toBe(false)
       // verify reads every byte
       expect(await crypto(['verify', '--json'])).toBe(true)
     } finally {

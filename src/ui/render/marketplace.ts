@@ -1,5 +1,6 @@
 import type {MarketplaceAdded} from '../../core/ops/marketplace/add.js'
-import type {MarketplaceInfo, MarketplaceRow, SearchResult} from '../../core/kernel/marketplace/browse.js'
+import type {MarketplaceInfo, MarketplaceRow} from '../../core/kernel/marketplace/browse.js'
+import type {SearchResult} from '../../core/kernel/marketplace/search.js'
 import type {MarketplaceRemoval} from '../../core/ops/marketplace/remove.js'
 import type {MarketplacesUpdated} from '../../core/ops/marketplace/update.js'
 import {bold, dim, green, red, yellow} from '../style.js'

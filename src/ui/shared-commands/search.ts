@@ -1,4 +1,4 @@
-import {searchPlugins, type SearchResult} from '../../core/kernel/marketplace/browse.js'
+import {searchPlugins, type SearchResult} from '../../core/kernel/marketplace/search.js'
 import {resolveScope} from '../../core/kernel/env/scope.js'
 import {renderSearch} from '../render/marketplace.js'
 import {sharedCommand} from './types.js'
@@ -12,7 +12,7 @@ const spec = {
 } as const
 
 export const search = sharedCommand(spec, async ({flags, argv}, io): Promise<SearchResult> => {
-  const result = searchPlugins(argv.join(' '), io.env, resolveScope(undefined, io.env), {
+  const result = await searchPlugins(argv.join(' '), io.env, resolveScope(undefined, io.env), {
     ...(flags.marketplace ? {marketplace: flags.marketplace} : {}),
     ...(flags.category ? {category: flags.category} : {}),
   })

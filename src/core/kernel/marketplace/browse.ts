@@ -7,7 +7,7 @@ import {readCatalogFile} from './catalog-file.js'
 import {kindOf} from '../sources/kinds/index.js'
 import {entryKindOf} from '../sources/kinds/entries.js'
 import {findMarketplace, knownMarketplaces, type KnownMarketplace} from './known.js'
-import {searchIndex, writeSearchIndex, type IndexedPlugin} from './search-index.js'
+import {withId, type IndexedPlugin, type PluginSummary} from './search-index.js'
 import type {CatalogRead, PluginEntry, PluginSource} from '../../model/marketplace.js'
 
 export interface MarketplaceRow {
@@ -58,17 +58,10 @@ export const listMarketplaces = (env: Environment, context: ScopeContext): Marke
 
 export const describePluginSource = (source: PluginSource): string => entryKindOf(source).describe(source)
 
-/** One plugin as search and info show it: the indexed fields and its id (`name@marketplace`). */
-export interface PluginSummary extends IndexedPlugin {
-  id: string
-}
-
-/** The summary with the id second, where it has always been in the JSON. */
-const withId = ({name, ...rest}: IndexedPlugin, marketplace: string): PluginSummary => ({name, id: `${name}@${marketplace}`, ...rest})
-
 const summarize = (entry: PluginEntry, marketplace: string): PluginSummary => withId(indexed(entry), marketplace)
 
-const indexed = (entry: PluginEntry): IndexedPlugin => ({
+/** What the search index keeps of a catalog entry. */
+export const indexed = (entry: PluginEntry): IndexedPlugin => ({
   name: entry.name,
   ...(entry.description ? {description: entry.description} : {}),
   ...(entry.version ? {version: entry.version} : {}),
@@ -101,72 +94,4 @@ export const marketplaceInfo = (name: string, env: Environment, context: ScopeCo
     plugins: catalog.plugins.map((p) => summarize(p, m.name)),
     problems,
   }
-}
-
-export interface SearchHit extends PluginSummary {
-  marketplace: string
-  score: number
-}
-
-export interface SearchResult {
-  query: string
-  searched: string[]
-  hits: SearchHit[]
-  /** marketplaces whose cached catalog could not be read */
-  unreadable: Array<{marketplace: string; message: string}>
-}
-
-const scoreEntry = (entry: IndexedPlugin, terms: readonly string[]): number => {
-  const name = entry.name.toLowerCase()
-  const description = (entry.description ?? '').toLowerCase()
-  const category = (entry.category ?? '').toLowerCase()
-  const keywords = entry.keywords.map((k) => k.toLowerCase())
-  let total = 0
-  for (const term of terms) {
-    let score = 0
-    if (name === term) score = 100
-    else if (name.startsWith(term)) score = 60
-    else if (name.includes(term)) score = 40
-    if (keywords.includes(term)) score += 30
-    else if (keywords.some((k) => k.includes(term))) score += 15
-    if (category === term) score += 20
-    else if (category.includes(term)) score += 10
-    if (description.includes(term)) score += 10
-    if (score === 0) return 0
-    total += score
-  }
-  return total
-}
-
-/** Every plugin across the known marketplaces matching all words of the query, best first. */
-export const searchPlugins = (
-  query: string,
-  env: Environment,
-  context: ScopeContext,
-  filters: {marketplace?: string; category?: string} = {},
-): SearchResult => {
-  const terms = query.toLowerCase().split(/\s+/).filter(Boolean)
-  const markets = filters.marketplace ? [findMarketplace(filters.marketplace, env, context.projectRoot)] : knownMarketplaces(env, context.projectRoot)
-  const hits: SearchHit[] = []
-  const unreadable: SearchResult['unreadable'] = []
-  for (const m of markets) {
-    // from the index, only the plugins whose text holds every word; scoring below keeps the hits
-    let plugins = searchIndex(m, env, terms, filters.category)
-    if (!plugins) {
-      try {
-        plugins = readKnownCatalog(m).catalog.plugins.map(indexed)
-      } catch (error) {
-        unreadable.push({marketplace: m.name, message: (error as Error).message})
-        continue
-      }
-      if (!m.builtin) writeSearchIndex(m, env, plugins)
-    }
-    for (const entry of plugins) {
-      if (filters.category && (entry.category ?? '').toLowerCase() !== filters.category.toLowerCase()) continue
-      const score = terms.length === 0 ? 1 : scoreEntry(entry, terms)
-      if (score > 0) hits.push({...withId(entry, m.name), marketplace: m.name, score})
-    }
-  }
-  hits.sort((a, b) => b.score - a.score || a.name.localeCompare(b.name) || a.marketplace.localeCompare(b.marketplace))
-  return {query, searched: markets.map((m) => m.name), hits, unreadable}
 }

@@ -25,6 +25,14 @@ export interface IndexedPlugin {
   problems: Problem[]
 }
 
+/** One plugin as search and info show it: the indexed fields and its id (`name@marketplace`). */
+export interface PluginSummary extends IndexedPlugin {
+  id: string
+}
+
+/** The summary with the id second, where it has always been in the JSON. */
+export const withId = ({name, ...rest}: IndexedPlugin, marketplace: string): PluginSummary => ({name, id: `${name}@${marketplace}`, ...rest})
+
 /**
  * The file: a fixed-width first line naming the header's length, the header (one JSON line: the key,
  * and per plugin its searchable text in lower case, its category in lower case and where its entry
