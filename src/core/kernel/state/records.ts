@@ -431,7 +431,7 @@ const NOT_RESOLVED = /\/\/|\/\.\.?(?:\/|$)|.\/$/
 const resolved = (path: string): string => (sep === '/' && path.startsWith('/') && !NOT_RESOLVED.test(path) ? path : resolve(path))
 
 /** Questions answered by a walk of the owned paths before the index is built. */
-const SCANNED_QUESTIONS = 16
+const SCANNED_QUESTIONS = 4
 
 export const ownershipFrom = (records: readonly InstallRecord[]): Ownership => {
   // made on the first question: many commands that take an Ownership ask none
