@@ -324,6 +324,22 @@ const networkScenarios = [
   },
 ]
 
+/** install-cold's work floor: the clone, then the plugin's files copied from it, each hashed once, and the record of the tree written. */
+const installColdFloor = workFloorOf(
+  networkScenarios.find((s) => s.name === 'install-cold'),
+  FLOORS.copyHashed,
+  {
+    step: (ctx) => [
+      step('git', ['clone', '-q', '--depth', '1', '--', ctx.pluginUrl, ctx.temp.path('floor', 'clone')]),
+      floorStep(FLOORS.copyHashed, [ctx.temp.path('floor', 'clone'), ctx.temp.path('floor', 'dest'), ctx.temp.path('floor', 'record.json')]),
+    ],
+    reset: (ctx) => {
+      moveAside(ctx.temp.path('floor', 'clone'))
+      emptyDir(ctx.temp.path('floor', 'dest'))
+    },
+  },
+)
+
 /** install-warm's work floor: the plugin's files copied from the clone, each hashed once, and the record of the tree written. */
 const installWarmFloor = workFloorOf(
   networkScenarios.find((s) => s.name === 'install-warm'),
@@ -465,6 +481,7 @@ export const scenarios = [
     },
   },
   ...networkScenarios,
+  installColdFloor,
   installWarmFloor,
   ...scaleScenarios,
 ]

@@ -204,12 +204,13 @@ export const FLOORS = {
  * The twin of `scenario` with `floor` in loadout's place: `step(ctx)` gives the floor's process (the
  * script's arguments, and the environment and folder it runs in); `prepare(ctx)` (optional, once,
  * after the scenario's setup) makes what loadout's own first run would have left, such as its stat
- * memos; `reset(ctx)` (optional) undoes what the floor wrote, before each of its runs.
+ * memos; `reset(ctx)` (optional) undoes what the floor wrote, before each of its runs; `does` says
+ * what it does, when that is more than the floor's script.
  */
-export const workFloorOf = (scenario, floor, {step, prepare, reset}) => ({
+export const workFloorOf = (scenario, floor, {step, prepare, reset, does = floor.does}) => ({
   ...scenario,
   name: `${scenario.name}-work-floor`,
-  description: `the work \`${scenario.name}\` cannot skip, by a bare Node script in loadout's place (${floor.does}); against the same baseline and target`,
+  description: `the work \`${scenario.name}\` cannot skip, by a bare Node script in loadout's place (${does}); against the same baseline and target`,
   setup(ctx) {
     scenario.setup?.(ctx)
     prepare?.(ctx)
