@@ -2,7 +2,8 @@ import {mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync} from 'node:
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {environmentFromProcess, expandHome, loadoutPaths, type Environment} from '../../src/core/kernel/env/environment.js'
+import {environmentFromProcess, environmentWith, expandHome, loadoutPaths, type Environment} from '../../src/core/kernel/env/environment.js'
+import {withRequestPolicy} from '../../src/core/kernel/policy/requests.js'
 import {EXIT, isLoadoutError} from '../../src/core/model/errors.js'
 import {findGitRoot, resolveScope} from '../../src/core/kernel/env/scope.js'
 
@@ -95,6 +96,27 @@ describe('environmentFromProcess', () => {
     expect(env.vars).toBe(process.env)
     expect(typeof env.interactive).toBe('boolean')
     if (process.env.HOME) expect(env.home).toBe(process.env.HOME)
+  })
+
+  it('derives an environment without asking whether it is interactive (that makes process.stdin), as the request policy does', () => {
+    let asked = 0
+    const base: Environment = {
+      vars: {},
+      home,
+      cwd,
+      platform: 'linux',
+      get interactive() {
+        asked++
+        return true
+      },
+    }
+    const moved = environmentWith(base, {cwd: home})
+    const judged = withRequestPolicy(moved)
+    expect(asked).toBe(0)
+    expect([moved.cwd, judged.cwd, base.cwd]).toEqual([home, home, cwd])
+    expect(typeof judged.judgeUrl).toBe('function')
+    expect(judged.interactive).toBe(true)
+    expect(asked).toBe(1)
   })
 })
 

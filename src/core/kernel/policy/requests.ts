@@ -1,4 +1,4 @@
-import type {Environment} from '../env/environment.js'
+import {environmentWith, type Environment} from '../env/environment.js'
 import {findGitRoot} from '../env/scope.js'
 import {checkSourceHost} from './enforce.js'
 import {hostOfUrl} from './hosts.js'
@@ -13,12 +13,11 @@ import {loadPolicy} from './load.js'
 export const withRequestPolicy = (env: Environment): Environment => {
   // found at the first request, not at start-up: most commands make none
   let projectRoot: string | undefined
-  return {
-    ...env,
+  return environmentWith(env, {
     judgeUrl: (url) => {
       projectRoot ??= findGitRoot(env.cwd) ?? env.cwd
       const host = hostOfUrl(url.href)
       checkSourceHost(loadPolicy(env, projectRoot), host, `a request to ${host.subject}`)
     },
-  }
+  })
 }

@@ -1,6 +1,6 @@
 import {readdirSync, rmSync} from 'node:fs'
 import {basename, dirname, join} from 'node:path'
-import {loadoutPaths, type Environment} from '../env/environment.js'
+import {environmentWith, loadoutPaths, type Environment} from '../env/environment.js'
 import {readJsonFile, writeJsonFile} from '../fs/json.js'
 import {TEMP_NAME} from '../fs/write.js'
 import type {Scope} from '../env/scope.js'
@@ -50,7 +50,7 @@ interface StateFile {
 
 /** The environment to fetch a marketplace with: its own GitHub base URL, when it was added with one. */
 export const marketEnv = (record: {githubUrl?: string}, env: Environment): Environment =>
-  record.githubUrl ? {...env, vars: {...env.vars, LOADOUT_GITHUB_URL: record.githubUrl}} : env
+  record.githubUrl ? environmentWith(env, {vars: {...env.vars, LOADOUT_GITHUB_URL: record.githubUrl}}) : env
 
 export const marketplacesFile = (env: Environment): string => join(loadoutPaths(env).config, 'marketplaces.json')
 export const stateLockDir = (env: Environment): string => join(loadoutPaths(env).config, '.lock')

@@ -2,7 +2,7 @@
  * Servers from an MCP Registry: installed pinned to the version the registry names, checked for a
  * newer version by `outdated`, moved to it by `update`, and installed again from a project's lock.
  */
-import type {Environment} from '../../kernel/env/environment.js'
+import {environmentWith, type Environment} from '../../kernel/env/environment.js'
 import {usageError} from '../../model/errors.js'
 import type {InstallOptions, Prepared} from '../install/install.js'
 import type {InstallRecord} from '../../kernel/state/records.js'
@@ -56,7 +56,11 @@ export const checkServerOutdated = async (row: OutdatedFields, record: InstallRe
   try {
     const spec = recordedSpec(record)
     if (!spec || spec.origin.kind !== 'registry') return
-    const latest = await getRegistryServer(spec.origin.server, undefined, {...env, vars: {...env.vars, LOADOUT_MCP_REGISTRY: spec.origin.registry}})
+    const latest = await getRegistryServer(
+      spec.origin.server,
+      undefined,
+      environmentWith(env, {vars: {...env.vars, LOADOUT_MCP_REGISTRY: spec.origin.registry}}),
+    )
     row.latest = {version: latest.server.version}
     row.wanted = row.latest
     if (latest.server.version !== spec.origin.version) {
@@ -73,7 +77,7 @@ export const prepareServerUpdate = async (record: InstallRecord, env: Environmen
   const spec = recordedSpec(record)
   if (!spec) throw usageError('mcp-record-incomplete', `${record.plugin} has no installed copy to update from; install it again`)
   if (spec.origin.kind !== 'registry') return prepareServer(env, spec, projectRoot)
-  const latest = await getRegistryServer(spec.origin.server, undefined, {...env, vars: {...env.vars, LOADOUT_MCP_REGISTRY: spec.origin.registry}})
+  const latest = await getRegistryServer(spec.origin.server, undefined, environmentWith(env, {vars: {...env.vars, LOADOUT_MCP_REGISTRY: spec.origin.registry}}))
   const next = specFromServerJson(latest.server, spec.origin.registry, {name: spec.name, ...(wasRemote(spec.config) ? {remote: true} : {})})
   return prepareServer(env, next, projectRoot)
 }
@@ -99,6 +103,10 @@ export const prepareDeclaredServer = async (
     })
   }
   const [, registry, name, version] = match
-  const entry = await getRegistryServer(decodeURIComponent(name!), decodeURIComponent(version!), {...env, vars: {...env.vars, LOADOUT_MCP_REGISTRY: registry}})
+  const entry = await getRegistryServer(
+    decodeURIComponent(name!),
+    decodeURIComponent(version!),
+    environmentWith(env, {vars: {...env.vars, LOADOUT_MCP_REGISTRY: registry}}),
+  )
   return prepareServer(env, specFromServerJson(entry.server, registry!, {name: local, ...(remote ? {remote: true} : {})}), projectRoot)
 }

@@ -1,4 +1,4 @@
-import type {Environment} from '../../kernel/env/environment.js'
+import {environmentWith, type Environment} from '../../kernel/env/environment.js'
 import {addMarketplace} from '../marketplace/add.js'
 import {readMarketplaces, readProjectManifest, visibleMarketplaces} from '../../kernel/state/marketplaces.js'
 import type {ScopeContext} from '../../kernel/env/scope.js'
@@ -58,7 +58,7 @@ export const registerDeclaredMarketplaces = async (
       ...(entry.signedBy === undefined ? {} : {declaredSignedBy: entry.signedBy}),
       ...(entry.signedByIdentity === undefined ? {} : {signedByIdentity: entry.signedByIdentity}),
       ...(typeof entry.autoUpdate === 'string' ? {autoUpdate: entry.autoUpdate} : {}),
-      env: {...env, cwd: context.projectRoot},
+      env: environmentWith(env, {cwd: context.projectRoot}),
       context: {scope: 'project', projectRoot: context.projectRoot},
       offline: options.offline,
       declare: false,

@@ -17,6 +17,7 @@ import {missingIgnoreLines} from '../install/project-root.js'
 import {resolveSpec} from '../../kernel/resolve/spec.js'
 import {loadPolicy} from '../../kernel/policy/load.js'
 import {describeGap, requireGaps} from '../../kernel/policy/require.js'
+import {environmentWith} from '../../kernel/env/environment.js'
 
 export interface DeclaredInstall {
   frozen: boolean
@@ -64,7 +65,7 @@ export const installDeclared = async (options: DeclaredOptions): Promise<Declare
     const lock = locked.find((r) => r.plugin === id)
     // a declared folder is relative to the project root, wherever loadout runs from
     const spec = declared[id]!.source ?? id
-    const inProject = {...options, env: {...env, cwd: context.projectRoot}}
+    const inProject = {...options, env: environmentWith(env, {cwd: context.projectRoot})}
     // a locked plugin is fetched at its locked commit: the cool-down judges what update takes, not the lock
     let prepared = isMcpId(id)
       ? await prepareDeclaredServer(id, declared[id]!, env, context.projectRoot)
@@ -95,7 +96,7 @@ export const installDeclared = async (options: DeclaredOptions): Promise<Declare
     ready.push({prepared, targets})
   }
   for (const spec of required) {
-    const prepared = await preparePlugin(spec, {...options, env: {...env, cwd: context.projectRoot}})
+    const prepared = await preparePlugin(spec, {...options, env: environmentWith(env, {cwd: context.projectRoot})})
     ready.push({prepared, targets: options.chooseTargets ? (chosen ??= await options.chooseTargets()) : options.targets})
   }
   if (!options.yes && !options.confirm && !options.dryRun) {
