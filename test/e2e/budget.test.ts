@@ -5,7 +5,8 @@
  * agent over its budget (lowered through Claude Code's own SLASH_COMMAND_TOOL_CHAR_BUDGET) warns, on
  * stderr and in --json; `skills info` shows a skill's share.
  */
-import {mkdirSync, writeFileSync} from 'node:fs'
+import {existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
+import {setTimeout as sleep} from 'node:timers/promises'
 import {join} from 'node:path'
 import {beforeAll, describe, expect, it} from 'vitest'
 import type {Sandbox} from '../support/cli.js'
@@ -142,5 +143,45 @@ describe('loadout budget, a plugin Claude Code loads as its own', () => {
     expect(row.items.map((i) => `${i.kind} ${i.name} ${i.owner} ${i.counted}`)).toEqual(['skill nat:alpha nat@direct true', 'skill nat:beta nat@direct true'])
     expect(row.items[0]!.tokens).toBe(Math.ceil(('nat:alpha'.length + DESCRIPTIONS.alpha.length) / 4))
     expect(row.tokens).toBe(row.items.reduce((n, i) => n + i.tokens, 0))
+  })
+
+  it('remembers what an installed copy offers once its file list has settled, and counts the same from the memo', async () => {
+    sb = sandbox()
+    const installed = await loadout(sb, ['install', writePlugin('nat', ['alpha', 'beta', 'huge']), '--agent', 'claude-code', '--scope', 'user', '--json'])
+    expect(installed.status, installed.stderr).toBe(0)
+    const memo = join(sb.home, '.cache', 'loadout', 'stat-memo', 'native-parts')
+    // just written: read from the copy, not remembered (kernel/fs/stat-memo.ts remembers a file 3 s old)
+    const fresh = await claude()
+    expect(existsSync(memo)).toBe(false)
+    await sleep(3200)
+    expect(await claude()).toEqual(fresh)
+    expect(readFileSync(memo, 'utf8')).toContain('"name":"alpha"')
+    // from the memo: the same rows, even after an edit by hand inside the copy (the budget counts what
+    // loadout installed; verify names the edit)
+    const copies = join(sb.home, '.local', 'share', 'loadout', 'plugins', 'direct', 'nat')
+    // the copy is the one revision folder there (beside the catalog Claude Code reads it through)
+    const copy = join(
+      copies,
+      readdirSync(copies).find((name) => !name.startsWith('.'))!,
+    )
+    const skill = join(copy, 'skills', 'huge', 'SKILL.md')
+    const original = readFileSync(skill, 'utf8')
+    writeFileSync(skill, original.replace(DESCRIPTIONS.huge, 'Short now.'))
+    expect(await claude()).toEqual(fresh)
+    const verify = await loadout(sb, ['verify', '--json'])
+    expect(verify.status).toBe(7)
+    expect(verify.json().error.details.records[0].changed).toEqual([`${copy}/skills/huge/SKILL.md`])
+    // a damaged memo is passed over, as is a missing one: the copy is read again, the edit with it
+    writeFileSync(memo, readFileSync(memo, 'utf8').replace('"parts"', '"prats"'))
+    const reread = await claude()
+    expect(reread.items.map((i) => i.name)).toEqual(['nat:alpha', 'nat:beta', 'nat:huge'])
+    expect(reread.tokens).toBeLessThan(fresh.tokens)
+    rmSync(memo)
+    expect(await claude()).toEqual(reread)
+    // a part turned off is left out (the copy put back first: disable wants it as installed)
+    writeFileSync(skill, original)
+    const off = await loadout(sb, ['disable', 'nat@direct', '--skill', 'beta', '--scope', 'user'])
+    expect(off.status, off.stderr).toBe(0)
+    expect((await claude()).items.map((i) => i.name)).toEqual(['nat:alpha', 'nat:huge'])
   })
 })

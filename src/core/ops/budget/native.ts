@@ -6,12 +6,14 @@
 import {existsSync, readFileSync, statSync} from 'node:fs'
 import type {Environment} from '../../kernel/env/environment.js'
 import type {Scope} from '../../kernel/env/scope.js'
+import {openStatMemo, type StatMemo} from '../../kernel/fs/stat-memo.js'
 import {inspectPlugin} from '../../kernel/plugin/read.js'
 import {readSkillDir} from '../../kernel/skills/read.js'
 import type {InstallRecord} from '../../kernel/state/records.js'
 import type {AgentTarget} from '../../kernel/targets/types.js'
 import {recordedForm} from '../install/form.js'
-import {readParts, withoutParts} from '../install/parts.js'
+import {readParts} from '../install/parts.js'
+import {listFile} from '../install/plugin-copy.js'
 import {describeCommand} from './commands.js'
 
 export interface NativePart {
@@ -35,28 +37,94 @@ const commandDescription = (file: string): string | undefined => {
 
 const text = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined)
 
+/** The parts of one installed copy, every one of them (the disabled ones are left out after). */
+interface CopyParts {
+  plugin: string
+  parts: Array<{kind: NativePart['kind']; name: string; path: string; description?: string}>
+}
+
+const KINDS: ReadonlySet<unknown> = new Set(['skill', 'subagent', 'command'])
+const isCopyParts = (value: unknown): value is CopyParts => {
+  const v = value as Partial<CopyParts> | null
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    typeof v.plugin === 'string' &&
+    Array.isArray(v.parts) &&
+    v.parts.every(
+      (p) =>
+        typeof p === 'object' &&
+        p !== null &&
+        KINDS.has(p.kind) &&
+        typeof p.name === 'string' &&
+        typeof p.path === 'string' &&
+        (p.description === undefined || typeof p.description === 'string'),
+    )
+  )
+}
+
+/** What an installed copy offers, read from it: its skills', subagents' and commands' names and descriptions. */
+const readCopyParts = (root: string, env: Environment): CopyParts => {
+  const model = inspectPlugin(root, {home: env.home}).model
+  return {
+    plugin: model.name,
+    parts: [
+      ...model.skills.map((s) => ({kind: 'skill' as const, name: s.name, path: s.dir, description: readSkillDir(s.dir).description})),
+      ...model.commands.map((c) => ({kind: 'command' as const, name: c.name, path: c.file, description: commandDescription(c.file)})),
+      ...model.subagents.map((a) => ({kind: 'subagent' as const, name: a.name, path: a.file, description: text(a.frontmatter.description)})),
+    ].map(({description, ...part}) => (description === undefined ? part : {...part, description})),
+  }
+}
+
+const PART_KIND_OF = {skill: 'skills', subagent: 'subagents', command: 'commands'} as const
+
+/**
+ * What an installed copy offers, remembered (kernel/fs/stat-memo.ts) under the copy and its
+ * integrity while its file list (plugin-copy.ts), which loadout writes with every copy it makes, is
+ * the same file: reading a copy again is a walk and checks of its whole tree, and the budget asks for
+ * every plugin the agent loads as its own at each install. An edit made by hand inside a copy shows in
+ * `verify`; the budget counts what loadout installed.
+ */
+const copyParts = (record: InstallRecord, env: Environment, memo: StatMemo<CopyParts>): CopyParts => {
+  const root = record.pluginRoot!
+  const key = `${root}\0${record.pluginRootIntegrity ?? ''}`
+  let list
+  try {
+    list = statSync(listFile(root), {bigint: true, throwIfNoEntry: false})
+  } catch {
+    list = undefined
+  }
+  const known = list?.isFile() ? memo.recall(key, list) : undefined
+  if (known) return known
+  const read = readCopyParts(root, env)
+  if (list?.isFile()) memo.remember(key, list, read)
+  return read
+}
+
 /** Every skill, subagent and command of the plugins `target` loads as its own, as offered (disabled parts left out). */
-export const nativeParts = (records: readonly InstallRecord[], target: AgentTarget, env: Environment): NativePart[] =>
-  records
-    .filter((r) => r.target === target.id && r.enabled && recordedForm(r) === 'native' && r.pluginRoot && existsSync(r.pluginRoot))
-    .flatMap((r) => {
-      let model
-      try {
-        model = withoutParts(inspectPlugin(r.pluginRoot!, {home: env.home}).model, readParts(r.disabledParts))
-      } catch {
-        return []
-      }
-      const at = (kind: NativePart['kind'], name: string, path: string, description: string | undefined): NativePart => ({
-        kind,
-        name: `${model.name}:${name}`,
+export const nativeParts = (records: readonly InstallRecord[], target: AgentTarget, env: Environment): NativePart[] => {
+  const native = records.filter((r) => r.target === target.id && r.enabled && recordedForm(r) === 'native' && r.pluginRoot && existsSync(r.pluginRoot))
+  if (native.length === 0) return []
+  const memo = openStatMemo(env, 'native-parts', isCopyParts)
+  const parts = native.flatMap((r) => {
+    let copy: CopyParts
+    try {
+      copy = copyParts(r, env, memo)
+    } catch {
+      return []
+    }
+    const off = readParts(r.disabledParts)
+    return copy.parts
+      .filter((p) => !(off[PART_KIND_OF[p.kind]] ?? []).includes(p.name))
+      .map((p): NativePart => ({
+        kind: p.kind,
+        name: `${copy.plugin}:${p.name}`,
         scope: r.scope,
-        path,
+        path: p.path,
         owner: r.plugin,
-        ...(description === undefined ? {} : {description}),
-      })
-      return [
-        ...model.skills.map((s) => at('skill', s.name, s.dir, readSkillDir(s.dir).description)),
-        ...model.commands.map((c) => at('command', c.name, c.file, commandDescription(c.file))),
-        ...model.subagents.map((a) => at('subagent', a.name, a.file, text(a.frontmatter.description))),
-      ]
-    })
+        ...(p.description === undefined ? {} : {description: p.description}),
+      }))
+  })
+  memo.save()
+  return parts
+}

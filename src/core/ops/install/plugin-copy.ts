@@ -18,7 +18,7 @@ import type {CopiedFile} from '../../kernel/fs/copy.js'
  * The file list of the copy at `<data>/plugins/<market>/<name>/<revision>`: kept apart, in
  * `<data>/plugin-files/<market>/<name>/<revision>.json`, so the plugins folder holds only copies.
  */
-const listFile = (root: string): string => {
+export const listFile = (root: string): string => {
   const name = dirname(root)
   const market = dirname(name)
   const data = dirname(dirname(market))
