@@ -164,14 +164,16 @@ const readOnlyScenarios = Object.entries(READ_ONLY_ARGS).map(([cmd, args]) => ({
 /** The package's own catalog, which `search` reads beside those added. */
 const builtinCatalog = (ctx) => join(dirname(dirname(ctx.bin)), 'registry', 'marketplace', '.claude-plugin', 'marketplace.json')
 
+const readOnlyScenario = (name) => readOnlyScenarios.find((s) => s.name === name)
+
 const readOnlyFloors = [
-  workFloorOf(readOnlyScenarios[0], FLOORS.list, {
+  workFloorOf(readOnlyScenario('list-50'), FLOORS.list, {
     step: (ctx) => floorStep(FLOORS.list, [homePaths(ctx.temp.env).state, homePaths(ctx.temp.env).hashMemo]),
     // the hash memo a first `list` leaves (files settled by the scenario's setup)
     prepare: (ctx) => runLoadout(ctx, READ_ONLY_ARGS.list),
   }),
-  workFloorOf(readOnlyScenarios[1], FLOORS.verify, {step: (ctx) => floorStep(FLOORS.verify, [homePaths(ctx.temp.env).state])}),
-  workFloorOf(readOnlyScenarios[2], FLOORS.search, {
+  workFloorOf(readOnlyScenario('verify-50'), FLOORS.verify, {step: (ctx) => floorStep(FLOORS.verify, [homePaths(ctx.temp.env).state])}),
+  workFloorOf(readOnlyScenario('search-50'), FLOORS.search, {
     step: (ctx) => floorStep(FLOORS.search, [homePaths(ctx.temp.env).marketplaces, 'p01', builtinCatalog(ctx)]),
   }),
 ]
@@ -275,44 +277,33 @@ const stateScenarios = Object.entries(STATE_COMMANDS).map(([name, args]) => ({
   },
 }))
 
-/** The floor's process in the home with 1,000 installs; `args` given that home's paths. */
+/** The floor's process in the home with 1,000 installs; `args` given that home's paths and the shared homes. */
 const inFullHome = (floor, args) => (ctx) => {
   const full = ctx.homes.full
-  return floorStep(floor, args(homePaths(full.env), full), {env: full.env, cwd: full.project})
+  return floorStep(floor, args(homePaths(full.env), ctx.homes), {env: full.env, cwd: full.project})
 }
 
 /** A first run of `command` in the home with 1,000 installs: the stat memos it leaves (its files settled by the setup). */
 const rememberedBy = (command) => (ctx) => runLoadout({...ctx, temp: ctx.homes.full.temp}, STATE_COMMANDS[command](ctx))
 
+const stateScenario = (name) => stateScenarios.find((s) => s.name === `state-1000-${name}`)
+
 const stateFloors = [
-  workFloorOf(
-    stateScenarios.find((s) => s.name === 'state-1000-install'),
-    FLOORS.installOne,
-    {
-      step: (ctx) =>
-        inFullHome(FLOORS.installOne, (paths, full) => [
-          paths.state,
-          join(ctx.homes.markets, 'extra', 'plugins', 'extra000', 'skills', 'extra000-s0', 'SKILL.md'),
-          join(full.home, '.agents', 'skills', 'extra000-s0', 'SKILL.md'),
-        ])(ctx),
-    },
-  ),
-  workFloorOf(
-    stateScenarios.find((s) => s.name === 'state-1000-list'),
-    FLOORS.list,
-    {
-      step: inFullHome(FLOORS.list, (paths) => [paths.state, paths.hashMemo]),
-      prepare: rememberedBy('list'),
-    },
-  ),
-  workFloorOf(
-    stateScenarios.find((s) => s.name === 'state-1000-skills-list'),
-    FLOORS.skillsList,
-    {
-      step: inFullHome(FLOORS.skillsList, (paths, full) => [join(full.home, '.agents', 'skills'), paths.state, paths.skillMemo]),
-      prepare: rememberedBy('skills-list'),
-    },
-  ),
+  workFloorOf(stateScenario('install'), FLOORS.installOne, {
+    step: inFullHome(FLOORS.installOne, (paths, homes) => [
+      paths.state,
+      join(homes.markets, 'extra', 'plugins', 'extra000', 'skills', 'extra000-s0', 'SKILL.md'),
+      join(homes.full.home, '.agents', 'skills', 'extra000-s0', 'SKILL.md'),
+    ]),
+  }),
+  workFloorOf(stateScenario('list'), FLOORS.list, {
+    step: inFullHome(FLOORS.list, (paths) => [paths.state, paths.hashMemo]),
+    prepare: rememberedBy('list'),
+  }),
+  workFloorOf(stateScenario('skills-list'), FLOORS.skillsList, {
+    step: inFullHome(FLOORS.skillsList, (paths, homes) => [join(homes.full.home, '.agents', 'skills'), paths.state, paths.skillMemo]),
+    prepare: rememberedBy('skills-list'),
+  }),
 ]
 
 /**

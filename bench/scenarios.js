@@ -337,6 +337,7 @@ const installColdFloor = workFloorOf(
       moveAside(ctx.temp.path('floor', 'clone'))
       emptyDir(ctx.temp.path('floor', 'dest'))
     },
+    does: `git clone --depth 1, then ${FLOORS.copyHashed.does}`,
   },
 )
 

@@ -12,7 +12,7 @@ import {readSkillDir} from '../../kernel/skills/read.js'
 import type {InstallRecord} from '../../kernel/state/records.js'
 import type {AgentTarget} from '../../kernel/targets/types.js'
 import {recordedForm} from '../install/form.js'
-import {readParts} from '../install/parts.js'
+import {partOff, readParts} from '../install/parts.js'
 import {listFile} from '../install/plugin-copy.js'
 import {describeCommand} from './commands.js'
 
@@ -72,7 +72,7 @@ const readCopyParts = (root: string, env: Environment): CopyParts => {
       ...model.skills.map((s) => ({kind: 'skill' as const, name: s.name, path: s.dir, description: readSkillDir(s.dir).description})),
       ...model.commands.map((c) => ({kind: 'command' as const, name: c.name, path: c.file, description: commandDescription(c.file)})),
       ...model.subagents.map((a) => ({kind: 'subagent' as const, name: a.name, path: a.file, description: text(a.frontmatter.description)})),
-    ].map(({description, ...part}) => (description === undefined ? part : {...part, description})),
+    ],
   }
 }
 
@@ -115,7 +115,7 @@ export const nativeParts = (records: readonly InstallRecord[], target: AgentTarg
     }
     const off = readParts(r.disabledParts)
     return copy.parts
-      .filter((p) => !(off[PART_KIND_OF[p.kind]] ?? []).includes(p.name))
+      .filter((p) => !partOff(off, PART_KIND_OF[p.kind], p.name))
       .map((p): NativePart => ({
         kind: p.kind,
         name: `${copy.plugin}:${p.name}`,

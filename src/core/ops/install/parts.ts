@@ -59,10 +59,13 @@ export const commonParts = (sets: readonly DisabledParts[]): DisabledParts => {
   return normalParts(Object.fromEntries(PART_KINDS.map((k) => [k, (sets[0]![k] ?? []).filter((n) => sets.every((s) => (s[k] ?? []).includes(n)))])))
 }
 
+/** Whether these parts turn off the part of this kind and name (a hook by its event). */
+export const partOff = (parts: DisabledParts | undefined, kind: PartKind, name: string): boolean => (parts?.[kind] ?? []).includes(name)
+
 /** The plugin as installed with these parts off: the rest is what is planned, written and shown for consent. */
 export const withoutParts = (model: PluginModel, parts: DisabledParts | undefined): PluginModel => {
   if (noParts(parts)) return model
-  const off = (kind: PartKind, name: string) => (parts?.[kind] ?? []).includes(name)
+  const off = (kind: PartKind, name: string) => partOff(parts, kind, name)
   const hooks = model.hooks
     .map((h) => ({...h, events: Object.fromEntries(Object.entries(h.events).filter(([event]) => !off('hooks', event)))}))
     .filter((h) => Object.keys(h.events).length > 0)
