@@ -32,12 +32,27 @@ const fast = async () =>
 // `update --auto` with nothing due (a SessionStart hook's every run): one file read, no request
 const idleAutoUpdate = () => args[0] === 'update' && require('../dist/start/auto-idle.cjs').answerIdleAutoUpdate(args)
 
+// Which of process.stdout and process.stderr a run made: the fast path writes to the descriptors
+// itself (src/ui/output.ts), and asking a stream whether it holds text would make it (~8 ms on a pipe).
+const madeStreams = []
+for (const name of ['stdout', 'stderr']) {
+  const {get, ...rest} = Object.getOwnPropertyDescriptor(process, name)
+  Object.defineProperty(process, name, {
+    ...rest,
+    get() {
+      if (!madeStreams.includes(name)) madeStreams.push(name)
+      return get.call(process)
+    },
+  })
+}
+
 // The command is done and said all it had to: exit now. Left to itself Node turns its event loop once
 // more, and V8 runs there the garbage collection it scheduled while the command allocated (~5 ms of
-// `list`, a collection whose work is thrown away). Not while stdout or stderr still holds unwritten
-// text (a pipe is asynchronous on macOS); the 'exit' handlers (the code cache) still run.
+// `list`, a collection whose work is thrown away). Not while a stream made holds unwritten text (a
+// pipe is asynchronous on macOS, a full non-blocking one everywhere); the 'exit' handlers (the code
+// cache) still run.
 const exitDone = () => {
-  if (process.stdout.writableLength === 0 && process.stderr.writableLength === 0) process.exit()
+  if (madeStreams.every((name) => process[name].writableLength === 0)) process.exit()
 }
 
 const main = async () => {

@@ -1,4 +1,5 @@
 import type {Ora} from 'ora'
+import {isTerminal} from '../core/kernel/env/terminal.js'
 
 const MAX_TEXT = 60
 /** What a terminal that reports no width (0 or none, as under `script` in CI) is drawn as. */
@@ -57,7 +58,7 @@ let prompting = 0
  * never load ora.
  */
 export const withProgress = async <T>(enabled: boolean, work: (report: (message: string) => void) => Promise<T>): Promise<T> => {
-  if (!enabled || !process.stderr.isTTY) return work(() => {})
+  if (!enabled || !isTerminal(2)) return work(() => {})
   let text = 'working'
   let spinner: Ora | undefined
   let finished = false

@@ -5,6 +5,7 @@
  */
 import {EXIT, explainIoError, isLoadoutError, LoadoutError} from '../core/model/errors.js'
 import {safeMessage} from './safe-text.js'
+import {writeErr, writeOut} from './output.js'
 import {red} from './style.js'
 
 export const debugging = (): boolean => /(^|,)\s*loadout(\*|:|,|$)/.test(process.env.DEBUG ?? '') || process.env.DEBUG === '*'
@@ -25,13 +26,13 @@ export const asLoadoutError = (error: unknown, framework?: (error: unknown) => L
 
 /** A failure as people read it: one line, then what to do next, on stderr. */
 export const printError = (error: LoadoutError): void => {
-  const lines = [`${red('error', process.stderr)}: ${safeMessage(error.message)}`, ...error.suggestions.map((s) => `  ${safeMessage(s)}`)]
-  process.stderr.write(`${lines.join('\n')}\n`)
+  const lines = [`${red('error', 'stderr')}: ${safeMessage(error.message)}`, ...error.suggestions.map((s) => `  ${safeMessage(s)}`)]
+  writeErr(`${lines.join('\n')}\n`)
 }
 
 /** `--json` output of a result or `{error}`: plain, two-space JSON on stdout. */
 export const writeJson = (json: unknown): void => {
-  process.stdout.write(`${JSON.stringify(json, null, 2)}\n`)
+  writeOut(`${JSON.stringify(json, null, 2)}\n`)
 }
 
 /**
@@ -40,7 +41,7 @@ export const writeJson = (json: unknown): void => {
  */
 export const reportCommandFailure = (thrown: unknown, error: LoadoutError, json: ((value: unknown) => void) | undefined): void => {
   process.exitCode = error.exitStatus
-  if (debugging()) process.stderr.write(`${(thrown as Error)?.stack ?? String(thrown)}\n`)
+  if (debugging()) writeErr(`${(thrown as Error)?.stack ?? String(thrown)}\n`)
   if (json) json({error: error.toJSON()})
   else printError(error)
 }

@@ -4,6 +4,7 @@
  * `evil` display as `live`) are shown as escapes, and a long field is cut with a marker. `--json`
  * output keeps the full, unescaped text; only human output goes through here.
  */
+import {writeErr} from './output.js'
 
 /** Code points a field shown to a person may hold at most before it is cut. */
 export const MAX_FIELD_CHARS = 300
@@ -73,5 +74,5 @@ export const terminalText = (text: string): string => {
 
 /** A block of human output on stderr, through terminalText. */
 export const writeStderr = (text: string): void => {
-  process.stderr.write(`${terminalText(text)}\n`)
+  writeErr(`${terminalText(text)}\n`)
 }

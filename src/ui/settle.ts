@@ -14,13 +14,13 @@ export const settlePending = async (io: CommandIo): Promise<{recovered?: Recover
   if (!existsSync(journalFile(io.env)) && !hasMarketplacesLeftover(io.env)) return {}
   const {recoverIfFree} = await import('../core/kernel/state/transaction.js')
   const settled = await recoverIfFree(io.env)
-  if (settled.recovered) note(io, yellow(`recovered an interrupted run (${settled.recovered.label}): ${settled.recovered.action}`, process.stderr))
+  if (settled.recovered) note(io, yellow(`recovered an interrupted run (${settled.recovered.label}): ${settled.recovered.action}`, 'stderr'))
   if (settled.pending) {
     note(
       io,
       yellow(
         `${settled.pending.label} is ${settled.pending.running ? `in progress (pid ${settled.pending.pid})` : 'pending'}: what follows may change when it ends`,
-        process.stderr,
+        'stderr',
       ),
     )
   }

@@ -14,6 +14,7 @@ import type {SharedCommand, SharedInput} from '../shared-commands/types.js'
 import {asLoadoutError, reportCommandFailure, writeJson} from '../report.js'
 import {fastParse} from './parse.js'
 import {terminalText} from '../safe-text.js'
+import {writeOut, writeStraight} from '../output.js'
 
 type Loader = () => Promise<SharedCommand<CommandSpec, unknown>>
 
@@ -104,14 +105,12 @@ export const runFast = async (argv: readonly string[]): Promise<boolean> => {
     env: command.requests ? (await import('../../core/kernel/policy/requests.js')).withRequestPolicy(env) : env,
     json: parsed.json,
     log: (text) => {
-      if (!parsed.json) console.log(terminalText(format(text)))
+      if (!parsed.json) writeOut(`${terminalText(format(text))}\n`)
     },
   }
   if (command.fastWhen && !command.fastWhen(io)) return false
-  // as oclif does: a closed stdout (`| head`) is not a failure
-  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
-    if (error?.code !== 'EPIPE') throw error
-  })
+  // as oclif does, a closed stdout (`| head`) is not a failure (src/ui/output.ts)
+  writeStraight()
   try {
     const input = {
       flags: parsed.flags as SharedInput<CommandSpec>['flags'],

@@ -1,5 +1,6 @@
 import {homedir} from 'node:os'
 import {join, resolve} from 'node:path'
+import {isTerminal} from './terminal.js'
 
 /**
  * Everything loadout reads from the process (variables, home, working directory, terminal) comes in
@@ -23,10 +24,10 @@ export const environmentFromProcess = (): Environment => ({
   home: process.env.HOME || homedir(),
   cwd: process.cwd(),
   platform: process.platform,
-  // asked only where a command may prompt, stdout first: making process.stdin costs ~1 ms when it is
-  // a terminal and ~6 ms when it is not (a file or /dev/null: Node's file streams load all of node:stream)
+  // asked only where a command may prompt; by descriptor, since making process.stdout or process.stdin
+  // loads all of node:stream when it is a pipe or a file (kernel/env/terminal.ts)
   get interactive() {
-    return Boolean(process.stdout.isTTY && process.stdin.isTTY) && process.env.CI !== 'true'
+    return isTerminal(1) && isTerminal(0) && process.env.CI !== 'true'
   },
 })
 

@@ -5,9 +5,9 @@
  * (checked against its digest while it streams) and extracted with the archive extractor (bounded,
  * links refused) into a cache folder named after the manifest digest.
  */
-import {mkdir, mkdtemp, readFile, rename, rm, stat, writeFile} from 'node:fs/promises'
 import {join} from 'node:path'
 import type {Environment} from '../../env/environment.js'
+import {lazyRequire} from '../../env/lazy.js'
 import {EXIT, isLoadoutError, LoadoutError, notFound, validationFailed} from '../../../model/errors.js'
 import type {OciClient} from '../../oci/client.js'
 import {
@@ -24,6 +24,9 @@ import type {PluginFetchSpec, Source} from '../../../model/source.js'
 import type {PluginSource} from '../../../model/marketplace.js'
 import {hostOfUrl} from '../hosts.js'
 import type {ArtifactNews, FetchSpecKind, SourceKind} from '../kind.js'
+
+// loaded on first use: node:fs/promises costs ~3 ms to load, and every command that judges a source's host loads this module
+const fsp = lazyRequire<typeof import('node:fs/promises')>('node:fs/promises')
 
 // the client, the extractor and semver load only when something is pulled: parsing and policy
 // checks (which every command may do) stay light
@@ -137,10 +140,12 @@ export const resolveOci = async (ref: OciReference, client: OciClient): Promise<
 }
 
 const exists = async (path: string): Promise<boolean> =>
-  stat(path).then(
-    () => true,
-    () => false,
-  )
+  fsp()
+    .stat(path)
+    .then(
+      () => true,
+      () => false,
+    )
 
 /**
  * Pulls a plugin artifact: the manifest (by digest when one is known, else through the tag or the
@@ -166,7 +171,9 @@ export const fetchOci = async (refText: string, options: FetchOciOptions): Promi
   if (pinned) {
     const cached = cacheFolder(options.cacheDir, pinned)
     if (await exists(join(cached, TREE))) {
-      const bytes = await readFile(join(cached, 'manifest.json')).catch(() => undefined)
+      const bytes = await fsp()
+        .readFile(join(cached, 'manifest.json'))
+        .catch(() => undefined)
       if (bytes) {
         const manifest = pluginManifest(bytes, shown)
         if (sha256Digest(bytes) === pinned) return described(join(cached, TREE), pinned, manifest, ref.tag, await treeIntegrity(join(cached, TREE)))
@@ -188,9 +195,9 @@ export const fetchOci = async (refText: string, options: FetchOciOptions): Promi
     : await resolveOci(ref, client)
   const manifest = pluginManifest(resolved.bytes, shown)
   const layer = manifest.layers[0]!
-  await mkdir(options.cacheDir, {recursive: true})
+  await fsp().mkdir(options.cacheDir, {recursive: true})
   removeEntries(options.cacheDir, staleWithPrefix('.oci-'))
-  const stage = await mkdtemp(join(options.cacheDir, '.oci-'))
+  const stage = await fsp().mkdtemp(join(options.cacheDir, '.oci-'))
   try {
     const file = join(stage, 'layer.tar.gz')
     await client.downloadBlob(ref.repository, layer, file, DEFAULT_MAX_DOWNLOAD_BYTES)
@@ -199,15 +206,15 @@ export const fetchOci = async (refText: string, options: FetchOciOptions): Promi
       maxBytes: DEFAULT_MAX_ARCHIVE_BYTES,
       maxEntries: DEFAULT_MAX_ARCHIVE_ENTRIES,
     })
-    await rm(file, {force: true})
-    await writeFile(join(stage, 'manifest.json'), resolved.bytes, {mode: 0o600})
+    await fsp().rm(file, {force: true})
+    await fsp().writeFile(join(stage, 'manifest.json'), resolved.bytes, {mode: 0o600})
     const integrity = await treeIntegrity(join(stage, TREE))
     const folder = cacheFolder(options.cacheDir, resolved.digest)
-    await rm(folder, {recursive: true, force: true})
-    await rename(stage, folder)
+    await fsp().rm(folder, {recursive: true, force: true})
+    await fsp().rename(stage, folder)
     return described(join(folder, TREE), resolved.digest, manifest, resolved.tag, integrity)
   } finally {
-    await rm(stage, {recursive: true, force: true})
+    await fsp().rm(stage, {recursive: true, force: true})
   }
 }
 
