@@ -145,6 +145,31 @@ describe('loadout budget, a plugin Claude Code loads as its own', () => {
     expect(row.tokens).toBe(row.items.reduce((n, i) => n + i.tokens, 0))
   })
 
+  it('counts the copy an install just made as a later budget reads it from the copy', async () => {
+    sb = sandbox()
+    const root = writePlugin('nat', ['alpha', 'beta', 'huge'])
+    // a skill no agent loads: install leaves it out of what it writes, but it is in the copy
+    mkdirSync(join(root, 'skills', 'bare'), {recursive: true})
+    writeFileSync(join(root, 'skills', 'bare', 'SKILL.md'), '---\nname: bare\n---\n\nNo description.\n')
+    mkdirSync(join(root, 'commands'))
+    writeFileSync(join(root, 'commands', 'ship.md'), '---\ndescription: Ship it.\n---\n\nShip.\n')
+    const env = {SLASH_COMMAND_TOOL_CHAR_BUDGET: '120'}
+    const installed = await loadout(sb, ['install', root, '--agent', 'claude-code', '--scope', 'user', '--json'], {env})
+    expect(installed.status, installed.stderr).toBe(0)
+    // the install's own count, of the copy it made, against the copy read afterwards
+    const row = await claude(env)
+    expect(row.items.map((i) => i.name)).toEqual(['nat:alpha', 'nat:bare', 'nat:beta', 'nat:huge', 'nat:ship'])
+    expect(installed.json().overBudget).toEqual([
+      {
+        agent: 'claude-code',
+        scope: 'user',
+        tokens: row.budgetedTokens,
+        budget: 30,
+        dropped: row.items.filter((i) => i.dropped).map((i) => i.name),
+      },
+    ])
+  })
+
   it('remembers what an installed copy offers once its file list has settled, and counts the same from the memo', async () => {
     sb = sandbox()
     const installed = await loadout(sb, ['install', writePlugin('nat', ['alpha', 'beta', 'huge']), '--agent', 'claude-code', '--scope', 'user', '--json'])

@@ -522,6 +522,21 @@ describe('readPlugin: the marketplace entry', () => {
     expect(model.name).toBe('catalog-name')
     expect(model.mcpServers.map((s) => s.name)).toEqual(['extra'])
   })
+
+  it('says when it changed what was read (the budget then reads an installed copy itself)', () => {
+    const named = plugin({'.claude-plugin/plugin.json': {name: 'demo'}, 'skills/a/SKILL.md': skillMd('a')})
+    const unnamed = plugin({'skills/a/SKILL.md': skillMd('a')}, 'Folder_Name')
+    const shaped = (root: string, entry?: PluginEntry) => inspectPlugin(root, entry ? {entry} : {}).shapedByEntry
+    expect(shaped(named)).toBe(false)
+    // metadata only, the manifest naming the plugin: the same model without it, but for the metadata
+    expect(shaped(named, entryOf({name: 'other', version: '2.0.0', description: 'From the catalog'}))).toBe(false)
+    expect(inspectPlugin(named, {entry: entryOf({name: 'other'})}).model.name).toBe('demo')
+    // it names the plugin, declares parts, or sets the manifests aside
+    expect(shaped(unnamed, entryOf({name: 'catalog-name'}))).toBe(true)
+    expect(shaped(named, entryOf({raw: {skills: ['./skills/a']}}))).toBe(true)
+    expect(shaped(named, entryOf({raw: {mcpServers: {extra: {command: 'extra'}}}}))).toBe(true)
+    expect(shaped(named, entryOf({strict: false}))).toBe(true)
+  })
 })
 
 // ---------------------------------------------------------------------------------------------

@@ -61,6 +61,12 @@ export interface PluginInspection {
   model: PluginModel
   /** the problems that make readPlugin refuse the plugin */
   fatal: Problem[]
+  /**
+   * Whether the marketplace entry changed what was read: it names the plugin (no manifest does, or
+   * `strict: false` sets them aside) or declares parts. Read without it, the same tree gives another
+   * model.
+   */
+  shapedByEntry: boolean
 }
 
 interface ReadContext extends CollectContext {
@@ -86,6 +92,7 @@ const recordOutsideLinks = (ctx: CollectContext, home?: string): void => {
 }
 
 type ComponentKey = 'skills' | 'agents' | 'subagents' | 'commands' | 'hooks' | 'mcpServers' | 'mcpComponents' | 'tools'
+const COMPONENT_KEYS: readonly ComponentKey[] = ['skills', 'agents', 'subagents', 'commands', 'hooks', 'mcpServers', 'mcpComponents', 'tools']
 
 const declares = (ctx: ReadContext, ...keys: ComponentKey[]): boolean => ctx.declarations.some((d) => keys.some((key) => d[key] !== undefined))
 
@@ -300,7 +307,12 @@ const inspectTree = (root: string, options: ReadPluginOptions): PluginInspection
   }
   if (model.mcpServers.length > MAX_MCP_SERVERS) report.error('too-many-mcp-servers', tooManyMcpServers(model.mcpServers.length), {file: model.root})
   refuseConfusableNames(model, report)
-  return {model, fatal: report.fatal}
+  return {model, fatal: report.fatal, shapedByEntry: shapedByEntry(ctx)}
+}
+
+const shapedByEntry = (ctx: ReadContext): boolean => {
+  const entry = ctx.declarations.find((d) => d.kind === 'entry')
+  return entry !== undefined && (firstDefined(ctx, 'name') === entry || COMPONENT_KEYS.some((key) => entry[key] !== undefined))
 }
 
 /** Two skills, subagents or MCP servers of one plugin whose names a reader could take for each other. */

@@ -14,6 +14,8 @@ import type {AgentTarget} from '../../kernel/targets/types.js'
 import {recordedForm} from '../install/form.js'
 import {partOff, readParts} from '../install/parts.js'
 import {listFile} from '../install/plugin-copy.js'
+import {madeCopyParts} from '../install/copies-made.js'
+import type {PluginModel} from '../../model/plugin.js'
 import {describeCommand} from './commands.js'
 
 export interface NativePart {
@@ -63,18 +65,15 @@ const isCopyParts = (value: unknown): value is CopyParts => {
   )
 }
 
-/** What an installed copy offers, read from it: its skills', subagents' and commands' names and descriptions. */
-const readCopyParts = (root: string, env: Environment): CopyParts => {
-  const model = inspectPlugin(root, {home: env.home}).model
-  return {
-    plugin: model.name,
-    parts: [
-      ...model.skills.map((s) => ({kind: 'skill' as const, name: s.name, path: s.dir, description: readSkillDir(s.dir).description})),
-      ...model.commands.map((c) => ({kind: 'command' as const, name: c.name, path: c.file, description: commandDescription(c.file)})),
-      ...model.subagents.map((a) => ({kind: 'subagent' as const, name: a.name, path: a.file, description: text(a.frontmatter.description)})),
-    ],
-  }
-}
+/** What an installed copy offers, as read (from it, or by the install that made it in this run): its skills', subagents' and commands' names and descriptions. */
+const partsOfCopy = (model: Pick<PluginModel, 'name' | 'skills' | 'commands' | 'subagents'>): CopyParts => ({
+  plugin: model.name,
+  parts: [
+    ...model.skills.map((s) => ({kind: 'skill' as const, name: s.name, path: s.dir, description: readSkillDir(s.dir).description})),
+    ...model.commands.map((c) => ({kind: 'command' as const, name: c.name, path: c.file, description: commandDescription(c.file)})),
+    ...model.subagents.map((a) => ({kind: 'subagent' as const, name: a.name, path: a.file, description: text(a.frontmatter.description)})),
+  ],
+})
 
 const PART_KIND_OF = {skill: 'skills', subagent: 'subagents', command: 'commands'} as const
 
@@ -87,6 +86,8 @@ const PART_KIND_OF = {skill: 'skills', subagent: 'subagents', command: 'commands
  */
 const copyParts = (record: InstallRecord, env: Environment, memo: StatMemo<CopyParts>): CopyParts => {
   const root = record.pluginRoot!
+  const madeNow = madeCopyParts(root, record.pluginRootIntegrity)
+  if (madeNow) return partsOfCopy(madeNow)
   const key = `${root}\0${record.pluginRootIntegrity ?? ''}`
   let list
   try {
@@ -96,7 +97,7 @@ const copyParts = (record: InstallRecord, env: Environment, memo: StatMemo<CopyP
   }
   const known = list?.isFile() ? memo.recall(key, list) : undefined
   if (known) return known
-  const read = readCopyParts(root, env)
+  const read = partsOfCopy(inspectPlugin(root, {home: env.home}).model)
   if (list?.isFile()) memo.remember(key, list, read)
   return read
 }

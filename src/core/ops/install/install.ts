@@ -33,6 +33,7 @@ import {transaction, type Recovery, type Transaction} from '../../kernel/state/t
 import {DIRECT, type ResolvedPlugin} from '../../kernel/resolve/resolve.js'
 import {checkRecord} from './verify.js'
 import {journalCopy, materializeCopy, pluginFiles, type PluginFiles} from './plugin-copy.js'
+import {copyMade} from './copies-made.js'
 import {dependencyFields, type DependencyMark} from '../../kernel/state/mark.js'
 import {releaseTooYoung, resolveMature} from '../../kernel/policy/release-age.js'
 import {ensureUserConfig, type AskUserConfig} from '../../kernel/user-config/ensure.js'
@@ -112,18 +113,25 @@ export interface Prepared {
   id: string
   /** the plugin's files as read: what consent shows and the installed copy must match */
   files: PluginFiles
+  /**
+   * What a read of the installed copy gives (the tree as read, before install leaves out the skills
+   * no agent loads), when the marketplace entry changed nothing of it: the budget counts a copy this
+   * run made from it (kernel/plugin/read.ts `shapedByEntry`; ops/install/copies-made.ts).
+   */
+  copyView?: PluginModel
 }
 
 /**
  * Reads a fetched plugin. A plugin fetched straight from a repository or an archive that names itself
  * nowhere would take the name of its cache folder (a commit or a digest): it takes the source's name.
  */
-export const readFetched = (resolved: ResolvedPlugin, fetched: FetchedPlugin, env: Environment): PluginModel => {
+const readFetched = (resolved: ResolvedPlugin, fetched: FetchedPlugin, env: Environment): {model: PluginModel; copyView?: PluginModel} => {
   // read once; read again only when the plugin took its cache folder's name
   const inspected = inspectPlugin(fetched.root, {...(resolved.entry ? {entry: resolved.entry} : {}), home: env.home})
-  if (resolved.entry || resolved.marketplace !== DIRECT || !resolved.name || inspected.model.name !== basename(fetched.root)) return installView(inspected)
+  if (resolved.entry || resolved.marketplace !== DIRECT || !resolved.name || inspected.model.name !== basename(fetched.root))
+    return {model: installView(inspected), ...(inspected.shapedByEntry ? {} : {copyView: inspected.model})}
   const entry: PluginEntry = {name: resolved.name, source: {kind: 'local', path: '.'}, tags: [], keywords: [], raw: {}, problems: []}
-  return readForInstall(fetched.root, {entry, home: env.home})
+  return {model: readForInstall(fetched.root, {entry, home: env.home})}
 }
 
 /**
@@ -162,13 +170,14 @@ export const prepareFetched = async (
   checkPluginProvenance(resolved, fetched, options.env, options.context.projectRoot)
   const signer = await checkPluginSignature(resolved, fetched, options.env, options.context.projectRoot)
   if (signer) fetched = {...fetched, signer}
-  let model = readFetched(resolved, fetched, options.env)
+  const read = readFetched(resolved, fetched, options.env)
+  let model = read.model
   if (options.skills && options.skills.length > 0) model = pickSkills(model, options.skills)
   const id = resolved.marketplace === DIRECT ? `${model.name}@${DIRECT}` : resolved.id
   admitPluginModel(model, id, {env: options.env, projectRoot: options.context.projectRoot, ...(options.allowHiddenText ? {allowHiddenText: true} : {})})
   // the fetch hashed the same folder file by file already, unless the plugin is a folder inside it
   const files = fetched.files && model.root === fetched.root ? fetched.files : await pluginFiles(model.root)
-  return {resolved, fetched, model, id, files}
+  return {resolved, fetched, model, id, files, ...(read.copyView && read.copyView.root === model.root ? {copyView: read.copyView} : {})}
 }
 
 /** The records of `id` in the scope for the chosen targets: what an install replaces. */
@@ -431,6 +440,8 @@ export const applyInTransaction = async (
   else {
     journalCopy(tx, dirs.root)
     await materializeCopy(model.root, dirs.root, prepared.files)
+    // made (or kept) to hold exactly the files read
+    if (prepared.copyView) copyMade(dirs.root, prepared.files.integrity, prepared.copyView)
   }
   for (const old of existing) removeApplied(old, {force: true, keep: pathsRecordedBy(before), owned: {scope: context.scope}}, tx)
   const others = inheritCreated(written, before)
