@@ -43,11 +43,15 @@ writeFileSync(registry.REGISTRY_CHECKED, registry.registrySnapshot(registry.regi
 const fastDir = join(root, 'dist', 'fast')
 rmSync(fastDir, {recursive: true, force: true})
 const {build} = await import('rolldown')
-/** rolldown's options for a CommonJS build of dist/ modules into `dir`, packages left to node_modules */
+// Packages bundled in all the same: simple-git and what it requires. Required from node_modules, the
+// first git call of a run (an install that clones) spent ~25 ms resolving and compiling them; in the
+// bundle they are one chunk, loaded with the first git call and compiled through the code cache.
+const BUNDLED = /^(simple-git|@simple-git\/[a-z-]+|@kwsites\/[a-z-]+|debug|ms|supports-color|has-flag)(\/|$)/
+/** rolldown's options for a CommonJS build of dist/ modules into `dir`, packages left to node_modules (but BUNDLED) */
 const commonJs = (input, dir, output) => ({
   input,
   platform: 'node',
-  external: (id) => !id.startsWith('.') && !id.startsWith('/'),
+  external: (id) => !id.startsWith('.') && !id.startsWith('/') && !BUNDLED.test(id),
   logLevel: 'warn',
   output: {dir, format: 'cjs', chunkFileNames: '[name]-[hash].cjs', dynamicImportInCjs: false, ...output},
 })
@@ -59,6 +63,18 @@ const {output} = await build(
   }),
 )
 const chunks = new Map(output.filter((file) => file.type === 'chunk').map((chunk) => [chunk.fileName, chunk]))
+
+// The licences of the packages the bundle holds (MIT all: their notices go with every copy)
+const bundledPackages = new Set(
+  [...chunks.values()].flatMap((chunk) => chunk.moduleIds.map((id) => /\/node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(id)?.[1]).filter(Boolean)),
+)
+const notices = [...bundledPackages].sort().map((name) => {
+  const dir = join(root, 'node_modules', name)
+  const licence = readdirSync(dir).find((file) => /^licen[cs]e(\.md|\.txt)?$/i.test(file))
+  if (!licence) throw new Error(`bin/build.mjs: ${name} is bundled but has no licence file`)
+  return `${name}\n\n${readFileSync(join(dir, licence), 'utf8').trim()}\n`
+})
+writeFileSync(join(fastDir, 'THIRD-PARTY-NOTICES.txt'), `Packages bundled into this folder's code, with their licences.\n\n${notices.join('\n---\n\n')}`)
 
 // Every chunk ASCII, the rest escaped (\uXXXX means the same in a string, a template or a regular
 // expression): the loader reads it as Latin-1, a one-byte string.

@@ -3,7 +3,6 @@ import {join} from 'node:path'
 import {isFileUrl} from './git-url.js'
 import type {SimpleGitOptions} from 'simple-git'
 import {loadoutPaths, type Environment} from '../env/environment.js'
-import {lazyRequire} from '../env/lazy.js'
 import {EXIT, LoadoutError, notFound} from '../../model/errors.js'
 import {redactUrl} from './redact.js'
 
@@ -15,9 +14,10 @@ import {redactUrl} from './redact.js'
  * allowed only when this run carries it.
  */
 
-// simple-git and what it loads (debug, @kwsites/*) are CommonJS: required on the first git call,
-// not imported, which spares the export-name scan of each module an ESM import of CommonJS makes
-const simpleGitModule = lazyRequire<typeof import('simple-git')>('simple-git')
+// simple-git and what it loads (debug, @kwsites/*) are CommonJS, imported on the first git call.
+// The fast path's bundle holds them (bin/build.mjs): required from node_modules they cost the first
+// git call ~25 ms of module resolution and compiling, which the bundle's code cache spares.
+let simpleGitModule: Promise<typeof import('simple-git')> | undefined
 
 /** How long git may go without printing anything before it is stopped. */
 export const gitTimeoutMs = (env: Environment): number => {
@@ -211,7 +211,7 @@ const REFUSING_PLUGINS = new Set(['unsafe', 'allowEnvironment', 'binary'])
  * install runs ask git to say what it did (`cat-file -t`, `fetch --verbose`, `checkout --progress`).
  */
 export const runGit = async (context: GitContext, cwd: string, args: string[], extraEnv: Record<string, string> = {}): Promise<string> => {
-  const {simpleGit} = simpleGitModule()
+  const {simpleGit} = await (simpleGitModule ??= import('simple-git'))
   const hardened = hardenedEnv(context)
   // the caller's variables (GIT_DIR and the like) neither override the hardened ones nor unlock a guard
   const env = {...extraEnv, ...hardened}
