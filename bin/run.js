@@ -36,7 +36,12 @@ const idleAutoUpdate = () => args[0] === 'update' && require('../dist/start/auto
 // itself (src/ui/output.ts), and asking a stream whether it holds text would make it (~8 ms on a pipe).
 const madeStreams = []
 for (const name of ['stdout', 'stderr']) {
-  const {get, ...rest} = Object.getOwnPropertyDescriptor(process, name)
+  const {get, ...rest} = Object.getOwnPropertyDescriptor(process, name) ?? {}
+  // a Node that makes its streams otherwise: take them as made
+  if (typeof get !== 'function' || !rest.configurable) {
+    madeStreams.push(name)
+    continue
+  }
   Object.defineProperty(process, name, {
     ...rest,
     get() {
