@@ -145,6 +145,19 @@ describe('loadout budget, a plugin Claude Code loads as its own', () => {
     expect(row.tokens).toBe(row.items.reduce((n, i) => n + i.tokens, 0))
   })
 
+  it('names a plugin that names itself nowhere as the catalog loadout wrote for Claude Code does, not by its copy folder', async () => {
+    sb = sandbox()
+    const root = join(sb.dir, 'bare-kit')
+    mkdirSync(join(root, 'skills', 'alpha'), {recursive: true})
+    writeFileSync(join(root, 'skills', 'alpha', 'SKILL.md'), `---\nname: alpha\ndescription: ${DESCRIPTIONS.alpha}\n---\n\nBody.\n`)
+    const installed = await loadout(sb, ['install', root, '--agent', 'claude-code', '--scope', 'user', '--json'])
+    expect(installed.status, installed.stderr).toBe(0)
+    const copies = join(sb.home, '.local', 'share', 'loadout', 'plugins', 'direct', 'bare-kit')
+    const catalog = JSON.parse(readFileSync(join(copies, '.claude-plugin', 'marketplace.json'), 'utf8')) as {plugins: Array<{name: string}>}
+    expect(catalog.plugins.map((p) => p.name)).toEqual(['bare-kit'])
+    expect((await claude()).items.map((i) => i.name)).toEqual(['bare-kit:alpha'])
+  })
+
   it('counts the copy an install just made as a later budget reads it from the copy', async () => {
     sb = sandbox()
     const root = writePlugin('nat', ['alpha', 'beta', 'huge'])

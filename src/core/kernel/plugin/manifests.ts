@@ -15,6 +15,9 @@ import type {PluginReport} from './report.js'
 
 export const entryLabel = (entry: PluginEntry): string => `marketplace entry "${entry.name}"`
 
+/** An entry that only names the plugin (for a plugin that names itself nowhere, it is the name). */
+export const namingEntry = (name: string): PluginEntry => ({name, source: {kind: 'local', path: '.'}, tags: [], keywords: [], raw: {}, problems: []})
+
 /** The catalog entry as a declaration: its metadata, and component paths relative to the plugin root. */
 export const declarationFromEntry = (entry: PluginEntry, root: string, report: PluginReport): Declaration => {
   const file = entryLabel(entry)

@@ -7,6 +7,7 @@ import {existsSync, readFileSync, statSync} from 'node:fs'
 import type {Environment} from '../../kernel/env/environment.js'
 import type {Scope} from '../../kernel/env/scope.js'
 import {openStatMemo, type StatMemo} from '../../kernel/fs/stat-memo.js'
+import {namingEntry} from '../../kernel/plugin/manifests.js'
 import {inspectPlugin} from '../../kernel/plugin/read.js'
 import {readSkillDir} from '../../kernel/skills/read.js'
 import type {InstallRecord} from '../../kernel/state/records.js'
@@ -97,7 +98,9 @@ const copyParts = (record: InstallRecord, env: Environment, memo: StatMemo<CopyP
   }
   const known = list?.isFile() ? memo.recall(key, list) : undefined
   if (known) return known
-  const read = partsOfCopy(inspectPlugin(root, {home: env.home}).model)
+  // read as the agent reads it, through loadout's catalog naming the plugin as the install did
+  // (kernel/writers/claude-marketplace.ts): a plugin nothing else names is not named by its folder, the revision
+  const read = partsOfCopy(inspectPlugin(root, {home: env.home, entry: namingEntry(record.plugin.split('@')[0]!)}).model)
   if (list?.isFile()) memo.remember(key, list, read)
   return read
 }

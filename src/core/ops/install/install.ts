@@ -3,8 +3,8 @@ import {basename} from 'node:path'
 import type {Environment} from '../../kernel/env/environment.js'
 import {conflict, EXIT, LoadoutError, needsConsent, notFound, usageError, validationFailed} from '../../model/errors.js'
 import {projectManifestFile} from '../../kernel/state/marketplaces.js'
-import type {PluginEntry} from '../../model/marketplace.js'
 import {installView, readForInstall} from '../../kernel/plugin/leniency.js'
+import {namingEntry} from '../../kernel/plugin/manifests.js'
 import {inspectPlugin} from '../../kernel/plugin/read.js'
 import type {DisabledParts, PluginModel} from '../../model/plugin.js'
 import {admitPluginModel, admitPluginSource} from '../../kernel/policy/gate.js'
@@ -130,8 +130,7 @@ const readFetched = (resolved: ResolvedPlugin, fetched: FetchedPlugin, env: Envi
   const inspected = inspectPlugin(fetched.root, {...(resolved.entry ? {entry: resolved.entry} : {}), home: env.home})
   if (resolved.entry || resolved.marketplace !== DIRECT || !resolved.name || inspected.model.name !== basename(fetched.root))
     return {model: installView(inspected), ...(inspected.shapedByEntry ? {} : {copyView: inspected.model})}
-  const entry: PluginEntry = {name: resolved.name, source: {kind: 'local', path: '.'}, tags: [], keywords: [], raw: {}, problems: []}
-  return {model: readForInstall(fetched.root, {entry, home: env.home})}
+  return {model: readForInstall(fetched.root, {entry: namingEntry(resolved.name), home: env.home})}
 }
 
 /**
