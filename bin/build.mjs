@@ -58,6 +58,8 @@ const commonJs = (input, dir, output) => ({
 const {output} = await build(
   commonJs(join(root, 'dist', 'ui', 'fast', 'run.js'), fastDir, {
     entryFileNames: 'run.cjs',
+    // the bundled packages in one chunk, named for them (the tests' module trace looks for it)
+    codeSplitting: {groups: [{name: 'vendor-simple-git', test: /[\\/]node_modules[\\/]/}]},
     comments: false,
     minify: {compress: false, mangle: false, codegen: {removeWhitespace: true}},
   }),

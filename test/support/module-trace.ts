@@ -17,5 +17,9 @@ export const moduleTrace = (): {env: NodeJS.ProcessEnv; loaded(): string[]; rese
   }
 }
 
-/** Whether a package was loaded, by its folder under node_modules. */
-export const loadedPackage = (modules: readonly string[], pkg: string): boolean => modules.some((m) => m.includes(`/node_modules/${pkg}/`))
+/**
+ * Whether a package was loaded: by its folder under node_modules, or the fast path's chunk that
+ * bundles it (`dist/fast/vendor-<package>-<hash>.cjs`, bin/build.mjs).
+ */
+export const loadedPackage = (modules: readonly string[], pkg: string): boolean =>
+  modules.some((m) => m.includes(`/node_modules/${pkg}/`) || m.includes(`/dist/fast/vendor-${pkg}-`))
