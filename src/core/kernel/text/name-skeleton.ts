@@ -90,7 +90,9 @@ const ASCII_ALIKES: Record<string, string> = {'0': 'o', '1': 'l', '|': 'l', _: '
 /** An existing name that differs from `name` but looks like it, or undefined (one skeleton each, no index kept). */
 export const confusableWith = (name: string, existing: Iterable<string>): string | undefined => {
   const wanted = skeleton(name)
-  for (const other of existing) if (other !== name && skeleton(other) === wanted) return other
+  // an ASCII name's skeleton is no longer than the name (rn and vv become one letter): one shorter than
+  // `wanted` cannot match, and 1,000 names in a folder are passed over without a skeleton each
+  for (const other of existing) if (other !== name && !(other.length < wanted.length && ASCII.test(other)) && skeleton(other) === wanted) return other
   return undefined
 }
 
