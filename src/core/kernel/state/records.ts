@@ -165,215 +165,20 @@ const lastRead = new Map<string, Reading>()
 const identityOf = (s: BigIntStats): string => `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`
 
 /**
- * A record of the user state read from its line and not parsed yet: what a command asks of every record
- * (which plugin, which agent, enabled, installed only as a dependency) is read off the line, and the rest
- * is parsed on the first question about it. An uninstall or install among 1,000 records parses the few
- * it touches: parsing all of them, and the garbage collector copying what they make, was ~12 ms of the
- * command. The record handed out is a Proxy over an object that takes the parsed fields then: it answers
- * every question as the parsed record would (keys, spread, JSON), and a record is never changed in place.
+ * The records of a state in lines, each parsed alone with its text, or undefined for any other text
+ * (then it is parsed whole). A line holds no raw newline, so the text is exactly HEAD, the lines joined
+ * by BETWEEN, and TAIL: each line parsing as an object is the whole text parsing as the same records.
  */
-interface Deferred {
-  readonly line: string
-  /** the text of the whole state the line is in */
-  readonly whole: Mentions
-  readonly file: string
-  readonly scope: Scope
-  readonly plugin: string
-  readonly target: string
-  readonly enabled: boolean
-  readonly autoInstalled: boolean | undefined
-}
-const deferred = new WeakMap<object, Deferred>()
-/** The object behind each deferred record handed out */
-const heldBy = new WeakMap<InstallRecord, object>()
-
-const parsedLine = (file: string, line: string): Record<string, unknown> => {
-  let value: unknown
-  try {
-    value = JSON.parse(line)
-  } catch (error) {
-    throw validationFailed('state-not-json', `${file} is not valid JSON (${(error as Error).message}); fix or remove it`)
-  }
-  if (value === null || typeof value !== 'object' || Array.isArray(value))
-    throw validationFailed('state-not-json', `${file} holds a record that is not an object; fix or remove it`)
-  return value as Record<string, unknown>
-}
-
-/** The deferred record's fields, parsed into its object; a line whose fields are not the ones read off it is refused. */
-const settle = (held: Record<string, unknown>): void => {
-  const d = deferred.get(held)
-  if (!d) return
-  const parsed = parsedLine(d.file, d.line)
-  // Object.assign would set the object's prototype from a "__proto__" key (JSON.parse makes it an own field)
-  if (Object.hasOwn(parsed, '__proto__')) throw validationFailed('state-not-json', `${d.file} holds a record with a "__proto__" field; fix or remove it`)
-  const record = withDefaults(parsed)
-  record.scope = d.scope
-  if (record.plugin !== d.plugin || record.target !== d.target || record.enabled !== d.enabled || record.autoInstalled !== d.autoInstalled)
-    throw validationFailed('state-not-json', `${d.file} holds a record whose plugin, agent or state is not where loadout writes it; fix or remove it`)
-  deferred.delete(held)
-  Object.assign(held, record)
-}
-
-const DEFERRED_HANDLER: ProxyHandler<Record<string, unknown>> = {
-  get(held, key) {
-    const d = deferred.get(held)
-    if (d) {
-      if (key === 'plugin') return d.plugin
-      if (key === 'target') return d.target
-      if (key === 'scope') return d.scope
-      if (key === 'enabled') return d.enabled
-      if (key === 'autoInstalled') return d.autoInstalled
-      settle(held)
-    }
-    return held[key as string]
-  },
-  has: (held, key) => (settle(held), key in held),
-  ownKeys: (held) => (settle(held), Reflect.ownKeys(held)),
-  getOwnPropertyDescriptor: (held, key) => (settle(held), Reflect.getOwnPropertyDescriptor(held, key)),
-  set: (held, key, value) => (settle(held), Reflect.set(held, key, value)),
-  defineProperty: (held, key, descriptor) => (settle(held), Reflect.defineProperty(held, key, descriptor)),
-  deleteProperty: (held, key) => (settle(held), Reflect.deleteProperty(held, key)),
-  preventExtensions: (held) => (settle(held), Reflect.preventExtensions(held)),
-}
-
-/**
- * Where `key` is in each line, one line after the other: the scan of the whole text once for each key
- * (1,000 lines searched one by one, twice each to know a key is there once, cost a few milliseconds).
- * For the line from `start` to `end`: the key's position, NONE, or TWICE.
- */
-const keyIn = (text: string, key: string): ((start: number, end: number) => number) => {
-  const at: number[] = []
-  for (let i = text.indexOf(key); i >= 0; i = text.indexOf(key, i + key.length)) at.push(i)
-  let k = 0
-  return (start, end) => {
-    while (k < at.length && at[k]! < start) k++
-    if (k === at.length || at[k]! >= end) return NONE
-    const first = at[k++]!
-    if (k === at.length || at[k]! >= end) return first
-    while (k < at.length && at[k]! < end) k++
-    return TWICE
-  }
-}
-const NONE = -1
-const TWICE = -2
-
-/** What a state's lines are read by: the text and the keys of each line, found in one scan each (keyIn). */
-interface LineKeys {
-  readonly text: string
-  readonly backslash: (start: number, end: number) => number
-  readonly plugin: (start: number, end: number) => number
-  readonly target: (start: number, end: number) => number
-  readonly enabled: (start: number, end: number) => number
-  readonly autoInstalled: (start: number, end: number) => number
-}
-
-const lineKeys = (text: string): LineKeys => ({
-  text,
-  backslash: keyIn(text, '\\'),
-  plugin: keyIn(text, PLUGIN_KEY),
-  target: keyIn(text, TARGET_KEY),
-  enabled: keyIn(text, ENABLED_KEY),
-  autoInstalled: keyIn(text, AUTO_KEY),
-})
-const PLUGIN_KEY = '"plugin":"'
-const TARGET_KEY = '"target":"'
-const ENABLED_KEY = '"enabled":'
-const AUTO_KEY = '"autoInstalled":'
-
-/** The string at `at` (after its key) up to the next quote, which ends it in a line without a backslash; undefined when none does before `end`. */
-const stringAt = (text: string, at: number, end: number): string | undefined => {
-  const close = text.indexOf('"', at)
-  return close < 0 || close >= end ? undefined : text.slice(at, close)
-}
-
-/** `true` or `false` at `at` (after its key), followed by `,` or `}`; undefined otherwise. */
-const booleanAt = (text: string, at: number): boolean | undefined => {
-  const value = text.startsWith('true', at) ? true : text.startsWith('false', at) ? false : undefined
-  if (value === undefined) return undefined
-  const next = text[at + (value ? 4 : 5)]
-  return next === ',' || next === '}' ? value : undefined
-}
-
-/**
- * A record deferred (see Deferred), or undefined for a line that must be parsed now: one with a backslash
- * (whose strings the text does not show as they are), or whose plugin, agent or flags are not each
- * named once. Such a key held only by something nested in a record that lacks it at the top is the one
- * case read off wrongly; the parse then refuses the record (settle). The line is the text's from `start`.
- */
-const deferredRecord = (file: string, whole: Mentions, keys: LineKeys, line: string, start: number, scope: Scope): InstallRecord | undefined => {
-  const end = start + line.length
-  if (!line.startsWith('{') || !line.endsWith('}') || keys.backslash(start, end) !== NONE) return undefined
-  const {text} = keys
-  const p = keys.plugin(start, end)
-  const t = keys.target(start, end)
-  const e = keys.enabled(start, end)
-  const a = keys.autoInstalled(start, end)
-  if (p < 0 || t < 0 || e < 0 || a === TWICE) return undefined
-  const plugin = stringAt(text, p + PLUGIN_KEY.length, end)
-  const target = stringAt(text, t + TARGET_KEY.length, end)
-  const enabled = booleanAt(text, e + ENABLED_KEY.length)
-  const autoInstalled = a === NONE ? undefined : booleanAt(text, a + AUTO_KEY.length)
-  if (plugin === undefined || target === undefined || enabled === undefined || (a !== NONE && autoInstalled === undefined)) return undefined
-  const held: Record<string, unknown> = {}
-  deferred.set(held, {line, whole, file, scope, plugin, target, enabled, autoInstalled})
-  const record = new Proxy(held, DEFERRED_HANDLER) as unknown as InstallRecord
-  heldBy.set(record, held)
-  return record
-}
-
-/**
- * Whether a record may hold `text` in one of its strings: false only for a deferred record whose line
- * does not contain it (its strings are as written there). The scans over every record for a path ask
- * this first, and so parse only the records that name it.
- */
-export const mayHold = (record: InstallRecord, text: string): boolean => {
-  const held = heldBy.get(record)
-  const d = held && deferred.get(held)
-  return !d || (mentions(d.whole, text) && d.line.includes(text))
-}
-
-/** A state's whole text, and what it was asked whether it holds: one search of it spares a search of each of 1,000 lines that does not. */
-interface Mentions {
-  readonly text: string
-  readonly asked: Map<string, boolean>
-}
-
-const mentions = (whole: Mentions, text: string): boolean => {
-  let found = whole.asked.get(text)
-  if (found === undefined) {
-    found = whole.text.includes(text)
-    whole.asked.set(text, found)
-  }
-  return found
-}
-
-/**
- * The records of a state in lines, or undefined for any other text (then it is parsed whole). A line
- * holds no raw newline, so the text is exactly HEAD, the lines joined by BETWEEN, and TAIL: each line
- * parsing as an object is the whole text parsing as the same records. With a scope (the user state),
- * a line is deferred where it can be (see Deferred); any other is parsed now.
- */
-const recordLines = (file: string, text: string, scope?: Scope): {records: InstallRecord[]; lines: string[]} | undefined => {
+const recordLines = (text: string): {records: Array<Record<string, unknown>>; lines: string[]} | undefined => {
   if (!text.startsWith(HEAD) || !text.endsWith(TAIL) || text.length < HEAD.length + TAIL.length) return undefined
   const body = text.slice(HEAD.length, text.length - TAIL.length)
   const lines = body === '' ? [] : body.split(BETWEEN)
-  const records = new Array<InstallRecord>(lines.length)
-  const whole: Mentions = {text, asked: new Map()}
-  const keys = scope && lineKeys(text)
+  const records = new Array<Record<string, unknown>>(lines.length)
   try {
-    for (let i = 0, start = HEAD.length; i < lines.length; start += lines[i]!.length + BETWEEN.length, i++) {
-      const line = lines[i]!
-      const later = keys && deferredRecord(file, whole, keys, line, start, scope)
-      if (later) {
-        records[i] = later
-        continue
-      }
-      const value: unknown = JSON.parse(line)
+    for (let i = 0; i < lines.length; i++) {
+      const value: unknown = JSON.parse(lines[i]!)
       if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined
-      const record = withDefaults(value as Record<string, unknown>)
-      // the scope is the file's: set in place, where a record written by loadout already holds it
-      if (scope) record.scope = scope
-      records[i] = record
+      records[i] = value as Record<string, unknown>
     }
   } catch {
     return undefined
@@ -417,9 +222,9 @@ const readState = (file: string, scope?: Scope): InstallState => {
   } finally {
     closeSync(fd)
   }
-  const split = recordLines(file, text, scope)
-  let installs: InstallRecord[]
-  if (split) installs = split.records
+  const split = recordLines(text)
+  let parsed: unknown[]
+  if (split) parsed = split.records
   else {
     let data: {installs?: unknown}
     try {
@@ -427,14 +232,14 @@ const readState = (file: string, scope?: Scope): InstallState => {
     } catch (error) {
       throw validationFailed('state-not-json', `${file} is not valid JSON (${(error as Error).message}); fix or remove it`)
     }
-    const parsed = Array.isArray(data?.installs) ? (data.installs as unknown[]) : []
-    installs = parsed.map((r) => {
-      const record = withDefaults(r as Record<string, unknown>)
-      // the scope is the file's: set in place, where a record written by loadout already holds it
-      if (scope) record.scope = scope
-      return record
-    })
+    parsed = Array.isArray(data?.installs) ? (data.installs as unknown[]) : []
   }
+  const installs: InstallRecord[] = parsed.map((r) => {
+    const record = withDefaults(r as Record<string, unknown>)
+    // the scope is the file's: set in place, where a record written by loadout already holds it
+    if (scope) record.scope = scope
+    return record
+  })
   const reading: Reading = {identity, installs}
   if (split) for (let i = 0; i < installs.length; i++) lineOf.set(installs[i]!, {text: split.lines[i]!, reading})
   lastRead.set(file, reading)
@@ -527,7 +332,7 @@ const isSorted = (list: readonly string[]): boolean => {
 const shareCreatedDirs = (records: readonly InstallRecord[]): readonly InstallRecord[] => {
   const settled = settledRecords(records)
   if (settled === 'all') return records
-  const created = createdAmong(records)
+  const created = createdIn(records)
   // the created folders at or above each folder, remembered: the files of one skill share their parents
   const above = new Map<string, readonly string[]>()
   const createdAtOrAbove = (dir: string): readonly string[] => {
@@ -535,7 +340,7 @@ const shareCreatedDirs = (records: readonly InstallRecord[]): readonly InstallRe
     if (found) return found
     const up = dirname(dir)
     const higher = up === dir ? [] : createdAtOrAbove(up)
-    found = created(dir) ? [dir, ...higher] : higher
+    found = created.has(dir) ? [dir, ...higher] : higher
     above.set(dir, found)
     return found
   }
@@ -571,13 +376,12 @@ const settledRecords = (records: readonly InstallRecord[]): 'all' | ((r: Install
   }
   if (!reading) return () => false
   if (fresh.length === 0) return 'all'
-  const anew = new Set<string>()
   const held = (reading.created ??= createdIn(reading.installs))
+  const anew = new Set<string>()
   for (const r of fresh) for (const d of r.dirs) if (!held.has(d)) anew.add(d)
   if (anew.size > 0) {
     const prefixes = [...anew].map((d) => (d.endsWith(sep) ? d : `${d}${sep}`))
-    const opened = prefixes.map((prefix) => `"${prefix}`)
-    if (records.some((r) => lineOf.has(r) && opened.some((text) => mayHold(r, text)) && sharesBelow(r, prefixes))) return () => false
+    if (records.some((r) => lineOf.has(r) && sharesBelow(r, prefixes))) return () => false
   }
   return (r) => lineOf.has(r)
 }
@@ -588,72 +392,10 @@ const sharesBelow = (record: InstallRecord, prefixes: readonly string[]): boolea
   return record.files.some((f) => below(f.path)) || record.dirs.some(below) || record.config.some((c) => below(c.file))
 }
 
-/**
- * Whether any of the records lists a folder as created. Those of one reading of the state answer from
- * the folders the whole reading lists (made once, and a deferred record's read off its line: dirsOf);
- * when some of its records are gone, a folder there is looked for in the records still here.
- */
-const createdAmong = (records: readonly InstallRecord[]): ((dir: string) => boolean) => {
-  let reading: Reading | undefined
-  const listed = new Set<string>()
-  const lined: InstallRecord[] = []
-  for (const r of records) {
-    const line = lineOf.get(r)
-    if (line && (reading === undefined || line.reading === reading)) {
-      reading = line.reading
-      lined.push(r)
-    } else for (const d of r.dirs) listed.add(d)
-  }
-  if (!reading) return (dir) => listed.has(dir)
-  const inReading = (reading.created ??= createdIn(reading.installs))
-  const whole = lined.length === reading.installs.length
-  const found = new Map<string, boolean>()
-  return (dir) => {
-    if (listed.has(dir)) return true
-    if (!inReading.has(dir)) return false
-    if (whole) return true
-    let here = found.get(dir)
-    if (here === undefined) {
-      here = lined.some((r) => mayHold(r, `"${dir}"`) && dirsOf(r).includes(dir))
-      found.set(dir, here)
-    }
-    return here
-  }
-}
-
 const createdIn = (records: readonly InstallRecord[]): Set<string> => {
   const created = new Set<string>()
-  for (const r of records) for (const d of dirsOf(r)) created.add(d)
+  for (const r of records) for (const d of r.dirs) created.add(d)
   return created
-}
-
-/** A record's created folders: a deferred record's read off its line where the line names them once, as loadout writes them. */
-const dirsOf = (record: InstallRecord): readonly string[] => {
-  const held = heldBy.get(record)
-  const d = held && deferred.get(held)
-  return (d && stringsAfter(d.line, '"dirs":[')) ?? record.dirs
-}
-
-/**
- * The strings of the array after `key` in a line without a backslash (each string ends at the next
- * quote), when the line has that key once and the array holds strings alone; else undefined.
- */
-const stringsAfter = (line: string, key: string): string[] | undefined => {
-  const at = line.indexOf(key)
-  if (at < 0 || line.includes(key, at + key.length)) return undefined
-  const strings: string[] = []
-  let i = at + key.length
-  if (line[i] === ']') return strings
-  for (;;) {
-    if (line[i] !== '"') return undefined
-    const end = line.indexOf('"', i + 1)
-    if (end < 0) return undefined
-    strings.push(line.slice(i + 1, end))
-    const next = line[end + 1]
-    if (next === ']') return strings
-    if (next !== ',') return undefined
-    i = end + 2
-  }
 }
 
 /**
@@ -743,22 +485,11 @@ export const ownershipFrom = (records: readonly InstallRecord[]): Ownership => {
  * removing them asks about.
  */
 export const pathsRecordedBy = (records: readonly InstallRecord[], among?: readonly InstallRecord[]): Set<string> => {
+  const asked = among && pathsOf(among)
   const paths = new Set<string>()
-  if (!among) {
-    for (const r of records) {
-      for (const f of r.files) paths.add(f.path)
-      for (const d of r.dirs) paths.add(d)
-    }
-    return paths
-  }
-  const asked = pathsOf(among)
-  // a path found once is found: a record is read only for the asked paths not found yet that it may hold
-  // (a folder every skill is below is found in the first record, and a removed skill's own files in none)
-  const open = [...asked].map((path) => ({path, quoted: `"${path}"`}))
   for (const r of records) {
-    if (!open.some(({path, quoted}) => !paths.has(path) && mayHold(r, quoted))) continue
-    for (const f of r.files) if (asked.has(f.path)) paths.add(f.path)
-    for (const d of r.dirs) if (asked.has(d)) paths.add(d)
+    for (const f of r.files) if (!asked || asked.has(f.path)) paths.add(f.path)
+    for (const d of r.dirs) if (!asked || asked.has(d)) paths.add(d)
   }
   return paths
 }

@@ -10,7 +10,7 @@ import type {DisabledParts, PluginModel} from '../../model/plugin.js'
 import {admitPluginModel, admitPluginSource} from '../../kernel/policy/gate.js'
 import type {Problem} from '../../model/problems.js'
 import type {ScopeContext} from '../../kernel/env/scope.js'
-import {mayHold, pathsRecordedBy, ownershipFrom, readInstallRecords, type InstallRecord} from '../../kernel/state/records.js'
+import {pathsRecordedBy, ownershipFrom, readInstallRecords, type InstallRecord} from '../../kernel/state/records.js'
 import type {AgentTarget} from '../../kernel/targets/types.js'
 import {applyOperations, flushConfigs, memberRun, removeApplied, type PendingConfigs} from './apply.js'
 import {approvalsFile, consentFromPlans, consentSummary, isApproved, storeApproval, type ConsentSummary} from './consent.js'
@@ -496,10 +496,8 @@ const declaredOff = (id: string, written: readonly InstallRecord[], current: rea
 const releaseDropped = (records: InstallRecord[], id: string, scope: string, declared: readonly Dependency[]): InstallRecord[] => {
   const market = id.split('@')[1]
   const needs = new Set(declared.map((d) => `${d.name}@${d.marketplace ?? market}`))
-  const named = `"${id}"`
   return records.map((r) => {
-    // a record that does not name the plugin is passed over unread (a deferred one of 1,000: mayHold)
-    if (r.scope !== scope || needs.has(r.plugin) || !mayHold(r, named) || !r.dependencyOf?.includes(id)) return r
+    if (r.scope !== scope || !r.dependencyOf?.includes(id) || needs.has(r.plugin)) return r
     return {...r, dependencyOf: r.dependencyOf.filter((d) => d !== id)}
   })
 }
