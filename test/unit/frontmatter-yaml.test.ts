@@ -3,6 +3,7 @@
 import {describe, expect, it} from 'vitest'
 import {parse as parseYaml} from 'yaml'
 import {flatFrontmatter, frontmatterByLibrary, frontmatterYaml} from '../../src/core/kernel/text/frontmatter-yaml.js'
+import {seededRandom} from '../support/seeded.js'
 
 /** Flat fields the direct writer writes. */
 const WRITTEN: Record<string, unknown>[] = [
@@ -76,9 +77,8 @@ const randomStrings = (count: number): string[] => {
     '~',
     '=',
   ]
-  let seed = 42
-  const next = (): number => (seed = (seed * 1103515245 + 12345) % 2 ** 31)
-  return Array.from({length: count}, () => Array.from({length: 1 + (next() % 12)}, () => pool[next() % pool.length]).join(''))
+  const random = seededRandom(42)
+  return Array.from({length: count}, () => Array.from({length: 1 + random(12)}, () => pool[random(pool.length)]).join(''))
 }
 
 describe('flatFrontmatter', () => {

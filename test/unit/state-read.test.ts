@@ -15,6 +15,7 @@ import {
   type InstallRecord,
 } from '../../src/core/kernel/state/records.js'
 import {uninstall} from '../../src/ui/shared-commands/uninstall.js'
+import {seededRandom} from '../support/seeded.js'
 
 // The user state is read once per command and written once (issue 27): a reading is kept while the file
 // is the same one, records read back are written without a copy. Neither may change what is read or written.
@@ -356,11 +357,7 @@ describe('the order of records', () => {
     const alphabet = '_-.@0123456789abcdefghijklmnopqrstuvwxyz'
     // each character alone: the ranks are the collator's order
     for (const a of alphabet) for (const b of alphabet) expect(compareIds(a, b)).toBe(collator.compare(a, b))
-    let seed = 27
-    const random = (n: number) => {
-      seed = (seed * 1103515245 + 12345) % 2 ** 31
-      return seed % n
-    }
+    const random = seededRandom(27)
     const word = (chars: string) => Array.from({length: 1 + random(8)}, () => chars[random(chars.length)]).join('')
     const odd = `${alphabet}ABZ é~/ `
     for (let i = 0; i < 20_000; i++) {
