@@ -296,6 +296,38 @@ describe('the user state in lines, one record each (issue 27)', () => {
     expect(readFileSync(userStateFile(env), 'utf8')).toBe(text)
   })
 
+  it('writes the lines of records left as they were from the bytes read, whatever they hold, around the records changed', () => {
+    const {env, project} = environment()
+    const odd = (plugin: string) => ({...record(plugin, 'codex', env.home), skipped: [{component: `${plugin}/skill/s`, reason: 'naïve 😀 \u2028 ✓'}]})
+    writeInstallRecords(env, project, 'user', [odd('a@m'), odd('b@m'), odd('c@m'), odd('d@m'), odd('e@m'), record('g@m', 'codex', env.home)])
+    const file = userStateFile(env)
+    rewrittenByAnother(file)
+    const before = stateLines(file)
+    const read = readInstallRecords(env, project)
+    // a and c removed, e changed, f added: b, d and g stay as they were read
+    const changed = {...read[4]!, enabled: false}
+    const expected = [read[1]!, read[3]!, changed, odd('f@m'), read[5]!]
+    writeInstallRecords(env, project, 'user', [read[1]!, read[3]!, changed, read[5]!, odd('f@m')])
+    const after = stateLines(file)
+    expect(after[1]).toBe(before[2])
+    expect(after[2]).toBe(before[4])
+    expect(after[5]).toBe(before[6])
+    expect(JSON.parse(after.join('\n'))).toEqual({installs: expected, version: 1})
+    rewrittenByAnother(file)
+    expect(readInstallRecords(env, project)).toEqual(expected)
+  })
+
+  it('reads lines with an empty line between them as JSON does, and refuses a separator after the last', () => {
+    const {env, project} = environment()
+    writeInstallRecords(env, project, 'user', [record('a@m', 'codex', env.home), record('b@m', 'codex', env.home)])
+    const file = userStateFile(env)
+    const [head, a, b, ...tail] = stateLines(file)
+    rewrittenByAnother(file, [head, a, '', b, ...tail].join('\n'))
+    expect(readInstallRecords(env, project).map((r) => r.plugin)).toEqual(['a@m', 'b@m'])
+    rewrittenByAnother(file, [head, a, `${b},`, ...tail].join('\n'))
+    expect(() => readInstallRecords(env, project)).toThrow(/is not valid JSON/)
+  })
+
   it('names the paths of the installs going that others record too, as it names all of theirs', () => {
     const {env} = environment()
     const a = {...record('a@m', 'codex', env.home), trees: [join(env.home, '.agents/skills/a')]}

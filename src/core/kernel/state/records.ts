@@ -134,13 +134,22 @@ const withDefaults = (parsed: Record<string, unknown>): InstallRecord => {
  * still one JSON document (what older loadout, `jq` and people read), so that each record's line can be
  * kept with the record read from it or written as it: a change that leaves most records as they were
  * (one plugin uninstalled among 1,000) writes their lines again as they were, and serialises only the
- * records it made anew. Records are never changed in place (a changed record is a new object), so a
+ * records it made anew. A line read is kept as its place in the bytes read, each decoded alone to be
+ * parsed: the file is never decoded whole (1 MB for 1,000 records, a page fault every 4 KB of it), and
+ * the lines of records left as they were are written back from those bytes, neighbours in one piece. Records are never changed in place (a changed record is a new object), so a
  * record holding a line is the record that line says. A state written otherwise (indented, as before
  * issue 27, or by hand) is read whole and written in lines from then on.
  */
 const HEAD = '{"installs":[\n'
 const TAIL = '\n],"version":1}\n'
 const BETWEEN = ',\n'
+const HEAD_BYTES = Buffer.from(HEAD)
+const TAIL_BYTES = Buffer.from(TAIL)
+const NEWLINE = 0x0a
+const COMMA = 0x2c
+
+/** A record's line: where it lies in the bytes of the file it was read from, or the text it was written as. */
+type Line = string | {readonly bytes: Buffer; readonly start: number; readonly end: number}
 
 /** One reading of a state file (or what was written to it): its records in the file's order. */
 interface Reading {
@@ -151,7 +160,7 @@ interface Reading {
 }
 
 /** The line each record of the user state was read from or written as, and the reading that holds it. */
-const lineOf = new WeakMap<InstallRecord, {text: string; reading: Reading}>()
+const lineOf = new WeakMap<InstallRecord, {line: Line; reading: Reading}>()
 
 /**
  * The records last read from each state file, kept while the file is the same one: one command asks
@@ -165,38 +174,52 @@ const lastRead = new Map<string, Reading>()
 const identityOf = (s: BigIntStats): string => `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`
 
 /**
- * The records of a state in lines, each parsed alone with its text, or undefined for any other text
- * (then it is parsed whole). A line holds no raw newline, so the text is exactly HEAD, the lines joined
- * by BETWEEN, and TAIL: each line parsing as an object is the whole text parsing as the same records.
+ * The records of a state in lines, each parsed alone with its place in `bytes`, or undefined for any
+ * other text (then it is parsed whole). A line holds no raw newline, so the text is exactly HEAD, the
+ * lines joined by BETWEEN, and TAIL: each line parsing as an object is the whole text parsing as the
+ * same records. Those bytes (a comma, a newline) are never part of a longer UTF-8 sequence.
  */
-const recordLines = (text: string): {records: Array<Record<string, unknown>>; lines: string[]} | undefined => {
-  if (!text.startsWith(HEAD) || !text.endsWith(TAIL) || text.length < HEAD.length + TAIL.length) return undefined
-  const body = text.slice(HEAD.length, text.length - TAIL.length)
-  const lines = body === '' ? [] : body.split(BETWEEN)
-  const records = new Array<Record<string, unknown>>(lines.length)
+const recordLines = (bytes: Buffer): {records: Array<Record<string, unknown>>; lines: Line[]} | undefined => {
+  const bodyEnd = bytes.length - TAIL_BYTES.length
+  if (
+    bodyEnd < HEAD_BYTES.length ||
+    bytes.compare(HEAD_BYTES, 0, HEAD_BYTES.length, 0, HEAD_BYTES.length) !== 0 ||
+    bytes.compare(TAIL_BYTES, 0, TAIL_BYTES.length, bodyEnd) !== 0
+  )
+    return undefined
+  const records: Array<Record<string, unknown>> = []
+  const lines: Line[] = []
+  if (bodyEnd === HEAD_BYTES.length) return {records, lines}
   try {
-    for (let i = 0; i < lines.length; i++) {
-      const value: unknown = JSON.parse(lines[i]!)
+    for (let start = HEAD_BYTES.length; ;) {
+      // the line ends at the comma before the next newline, or at the tail's newline for the last one
+      const newline = bytes.indexOf(NEWLINE, start)
+      const last = newline < 0 || newline >= bodyEnd
+      const end = last ? bodyEnd : newline - 1
+      if (!last && (end < start || bytes[end] !== COMMA)) return undefined
+      const value: unknown = JSON.parse(bytes.toString('utf8', start, end))
       if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined
-      records[i] = value as Record<string, unknown>
+      records.push(value as Record<string, unknown>)
+      lines.push({bytes, start, end})
+      if (last) return {records, lines}
+      start = newline + 1
     }
   } catch {
     return undefined
   }
-  return {records, lines}
 }
 
 /**
- * The file's text, read into one buffer of its size (readFileSync reads 3 MB in 8 KB steps into a
+ * The file's bytes, read into one buffer of its size (readFileSync reads 3 MB in 8 KB steps into a
  * buffer it grows, touching twice the memory); a file that grew since its size was taken is read on.
  */
-const readText = (fd: number, size: number): string => {
+const readBytes = (fd: number, size: number): Buffer => {
   let bytes = Buffer.allocUnsafe(size + 1)
   let length = 0
   for (;;) {
     if (length === bytes.length) bytes = Buffer.concat([bytes, Buffer.allocUnsafe(bytes.length)])
     const n = readSync(fd, bytes, length, bytes.length - length, null)
-    if (n === 0) return bytes.toString('utf8', 0, length)
+    if (n === 0) return bytes.subarray(0, length)
     length += n
   }
 }
@@ -209,26 +232,26 @@ const readState = (file: string, scope?: Scope): InstallState => {
     lastRead.delete(file)
     return {installs: []}
   }
-  let text: string
+  let bytes: Buffer
   let identity: string
   try {
     const stat = fstatSync(fd, {bigint: true})
     identity = identityOf(stat)
     const known = lastRead.get(file)
     if (known?.identity === identity) return {installs: [...known.installs]}
-    text = readText(fd, Number(stat.size))
+    bytes = readBytes(fd, Number(stat.size))
   } catch {
     return {installs: []}
   } finally {
     closeSync(fd)
   }
-  const split = recordLines(text)
+  const split = recordLines(bytes)
   let parsed: unknown[]
   if (split) parsed = split.records
   else {
     let data: {installs?: unknown}
     try {
-      data = JSON.parse(text) as typeof data
+      data = JSON.parse(bytes.toString('utf8')) as typeof data
     } catch (error) {
       throw validationFailed('state-not-json', `${file} is not valid JSON (${(error as Error).message}); fix or remove it`)
     }
@@ -241,21 +264,15 @@ const readState = (file: string, scope?: Scope): InstallState => {
     return record
   })
   const reading: Reading = {identity, installs}
-  if (split) for (let i = 0; i < installs.length; i++) lineOf.set(installs[i]!, {text: split.lines[i]!, reading})
+  if (split) for (let i = 0; i < installs.length; i++) lineOf.set(installs[i]!, {line: split.lines[i]!, reading})
   lastRead.set(file, reading)
   return {installs: [...installs]}
 }
 
 /** Writes the user state in lines (see HEAD): a record read back or written before keeps its line. */
 const writeUserState = (file: string, records: readonly InstallRecord[]): void => {
-  const lines = records.map((r) => lineOf.get(r)?.text ?? sortedJson(r))
-  const pieces: string[] = [HEAD]
-  for (let i = 0; i < lines.length; i++) {
-    if (i > 0) pieces.push(BETWEEN)
-    pieces.push(lines[i]!)
-  }
-  pieces.push(TAIL)
-  writePiecesAtomic(file, pieces)
+  const lines = records.map((r) => lineOf.get(r)?.line ?? sortedJson(r))
+  writePiecesAtomic(file, statePieces(lines))
   // read back, this file gives these records: kept as its reading (under the lock, no other run writes it)
   let identity: string
   try {
@@ -264,8 +281,32 @@ const writeUserState = (file: string, records: readonly InstallRecord[]): void =
     return
   }
   const reading: Reading = {identity, installs: records}
-  for (let i = 0; i < records.length; i++) lineOf.set(records[i]!, {text: lines[i]!, reading})
+  for (let i = 0; i < records.length; i++) lineOf.set(records[i]!, {line: lines[i]!, reading})
   lastRead.set(file, reading)
+}
+
+/** HEAD, the lines joined by BETWEEN, and TAIL: lines that lay next to each other in the bytes read go as one piece, the BETWEEN there with them. */
+const statePieces = (lines: readonly Line[]): Array<string | Uint8Array> => {
+  const pieces: Array<string | Uint8Array> = [HEAD]
+  let run: {bytes: Buffer; start: number; end: number} | undefined
+  const endRun = () => {
+    if (run) pieces.push(run.bytes.subarray(run.start, run.end))
+    run = undefined
+  }
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!
+    if (typeof line !== 'string' && run?.bytes === line.bytes && line.start === run.end + BETWEEN.length) {
+      run.end = line.end
+      continue
+    }
+    endRun()
+    if (i > 0) pieces.push(BETWEEN)
+    if (typeof line === 'string') pieces.push(line)
+    else run = {...line}
+  }
+  endRun()
+  pieces.push(TAIL)
+  return pieces
 }
 
 /** Every install record of the user state and of the project's lock, paths absolute. */
@@ -386,15 +427,30 @@ const settledRecords = (records: readonly InstallRecord[]): 'all' | ((r: Install
   return (r) => lineOf.has(r)
 }
 
+// The two walks below run over every record of a write (1,000 records, 3,000 folders) and are indexed
+// loops: until V8 optimises a loop, a for-of or a callback allocates an iterator result or a closure
+// per step, ~1 MB over 1,000 records, which costs an install among them a scavenge of the young heap.
+
 /** Whether a path the record shares folders for (a file, a folder, a config file) lies below a folder of `prefixes` (each ending in a separator). */
 const sharesBelow = (record: InstallRecord, prefixes: readonly string[]): boolean => {
-  const below = (path: string): boolean => prefixes.some((prefix) => path.startsWith(prefix))
-  return record.files.some((f) => below(f.path)) || record.dirs.some(below) || record.config.some((c) => below(c.file))
+  const {files, dirs, config} = record
+  for (let i = 0; i < files.length; i++) if (startsWithAny(files[i]!.path, prefixes)) return true
+  for (let i = 0; i < dirs.length; i++) if (startsWithAny(dirs[i]!, prefixes)) return true
+  for (let i = 0; i < config.length; i++) if (startsWithAny(config[i]!.file, prefixes)) return true
+  return false
+}
+
+const startsWithAny = (path: string, prefixes: readonly string[]): boolean => {
+  for (let i = 0; i < prefixes.length; i++) if (path.startsWith(prefixes[i]!)) return true
+  return false
 }
 
 const createdIn = (records: readonly InstallRecord[]): Set<string> => {
   const created = new Set<string>()
-  for (const r of records) for (const d of r.dirs) created.add(d)
+  for (let i = 0; i < records.length; i++) {
+    const {dirs} = records[i]!
+    for (let j = 0; j < dirs.length; j++) created.add(dirs[j]!)
+  }
   return created
 }
 
