@@ -490,16 +490,20 @@ const resolved = (path: string): string => (sep === '/' && path.startsWith('/') 
 const SCANNED_QUESTIONS = 4
 
 export const ownershipFrom = (records: readonly InstallRecord[]): Ownership => {
-  // made on the first question: many commands that take an Ownership ask none
-  let owners: Map<string, string> | undefined
-  const ownedPaths = (): Map<string, string> => {
-    owners = new Map()
+  // made on the first question: many commands that take an Ownership ask none. Every owned path once,
+  // in the order first recorded, with the owner that recorded it last (what a Map set record by record
+  // holds), as two arrays walked by index (see sharesBelow on the loops)
+  let owned: {paths: string[]; plugins: string[]} | undefined
+  const ownedPaths = (): {paths: string[]; plugins: string[]} => {
+    const owners = new Map<string, string>()
     // the recorded paths are loadout's own, absolute and normal: resolved only when they are not (1,000 installs hold thousands)
-    for (const record of records) {
-      for (const file of record.files) owners.set(resolved(file.path), record.plugin)
-      for (const dir of record.dirs) owners.set(resolved(dir), record.plugin)
+    for (let i = 0; i < records.length; i++) {
+      const {files, dirs, plugin} = records[i]!
+      for (let j = 0; j < files.length; j++) owners.set(resolved(files[j]!.path), plugin)
+      for (let j = 0; j < dirs.length; j++) owners.set(resolved(dirs[j]!), plugin)
     }
-    return owners
+    owned = {paths: Array.from(owners.keys()), plugins: Array.from(owners.values())}
+    return owned
   }
   // the owner of the first owned path at or below `path` (in record order), by a walk of the owned
   // paths: for the few questions most commands ask, cheaper than the index below (~30,000 entries
@@ -507,7 +511,8 @@ export const ownershipFrom = (records: readonly InstallRecord[]): Ownership => {
   const scan = (path: string): string | undefined => {
     // a root's prefix (`//`) is no normal path's: no owner, as the index has none
     const prefix = `${path}${sep}`
-    for (const [owned, plugin] of owners ?? ownedPaths()) if (owned === path || owned.startsWith(prefix)) return plugin
+    const {paths, plugins} = owned ?? ownedPaths()
+    for (let i = 0; i < paths.length; i++) if (paths[i] === path || paths[i]!.startsWith(prefix)) return plugins[i]
     return undefined
   }
   let asked = 0
@@ -516,9 +521,12 @@ export const ownershipFrom = (records: readonly InstallRecord[]): Ownership => {
   let below: Map<string, string> | undefined
   const index = (): Map<string, string> => {
     below = new Map()
-    for (const [path, plugin] of owners ?? ownedPaths()) {
-      for (let p = path; ;) {
-        if (!below.has(p)) below.set(p, plugin)
+    const {paths, plugins} = owned ?? ownedPaths()
+    for (let i = 0; i < paths.length; i++) {
+      for (let p = paths[i]!; ;) {
+        // a folder already there came with its own folders, from a path before this one
+        if (below.has(p)) break
+        below.set(p, plugins[i]!)
         const up = dirname(p)
         if (up === p || dirname(up) === up) break
         p = up
