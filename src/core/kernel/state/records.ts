@@ -136,9 +136,10 @@ const withDefaults = (parsed: Record<string, unknown>): InstallRecord => {
  * (one plugin uninstalled among 1,000) writes their lines again as they were, and serialises only the
  * records it made anew. A line read is kept as its place in the bytes read, each decoded alone to be
  * parsed: the file is never decoded whole (1 MB for 1,000 records, a page fault every 4 KB of it), and
- * the lines of records left as they were are written back from those bytes, neighbours in one piece. Records are never changed in place (a changed record is a new object), so a
- * record holding a line is the record that line says. A state written otherwise (indented, as before
- * issue 27, or by hand) is read whole and written in lines from then on.
+ * the lines of records left as they were are written back from those bytes, neighbours in one piece.
+ * Records are never changed in place (a changed record is a new object), so a record holding a line is
+ * the record that line says. A state written otherwise (indented, as before issue 27, or by hand) is
+ * read whole and written in lines from then on.
  */
 const HEAD = '{"installs":[\n'
 const TAIL = '\n],"version":1}\n'
