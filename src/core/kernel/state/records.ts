@@ -552,9 +552,14 @@ export const ownershipFrom = (records: readonly InstallRecord[]): Ownership => {
 export const pathsRecordedBy = (records: readonly InstallRecord[], among?: readonly InstallRecord[]): Set<string> => {
   const asked = among && pathsOf(among)
   const paths = new Set<string>()
-  for (const r of records) {
-    for (const f of r.files) if (!asked || asked.has(f.path)) paths.add(f.path)
-    for (const d of r.dirs) if (!asked || asked.has(d)) paths.add(d)
+  // by index, as sharesBelow: every record's paths
+  for (let i = 0; i < records.length; i++) {
+    const {files, dirs} = records[i]!
+    for (let j = 0; j < files.length; j++) {
+      const path = files[j]!.path
+      if (!asked || asked.has(path)) paths.add(path)
+    }
+    for (let j = 0; j < dirs.length; j++) if (!asked || asked.has(dirs[j]!)) paths.add(dirs[j]!)
   }
   return paths
 }
