@@ -148,8 +148,13 @@ describe('the user state in lines, one record each (issue 27)', () => {
     expect(readInstallRecords(env, project).map((r) => r.plugin)).toEqual(['a@m', 'b@m'])
     rewrittenByAnother(file, [head, `${a}${b}`, ...tail].join('\n'))
     expect(readInstallRecords(env, project).map((r) => r.plugin)).toEqual(['a@m', 'b@m'])
-    // each line an object, but the comma between them lost: not JSON, as the document says
+    // an empty line between two records: whitespace to JSON
+    rewrittenByAnother(file, [head, a, '', b, ...tail].join('\n'))
+    expect(readInstallRecords(env, project).map((r) => r.plugin)).toEqual(['a@m', 'b@m'])
+    // each line an object, but the comma between them lost, or one after the last: not JSON, as the document says
     rewrittenByAnother(file, [head, a!.slice(0, -1), b, ...tail].join('\n'))
+    expect(() => readInstallRecords(env, project)).toThrow(/is not valid JSON/)
+    rewrittenByAnother(file, [head, a, `${b},`, ...tail].join('\n'))
     expect(() => readInstallRecords(env, project)).toThrow(/is not valid JSON/)
   })
 
@@ -315,17 +320,6 @@ describe('the user state in lines, one record each (issue 27)', () => {
     expect(JSON.parse(after.join('\n'))).toEqual({installs: expected, version: 1})
     rewrittenByAnother(file)
     expect(readInstallRecords(env, project)).toEqual(expected)
-  })
-
-  it('reads lines with an empty line between them as JSON does, and refuses a separator after the last', () => {
-    const {env, project} = environment()
-    writeInstallRecords(env, project, 'user', [record('a@m', 'codex', env.home), record('b@m', 'codex', env.home)])
-    const file = userStateFile(env)
-    const [head, a, b, ...tail] = stateLines(file)
-    rewrittenByAnother(file, [head, a, '', b, ...tail].join('\n'))
-    expect(readInstallRecords(env, project).map((r) => r.plugin)).toEqual(['a@m', 'b@m'])
-    rewrittenByAnother(file, [head, a, `${b},`, ...tail].join('\n'))
-    expect(() => readInstallRecords(env, project)).toThrow(/is not valid JSON/)
   })
 
   it('names the paths of the installs going that others record too, as it names all of theirs', () => {
