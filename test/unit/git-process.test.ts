@@ -5,12 +5,13 @@
  * opposite. Each program a test offers git would create a marker file if it ran.
  */
 import {execFileSync} from 'node:child_process'
-import {chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync} from 'node:fs'
+import {chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, beforeEach, describe, expect, it} from 'vitest'
-import type {Environment} from '../../src/core/kernel/env/environment.js'
-import {cachedTree, updateMirror} from '../../src/core/kernel/sources/git.js'
+import {loadoutPaths, type Environment} from '../../src/core/kernel/env/environment.js'
+import {descendsFrom} from '../../src/core/kernel/resolve/history.js'
+import {cachedTree, gitCacheDir, resolveCommit, updateMirror} from '../../src/core/kernel/sources/git.js'
 import {gitContext, runGit} from '../../src/core/kernel/sources/git-process.js'
 
 const base = mkdtempSync(join(tmpdir(), 'loadout-git-process-'))
@@ -126,5 +127,62 @@ describe('failures', () => {
   it('git missing from PATH says so, with no stack trace', async () => {
     const error = await runGit(gitContext(envWith({PATH: join(base, 'empty')}), join(base, 'cache')), work, ['--version']).catch((e: unknown) => e)
     expect(error).toMatchObject({code: 'git-failed', exitStatus: 6, message: 'git --version failed: git could not run: spawn git ENOENT'})
+  })
+})
+
+describe('git says what it did', () => {
+  // simple-git waits 50 ms more after a process that printed nothing, on every command an install runs
+  const log = join(base, 'said.log')
+  const wrapped = join(base, 'wrapped-bin')
+  const realGit = execFileSync('sh', ['-c', 'command -v git'], {encoding: 'utf8'}).trim()
+  mkdirSync(wrapped, {recursive: true})
+  writeFileSync(
+    join(wrapped, 'git'),
+    `#!/bin/sh\nout=$(mktemp) err=$(mktemp)\n'${realGit}' "$@" >"$out" 2>"$err"\nrc=$?\ncat "$out"; cat "$err" >&2\n` +
+      `echo "$(cat "$out" "$err" | wc -c) $*" >> '${log}'\nrm -f "$out" "$err"\nexit $rc\n`,
+  )
+  chmodSync(join(wrapped, 'git'), 0o755)
+  const said = (): Array<{bytes: number; command: string}> =>
+    (existsSync(log) ? readFileSync(log, 'utf8') : '')
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => ({bytes: Number(line.split(' ')[0]), command: line.replace(/^\d+ (-c \S+ )*/, '')}))
+
+  it('in a clone, a fetch, the checkout of a whole tree or of one folder, and the ancestry of two commits', async () => {
+    const env = envWith({PATH: `${wrapped}:${process.env.PATH}`, LOADOUT_CACHE_DIR: join(base, 'said-cache')})
+    const repo = gitCacheDir(loadoutPaths(env).cache, url)
+    const context = gitContext(env, loadoutPaths(env).cache, true, url)
+    const head = (): string => execFileSync('git', ['rev-parse', 'HEAD'], {cwd: work, env: authoring, encoding: 'utf8'}).trim()
+    const first = head()
+    expect(await updateMirror(context, url, join(repo, 'mirror'))).toBe('cloned')
+    writeFileSync(join(work, 'b.txt'), 'two\n')
+    mkdirSync(join(work, 'plugins', 'a'), {recursive: true})
+    writeFileSync(join(work, 'plugins', 'a', 'c.txt'), 'three\n')
+    execFileSync('git', ['add', '-A'], {cwd: work, env: authoring})
+    execFileSync('git', ['commit', '-q', '-m', 'two'], {cwd: work, env: authoring})
+    const second = head()
+    expect(await updateMirror(context, url, join(repo, 'mirror'))).toBe('fetched')
+    expect(await resolveCommit(context, join(repo, 'mirror'), second, url)).toBe(second)
+    expect(readdirSync(await cachedTree(context, repo, second)).sort()).toEqual(['a.txt', 'b.txt', 'plugins'])
+    const folder = await cachedTree(context, repo, second, ['./plugins/a'])
+    expect(readdirSync(folder)).toEqual(['plugins'])
+    expect(readdirSync(join(folder, 'plugins', 'a'))).toEqual(['c.txt'])
+    expect(await descendsFrom(url, first, second, env)).toBe(true)
+    expect(await descendsFrom(url, second, first, env)).toBe(false)
+    expect(await descendsFrom(url, first, '0'.repeat(40), env)).toBe(false)
+    const commands = said()
+    expect(commands.map((c) => c.command.split(' ')[0])).toEqual([
+      'clone',
+      'fetch',
+      'cat-file',
+      'read-tree',
+      'cat-file',
+      'read-tree',
+      'merge-base',
+      'merge-base',
+      'merge-base',
+    ])
+    expect(commands.filter((c) => c.bytes === 0)).toEqual([])
   })
 })

@@ -40,15 +40,15 @@ export const lastChangeOf = async (url: string, commit: string, path: string, en
 }
 
 /**
- * Whether `newer` is `older` or descends from it (`git merge-base --is-ancestor`). A commit the mirror
- * does not have (a force-push took it away) is no ancestor: the answer is false, never an error.
+ * Whether `newer` is `older` or descends from it: their best common ancestor is `older` itself. (Asked
+ * as `git merge-base`, which prints it: `--is-ancestor` prints nothing, and simple-git waits 50 ms
+ * after a silent process.) A commit the mirror does not have (a force-push took it away) is no
+ * ancestor: the answer is false, never an error.
  */
 export const descendsFrom = async (url: string, older: string, newer: string, env: Environment): Promise<boolean> => {
   if (!FULL_COMMIT.test(older) || !FULL_COMMIT.test(newer)) return false
   if (older === newer) return true
   const {mirror, context} = mirrorOf(url, env)
-  return runGit(context, mirror, ['merge-base', '--is-ancestor', older, newer], {GIT_DIR: mirror}).then(
-    () => true,
-    () => false,
-  )
+  const base = await runGit(context, mirror, ['merge-base', older, newer], {GIT_DIR: mirror}).catch(() => '')
+  return base.trim() === older
 }

@@ -208,7 +208,7 @@ const REFUSING_PLUGINS = new Set(['unsafe', 'allowEnvironment', 'binary'])
  * nothing for the timeout; fails on a non-zero exit, with git's stderr.
  *
  * simple-git waits 50 ms more after a process that printed nothing at all, so the commands an
- * install runs ask git to say what it did (`cat-file -t`, `fetch --verbose`, `checkout --progress`).
+ * install runs ask git to say what it did (`cat-file -t`, `fetch --verbose`, `read-tree -v`).
  */
 export const runGit = async (context: GitContext, cwd: string, args: string[], extraEnv: Record<string, string> = {}): Promise<string> => {
   const {simpleGit} = await (simpleGitModule ??= import('simple-git'))

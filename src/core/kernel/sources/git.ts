@@ -124,18 +124,25 @@ export const resolveCommit = async (context: GitContext, mirrorDir: string, ref:
 /**
  * Writes the tree of `commit` into `dest` (a fresh folder), limited to `paths` when given: a
  * partial mirror fetches only the blobs those paths need.
+ *
+ * A checkout of paths prints nothing, which costs simple-git's 50 ms wait. The whole tree, or the one
+ * folder asked for, is read into the fresh index and written out instead (`read-tree -u`), with its
+ * progress shown from the first file; several paths, or a file, are still checked out.
  */
 export const checkoutTree = async (context: GitContext, mirrorDir: string, commit: string, dest: string, paths?: readonly string[]): Promise<void> => {
   mkdirSync(dest, {recursive: true})
   const index = join(dest, '..', `.${commit}.index`)
   let pathspec = ['.']
+  const folders: string[] = []
   if (paths && paths.length > 0) {
     // git checkout fails on a pathspec that matches nothing, so keep only the paths that exist.
     pathspec = []
     for (const path of paths) {
+      const inTree = path.replace(/^\.\//, '')
       try {
-        await runGit(context, mirrorDir, ['cat-file', '-t', `${commit}:${path.replace(/^\.\//, '')}`], {GIT_DIR: mirrorDir})
+        const type = await runGit(context, mirrorDir, ['cat-file', '-t', `${commit}:${inTree}`], {GIT_DIR: mirrorDir})
         pathspec.push(path)
+        if (type.trim() === 'tree') folders.push(inTree.replace(/\/+$/, ''))
       } catch {
         // not in this commit
       }
@@ -143,12 +150,14 @@ export const checkoutTree = async (context: GitContext, mirrorDir: string, commi
     if (pathspec.length === 0) return
   }
   await prefetchBlobs(context, mirrorDir, commit, paths && paths.length > 0 ? pathspec : [])
+  const where = {GIT_DIR: mirrorDir, GIT_WORK_TREE: dest, GIT_INDEX_FILE: index}
+  const folder = pathspec.length === 1 ? (pathspec[0] === '.' ? '.' : folders[0]) : undefined
   try {
-    await runGit(context, dest, ['checkout', '--progress', '--force', commit, '--', ...pathspec], {
-      GIT_DIR: mirrorDir,
-      GIT_WORK_TREE: dest,
-      GIT_INDEX_FILE: index,
-    })
+    if (folder === undefined) await runGit(context, dest, ['checkout', '--force', commit, '--', ...pathspec], where)
+    else {
+      const read = folder === '.' || folder === '' ? ['--reset', commit] : [`--prefix=${folder}/`, `${commit}:${folder}`]
+      await runGit(context, dest, ['read-tree', '-u', '-v', ...read], {...where, GIT_PROGRESS_DELAY: '0'})
+    }
   } finally {
     rmSync(index, {force: true})
   }
