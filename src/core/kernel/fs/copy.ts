@@ -1,8 +1,9 @@
 import {createHash} from '../crypto/node-crypto.js'
 import {closeSync, constants, fchmodSync, fstatSync, mkdirSync, openSync, readdirSync, readlinkSync, readSync, symlinkSync, writeSync} from 'node:fs'
-import {dirname, join, resolve} from 'node:path'
+import {dirname, normalize, resolve} from 'node:path'
 import {errnoCode} from '../../model/errors.js'
 import {isInside, unsafePath} from './contain.js'
+import {entryPath} from './entry-path.js'
 import {rememberRead, readingOnceNow, readOnceBytes, type ReadOnceFile} from './read-once.js'
 
 export interface CopiedFile {
@@ -96,8 +97,8 @@ export const copyTree = (from: string, to: string, boundary: string = from, leav
   const walk = (src: string, dest: string, rel: string) => {
     for (const entry of readdirSync(src, {withFileTypes: true})) {
       if (entry.name === '.git') continue
-      const s = join(src, entry.name)
-      const d = join(dest, entry.name)
+      const s = entryPath(src, entry.name)
+      const d = entryPath(dest, entry.name)
       const path = rel === '' ? entry.name : `${rel}/${entry.name}`
       if (leaveOut?.(path)) continue
       if (entry.isDirectory()) {
@@ -117,6 +118,6 @@ export const copyTree = (from: string, to: string, boundary: string = from, leav
     }
   }
   mkdirSync(to, {recursive: true})
-  walk(from, to, '')
+  walk(normalize(from), normalize(to), '')
   return copied
 }

@@ -5,8 +5,9 @@
  */
 import {createHash} from '../crypto/node-crypto.js'
 import {closeSync, constants, createReadStream, fstatSync, openSync, readdirSync, readFileSync, readlinkSync} from 'node:fs'
-import {join} from 'node:path'
+import {normalize} from 'node:path'
 import {errnoCode, EXIT, LoadoutError} from '../../model/errors.js'
+import {entryPath} from './entry-path.js'
 import {rememberRead, readOnceBytes} from './read-once.js'
 
 /** Git's file modes: the only modes the tree hash knows, so umask and group bits never matter. */
@@ -68,12 +69,12 @@ const EXCLUDED = new Set(['.git'])
  */
 export const treeEntries = async (root: string): Promise<TreeEntry[]> => {
   const entries: TreeEntry[] = []
-  const walk = async (rel: string): Promise<void> => {
-    for (const dirent of readdirSync(rel === '' ? root : join(root, rel), {withFileTypes: true})) {
+  const walk = async (rel: string, dir: string): Promise<void> => {
+    for (const dirent of readdirSync(dir, {withFileTypes: true})) {
       if (EXCLUDED.has(dirent.name)) continue
       const path = rel === '' ? dirent.name : `${rel}/${dirent.name}`
-      const full = join(root, path)
-      if (dirent.isDirectory()) await walk(path)
+      const full = entryPath(dir, dirent.name)
+      if (dirent.isDirectory()) await walk(path, full)
       else if (dirent.isSymbolicLink()) entries.push({path, mode: MODE_SYMLINK, hash: sha256Hex(readlinkSync(full, {encoding: 'buffer'}))})
       else if (dirent.isFile()) {
         const known = readOnceBytes(full)
@@ -105,7 +106,7 @@ export const treeEntries = async (root: string): Promise<TreeEntry[]> => {
       }
     }
   }
-  await walk('')
+  await walk('', normalize(root))
   return sortEntries(entries)
 }
 

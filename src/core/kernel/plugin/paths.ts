@@ -5,9 +5,10 @@
  * here follows a link to read what is behind it.
  */
 import {closeSync, constants, fstatSync, openSync, readdirSync, readlinkSync, type Dirent} from 'node:fs'
-import {basename, dirname, isAbsolute, join, relative, resolve, sep} from 'node:path'
+import {basename, dirname, isAbsolute, normalize, relative, resolve, sep} from 'node:path'
 import {errnoCode, isLoadoutError, validationFailed, type LoadoutError} from '../../model/errors.js'
 import {isInside, lstatIfAny, safeRealpath} from '../fs/contain.js'
+import {entryPath} from '../fs/entry-path.js'
 import {problem, type Problem} from '../../model/problems.js'
 import {readOpenFile} from '../fs/read.js'
 import {decodeAgentText} from '../fs/utf8.js'
@@ -186,7 +187,7 @@ export const linksOutside = (dir: string, root: string, options: LinkWalkOptions
         problems.push(problem('error', 'plugin-too-many-files', `the plugin has more than ${MAX_TREE_ENTRIES} files and folders`, {file: root}))
         return false
       }
-      const full = join(current, entry.name)
+      const full = entryPath(current, entry.name)
       if (entry.isSymbolicLink()) {
         const found = linkProblem(full, root, realRoot, options.home, options.what)
         if (found) problems.push(found)
@@ -197,7 +198,7 @@ export const linksOutside = (dir: string, root: string, options: LinkWalkOptions
     }
     return true
   }
-  walk(dir)
+  walk(normalize(dir))
   return [...problems, ...hardLinkProblems(linked, root, options.what)]
 }
 

@@ -1,6 +1,7 @@
 import {closeSync, fstatSync, lstatSync, openSync, readdirSync} from 'node:fs'
-import {join, relative, sep} from 'node:path'
+import {join, normalize, relative, sep} from 'node:path'
 import {validationFailed} from '../../model/errors.js'
+import {entryPath} from '../fs/entry-path.js'
 import {rememberRead, readOnceBytes} from '../fs/read-once.js'
 import {readOpenFile} from '../fs/read.js'
 import {MANIFEST_FILES} from './manifest-formats/index.js'
@@ -62,7 +63,7 @@ export const scanFile = (file: string, textOnly = false): HiddenTextFinding[] =>
 /** Every file below `dir` whose name passes `keep`, at any depth, without following links. */
 export const filesBelow = (dir: string, keep: (name: string) => boolean = () => true): string[] => {
   const found: string[] = []
-  const pending = [dir]
+  const pending = [normalize(dir)]
   while (pending.length > 0) {
     const current = pending.pop()!
     let entries
@@ -72,7 +73,7 @@ export const filesBelow = (dir: string, keep: (name: string) => boolean = () => 
       continue
     }
     for (const e of entries) {
-      const full = join(current, e.name)
+      const full = entryPath(current, e.name)
       if (e.isDirectory()) pending.push(full)
       else if (e.isFile() && keep(e.name)) found.push(full)
     }
