@@ -5,7 +5,7 @@
  * opposite. Each program a test offers git would create a marker file if it ran.
  */
 import {execFileSync} from 'node:child_process'
-import {chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
+import {chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, beforeEach, describe, expect, it} from 'vitest'
@@ -13,6 +13,7 @@ import {loadoutPaths, type Environment} from '../../src/core/kernel/env/environm
 import {descendsFrom} from '../../src/core/kernel/resolve/history.js'
 import {cachedTree, gitCacheDir, resolveCommit, updateMirror} from '../../src/core/kernel/sources/git.js'
 import {gitContext, runGit} from '../../src/core/kernel/sources/git-process.js'
+import {gitSaying} from '../support/git-said.js'
 
 const base = mkdtempSync(join(tmpdir(), 'loadout-git-process-'))
 afterAll(() => rmSync(base, {recursive: true, force: true}))
@@ -132,25 +133,10 @@ describe('failures', () => {
 
 describe('git says what it did', () => {
   // simple-git waits 50 ms more after a process that printed nothing, on every command an install runs
-  const log = join(base, 'said.log')
-  const wrapped = join(base, 'wrapped-bin')
-  const realGit = execFileSync('sh', ['-c', 'command -v git'], {encoding: 'utf8'}).trim()
-  mkdirSync(wrapped, {recursive: true})
-  writeFileSync(
-    join(wrapped, 'git'),
-    `#!/bin/sh\nout=$(mktemp) err=$(mktemp)\n'${realGit}' "$@" >"$out" 2>"$err"\nrc=$?\ncat "$out"; cat "$err" >&2\n` +
-      `echo "$(cat "$out" "$err" | wc -c) $*" >> '${log}'\nrm -f "$out" "$err"\nexit $rc\n`,
-  )
-  chmodSync(join(wrapped, 'git'), 0o755)
-  const said = (): Array<{bytes: number; command: string}> =>
-    (existsSync(log) ? readFileSync(log, 'utf8') : '')
-      .trim()
-      .split('\n')
-      .filter(Boolean)
-      .map((line) => ({bytes: Number(line.split(' ')[0]), command: line.replace(/^\d+ (-c \S+ )*/, '')}))
+  const saying = gitSaying(join(base, 'saying'))
 
   it('in a clone, a fetch, the checkout of a whole tree or of one folder, and the ancestry of two commits', async () => {
-    const env = envWith({PATH: `${wrapped}:${process.env.PATH}`, LOADOUT_CACHE_DIR: join(base, 'said-cache')})
+    const env = envWith({PATH: saying.path, LOADOUT_CACHE_DIR: join(base, 'said-cache')})
     const repo = gitCacheDir(loadoutPaths(env).cache, url)
     const context = gitContext(env, loadoutPaths(env).cache, true, url)
     const head = (): string => execFileSync('git', ['rev-parse', 'HEAD'], {cwd: work, env: authoring, encoding: 'utf8'}).trim()
@@ -171,8 +157,8 @@ describe('git says what it did', () => {
     expect(await descendsFrom(url, first, second, env)).toBe(true)
     expect(await descendsFrom(url, second, first, env)).toBe(false)
     expect(await descendsFrom(url, first, '0'.repeat(40), env)).toBe(false)
-    const commands = said()
-    expect(commands.map((c) => c.command.split(' ')[0])).toEqual([
+    const commands = saying.said()
+    expect(commands.map((c) => c.command)).toEqual([
       'clone',
       'fetch',
       'cat-file',
@@ -183,6 +169,25 @@ describe('git says what it did', () => {
       'merge-base',
       'merge-base',
     ])
+    expect(commands.filter((c) => c.bytes === 0)).toEqual([])
+  })
+
+  it('in a partial clone, its blobs fetched before the checkout of one folder', async () => {
+    for (const [key, value] of [
+      ['uploadpack.allowFilter', 'true'],
+      ['uploadpack.allowAnySHA1InWant', 'true'],
+    ])
+      execFileSync('git', ['config', key, value], {cwd: work, env: authoring})
+    const env = envWith({PATH: saying.path, LOADOUT_CACHE_DIR: join(base, 'partial-cache')})
+    const repo = gitCacheDir(loadoutPaths(env).cache, url)
+    const context = gitContext(env, loadoutPaths(env).cache, true, url)
+    const head = execFileSync('git', ['rev-parse', 'HEAD'], {cwd: work, env: authoring, encoding: 'utf8'}).trim()
+    saying.reset()
+    expect(await updateMirror(context, url, join(repo, 'mirror'), {partial: true})).toBe('cloned')
+    const folder = await cachedTree(context, repo, head, ['plugins/a'])
+    expect(readdirSync(join(folder, 'plugins', 'a'))).toEqual(['c.txt'])
+    const commands = saying.said()
+    expect(commands.map((c) => c.command)).toEqual(['clone', 'cat-file', 'ls-tree', 'fetch', 'read-tree'])
     expect(commands.filter((c) => c.bytes === 0)).toEqual([])
   })
 })

@@ -189,7 +189,7 @@ export const mirrorTag = async (env: Environment, url: string, ref: string): Pro
   const cache = loadoutPaths(env).cache
   const gitDir = join(gitCacheDir(cache, url), 'mirror')
   const tag = ref.replace(/^refs\/tags\//, '')
-  return runGit(gitContext(env, cache, false, url), gitDir, ['rev-parse', '--verify', '--quiet', `refs/tags/${tag}`], {GIT_DIR: gitDir}).then(
+  return runGit(gitContext(env, cache, false, url), gitDir, ['rev-parse', '--verify', `refs/tags/${tag}`], {GIT_DIR: gitDir}).then(
     () => tag,
     () => undefined,
   )

@@ -194,6 +194,7 @@ const prefetchBlobs = async (context: GitContext, mirrorDir: string, commit: str
         '-c',
         'fetch.negotiationAlgorithm=noop',
         'fetch',
+        '--progress',
         '--no-tags',
         '--no-write-fetch-head',
         '--filter=blob:none',
@@ -201,7 +202,8 @@ const prefetchBlobs = async (context: GitContext, mirrorDir: string, commit: str
         'origin',
         ...blobs.slice(i, i + 500),
       ],
-      {GIT_DIR: mirrorDir},
+      // a fetch of objects that moves no ref prints nothing but its progress
+      {GIT_DIR: mirrorDir, GIT_PROGRESS_DELAY: '0'},
     ).catch(() => {
       // the checkout below still fetches what is missing, one file at a time
     })

@@ -79,7 +79,7 @@ export const parseOwner = (text: string): PluginAuthor => {
 
 const gitConfig = async (env: Environment, key: string): Promise<string | undefined> => {
   try {
-    const value = (await runGit(localGitContext(env), env.cwd, ['config', '--get', key])).trim()
+    const value = (await runGit(localGitContext(env), env.cwd, ['config', '--default', '', '--get', key])).trim()
     return value === '' ? undefined : value
   } catch {
     return undefined
@@ -224,7 +224,7 @@ export const createMarketplace = async (input: CreateMarketplaceInput): Promise<
   }
   if (result.git.status === 'initialized') {
     try {
-      await runGit(localGitContext(env), path, ['-c', 'init.defaultBranch=main', 'init', '--quiet'])
+      await runGit(localGitContext(env), path, ['-c', 'init.defaultBranch=main', 'init'])
     } catch (error) {
       result.git = {
         status: 'failed',

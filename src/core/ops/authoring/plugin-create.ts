@@ -125,7 +125,7 @@ const runGit = (args: readonly string[], cwd: string, env: Environment): Promise
   )
 
 const gitConfig = async (key: string, env: Environment): Promise<string | undefined> => {
-  const got = await runGit(['config', '--get', key], env.cwd, env)
+  const got = await runGit(['config', '--default', '', '--get', key], env.cwd, env)
   return got.ok && got.stdout !== '' ? got.stdout : undefined
 }
 
@@ -142,7 +142,7 @@ const resolveAuthor = async (input: CreatePluginInput): Promise<{author?: Plugin
 const initGit = async (staging: string, parent: string, env: Environment): Promise<CreatedPlugin['git']> => {
   const inside = await runGit(['rev-parse', '--show-toplevel'], parent, env)
   if (inside.ok) return {initialized: false, skipped: `${parent} is inside the git work tree at ${inside.stdout}; no nested repository was made`}
-  const init = await runGit(['init', '--quiet'], staging, env)
+  const init = await runGit(['init'], staging, env)
   return init.ok ? {initialized: true} : {initialized: false, skipped: `git init failed: ${init.reason}`}
 }
 

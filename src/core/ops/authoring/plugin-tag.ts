@@ -35,7 +35,11 @@ export const tagPlugin = async (path: string, options: {env: Environment; dryRun
   } catch {
     throw notFound('not-a-repository', `${path} is not inside a git repository; tags live in the marketplace repository`)
   }
-  const dirty = (await runGit(context, top, ['status', '--porcelain', '--untracked-files=normal'])).trim()
+  // --branch: a first line that is always there (a clean tree would print nothing, which simple-git waits 50 ms on)
+  const dirty = (await runGit(context, top, ['status', '--porcelain', '--branch', '--untracked-files=normal']))
+    .split('\n')
+    .filter((line) => line !== '' && !line.startsWith('## '))
+    .join('\n')
   if (dirty) {
     throw conflict('tree-dirty', `${top} has uncommitted changes; a tag must name exactly what was released`, {
       suggestions: ['commit or stash them, then tag again'],
@@ -43,7 +47,7 @@ export const tagPlugin = async (path: string, options: {env: Environment; dryRun
     })
   }
   const tag = tagName(model.name, version)
-  const exists = await runGit(context, top, ['rev-parse', '--quiet', '--verify', `refs/tags/${tag}`]).then(
+  const exists = await runGit(context, top, ['rev-parse', '--verify', `refs/tags/${tag}`]).then(
     (out) => out.trim() !== '',
     () => false,
   )
