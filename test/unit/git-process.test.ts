@@ -145,15 +145,20 @@ describe('git says what it did', () => {
     writeFileSync(join(work, 'b.txt'), 'two\n')
     mkdirSync(join(work, 'plugins', 'a'), {recursive: true})
     writeFileSync(join(work, 'plugins', 'a', 'c.txt'), 'three\n')
+    mkdirSync(join(work, 'docs'))
+    writeFileSync(join(work, 'docs', 'd.txt'), 'four\n')
     execFileSync('git', ['add', '-A'], {cwd: work, env: authoring})
     execFileSync('git', ['commit', '-q', '-m', 'two'], {cwd: work, env: authoring})
     const second = head()
     expect(await updateMirror(context, url, join(repo, 'mirror'))).toBe('fetched')
     expect(await resolveCommit(context, join(repo, 'mirror'), second, url)).toBe(second)
-    expect(readdirSync(await cachedTree(context, repo, second)).sort()).toEqual(['a.txt', 'b.txt', 'plugins'])
+    expect(readdirSync(await cachedTree(context, repo, second)).sort()).toEqual(['a.txt', 'b.txt', 'docs', 'plugins'])
     const folder = await cachedTree(context, repo, second, ['./plugins/a'])
     expect(readdirSync(folder)).toEqual(['plugins'])
     expect(readdirSync(join(folder, 'plugins', 'a'))).toEqual(['c.txt'])
+    const folders = await cachedTree(context, repo, second, ['plugins/a/', 'docs', 'missing'])
+    expect(readdirSync(folders).sort()).toEqual(['docs', 'plugins'])
+    expect(readdirSync(join(folders, 'docs'))).toEqual(['d.txt'])
     expect(await descendsFrom(url, first, second, env)).toBe(true)
     expect(await descendsFrom(url, second, first, env)).toBe(false)
     expect(await descendsFrom(url, first, '0'.repeat(40), env)).toBe(false)
@@ -165,11 +170,20 @@ describe('git says what it did', () => {
       'read-tree',
       'cat-file',
       'read-tree',
+      'cat-file',
+      'cat-file',
+      'cat-file',
+      'read-tree',
+      'read-tree',
       'merge-base',
       'merge-base',
       'merge-base',
     ])
     expect(commands.filter((c) => c.bytes === 0)).toEqual([])
+    // a file among the paths is checked out with the folders: git checkout, which prints nothing
+    const mixed = await cachedTree(context, repo, second, ['a.txt', 'plugins/a'])
+    expect(readdirSync(mixed).sort()).toEqual(['a.txt', 'plugins'])
+    expect(readdirSync(join(mixed, 'plugins', 'a'))).toEqual(['c.txt'])
   })
 
   it('in a partial clone, its blobs fetched before the checkout of one folder', async () => {

@@ -121,13 +121,19 @@ export const resolveCommit = async (context: GitContext, mirrorDir: string, ref:
   })
 }
 
+/** Folder checkouts past which one `checkout` of them all (and its 50 ms wait) costs less than a process each. */
+const MAX_FOLDER_READS = 4
+
+/** Folders none of which is another or lies below another: each can be read into the index under its own name. */
+const apart = (folders: readonly string[]): boolean => folders.every((f, i) => folders.every((g, j) => i === j || (f !== g && !g.startsWith(`${f}/`))))
+
 /**
  * Writes the tree of `commit` into `dest` (a fresh folder), limited to `paths` when given: a
  * partial mirror fetches only the blobs those paths need.
  *
- * A checkout of paths prints nothing, which costs simple-git's 50 ms wait. The whole tree, or the one
+ * A checkout of paths prints nothing, which costs simple-git's 50 ms wait. The whole tree, or each
  * folder asked for, is read into the fresh index and written out instead (`read-tree -u`), with its
- * progress shown from the first file; several paths, or a file, are still checked out.
+ * progress shown from the first file; a file among the paths, or many folders, are still checked out.
  */
 export const checkoutTree = async (context: GitContext, mirrorDir: string, commit: string, dest: string, paths?: readonly string[]): Promise<void> => {
   mkdirSync(dest, {recursive: true})
@@ -151,13 +157,12 @@ export const checkoutTree = async (context: GitContext, mirrorDir: string, commi
   }
   await prefetchBlobs(context, mirrorDir, commit, paths && paths.length > 0 ? pathspec : [])
   const where = {GIT_DIR: mirrorDir, GIT_WORK_TREE: dest, GIT_INDEX_FILE: index}
-  const folder = pathspec.length === 1 ? (pathspec[0] === '.' ? '.' : folders[0]) : undefined
+  const readTree = (args: string[]) => runGit(context, dest, ['read-tree', '-u', '-v', ...args], {...where, GIT_PROGRESS_DELAY: '0'})
   try {
-    if (folder === undefined) await runGit(context, dest, ['checkout', '--force', commit, '--', ...pathspec], where)
-    else {
-      const read = folder === '.' || folder === '' ? ['--reset', commit] : [`--prefix=${folder}/`, `${commit}:${folder}`]
-      await runGit(context, dest, ['read-tree', '-u', '-v', ...read], {...where, GIT_PROGRESS_DELAY: '0'})
-    }
+    if (pathspec.includes('.') || folders.includes('') || folders.includes('.')) await readTree(['--reset', commit])
+    else if (folders.length === pathspec.length && folders.length <= MAX_FOLDER_READS && apart(folders)) {
+      for (const folder of folders) await readTree([`--prefix=${folder}/`, `${commit}:${folder}`])
+    } else await runGit(context, dest, ['checkout', '--force', commit, '--', ...pathspec], where)
   } finally {
     rmSync(index, {force: true})
   }
