@@ -159,7 +159,7 @@ export const checkoutTree = async (context: GitContext, mirrorDir: string, commi
   const where = {GIT_DIR: mirrorDir, GIT_WORK_TREE: dest, GIT_INDEX_FILE: index}
   const readTree = (args: string[]) => runGit(context, dest, ['read-tree', '-u', '-v', ...args], {...where, GIT_PROGRESS_DELAY: '0'})
   try {
-    if (pathspec.includes('.') || folders.includes('') || folders.includes('.')) await readTree(['--reset', commit])
+    if (pathspec.includes('.') || folders.includes('')) await readTree(['--reset', commit])
     else if (folders.length === pathspec.length && folders.length <= MAX_FOLDER_READS && apart(folders)) {
       for (const folder of folders) await readTree([`--prefix=${folder}/`, `${commit}:${folder}`])
     } else await runGit(context, dest, ['checkout', '--force', commit, '--', ...pathspec], where)

@@ -16,6 +16,7 @@ import type {PluginAuthor} from '../../model/marketplace.js'
 import {loadValidator} from '../../kernel/json/schemas.js'
 import {readTemplate, renderTemplate} from '../../kernel/env/templates.js'
 import {CATALOG_FILES, refuseName, type MarketplaceFormat} from './marketplace-files.js'
+import {gitIdentity} from './git-identity.js'
 
 export const MARKETPLACE_FORMATS = ['claude', 'all'] as const
 export type MarketplaceFormatChoice = (typeof MARKETPLACE_FORMATS)[number]
@@ -77,22 +78,10 @@ export const parseOwner = (text: string): PluginAuthor => {
   return match[2] ? {name, email: match[2]} : {name}
 }
 
-const gitConfig = async (env: Environment, key: string): Promise<string | undefined> => {
-  try {
-    const value = (await runGit(localGitContext(env), env.cwd, ['config', '--default', '', '--get', key])).trim()
-    return value === '' ? undefined : value
-  } catch {
-    return undefined
-  }
-}
-
 const ownerFor = async (input: CreateMarketplaceInput): Promise<{owner: PluginAuthor; from: CreatedMarketplace['ownerFrom']}> => {
   if (input.owner !== undefined) return {owner: parseOwner(input.owner), from: 'flag'}
-  const name = await gitConfig(input.env, 'user.name')
-  if (name) {
-    const email = await gitConfig(input.env, 'user.email')
-    return {owner: email ? {name, email} : {name}, from: 'git'}
-  }
+  const identity = await gitIdentity(input.env)
+  if (identity) return {owner: identity, from: 'git'}
   return {owner: {name: input.name}, from: 'name'}
 }
 

@@ -16,6 +16,7 @@ import {entryKind} from '../../kernel/plugin/paths.js'
 import {formatProblem} from '../../model/problems.js'
 import {MAX_DESCRIPTION} from '../../kernel/skills/validate.js'
 import {MANIFEST_FORMATS} from '../../kernel/plugin/manifest-formats/index.js'
+import {gitIdentity} from './git-identity.js'
 import {scaffoldPlugin} from './plugin-scaffold.js'
 import {validatePlugin} from './plugin-validate.js'
 import {PLUGIN_PARTS, title, type PluginAuthor, type PluginFormat, type PluginPart} from '../../kernel/plugin/manifest-formats/scaffold-kit.js'
@@ -115,8 +116,10 @@ export const parseAuthor = (text: string): PluginAuthor => {
 // ---------------------------------------------------------------------------------------------
 // git, run as loadout runs it everywhere: hardened, no prompts, nothing fetched
 
+const GIT_TIMEOUT_MS = 20_000
+
 const runGit = (args: readonly string[], cwd: string, env: Environment): Promise<{ok: boolean; stdout: string; reason: string}> =>
-  runHardenedGit(localGitContext(env, 20_000), cwd, [...args]).then(
+  runHardenedGit(localGitContext(env, GIT_TIMEOUT_MS), cwd, [...args]).then(
     (stdout) => ({ok: true, stdout: stdout.trim(), reason: ''}),
     (error: unknown) => {
       const message = error instanceof Error ? error.message : String(error)
@@ -124,18 +127,11 @@ const runGit = (args: readonly string[], cwd: string, env: Environment): Promise
     },
   )
 
-const gitConfig = async (key: string, env: Environment): Promise<string | undefined> => {
-  const got = await runGit(['config', '--default', '', '--get', key], env.cwd, env)
-  return got.ok && got.stdout !== '' ? got.stdout : undefined
-}
-
 /** --author, else git's user.name and user.email, else none. */
 const resolveAuthor = async (input: CreatePluginInput): Promise<{author?: PluginAuthor; from: CreatedPlugin['authorFrom']}> => {
   if (input.author !== undefined) return {author: parseAuthor(input.author), from: 'flag'}
-  const name = await gitConfig('user.name', input.env)
-  if (!name) return {from: 'none'}
-  const email = await gitConfig('user.email', input.env)
-  return {author: {name, ...(email ? {email} : {})}, from: 'git-config'}
+  const identity = await gitIdentity(input.env, GIT_TIMEOUT_MS)
+  return identity ? {author: identity, from: 'git-config'} : {from: 'none'}
 }
 
 /** `git init` in the staged folder; skipped inside another work tree, where a nested repository is rarely wanted. */
