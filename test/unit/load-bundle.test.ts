@@ -106,6 +106,23 @@ describe('the loader of the fast path', () => {
     expect(caches(bundle)).toEqual(rewritten)
   })
 
+  it('reads a cache shorter than its file, or an empty one, into the buffer the file was read into: refused, and written again', () => {
+    const bundle = makeBundle()
+    // a text longer than any cache of it, so that the cache is read over the start of the text's bytes
+    writeFileSync(join(bundle, 'run.cjs'), `const c = require("./chunk-Abc123.cjs")\nexports.run = () => c.answer(21)\n// ${'x'.repeat(20_000)}\n`)
+    for (let i = 0; i < 3; i++) run(bundle)
+    const dir = join(bundle, '.v8-cache', readdirSync(join(bundle, '.v8-cache'))[0]!)
+    const cacheOf = (name: string) => join(dir, readdirSync(dir).find((f) => f.startsWith(name))!)
+    writeFileSync(cacheOf('run.cjs'), 'short')
+    writeFileSync(cacheOf('chunk-Abc123.cjs'), '')
+    expect(run(bundle)).toBe('outside 42 true')
+    expect(readFileSync(cacheOf('run.cjs')).length).toBeGreaterThan(100)
+    expect(readFileSync(cacheOf('chunk-Abc123.cjs')).length).toBeGreaterThan(100)
+    const rewritten = caches(bundle)
+    expect(run(bundle)).toBe('outside 42 true')
+    expect(caches(bundle)).toEqual(rewritten)
+  })
+
   it('a bundle in a folder it cannot write runs all the same, and writes nothing', () => {
     if (process.getuid?.() === 0) {
       // root writes anywhere: a file where the cache folder would be stands for a folder it cannot write
