@@ -112,7 +112,11 @@ describe('the loader of the fast path', () => {
     writeFileSync(join(bundle, 'run.cjs'), `const c = require("./chunk-Abc123.cjs")\nexports.run = () => c.answer(21)\n// ${'x'.repeat(20_000)}\n`)
     for (let i = 0; i < 3; i++) run(bundle)
     const dir = join(bundle, '.v8-cache', readdirSync(join(bundle, '.v8-cache'))[0]!)
-    const cacheOf = (name: string) => join(dir, readdirSync(dir).find((f) => f.startsWith(name))!)
+    const cacheOf = (name: string) =>
+      join(
+        dir,
+        readdirSync(dir).find((f) => f.startsWith(name))!,
+      )
     writeFileSync(cacheOf('run.cjs'), 'short')
     writeFileSync(cacheOf('chunk-Abc123.cjs'), '')
     expect(run(bundle)).toBe('outside 42 true')
