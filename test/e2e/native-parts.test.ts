@@ -15,7 +15,7 @@ import {afterAll, beforeAll, describe, expect, it, vi} from 'vitest'
 import type {Sandbox} from '../support/cli.js'
 import {startGitHttpsServer, type GitHttpsServer} from '../support/git-http.js'
 import {commitFiles, git, makeRepo, makeServedRepo, syncServedRepo, type FileMap} from '../support/git-repos.js'
-import {vendor, vendorEnv} from '../support/vendor-run.js'
+import {claudeInit, vendorEnv} from '../support/vendor-run.js'
 import {changes, loadout, sandboxes, snapshot} from './helpers.js'
 import {hashed} from './tx-support.js'
 
@@ -57,14 +57,8 @@ const offered = (settingsFile: string, base: string): {folder: string; copies: s
 const claudeWrites = new Set<string>()
 const claudeParts = async (sb: Sandbox): Promise<{skills: string[]; mcp: string[]; others: string[]}> => {
   const before = snapshot(sb.home)
-  const ran = await vendor('claude-code', sb, ['-p', 'hi', '--output-format', 'stream-json', '--verbose'])
+  const init = await claudeInit(sb)
   for (const path of changes(before, snapshot(sb.home))) claudeWrites.add(path)
-  const init = ran.out
-    .split('\n')
-    .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line))
-    .find((event) => event.type === 'system' && event.subtype === 'init')
-  expect(init, ran.out).toBeDefined()
   return {
     skills: (init.skills as string[]).filter((s) => s.startsWith('duo:')).sort(),
     mcp: (init.mcp_servers as Array<{name: string}>).map((m) => m.name).filter((n) => n.includes('duo')),

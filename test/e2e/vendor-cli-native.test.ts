@@ -11,9 +11,9 @@ import {mkdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {dirname, join} from 'node:path'
 import {describe, expect, it, vi} from 'vitest'
 import type {Sandbox} from '../support/cli.js'
-import {complaints, editJson, gitInit, vendor, vendorEnv} from '../support/vendor-run.js'
+import {claudeInit, complaints, editJson, gitInit, vendor, vendorEnv} from '../support/vendor-run.js'
 import {STAND_IN} from '../support/stand-in-mcp.js'
-import {loadout, sandboxes} from './helpers.js'
+import {loadout, sandboxes, snapshot} from './helpers.js'
 
 const sandbox = sandboxes()
 vi.setConfig({testTimeout: 420_000})
@@ -124,6 +124,84 @@ describe.concurrent('Copilot CLI native plugins (install --native)', () => {
     }
     expect(readFileSync(settings, 'utf8')).toBe(mine)
     expect(await copilotSees(sb)).toEqual({plugins: [], skills: [], servers: []})
+  })
+})
+
+/** A plugin of two skills, `one` and `two`, in a folder of the sandbox. */
+const twoSkills = (root: string): string => {
+  const dir = join(root, 'duo')
+  for (const [rel, text] of [
+    ['.claude-plugin/plugin.json', JSON.stringify({name: 'duo', version: '1.0.0'})],
+    ['skills/one/SKILL.md', '---\nname: one\ndescription: The first skill.\n---\n\nOne.\n'],
+    ['skills/two/SKILL.md', '---\nname: two\ndescription: The second skill.\n---\n\nTwo.\n'],
+  ] as const) {
+    mkdirSync(dirname(join(dir, rel)), {recursive: true})
+    writeFileSync(join(dir, rel), text)
+  }
+  return dir
+}
+
+/**
+ * Claude Code and the Copilot CLI both load a plugin installed natively through the one catalog beside
+ * loadout's copy, so the parts it offers are the same for both: a part turned off for one of them alone
+ * is refused (it was taken for done, and Claude Code went on loading the part), and nothing changes;
+ * turned off for both, neither CLI lists it. A second agent asking natively for every part of a plugin
+ * the first has a part of off is refused alike, and takes loose parts.
+ */
+describe.concurrent('Claude Code and the Copilot CLI, one native plugin', () => {
+  it('a part goes off for both or for neither; each CLI lists what the catalog offers', async () => {
+    const sb = sandbox()
+    expect(await gitInit(sb.project)).toBe(0)
+    const env = vendorEnv(sb)
+    const run = (args: string[]) => loadout(sb, [...args, '--scope', 'user', '--json'], {env})
+    const seen = async () => {
+      const listed = await vendor('github-copilot', sb, ['skill', 'list', '--json'])
+      expect(listed.status, listed.out).toBe(0)
+      return {
+        claude: ((await claudeInit(sb)).skills as string[]).filter((s) => s.startsWith('duo:')).sort(),
+        copilot: (jsonAfter(listed.out, '[') as Array<{name: string; source: string}>)
+          .filter((s) => /^(duo:)?(one|two)$/.test(s.name))
+          .map((s) => `${s.name} (${s.source})`)
+          .sort(),
+      }
+    }
+    const plugin = twoSkills(sb.dir)
+    const installed = await run(['install', plugin, '--agent', 'claude-code,github-copilot', '--native', '--yes'])
+    expect(installed.status, installed.stdout + installed.stderr).toBe(0)
+    const all = {claude: ['duo:one', 'duo:two'], copilot: ['one (plugin)', 'two (plugin)']}
+    expect(await seen()).toEqual(all)
+
+    for (const args of [
+      ['disable', 'duo@direct', '--skill', 'one', '--agent', 'claude-code'],
+      ['disable', 'duo@direct', '--skill', 'one', '--agent', 'github-copilot'],
+    ]) {
+      const before = snapshot(sb.home)
+      const refused = await run(args)
+      expect(refused.status, refused.stdout + refused.stderr).toBe(5)
+      expect(refused.json<{error: {code: string; message: string}}>().error).toMatchObject({
+        code: 'destination-shared',
+        message: expect.stringContaining('load duo@direct as their own plugin through one catalog'),
+      })
+      expect(snapshot(sb.home)).toEqual(before)
+    }
+    expect(await seen()).toEqual(all)
+
+    const off = await run(['disable', 'duo@direct', '--skill', 'one'])
+    expect(off.status, off.stdout + off.stderr).toBe(0)
+    expect(await seen()).toEqual({claude: ['duo:two'], copilot: ['two (plugin)']})
+    expect((await run(['verify'])).status).toBe(0)
+    const back = await run(['enable', 'duo@direct', '--skill', 'one', '--agent', 'github-copilot', '--yes'])
+    expect(back.status, back.stdout + back.stderr).toBe(5)
+    expect((await run(['enable', 'duo@direct', '--skill', 'one', '--yes'])).status).toBe(0)
+    expect(await seen()).toEqual(all)
+
+    // Copilot's install removed, a part turned off for Claude Code alone: Copilot then asks for every part
+    expect((await run(['uninstall', 'duo@direct', '--agent', 'github-copilot', '--yes'])).status).toBe(0)
+    expect((await run(['disable', 'duo@direct', '--skill', 'one'])).status).toBe(0)
+    const whole = await run(['install', plugin, '--agent', 'github-copilot', '--native', '--yes'])
+    expect(whole.status, whole.stdout + whole.stderr).toBe(5)
+    expect((await run(['install', plugin, '--agent', 'github-copilot', '--loose', '--yes'])).status).toBe(0)
+    expect(await seen()).toEqual({claude: ['duo:two'], copilot: ['one (personal-copilot)', 'two (personal-copilot)']})
   })
 })
 

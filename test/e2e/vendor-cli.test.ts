@@ -11,7 +11,7 @@ import {existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync} from 'n
 import {dirname, join} from 'node:path'
 import {beforeAll, describe, expect, it, vi} from 'vitest'
 import type {Sandbox} from '../support/cli.js'
-import {complaints, editJson, vendor, vendorEnv, type Agent} from '../support/vendor-run.js'
+import {claudeInit, complaints, editJson, vendor, vendorEnv, type Agent} from '../support/vendor-run.js'
 import {loadout, sandboxes} from './helpers.js'
 import {STAND_IN} from '../support/stand-in-mcp.js'
 
@@ -58,18 +58,6 @@ const installKit = async (agent: Agent, scope: Scope, extra: string[] = []): Pro
 const uninstallKit = async (sb: Sandbox, scope: Scope): Promise<void> => {
   const removed = await loadout(sb, ['uninstall', 'kit@mk', '--scope', scope, '--yes'], {env: vendorEnv(sb)})
   expect(removed.status, removed.stdout + removed.stderr).toBe(0)
-}
-
-/** Claude Code's start-up listing: the first line `claude -p --output-format stream-json` prints before it stops at the login. */
-const claudeInit = async (sb: Sandbox): Promise<any> => {
-  const run = await vendor('claude-code', sb, ['-p', 'hi', '--output-format', 'stream-json', '--verbose'])
-  const init = run.out
-    .split('\n')
-    .filter((line) => line.startsWith('{'))
-    .map((line) => JSON.parse(line))
-    .find((event) => event.type === 'system' && event.subtype === 'init')
-  expect(init, run.out).toBeDefined()
-  return init
 }
 
 describe.concurrent('what the agents’ own CLIs load from what loadout wrote', () => {

@@ -6,6 +6,7 @@
 import {spawn} from 'node:child_process'
 import {existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync} from 'node:fs'
 import {dirname, join} from 'node:path'
+import {expect} from 'vitest'
 import type {Sandbox} from './cli.js'
 // plain ESM JavaScript, shared with the pretest step and the bench
 import {copilotPackages, unpackCopilot, vendorCliPath, VENDOR_CLIS} from './vendor-clis.js'
@@ -97,3 +98,15 @@ export const editJson = (file: string, edit: (json: any) => void): void => {
 /** `git init` of the sandbox project: the agents find a project's settings at its repository root. */
 export const gitInit = (dir: string): Promise<number> =>
   new Promise<number>((resolve) => spawn('git', ['init', '-q', dir], {stdio: 'ignore'}).on('close', (c) => resolve(c ?? -1)))
+
+/** Claude Code's start-up listing: the `init` event `claude -p --output-format stream-json` prints before it stops at the login. */
+export const claudeInit = async (sb: Sandbox): Promise<any> => {
+  const run = await vendor('claude-code', sb, ['-p', 'hi', '--output-format', 'stream-json', '--verbose'])
+  const init = run.out
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line))
+    .find((event) => event.type === 'system' && event.subtype === 'init')
+  expect(init, run.out).toBeDefined()
+  return init
+}

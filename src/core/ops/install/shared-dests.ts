@@ -9,6 +9,7 @@
  */
 import {dirname} from 'node:path'
 import {conflict} from '../../model/errors.js'
+import {createHash} from '../../kernel/crypto/node-crypto.js'
 import {jsonEqual} from '../../kernel/json/equal.js'
 import type {AgentTarget} from '../../kernel/targets/types.js'
 import type {InstallRecord} from '../../kernel/state/records.js'
@@ -44,6 +45,30 @@ const differentBytes = (dest: string, a: string, b: string) =>
     suggestions: [`install for one of them at a time: --agent ${a}`],
   })
 
+/** Whether a file another agent's record holds at `op.dest` has the bytes `op` would write there. */
+const recordedSame = (record: InstallRecord, op: Write): boolean =>
+  op.kind !== 'write-file' || record.files.find((f) => f.path === op.dest)?.sha256 === createHash('sha256').update(op.content, 'utf8').digest('hex')
+
+/**
+ * A file an earlier install wrote for another agent, which this plan would write otherwise: for a plugin
+ * that agents load as their own, the one catalog they both read, which can offer one set of parts.
+ */
+const recordedOtherwise = (op: Write, id: string, theirs: string, mine: string) =>
+  op.component.includes('/native/')
+    ? conflict(
+        'destination-shared',
+        `${theirs} and ${mine} load ${id} as their own plugin through one catalog (${op.dest}), which offers both the same parts; they cannot differ`,
+        {
+          suggestions: [
+            `turn the part on or off for both: leave out --agent`,
+            `or give one of them loose parts, which can differ: loadout install ${id} --agent ${mine} --loose`,
+          ],
+        },
+      )
+    : conflict('destination-shared', `${op.dest} holds what ${id} wrote for ${theirs}, which is not what ${mine} would be given; one file cannot hold both`, {
+        suggestions: [`install for both at once: --agent ${theirs},${mine}`],
+      })
+
 /**
  * The plans with every write another agent's plan (or record of this plugin in this scope) makes at the
  * same place, or in a skills folder the agent also reads, turned into a `shared` operation. A record of
@@ -70,6 +95,7 @@ export const shareDestinations = (plans: readonly TargetPlan[], input: PlanInput
     plan.operations = plan.operations.map((op) => {
       if (!isWrite(op)) return op
       const record = ownSibling(op.dest, plan.target)
+      if (record && !recordedSame(record, op)) throw recordedOtherwise(op, input.id, record.target, plan.target)
       if (record) return shared(op, op.dest, record.target, recordedAt(record, op.dest))
       const first = firstAt.get(op.dest)
       if (!first) {
