@@ -18,7 +18,7 @@ const repositoryOf = (fetch: PluginFetchSpec): string | undefined => {
 
 /**
  * `noDowngrade`: the new version may not be lower, and the new commit must descend from the locked
- * one (`git merge-base --is-ancestor` in the cached mirror). Throws (status 11) unless allowed.
+ * one (`git merge-base` in the cached mirror). Throws (status 11) unless allowed.
  */
 export const checkDowngrade = async (
   first: InstallRecord,
