@@ -7,7 +7,7 @@
  * (canaries planted in every agent folder; loadout's own folders aside), no folder loadout created
  * left behind, and nothing written where the agent does not read.
  */
-import {join, relative} from 'node:path'
+import {basename, dirname, join, relative} from 'node:path'
 import {beforeAll, describe, expect, it} from 'vitest'
 import {changes, changesOutside, sandboxes} from './helpers.js'
 import {componentOf, nativeForm, PARTS, readPlaces, registryAgents, SCOPES, sharingGroups, supports, type Agent, type Part} from '../support/matrix.js'
@@ -121,7 +121,10 @@ describe.each(batches.map((b) => [`${b.name} (${b.scope} scope)`, b] as const))(
         const once = ['skill', 'subagent', 'command'].includes(part) ? 1 : undefined
         expect(seen('before')!.v1).toEqual([])
         expect(seen('installed')!.v1.length, 'written after install').toBeGreaterThan(0)
-        if (once) expect(seen('installed')!.v1, 'the agent reads it once').toHaveLength(once)
+        // an agent that loads one skill of a name from its folders (registry: skills.sameNameTwice) may find copies written for other agents
+        if (once && part === 'skill' && (agent.file.skills as {sameNameTwice?: string}).sameNameTwice === 'loads-one')
+          expect(new Set(seen('installed')!.v1.map((file) => basename(dirname(file)))), 'the agent loads it once').toHaveProperty('size', once)
+        else if (once) expect(seen('installed')!.v1, 'the agent reads it once').toHaveLength(once)
         const record = obs.listed!.find((r) => r.target === agent.id)
         // natively the plugin is one component, the agent's own plugin, which holds the part
         expect(record?.components).toContain(batch.form === 'native' ? `${PLUGIN}@direct/native/${PLUGIN}` : componentOf(PLUGIN, part))

@@ -4,10 +4,12 @@
  * own settings file: two plugins that share a skill name are both listed as its live plugins, the
  * skills namespaced `<plugin>:<part>`, the MCP servers tagged with their plugin; disable takes a
  * plugin out, enable brings it back, and uninstalling both leaves the settings file byte-identical.
- * Gemini CLI and Codex keep loose parts (why: `pluginForm` in registry/agents/gemini-cli.json and
- * codex.json), checked by test/e2e/vendor-cli.test.ts.
+ * Claude Code and the Copilot CLI share the catalog of a plugin both load natively; and the Copilot CLI
+ * reads the skill folders of Claude Code and Codex in a project. Gemini CLI and Codex keep loose parts
+ * (why: `pluginForm` in registry/agents/gemini-cli.json and codex.json), checked by
+ * test/e2e/vendor-cli.test.ts.
  */
-import {mkdirSync, readFileSync, writeFileSync} from 'node:fs'
+import {existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync} from 'node:fs'
 import {dirname, join} from 'node:path'
 import {describe, expect, it, vi} from 'vitest'
 import type {Sandbox} from '../support/cli.js'
@@ -202,6 +204,61 @@ describe.concurrent('Claude Code and the Copilot CLI, one native plugin', () => 
     expect(whole.status, whole.stdout + whole.stderr).toBe(5)
     expect((await run(['install', plugin, '--agent', 'github-copilot', '--loose', '--yes'])).status).toBe(0)
     expect(await seen()).toEqual({claude: ['duo:two'], copilot: ['one (personal-copilot)', 'two (personal-copilot)']})
+  })
+})
+
+/**
+ * The Copilot CLI reads a project's skills from `.claude/skills` and `.agents/skills` beside its own
+ * `.github/skills` (registry/agents/github-copilot.json): installed for Claude Code, Codex and Copilot,
+ * a skill is written for the first two and Copilot loads it once, from either; a skill of the user's
+ * own of the same name in `.claude/skills` refuses the plugin's for Copilot, which would load one of
+ * the two, unless --prefix names it `<plugin>-<name>`.
+ */
+describe.concurrent('Copilot CLI reads the skill folders of Claude Code and Codex', () => {
+  it('project scope: one copy per folder, each skill listed once; the user’s own skill is not hidden', async () => {
+    const sb = sandbox()
+    expect(await gitInit(sb.project)).toBe(0)
+    const env = vendorEnv(sb)
+    editJson(join(sb.home, '.copilot', 'config.json'), (json) => (json.trusted_folders = [sb.project]))
+    const listed = async () => {
+      const run = await vendor('github-copilot', sb, ['skill', 'list', '--json'])
+      expect(run.status, run.out).toBe(0)
+      expect(complaints(run.out), run.out).toEqual([])
+      return (jsonAfter(run.out, '[') as Array<{name: string; source: string; path: string}>)
+        .filter((s) => s.source !== 'builtin')
+        .map((s) => `${s.name} ${s.path.slice(sb.project.length + 1)}`)
+        .sort()
+    }
+    const plugin = twoSkills(sb.dir)
+    const installed = await loadout(
+      sb,
+      ['install', plugin, '--agent', 'claude-code,codex,github-copilot', '--loose', '--scope', 'project', '--yes', '--json'],
+      {
+        env,
+      },
+    )
+    expect(installed.status, installed.stdout + installed.stderr).toBe(0)
+    expect(readdirSync(join(sb.project, '.claude', 'skills')).sort()).toEqual(['one', 'two'])
+    expect(readdirSync(join(sb.project, '.agents', 'skills')).sort()).toEqual(['one', 'two'])
+    expect(existsSync(join(sb.project, '.github', 'skills'))).toBe(false)
+    const names = (await listed()).map((line) => line.split(' ')[0])
+    expect(names).toEqual(['one', 'two'])
+    expect((await loadout(sb, ['uninstall', 'duo@direct', '--scope', 'project', '--yes'], {env})).status).toBe(0)
+    expect(await listed()).toEqual([])
+
+    const own = join(sb.project, '.claude', 'skills', 'one', 'SKILL.md')
+    mkdirSync(dirname(own), {recursive: true})
+    writeFileSync(own, '---\nname: one\ndescription: The user’s own.\n---\n\nMine.\n')
+    // Copilot would load one of the two skills named one: refused, as a skill of the user's in its own folder is
+    const taken = await loadout(sb, ['install', plugin, '--agent', 'github-copilot', '--scope', 'project', '--yes', '--json'], {env})
+    expect(taken.status, taken.stdout + taken.stderr).toBe(5)
+    expect(taken.json<{error: {code: string; message: string}}>().error).toMatchObject({
+      code: 'skill-taken',
+      message: expect.stringContaining(own.slice(0, -'/SKILL.md'.length)),
+    })
+    const beside = await loadout(sb, ['install', plugin, '--agent', 'github-copilot', '--scope', 'project', '--prefix', '--yes'], {env})
+    expect(beside.status, beside.stdout + beside.stderr).toBe(0)
+    expect(await listed()).toEqual(['duo-one .github/skills/duo-one', 'one .claude/skills/one', 'two .github/skills/two'])
   })
 })
 

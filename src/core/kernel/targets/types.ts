@@ -37,6 +37,8 @@ export interface SkillsSection extends Section<SkillFormat> {
   dialect?: SkillDialect
   /** which scope wins when two skills share a name; the first listed wins */
   precedence: [Scope, Scope]
+  /** a skill of one name in two of its folders of a scope: a conflict it warns of, or one of them loaded */
+  sameNameTwice?: 'conflict' | 'loads-one'
 }
 
 export type SubagentFormat =

@@ -275,6 +275,10 @@ const pluginHolding = (input: PlanInput, paths: readonly string[]): string | und
   return undefined
 }
 
+/** The first of `paths` the user holds (there, and installed by no plugin). */
+const userHolding = (input: PlanInput, paths: readonly string[]): string | undefined =>
+  paths.find((path) => existsSync(path) && !ownedByReplaced(input, path) && input.ownership.ownerOf(path) === undefined)
+
 /**
  * The name a part is written under in a loose folder. `placesOf(name)` is where that name lands: the
  * path written first, then the paths in the agent's other folders that would show the same name. A name
@@ -290,14 +294,16 @@ const placePart = (
 ): string => {
   const [dest, ...elsewhere] = placesOf(part.name)
   const inDest = holderOf(input, dest!)
-  const holder = inDest ?? pluginHolding(input, elsewhere)
+  // the user's own part of that name in another folder the agent reads: one of the two would hide the other
+  const usersPath = inDest !== undefined && input.ownership.ownerOf(dest!) === undefined ? dest : userHolding(input, elsewhere)
+  const holder = inDest ?? pluginHolding(input, elsewhere) ?? (usersPath && holderOf(input, usersPath))
   if (!holder) return part.name
   const plugin = input.model.name
   const prefixed = `${plugin}-${part.name}`
   const [prefixedDest, ...prefixedElsewhere] = placesOf(prefixed)
-  const prefixedHolder = holderOf(input, prefixedDest!) ?? pluginHolding(input, prefixedElsewhere)
-  const usersOwn = inDest !== undefined && input.ownership.ownerOf(dest!) === undefined
-  if (usersOwn && !input.prefix) throw partTaken(part.kind, part.name, plugin, target, dest!, holder, prefixedHolder ? undefined : prefixed)
+  const prefixedHolder = holderOf(input, prefixedDest!) ?? pluginHolding(input, prefixedElsewhere) ?? userHolding(input, prefixedElsewhere)
+  if (usersPath && !input.prefix)
+    throw partTaken(part.kind, part.name, plugin, target, usersPath, holderOf(input, usersPath)!, prefixedHolder ? undefined : prefixed)
   if (prefixedHolder) {
     throw conflict(
       `${part.kind}-taken`,
