@@ -77,7 +77,9 @@ describe('renderAgentTable', () => {
     const copilot = cells(rowOf(table, 'github-copilot')!)
     expect(copilot[8]).toBe('project `.github/prompts`<br>format `copilot-prompt`')
     expect(cells(rowOf(table, 'opencode')!)[8]).toContain('(unconfirmed)')
-    expect(copilot[6]).toBe('project `.github/mcp.json` key `mcpServers` (trusted workspace only)<br>user `{copilot}/mcp-config.json` key `mcpServers`')
+    expect(copilot[6]).toBe(
+      'project `.github/mcp.json` key `mcpServers` (trusted workspace only)<br>project `.mcp.json` key `mcpServers` (trusted workspace only)<br>user `{copilot}/mcp-config.json` key `mcpServers`',
+    )
     expect(copilot[11]).toMatch(/^`@github\/copilot@\d+\.\d+\.\d+`: mcp user/)
     expect(cells(rowOf(table, 'opencode')!)[6]).toContain('user `{config}/opencode.json` key `mcp`')
     expect(cells(rowOf(table, 'codex')!)[6]).toContain('project `.codex/config.toml` key `mcp_servers` (trusted workspace only)')

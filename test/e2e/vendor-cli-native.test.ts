@@ -5,7 +5,7 @@
  * skills namespaced `<plugin>:<part>`, the MCP servers tagged with their plugin; disable takes a
  * plugin out, enable brings it back, and uninstalling both leaves the settings file byte-identical.
  * Claude Code and the Copilot CLI share the catalog of a plugin both load natively; and the Copilot CLI
- * reads the skill folders of Claude Code and Codex in a project. Gemini CLI and Codex keep loose parts
+ * reads the skill folders of Claude Code and Codex, and Claude Code's MCP file, in a project. Gemini CLI and Codex keep loose parts
  * (why: `pluginForm` in registry/agents/gemini-cli.json and codex.json), checked by
  * test/e2e/vendor-cli.test.ts.
  */
@@ -259,6 +259,25 @@ describe.concurrent('Copilot CLI reads the skill folders of Claude Code and Code
     const beside = await loadout(sb, ['install', plugin, '--agent', 'github-copilot', '--scope', 'project', '--prefix', '--yes'], {env})
     expect(beside.status, beside.stdout + beside.stderr).toBe(0)
     expect(await listed()).toEqual(['duo-one .github/skills/duo-one', 'one .claude/skills/one', 'two .github/skills/two'])
+  })
+})
+
+describe.concurrent('Copilot CLI reads Claude Code’s project MCP file', () => {
+  it('a server installed for Claude Code alone is one Copilot starts too, and mcp list names it for Copilot', async () => {
+    const sb = sandbox()
+    expect(await gitInit(sb.project)).toBe(0)
+    const env = vendorEnv(sb)
+    editJson(join(sb.home, '.copilot', 'config.json'), (json) => (json.trusted_folders = [sb.project]))
+    const plugin = namesake(sb.dir, 'alpha')
+    const installed = await loadout(sb, ['install', plugin, '--agent', 'claude-code', '--loose', '--scope', 'project', '--yes'], {env})
+    expect(installed.status, installed.stdout + installed.stderr).toBe(0)
+    const run = await vendor('github-copilot', sb, ['mcp', 'list', '--json'])
+    expect(run.status, run.out).toBe(0)
+    const servers = jsonAfter(run.out, '{').mcpServers as Record<string, {sourcePath?: string}>
+    expect(Object.entries(servers).map(([name, s]) => `${name} ${s.sourcePath}`)).toEqual([`alpha-alpha-srv ${join(sb.project, '.mcp.json')}`])
+    const listed = await loadout(sb, ['mcp', 'list', '--scope', 'project', '--json'], {env})
+    const rows = listed.json<{servers: Array<{agent: string; name: string}>}>().servers
+    expect(rows.filter((r) => r.name === 'alpha-alpha-srv').map((r) => r.agent)).toContain('github-copilot')
   })
 })
 

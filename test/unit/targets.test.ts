@@ -293,6 +293,7 @@ describe('resolution', () => {
     const mcp = d!.paths.filter((p) => p.section === 'mcp')
     expect(mcp.map((p) => [p.scope, p.key])).toEqual([
       ['project', 'servers'],
+      ['project', 'mcpServers'],
       ['user', 'mcpServers'],
     ])
   })
