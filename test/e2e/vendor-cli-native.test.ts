@@ -310,4 +310,18 @@ describe.concurrent('Gemini CLI: two plugins that share a skill name, as loose p
     expect((await vendor('gemini-cli', sb, ['skills', 'list'])).out).not.toMatch(/access/)
     expect((await vendor('gemini-cli', sb, ['mcp', 'list'])).out).not.toMatch(/-srv/)
   })
+
+  it('project scope, beside Codex: one copy in .agents/skills, which Gemini CLI reads too, and no conflict', async () => {
+    const sb = sandbox()
+    expect(await gitInit(sb.project)).toBe(0)
+    const env = vendorEnv(sb)
+    editJson(join(sb.home, '.gemini', 'trustedFolders.json'), (json) => (json[sb.project] = 'TRUST_FOLDER'))
+    const installed = await loadout(sb, ['install', twoSkills(sb.dir), '--agent', 'codex,gemini-cli', '--scope', 'project', '--yes'], {env})
+    expect(installed.status, installed.stdout + installed.stderr).toBe(0)
+    expect(readdirSync(join(sb.project, '.agents', 'skills')).sort()).toEqual(['one', 'two'])
+    expect(existsSync(join(sb.project, '.gemini', 'skills'))).toBe(false)
+    const skills = await vendor('gemini-cli', sb, ['skills', 'list'])
+    expect(complaints(skills.out), skills.out).toEqual([])
+    expect(skills.out.match(/^(one|two) \[Enabled\]$/gm)).toEqual(['one [Enabled]', 'two [Enabled]'])
+  })
 })
