@@ -4,8 +4,9 @@
  * own settings file: two plugins that share a skill name are both listed as its live plugins, the
  * skills namespaced `<plugin>:<part>`, the MCP servers tagged with their plugin; disable takes a
  * plugin out, enable brings it back, and uninstalling both leaves the settings file byte-identical.
- * Claude Code and the Copilot CLI share the catalog of a plugin both load natively; and the Copilot CLI
- * reads the skill folders of Claude Code and Codex, and Claude Code's MCP file, in a project. Gemini CLI and Codex keep loose parts
+ * Claude Code and the Copilot CLI share the catalog of a plugin both load natively; the Copilot CLI and
+ * OpenCode read the skill folders of Claude Code and Codex, Gemini CLI that of Codex, and the Copilot
+ * CLI Claude Code's MCP file: each judged by the agent's own CLI. Gemini CLI and Codex keep loose parts
  * (why: `pluginForm` in registry/agents/gemini-cli.json and codex.json), checked by
  * test/e2e/vendor-cli.test.ts.
  */
@@ -278,6 +279,38 @@ describe.concurrent('Copilot CLI reads Claude Code’s project MCP file', () => 
     const listed = await loadout(sb, ['mcp', 'list', '--scope', 'project', '--json'], {env})
     const rows = listed.json<{servers: Array<{agent: string; name: string}>}>().servers
     expect(rows.filter((r) => r.name === 'alpha-alpha-srv').map((r) => r.agent)).toContain('github-copilot')
+  })
+})
+
+/**
+ * OpenCode reads the skills of Claude Code (`.claude/skills`) and of the agents that share
+ * `.agents/skills` beside its own folder, and warns at every start of a skill name it finds twice: with
+ * Codex it takes Codex's copy; with Claude Code's loose parts too, both copies are needed, and the install
+ * says OpenCode will warn.
+ */
+describe.concurrent('OpenCode reads the skill folders of Claude Code and Codex', () => {
+  it('project scope: beside Codex one copy and no warning; beside Claude Code and Codex the install says it will warn', async () => {
+    const sb = sandbox()
+    expect(await gitInit(sb.project)).toBe(0)
+    const env = vendorEnv(sb)
+    const sees = async () => {
+      const run = await vendor('opencode', sb, ['debug', 'skill', '--print-logs', '--log-level', 'WARN'])
+      expect(run.status, run.out).toBe(0)
+      const locations = [...run.out.matchAll(/"location": "([^"]+)"/g)].map((m) => m[1]!).filter((l) => l.startsWith(sb.project))
+      return {locations: locations.map((l) => l.slice(sb.project.length + 1)).sort(), duplicates: run.out.match(/duplicate skill name/g)?.length ?? 0}
+    }
+    const plugin = twoSkills(sb.dir)
+    const installed = await loadout(sb, ['install', plugin, '--agent', 'codex,opencode', '--scope', 'project', '--yes', '--json'], {env})
+    expect(installed.status, installed.stdout + installed.stderr).toBe(0)
+    expect(existsSync(join(sb.project, '.opencode', 'skills'))).toBe(false)
+    expect(await sees()).toEqual({locations: ['.agents/skills/one/SKILL.md', '.agents/skills/two/SKILL.md'], duplicates: 0})
+
+    expect((await loadout(sb, ['uninstall', 'duo@direct', '--scope', 'project', '--yes'], {env})).status).toBe(0)
+    const beside = await loadout(sb, ['install', plugin, '--agent', 'claude-code,codex,opencode', '--loose', '--scope', 'project', '--yes', '--json'], {env})
+    expect(beside.status, beside.stdout + beside.stderr).toBe(0)
+    const notes = beside.json<{plans: Array<{target: string; notes: Array<{note: string}>}>}>().plans.flatMap((p) => p.notes.map((n) => n.note))
+    expect(notes.filter((n) => n.startsWith('OpenCode reads the skill'))).toHaveLength(2)
+    expect((await sees()).duplicates).toBe(2)
   })
 })
 

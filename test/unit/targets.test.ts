@@ -235,14 +235,16 @@ describe('resolution', () => {
 
   it('moves cst-agent and opencode with XDG_CONFIG_HOME', () => {
     expect(paths('cst-agent', 'skills', 'user')).toEqual([join(home, '.config', 'cst-agent', 'skills')])
-    expect(paths('opencode', 'skills', 'user')).toEqual([join(home, '.config', 'opencode', 'skills')])
+    // its own folder moves; the folders of Claude Code and the other agents it also reads stay in HOME
+    const beside = [join(home, '.claude', 'skills'), join(home, '.agents', 'skills')]
+    expect(paths('opencode', 'skills', 'user')).toEqual([join(home, '.config', 'opencode', 'skills'), ...beside])
     const xdg = join(sandbox, 'xdg-config')
     const env = envWith({XDG_CONFIG_HOME: xdg})
     expect(paths('cst-agent', 'skills', 'user', env)).toEqual([join(xdg, 'cst-agent', 'skills')])
     expect(paths('cst-agent', 'subagents', 'user', env)).toEqual([join(xdg, 'cst-agent', 'agents')])
     expect(paths('cst-agent', 'mcp', 'user', env)).toEqual([join(xdg, 'cst-agent', 'mcp.json')])
     expect(paths('cst-agent', 'plugins', 'user', env)).toEqual([join(xdg, 'cst-agent', 'plugins')])
-    expect(paths('opencode', 'skills', 'user', env)).toEqual([join(xdg, 'opencode', 'skills')])
+    expect(paths('opencode', 'skills', 'user', env)).toEqual([join(xdg, 'opencode', 'skills'), ...beside])
   })
 
   it('uses %APPDATA% for cst-agent on Windows only', () => {
