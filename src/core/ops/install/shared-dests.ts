@@ -127,30 +127,40 @@ export const shareDestinations = (plans: readonly TargetPlan[], input: PlanInput
     })
   }
 
-  // a skill the agents beside it need in two folders it reads, under one name: seen twice
-  for (const plan of out) {
-    const target = targetOf(plan.target)
-    if (target.skills?.format !== 'agent-skills' || target.skills.sameNameTwice !== 'conflict') continue
-    const reads = skillFoldersRead(target, input)
-    const components = new Set(
-      plan.operations.filter((op) => (op.kind === 'copy-dir' || op.kind === 'shared') && op.component.includes('/skill/')).map((op) => op.component),
-    )
-    for (const component of components) {
-      const copies = new Set<string>()
-      for (const other of out)
-        for (const op of other.operations) if (op.kind === 'copy-dir' && op.component === component && reads.has(dirname(op.dest))) copies.add(op.dest)
-      for (const record of siblings)
-        for (const tree of record.trees ?? [])
-          if (reads.has(dirname(tree)) && record.files.some((f) => f.component === component && f.path.startsWith(tree + '/'))) copies.add(tree)
-      const byName = new Map<string, string[]>()
-      for (const path of copies) byName.set(basename(path), [...(byName.get(basename(path)) ?? []), path])
-      for (const [name, paths] of byName)
-        if (paths.length > 1)
-          plan.notes.push({
-            component,
-            note: `${target.name} reads the skill "${name}" from ${paths.sort().join(' and ')}, which the agents installed beside it each need: it warns of the duplicate at every start`,
-          })
-    }
-  }
+  for (const plan of out) noteSkillsSeenTwice(plan, out, siblings, targetOf(plan.target), input)
   return out
+}
+
+/**
+ * A skill the agents of an install need in two folders that a third agent reads, under one name: that
+ * agent sees it twice, and one that warns of it (registry: skills.sameNameTwice) is said to.
+ */
+const noteSkillsSeenTwice = (
+  plan: TargetPlan,
+  plans: readonly TargetPlan[],
+  siblings: readonly InstallRecord[],
+  target: AgentTarget,
+  input: PlanInput,
+): void => {
+  if (target.skills?.format !== 'agent-skills' || target.skills.sameNameTwice !== 'conflict') return
+  const reads = skillFoldersRead(target, input)
+  const components = new Set(
+    plan.operations.filter((op) => (op.kind === 'copy-dir' || op.kind === 'shared') && op.component.includes('/skill/')).map((op) => op.component),
+  )
+  for (const component of components) {
+    const copies = new Set<string>()
+    for (const other of plans)
+      for (const op of other.operations) if (op.kind === 'copy-dir' && op.component === component && reads.has(dirname(op.dest))) copies.add(op.dest)
+    for (const record of siblings)
+      for (const tree of record.trees ?? [])
+        if (reads.has(dirname(tree)) && record.files.some((f) => f.component === component && f.path.startsWith(tree + '/'))) copies.add(tree)
+    const byName = new Map<string, string[]>()
+    for (const path of copies) byName.set(basename(path), [...(byName.get(basename(path)) ?? []), path])
+    for (const [name, paths] of byName)
+      if (paths.length > 1)
+        plan.notes.push({
+          component,
+          note: `${target.name} reads the skill "${name}" from ${paths.sort().join(' and ')}, which the agents installed beside it each need: it warns of the duplicate at every start`,
+        })
+  }
 }
