@@ -263,7 +263,7 @@ describe.concurrent('Copilot CLI reads the skill folders of Claude Code and Code
   })
 })
 
-describe.concurrent('Copilot CLI reads Claude Code’s project MCP file', () => {
+describe.concurrent('Copilot CLI reads Claude Code’s project MCP file and settings', () => {
   it('a server installed for Claude Code alone is one Copilot starts too, and mcp list names it for Copilot', async () => {
     const sb = sandbox()
     expect(await gitInit(sb.project)).toBe(0)
@@ -279,6 +279,16 @@ describe.concurrent('Copilot CLI reads Claude Code’s project MCP file', () => 
     const listed = await loadout(sb, ['mcp', 'list', '--scope', 'project', '--json'], {env})
     const rows = listed.json<{servers: Array<{agent: string; name: string}>}>().servers
     expect(rows.filter((r) => r.name === 'alpha-alpha-srv').map((r) => r.agent)).toContain('github-copilot')
+  })
+
+  it('a plugin installed natively for Claude Code alone in a project is live in Copilot too', async () => {
+    const sb = sandbox()
+    expect(await gitInit(sb.project)).toBe(0)
+    const env = vendorEnv(sb)
+    editJson(join(sb.home, '.copilot', 'config.json'), (json) => (json.trusted_folders = [sb.project]))
+    const installed = await loadout(sb, ['install', namesake(sb.dir, 'beta'), '--agent', 'claude-code', '--scope', 'project', '--yes'], {env})
+    expect(installed.status, installed.stdout + installed.stderr).toBe(0)
+    expect((await copilotSees(sb)).plugins).toEqual(['beta@loadout-direct-beta live enabled'])
   })
 })
 
