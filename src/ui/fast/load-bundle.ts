@@ -130,7 +130,7 @@ export const loadBundle = (entry: string, argv: readonly string[]): unknown => {
         try {
           cachedData = buffer.subarray(0, readInto(cache.fd, buffer, cache.size))
         } catch {
-          cachedData = undefined
+          // a cache that cannot be read is none: the text is compiled
         } finally {
           closeSync(cache.fd)
         }

@@ -296,14 +296,15 @@ const placePart = (
   const inDest = holderOf(input, dest!)
   // the user's own part of that name in another folder the agent reads: one of the two would hide the other
   const usersPath = inDest !== undefined && input.ownership.ownerOf(dest!) === undefined ? dest : userHolding(input, elsewhere)
-  const holder = inDest ?? pluginHolding(input, elsewhere) ?? (usersPath && holderOf(input, usersPath))
+  const usersHolder = usersPath && holderOf(input, usersPath)
+  const holder = inDest ?? pluginHolding(input, elsewhere) ?? usersHolder
   if (!holder) return part.name
   const plugin = input.model.name
   const prefixed = `${plugin}-${part.name}`
   const [prefixedDest, ...prefixedElsewhere] = placesOf(prefixed)
   const prefixedHolder = holderOf(input, prefixedDest!) ?? pluginHolding(input, prefixedElsewhere) ?? userHolding(input, prefixedElsewhere)
-  if (usersPath && !input.prefix)
-    throw partTaken(part.kind, part.name, plugin, target, usersPath, holderOf(input, usersPath)!, prefixedHolder ? undefined : prefixed)
+  if (usersPath && usersHolder && !input.prefix)
+    throw partTaken(part.kind, part.name, plugin, target, usersPath, usersHolder, prefixedHolder ? undefined : prefixed)
   if (prefixedHolder) {
     throw conflict(
       `${part.kind}-taken`,

@@ -32,6 +32,10 @@ const recordedAt = (record: InstallRecord, dest: string): SharedEntries => ({
   dirs: record.dirs.filter((d) => d === dest || dest.startsWith(d + '/')),
 })
 
+/** The trees a record of another agent holds `component` in, in one of the `reads` folders. */
+const treesHolding = (record: InstallRecord, component: string, reads: ReadonlySet<string>): string[] =>
+  (record.trees ?? []).filter((t) => reads.has(dirname(t)) && record.files.some((f) => f.component === component && f.path.startsWith(t + '/')))
+
 const shared = (op: Write, dest: string, withTarget: string, recorded?: SharedEntries): Operation => ({
   kind: 'shared',
   component: op.component,
@@ -118,9 +122,7 @@ export const shareDestinations = (plans: readonly TargetPlan[], input: PlanInput
         if (theirs && reads.has(dirname(theirs.dest)) && sameBytes(theirs, op)) return shared(op, theirs.dest, other.target)
       }
       for (const record of siblings) {
-        const tree = (record.trees ?? []).find(
-          (t) => reads.has(dirname(t)) && record.files.some((f) => f.component === op.component && f.path.startsWith(t + '/')),
-        )
+        const [tree] = treesHolding(record, op.component, reads)
         if (tree && tree !== op.dest && ownSibling(tree, plan.target)) return shared(op, tree, record.target, recordedAt(record, tree))
       }
       return op
@@ -151,9 +153,7 @@ const noteSkillsSeenTwice = (
     const copies = new Set<string>()
     for (const other of plans)
       for (const op of other.operations) if (op.kind === 'copy-dir' && op.component === component && reads.has(dirname(op.dest))) copies.add(op.dest)
-    for (const record of siblings)
-      for (const tree of record.trees ?? [])
-        if (reads.has(dirname(tree)) && record.files.some((f) => f.component === component && f.path.startsWith(tree + '/'))) copies.add(tree)
+    for (const record of siblings) for (const tree of treesHolding(record, component, reads)) copies.add(tree)
     const byName = new Map<string, string[]>()
     for (const path of copies) byName.set(basename(path), [...(byName.get(basename(path)) ?? []), path])
     for (const [name, paths] of byName)
