@@ -69,6 +69,22 @@ const copilotSees = async (sb: Sandbox) => {
   }
 }
 
+/** What `copilot skill list --json` lists; with `quiet`, Copilot also printed no complaint. */
+const copilotSkills = async (sb: Sandbox, {quiet = false} = {}): Promise<Array<{name: string; source: string; path: string}>> => {
+  const run = await vendor('github-copilot', sb, ['skill', 'list', '--json'])
+  expect(run.status, run.out).toBe(0)
+  if (quiet) expect(complaints(run.out), run.out).toEqual([])
+  return jsonAfter(run.out, '[')
+}
+
+/** A sandbox whose project is a git work tree the Copilot CLI trusts (so it reads the project's files), and its environment. */
+const trustedByCopilot = async (): Promise<{sb: Sandbox; env: NodeJS.ProcessEnv}> => {
+  const sb = sandbox()
+  expect(await gitInit(sb.project)).toBe(0)
+  editJson(join(sb.home, '.copilot', 'config.json'), (json) => (json.trusted_folders = [sb.project]))
+  return {sb, env: vendorEnv(sb)}
+}
+
 describe.concurrent('Copilot CLI native plugins (install --native)', () => {
   it.each(['user', 'project'] as const)('%s scope: both plugins are live, skills namespaced; uninstall restores the settings file', async (scope) => {
     const sb = sandbox()
@@ -158,11 +174,10 @@ describe.concurrent('Claude Code and the Copilot CLI, one native plugin', () => 
     const env = vendorEnv(sb)
     const run = (args: string[]) => loadout(sb, [...args, '--scope', 'user', '--json'], {env})
     const seen = async () => {
-      const listed = await vendor('github-copilot', sb, ['skill', 'list', '--json'])
-      expect(listed.status, listed.out).toBe(0)
+      const listed = await copilotSkills(sb)
       return {
         claude: ((await claudeInit(sb)).skills as string[]).filter((s) => s.startsWith('duo:')).sort(),
-        copilot: (jsonAfter(listed.out, '[') as Array<{name: string; source: string}>)
+        copilot: listed
           .filter((s) => /^(duo:)?(one|two)$/.test(s.name))
           .map((s) => `${s.name} (${s.source})`)
           .sort(),
@@ -217,19 +232,12 @@ describe.concurrent('Claude Code and the Copilot CLI, one native plugin', () => 
  */
 describe.concurrent('Copilot CLI reads the skill folders of Claude Code and Codex', () => {
   it('project scope: one copy per folder, each skill listed once; the user’s own skill is not hidden', async () => {
-    const sb = sandbox()
-    expect(await gitInit(sb.project)).toBe(0)
-    const env = vendorEnv(sb)
-    editJson(join(sb.home, '.copilot', 'config.json'), (json) => (json.trusted_folders = [sb.project]))
-    const listed = async () => {
-      const run = await vendor('github-copilot', sb, ['skill', 'list', '--json'])
-      expect(run.status, run.out).toBe(0)
-      expect(complaints(run.out), run.out).toEqual([])
-      return (jsonAfter(run.out, '[') as Array<{name: string; source: string; path: string}>)
+    const {sb, env} = await trustedByCopilot()
+    const listed = async () =>
+      (await copilotSkills(sb, {quiet: true}))
         .filter((s) => s.source !== 'builtin')
         .map((s) => `${s.name} ${s.path.slice(sb.project.length + 1)}`)
         .sort()
-    }
     const plugin = twoSkills(sb.dir)
     const installed = await loadout(
       sb,
@@ -265,10 +273,7 @@ describe.concurrent('Copilot CLI reads the skill folders of Claude Code and Code
 
 describe.concurrent('Copilot CLI reads Claude Code’s project MCP file and settings', () => {
   it('a server installed for Claude Code alone is one Copilot starts too, and mcp list names it for Copilot', async () => {
-    const sb = sandbox()
-    expect(await gitInit(sb.project)).toBe(0)
-    const env = vendorEnv(sb)
-    editJson(join(sb.home, '.copilot', 'config.json'), (json) => (json.trusted_folders = [sb.project]))
+    const {sb, env} = await trustedByCopilot()
     const plugin = namesake(sb.dir, 'alpha')
     const installed = await loadout(sb, ['install', plugin, '--agent', 'claude-code', '--loose', '--scope', 'project', '--yes'], {env})
     expect(installed.status, installed.stdout + installed.stderr).toBe(0)
@@ -282,10 +287,7 @@ describe.concurrent('Copilot CLI reads Claude Code’s project MCP file and sett
   })
 
   it('a plugin installed natively for Claude Code alone in a project is live in Copilot too', async () => {
-    const sb = sandbox()
-    expect(await gitInit(sb.project)).toBe(0)
-    const env = vendorEnv(sb)
-    editJson(join(sb.home, '.copilot', 'config.json'), (json) => (json.trusted_folders = [sb.project]))
+    const {sb, env} = await trustedByCopilot()
     const installed = await loadout(sb, ['install', namesake(sb.dir, 'beta'), '--agent', 'claude-code', '--scope', 'project', '--yes'], {env})
     expect(installed.status, installed.stdout + installed.stderr).toBe(0)
     expect((await copilotSees(sb)).plugins).toEqual(['beta@loadout-direct-beta live enabled'])
