@@ -9,13 +9,14 @@
  * teammate's `install --frozen` in a clone at another path offers Claude Code the same filtered copy.
  */
 import {appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync} from 'node:fs'
+import {createHash} from 'node:crypto'
 import {tmpdir} from 'node:os'
 import {dirname, join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it, vi} from 'vitest'
 import type {Sandbox} from '../support/cli.js'
 import {startGitHttpsServer, type GitHttpsServer} from '../support/git-http.js'
 import {commitFiles, git, makeRepo, makeServedRepo, syncServedRepo, type FileMap} from '../support/git-repos.js'
-import {claudeInit, vendorEnv} from '../support/vendor-run.js'
+import {claudeInit, loadoutMarketplace, vendorEnv} from '../support/vendor-run.js'
 import {changes, loadout, sandboxes, snapshot} from './helpers.js'
 import {hashed} from './tx-support.js'
 
@@ -47,7 +48,7 @@ const readJson = (path: string) => JSON.parse(readFileSync(path, 'utf8'))
 /** The folder Claude Code is offered (the catalog's plugin source), and the installed copy (the revision without `-without-`). */
 const offered = (settingsFile: string, base: string): {folder: string; copies: string} => {
   const settings = readJson(settingsFile)
-  const path: string = settings.extraKnownMarketplaces['loadout-acme-duo'].source.path
+  const path: string = loadoutMarketplace(settings, 'loadout-acme-duo').source.path
   const copies = path.startsWith('./') ? join(base, path) : path
   const catalog = readJson(join(copies, '.claude-plugin', 'marketplace.json'))
   return {folder: join(copies, catalog.plugins[0].source), copies}
@@ -255,5 +256,100 @@ describe('one part of a native plugin in a project: a teammate’s install --fro
     expect(existsSync(join(b.project, '.agents', 'skills', 'alpha'))).toBe(false)
     expect(existsSync(join(b.project, '.agents', 'skills', 'beta', 'SKILL.md'))).toBe(true)
     expect((await run(b, ['verify', '--json'])).status).toBe(0)
+  })
+})
+
+describe('one HOME: the user scope and two projects each install the plugin natively, with different parts', () => {
+  it('each project registers a marketplace name of its own: Claude Code never loads another folder’s copy', async () => {
+    const u = sandbox()
+    const a = u.project
+    const b = join(u.dir, 'other')
+    const elsewhere = join(u.dir, 'elsewhere')
+    for (const p of [a, b]) makeRepo(p, {'README.md': '# project\n'})
+    mkdirSync(elsewhere)
+    mkdirSync(join(u.home, '.claude'), {recursive: true})
+    const trusted = {hasTrustDialogAccepted: true}
+    writeFileSync(join(u.home, '.claude', '.claude.json'), JSON.stringify({projects: {[a]: trusted, [b]: trusted, [elsewhere]: trusted}}))
+    expect((await run(u, ['marketplace', 'add', server.git.url('acme/market'), '--scope', 'user', '--json'])).status).toBe(0)
+    const steps: Array<[string[], string]> = [
+      [['install', 'duo@acme', '--agent', 'claude-code', '--scope', 'user', '--yes', '--json'], a],
+      [['install', 'duo@acme', '--agent', 'claude-code', '--scope', 'project', '--yes', '--json'], a],
+      [['disable', 'duo@acme', '--skill', 'alpha', '--scope', 'project', '--json'], a],
+      [['install', 'duo@acme', '--agent', 'claude-code', '--scope', 'project', '--yes', '--json'], b],
+      [['disable', 'duo@acme', '--skill', 'beta', '--scope', 'project', '--json'], b],
+    ]
+    for (const [args, cwd] of steps) {
+      const done = await loadout(u, args, {cwd, env: env(u)})
+      expect(done.status, done.stdout + done.stderr).toBe(0)
+    }
+    const names = [join(u.home, '.claude'), join(a, '.claude'), join(b, '.claude')].map((dir) =>
+      Object.keys(readJson(join(dir, 'settings.json')).extraKnownMarketplaces),
+    )
+    expect(names[0]).toEqual(['loadout-acme-duo'])
+    for (const project of names.slice(1)) expect(project).toEqual([expect.stringMatching(/^loadout-acme-duo-[0-9a-f]{8}$/)])
+    expect(names[1]).not.toEqual(names[2])
+
+    // one name for all three let Claude Code's one list of known marketplaces point at whichever folder
+    // it last started in, and the first session after a switch loaded the other folder's copy
+    const userCopies = join(u.home, '.local', 'share', 'loadout', 'plugins', 'acme', 'duo')
+    const sessions = new Map<string, number>()
+    for (const cwd of [a, b, elsewhere, b, a, elsewhere, a, b, b]) {
+      const init = await claudeInit(u, cwd)
+      const loaded = (init.plugins as Array<{source: string; path: string}>).filter((p) => p.source.startsWith('duo@')).map((p) => p.path)
+      const own = join(cwd, '.loadout', 'plugins', 'duo@acme')
+      expect(
+        loaded.filter((path) => !path.startsWith(`${userCopies}/`) && !path.startsWith(`${own}/`)),
+        cwd,
+      ).toEqual([])
+      expect(loaded.filter((path) => path.startsWith(`${userCopies}/`))).toHaveLength(1)
+      // a project's marketplace is registered at the first start in it, and its plugin loads from the next
+      const visits = (sessions.get(cwd) ?? 0) + 1
+      sessions.set(cwd, visits)
+      if (cwd !== elsewhere && visits > 1)
+        expect(
+          loaded.filter((path) => path.startsWith(`${own}/`)),
+          cwd,
+        ).toHaveLength(1)
+    }
+  })
+
+  it('a lock from before project names had a suffix: install --frozen keeps its name, install gives the project one of its own', async () => {
+    const u = sandbox()
+    makeRepo(u.project, {'README.md': '# project\n'})
+    expect((await run(u, ['marketplace', 'add', server.git.url('acme/market'), '--json'])).status).toBe(0)
+    const installed = await run(u, ['install', 'duo@acme', '--agent', 'claude-code', '--yes', '--json'])
+    expect(installed.status, installed.stdout + installed.stderr).toBe(0)
+    // made into what an older loadout wrote: the shared name in the settings, the catalog and the lock (with the catalog's new digest)
+    const settingsFile = join(u.project, '.claude', 'settings.json')
+    const lockFile = join(u.project, 'loadout.lock')
+    const catalog = join(u.project, '.loadout', 'plugins', 'duo@acme', '.claude-plugin', 'marketplace.json')
+    const [suffixed] = Object.keys(readJson(settingsFile).extraKnownMarketplaces) as [string]
+    const digest = (path: string) => createHash('sha256').update(readFileSync(path)).digest('hex')
+    const oldDigest = digest(catalog)
+    for (const file of [settingsFile, catalog, lockFile]) writeFileSync(file, readFileSync(file, 'utf8').replaceAll(suffixed, 'loadout-acme-duo'))
+    const lock = JSON.parse(readFileSync(lockFile, 'utf8').replace(oldDigest, digest(catalog)))
+    for (const record of lock.installs) delete record.marketplace
+    writeFileSync(lockFile, `${JSON.stringify(lock, null, 2)}\n`)
+    const legacy = readFileSync(lockFile, 'utf8')
+    expect((await run(u, ['verify', '--json'])).status).toBe(0)
+
+    const frozen = await run(u, ['install', '--frozen', '--yes', '--json'])
+    expect(frozen.status, frozen.stdout + frozen.stderr).toBe(0)
+    expect(readFileSync(lockFile, 'utf8')).toBe(legacy)
+    expect(Object.keys(readJson(settingsFile).extraKnownMarketplaces)).toEqual(['loadout-acme-duo'])
+
+    const again = await run(u, ['install', '--yes', '--json'])
+    expect(again.status, again.stdout + again.stderr).toBe(0)
+    const settings = readJson(settingsFile)
+    const [name] = Object.keys(settings.extraKnownMarketplaces) as [string]
+    expect(Object.keys(settings.extraKnownMarketplaces)).toEqual([expect.stringMatching(/^loadout-acme-duo-[0-9a-f]{8}$/)])
+    expect(settings.enabledPlugins).toEqual({[`duo@${name}`]: true})
+    expect(readJson(catalog).name).toBe(name)
+    expect(readFileSync(lockFile, 'utf8')).not.toContain('"loadout-acme-duo"')
+    expect((await run(u, ['verify', '--json'])).status).toBe(0)
+    // from then on the name stays: an install that finds the plugin current changes nothing
+    const current = await run(u, ['install', '--yes', '--json'])
+    expect(current.status, current.stdout + current.stderr).toBe(0)
+    expect(Object.keys(readJson(settingsFile).extraKnownMarketplaces)).toEqual([name])
   })
 })

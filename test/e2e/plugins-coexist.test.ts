@@ -176,7 +176,9 @@ describe('the form Claude Code gets, and how it is kept', () => {
     expect(native.status, native.stdout).toBe(0)
     expect(form(sb)).toEqual(['native'])
     expect(existsSync(claudeSkills(sb.project))).toBe(false)
-    expect(JSON.parse(readFileSync(join(sb.project, '.claude', 'settings.json'), 'utf8')).enabledPlugins).toEqual({'alpha@loadout-direct-alpha': true})
+    // a project's marketplace name has a suffix of its own (native-name.ts)
+    const enabled = JSON.parse(readFileSync(join(sb.project, '.claude', 'settings.json'), 'utf8')).enabledPlugins
+    expect(Object.keys(enabled)).toEqual([expect.stringMatching(/^alpha@loadout-direct-alpha-[0-9a-f]{8}$/)])
 
     const loose = await loadout(sb, ['install', alpha, '--agent', 'claude-code', '--scope', 'project', '--yes', '--loose', '--json'])
     expect(loose.status, loose.stdout).toBe(0)

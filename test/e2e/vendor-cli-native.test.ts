@@ -14,7 +14,7 @@ import {existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync} from 'n
 import {dirname, join} from 'node:path'
 import {describe, expect, it, vi} from 'vitest'
 import type {Sandbox} from '../support/cli.js'
-import {claudeInit, complaints, editJson, gitInit, vendor, vendorEnv} from '../support/vendor-run.js'
+import {claudeInit, complaints, editJson, gitInit, loadoutMarketplace, sharedMarketName, vendor, vendorEnv} from '../support/vendor-run.js'
 import {STAND_IN} from '../support/stand-in-mcp.js'
 import {loadout, sandboxes, snapshot} from './helpers.js'
 
@@ -59,7 +59,7 @@ const copilotSees = async (sb: Sandbox) => {
   return {
     plugins: (jsonAfter(plugins!, '[') as Array<{name: string; marketplace: string; source: string; enabled: boolean}>)
       .filter((p) => p.source !== 'builtin')
-      .map((p) => `${p.name}@${p.marketplace} ${p.source} ${p.enabled ? 'enabled' : 'disabled'}`)
+      .map((p) => `${p.name}@${sharedMarketName(p.marketplace)} ${p.source} ${p.enabled ? 'enabled' : 'disabled'}`)
       .sort(),
     skills: (jsonAfter(skills!, '[') as Array<{name: string; source: string; description: string}>)
       .filter((s) => s.source === 'plugin')
@@ -117,7 +117,7 @@ describe.concurrent('Copilot CLI native plugins (install --native)', () => {
     if (scope === 'project') {
       // a committed file: the marketplace is named relative to the project, never by a machine path
       expect(written).not.toContain(sb.dir)
-      expect(JSON.parse(written).extraKnownMarketplaces['loadout-direct-alpha']).toEqual({
+      expect(loadoutMarketplace(JSON.parse(written), 'loadout-direct-alpha')).toEqual({
         source: {source: 'directory', path: './.loadout/plugins/alpha@direct'},
       })
     }

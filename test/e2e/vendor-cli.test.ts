@@ -11,7 +11,7 @@ import {existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync} from 'n
 import {dirname, join} from 'node:path'
 import {beforeAll, describe, expect, it, vi} from 'vitest'
 import type {Sandbox} from '../support/cli.js'
-import {claudeInit, complaints, editJson, vendor, vendorEnv, type Agent} from '../support/vendor-run.js'
+import {claudeInit, complaints, editJson, loadoutMarketplace, sharedMarketName, vendor, vendorEnv, type Agent} from '../support/vendor-run.js'
 import {loadout, sandboxes} from './helpers.js'
 import {STAND_IN} from '../support/stand-in-mcp.js'
 
@@ -196,7 +196,7 @@ describe.concurrent('Claude Code native plugins (the default)', () => {
     const namespaced = (list: string[]) => list.filter((n) => n.includes(':')).sort()
     return {
       plugins: (init.plugins as Array<{source: string}>)
-        .map((p) => p.source)
+        .map((p) => p.source.replace(/@(.*)$/, (_, market: string) => `@${sharedMarketName(market)}`))
         .filter((s) => !s.endsWith('@builtin'))
         .sort(),
       skills: namespaced(init.skills),
@@ -246,7 +246,7 @@ describe.concurrent('Claude Code native plugins (the default)', () => {
       if (scope === 'project') {
         // a committed file: the marketplace is named relative to the project, never by a machine path
         expect(written).not.toContain(sb.dir)
-        expect(JSON.parse(written).extraKnownMarketplaces['loadout-direct-alpha']).toEqual({
+        expect(loadoutMarketplace(JSON.parse(written), 'loadout-direct-alpha')).toEqual({
           source: {source: 'directory', path: './.loadout/plugins/alpha@direct'},
         })
         // Claude Code registers a project's marketplace at the first start and loads its plugins from the next

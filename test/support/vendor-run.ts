@@ -99,9 +99,9 @@ export const editJson = (file: string, edit: (json: any) => void): void => {
 export const gitInit = (dir: string): Promise<number> =>
   new Promise<number>((resolve) => spawn('git', ['init', '-q', dir], {stdio: 'ignore'}).on('close', (c) => resolve(c ?? -1)))
 
-/** Claude Code's start-up listing: the `init` event `claude -p --output-format stream-json` prints before it stops at the login. */
-export const claudeInit = async (sb: Sandbox): Promise<any> => {
-  const run = await vendor('claude-code', sb, ['-p', 'hi', '--output-format', 'stream-json', '--verbose'])
+/** Claude Code's start-up listing in `cwd`: the `init` event `claude -p --output-format stream-json` prints before it stops at the login. */
+export const claudeInit = async (sb: Sandbox, cwd = sb.project): Promise<any> => {
+  const run = await vendor('claude-code', sb, ['-p', 'hi', '--output-format', 'stream-json', '--verbose'], cwd)
   const init = run.out
     .split('\n')
     .filter((line) => line.startsWith('{'))
@@ -109,4 +109,16 @@ export const claudeInit = async (sb: Sandbox): Promise<any> => {
     .find((event) => event.type === 'system' && event.subtype === 'init')
   expect(init, run.out).toBeDefined()
   return init
+}
+
+const SUFFIXED = /^(loadout-[a-z0-9-]+)-[0-9a-f]{8}$/
+
+/** A project's marketplace name ends in a suffix of its own (src/core/ops/install/native-name.ts): without it, a listing reads the same in either scope. */
+export const sharedMarketName = (name: string): string => name.replace(SUFFIXED, '$1')
+
+/** The `extraKnownMarketplaces` entry loadout registered as `name` (`loadout-<market>-<plugin>`), the project's suffix and all. */
+export const loadoutMarketplace = (settings: any, name: string): any => {
+  const keys = Object.keys(settings.extraKnownMarketplaces ?? {}).filter((k) => k === name || SUFFIXED.exec(k)?.[1] === name)
+  expect(keys, JSON.stringify(settings)).toHaveLength(1)
+  return settings.extraKnownMarketplaces[keys[0]!]
 }

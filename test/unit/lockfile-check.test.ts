@@ -72,6 +72,7 @@ afterAll(() => rmSync(dir, {recursive: true, force: true}))
 describe('checkLockRecords', () => {
   it('accepts a record as loadout writes it', () => {
     expect(refusal(() => {})).toBe('accepted')
+    expect(refusal((r) => (r.marketplace = 'loadout-team-toolkit-0badcafe'))).toBe('accepted')
   })
 
   it("accepts the filtered copy a native plugin with parts off is offered, beside the record's copy", () => {
@@ -113,6 +114,8 @@ describe('checkLockRecords', () => {
     ['an id with a slash', (r) => (r.plugin = '../x@team'), /not a plugin@marketplace id/],
     ['an unknown agent', (r) => (r.target = '../../etc'), /not an agent loadout knows/],
     ['files that are not a list', (r) => ((r as Record<string, unknown>).files = 'x'), /not a list/],
+    ["a marketplace name that is not loadout's", (r) => (r.marketplace = 'claude-plugins-official'), /not a marketplace name loadout registers/],
+    ['a marketplace name that is no string', (r) => (r.marketplace = {name: 'x'}), /not a marketplace name loadout registers/],
   ]
   for (const [name, edit, message] of cases) {
     it(`refuses ${name}, naming it`, () => {

@@ -155,6 +155,9 @@ export const checkLockRecord = (projectRoot: string, record: Record<string, unkn
     }
     checkUndo(e, String(e.file))
   }
+  // the name a native plugin's marketplace is registered under: loadout's own shape, or the lock is not loadout's
+  if (record.marketplace !== undefined && (typeof record.marketplace !== 'string' || !/^loadout-[a-z0-9-]+-[0-9a-f]{8}$/.test(record.marketplace)))
+    throw lockRefused(String(record.marketplace), `which is not a marketplace name loadout registers (record of ${plugin})`)
   if (record.pluginRoot !== undefined) {
     const own = `.loadout/plugins/${String(plugin)}`
     checkPath(

@@ -69,6 +69,8 @@ export interface InstallRecord {
   enabled: boolean
   /** an agent with a native plugin form: whether the plugin went in as the agent's own plugin or as loose parts */
   form?: 'native' | 'loose'
+  /** a native plugin in a project: the name its marketplace is registered under (ops/install/native-name.ts), kept while it is disabled */
+  marketplace?: string
   /** parts of the plugin turned off in this agent (`disable --skill`): not written, not in consent */
   disabledParts?: DisabledParts
   /** sha256 fingerprint of the executable parts the user approved */

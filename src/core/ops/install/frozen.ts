@@ -21,6 +21,7 @@ const portableView = (r: InstallRecord): Record<string, unknown> => ({
   archiveSha256: r.archiveSha256,
   integrity: r.integrity,
   enabled: r.enabled,
+  marketplace: r.marketplace,
   components: r.components,
   files: r.files.map((f) => [f.path, f.sha256]),
   config: r.config.map((c) => [c.file, c.path, c.key, c.addedHooks ?? c.value]),

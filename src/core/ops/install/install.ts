@@ -21,6 +21,7 @@ import {assertLockUnchanged, unchangedFromLockfile} from './frozen.js'
 import {ownedEdits} from './owned-edits.js'
 import {inheritCreated} from './config-heirs.js'
 import {chooseForm, recordedForm, type FormChoice} from './form.js'
+import {holdsSharedProjectName, marketplaceNameFor, nameToRecord} from './native-name.js'
 import {isMcpId} from '../../kernel/mcp/spec.js'
 import {planInstall, type Operation, type PlanInput, type SharedEntries, type TargetPlan} from './plan.js'
 import {readPluginExtras, type Dependency} from '../../kernel/resolve/manifest.js'
@@ -189,6 +190,12 @@ export const existingRecords = (
     (r) => (r.plugin === id || r.plugin === options.renamedFrom) && r.scope === options.context.scope && options.targets.some((t) => t.id === r.target),
   )
 
+/** The record with the marketplace name its native form is registered under, where a project's own (native-name.ts). */
+const withMarketplace = (record: InstallRecord, id: string, name: string | undefined): InstallRecord => {
+  const kept = nameToRecord(id, record, name)
+  return kept ? {...record, marketplace: kept} : record
+}
+
 /** An explicit --native or --loose that differs from the form an agent's record holds: the plugin is reinstalled in the new form. */
 const formSwitched = (existing: readonly InstallRecord[], form: FormChoice | undefined): boolean =>
   form !== undefined && existing.some((r) => r.form !== undefined && recordedForm(r) !== form)
@@ -198,9 +205,10 @@ const formSwitched = (existing: readonly InstallRecord[], form: FormChoice | und
  * project says what was installed on someone's machine: in a fresh clone its files and the plugin's
  * installed copy are missing, so it is installed again.
  */
-export const isCurrent = (existing: readonly InstallRecord[], targets: readonly AgentTarget[], integrity: string, form?: FormChoice): boolean =>
+export const isCurrent = (existing: readonly InstallRecord[], targets: readonly AgentTarget[], integrity: string, form?: FormChoice, frozen = false): boolean =>
   existing.length === targets.length &&
   !formSwitched(existing, form) &&
+  (frozen || !holdsSharedProjectName(existing)) &&
   existing.every((r) => r.integrity === integrity && r.enabled && (!r.pluginRoot || existsSync(r.pluginRoot)) && checkRecord(r).missing.length === 0)
 
 /** An agent that installs packages itself (Lexora) gets a package, not folders: refused, pointing at `plugin pack`. */
@@ -303,7 +311,7 @@ export const preflightInstall = async (prepared: Prepared, options: InstallOptio
   // What runs counts as installed only once this machine's user approved it: files a clone brings along never
   // do (a lock's records carry fingerprints this user may never have approved)
   const approvedAll = existing.every((r) => r.consent === undefined || isApproved(env, id, r.consent))
-  if (isCurrent(existing, options.targets, fetched.integrity, options.form) && !options.force && !options.renamedFrom && approvedAll) {
+  if (isCurrent(existing, options.targets, fetched.integrity, options.form, options.frozen) && !options.force && !options.renamedFrom && approvedAll) {
     // shown as it was written: any name --prefix took then is taken again, and a plan that no longer fits shows the plugin as read
     const summary = await consentFor(prepared, {...options, prefix: true}, all).catch(() => consentSummary(id, model, prepared.files))
     return {
@@ -358,6 +366,7 @@ const planFor = (p: PlanBasis, all: readonly InstallRecord[]) => {
   const {options, prepared, dirs, userConfig} = p
   const existing = existingRecords(all, prepared.id, options)
   const others = all.filter((r) => !existing.includes(r))
+  const siblings = others.filter((r) => r.plugin === prepared.id && r.scope === options.context.scope)
   // loadout.json's word, for a plugin the lock does not record yet (a record's own form comes first)
   const declaredForm = options.context.scope === 'project' && declaredPlugins(options.context.projectRoot)[prepared.id]?.form === 'loose' ? 'loose' : undefined
   const input: PlanInput = {
@@ -369,7 +378,7 @@ const planFor = (p: PlanBasis, all: readonly InstallRecord[]) => {
     context: options.context,
     ownership: ownershipFrom(others),
     replacing: existing,
-    siblings: others.filter((r) => r.plugin === prepared.id && r.scope === options.context.scope),
+    siblings,
     integrity: prepared.fetched.integrity,
     prefix: options.prefix,
     // the form asked for, else the one each agent's record holds: so again on update, enable, reinstall and a clone's install
@@ -382,6 +391,7 @@ const planFor = (p: PlanBasis, all: readonly InstallRecord[]) => {
         declaredForm ?? fallback,
       ),
     pluginRoot: dirs.root,
+    marketplace: marketplaceNameFor(prepared.id, options.context, [...existing, ...siblings], options.frozen ?? false),
     vars: (target, section) => pluginVarsFor(target, options.context, dirs, section),
   }
   // each agent is planned with the parts it leaves out
@@ -394,7 +404,7 @@ const planFor = (p: PlanBasis, all: readonly InstallRecord[]) => {
     }),
   )
   const plans = shareDestinations(planned, input, options.targets)
-  return {existing, others, plans}
+  return {existing, others, plans, marketplace: input.marketplace}
 }
 
 /**
@@ -414,14 +424,14 @@ export const applyInTransaction = async (
   const approvedNow = summary.items.length === 0 || isApproved(env, id, summary.fingerprint)
   // judged again on the records read under the lock: another process may have installed it meanwhile
   if (
-    isCurrent(existingRecords(current, id, options), options.targets, fetched.integrity, options.form) &&
+    isCurrent(existingRecords(current, id, options), options.targets, fetched.integrity, options.form, options.frozen) &&
     !options.force &&
     approvedNow &&
     !options.renamedFrom
   ) {
     return {result: {...base, status: 'already-installed', plans: [], consent: {...consent, approvedBy: 'not-needed'}}, records: [...current], changed: false}
   }
-  const {existing, others: before, plans} = planFor(p, current)
+  const {existing, others: before, plans, marketplace} = planFor(p, current)
   refuseNothingWritten(id, plans, options, model.problems)
   // what is written now must be what was approved: another run may have changed what this one renames or skips
   if (consentOf(p, plans).fingerprint !== summary.fingerprint) {
@@ -461,7 +471,7 @@ export const applyInTransaction = async (
   }
   const records = unchangedFromLockfile(
     existing,
-    (await applyPlans(plans, recordBase, tx)).map((r) => withDisabled(inheritDirs(r, existing), disabled[r.target])),
+    (await applyPlans(plans, recordBase, tx)).map((r) => withMarketplace(withDisabled(inheritDirs(r, existing), disabled[r.target]), id, marketplace)),
   )
   if (context.scope === 'project' && !(options.frozen ?? false)) {
     tx.touch(projectManifestFile(context.projectRoot))

@@ -102,6 +102,8 @@ export interface PlanInput {
   form?: (target: AgentTarget, fallback: FormChoice) => FormChoice
   /** the installed copy, absolute: what a native plugin's marketplace offers */
   pluginRoot?: string
+  /** the name that marketplace is registered under (see native-name.ts); absent, the user scope's */
+  marketplace?: string
   /** the parts turned off for these targets, and the plugin with every part (`model` is without them): a native plugin is offered a copy without them */
   disabled?: {parts: DisabledParts; whole: PluginModel}
   /** the plugin variables, or how each agent spells them (project scope: see project-root.ts) */
@@ -587,7 +589,7 @@ const planNative = (input: PlanInput, target: AgentTarget, plan: TargetPlan, for
   const location = resolveLocation(target, settings, input.env, input.context.projectRoot)
   noteTrust(plan, target, location, component)
   const copies = dirname(input.pluginRoot)
-  const marketplace = nativeMarketplaceName(input.id)
+  const marketplace = input.marketplace ?? nativeMarketplaceName(input.id)
   const catalog = join(copies, '.claude-plugin', 'marketplace.json')
   const holder = holderOf(input, catalog)
   if (holder) throw conflict('plugin-taken', `${catalog} belongs to ${holder}`)

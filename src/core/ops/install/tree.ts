@@ -154,7 +154,7 @@ const checkConsentUpFront = async (nodes: readonly PlannedPlugin[], options: Ins
   const unapproved: ConsentSummary[] = []
   const ids: string[] = []
   for (const p of nodes.map((n) => n.prepared)) {
-    if (!options.force && isCurrent(existingRecords(all, p.id, options), options.targets, p.fetched.integrity, options.form)) continue
+    if (!options.force && isCurrent(existingRecords(all, p.id, options), options.targets, p.fetched.integrity, options.form, options.frozen)) continue
     // as the install will show it: from the plans
     const summary = await consentFor(p, options, all)
     if (summary.items.length > 0 && !isApproved(options.env, p.id, summary.fingerprint)) {
