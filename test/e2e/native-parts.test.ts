@@ -278,10 +278,18 @@ describe('one HOME: the user scope and two projects each install the plugin nati
       [['install', 'duo@acme', '--agent', 'claude-code', '--scope', 'project', '--yes', '--json'], b],
       [['disable', 'duo@acme', '--skill', 'beta', '--scope', 'project', '--json'], b],
     ]
+    const outputs = []
     for (const [args, cwd] of steps) {
       const done = await loadout(u, args, {cwd, env: env(u)})
       expect(done.status, done.stdout + done.stderr).toBe(0)
+      outputs.push(done.json<{plans: Array<{notes: Array<{note: string}>}>}>())
     }
+    // to Claude Code the user scope's plugin and a project's are two: both load in the project, and the install says so
+    const notes = (step: number) => outputs[step]!.plans.flatMap((p) => p.notes.map((n) => n.note))
+    expect(notes(0).filter((n) => n.includes('from the user scope too'))).toEqual([])
+    expect(notes(1).filter((n) => n.includes('from the user scope too'))).toEqual([
+      'Claude Code has duo@acme from the user scope too, under another marketplace name: in this project it loads both copies, and a part turned off in one is still on in the other',
+    ])
     const names = [join(u.home, '.claude'), join(a, '.claude'), join(b, '.claude')].map((dir) =>
       Object.keys(readJson(join(dir, 'settings.json')).extraKnownMarketplaces),
     )

@@ -392,6 +392,9 @@ const planFor = (p: PlanBasis, all: readonly InstallRecord[]) => {
       ),
     pluginRoot: dirs.root,
     marketplace: marketplaceNameFor(prepared.id, options.context, [...existing, ...siblings], options.frozen ?? false),
+    ...(options.context.scope === 'project'
+      ? {nativeInUserScope: new Set(all.filter((r) => r.plugin === prepared.id && r.scope === 'user' && r.enabled && r.form === 'native').map((r) => r.target))}
+      : {}),
     vars: (target, section) => pluginVarsFor(target, options.context, dirs, section),
   }
   // each agent is planned with the parts it leaves out

@@ -104,6 +104,8 @@ export interface PlanInput {
   pluginRoot?: string
   /** the name that marketplace is registered under (see native-name.ts); absent, the user scope's */
   marketplace?: string
+  /** a project install: the agents this plugin is installed natively for in the user scope too, which then load both copies */
+  nativeInUserScope?: ReadonlySet<string>
   /** the parts turned off for these targets, and the plugin with every part (`model` is without them): a native plugin is offered a copy without them */
   disabled?: {parts: DisabledParts; whole: PluginModel}
   /** the plugin variables, or how each agent spells them (project scope: see project-root.ts) */
@@ -599,6 +601,11 @@ const planNative = (input: PlanInput, target: AgentTarget, plan: TargetPlan, for
     ...(input.model.version ? {version: input.model.version} : {}),
   })
   plan.operations.push({kind: 'write-file', component, dest: catalog, root: copies, content})
+  if (input.nativeInUserScope?.has(target.id))
+    plan.notes.push({
+      component,
+      note: `${target.name} has ${input.id} from the user scope too, under another marketplace name: in this project it loads both copies, and a part turned off in one is still on in the other`,
+    })
   const text = readConfigText(location.absolute)
   parseJsonText(text.trim() === '' ? '{}' : text, location.absolute)
   const path = input.context.scope === 'project' ? `./${relative(input.context.projectRoot, copies).split(sep).join('/')}` : copies
