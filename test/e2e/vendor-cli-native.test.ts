@@ -86,6 +86,39 @@ const trustedByCopilot = async (): Promise<{sb: Sandbox; env: NodeJS.ProcessEnv}
 }
 
 describe.concurrent('Copilot CLI native plugins (install --native)', () => {
+  it('the user scope and two projects: in each folder Copilot runs the plugin from that folder’s own copy', async () => {
+    const sb = sandbox()
+    const [a, b, elsewhere] = [sb.project, join(sb.dir, 'other'), join(sb.dir, 'elsewhere')]
+    for (const dir of [b, elsewhere]) mkdirSync(dir)
+    for (const dir of [a, b]) expect(await gitInit(dir)).toBe(0)
+    editJson(join(sb.home, '.copilot', 'config.json'), (json) => (json.trusted_folders = [a, b, elsewhere]))
+    const env = vendorEnv(sb)
+    const beta = namesake(sb.dir, 'beta')
+    for (const [scope, cwd] of [
+      ['user', a],
+      ['project', a],
+      ['project', b],
+    ] as const) {
+      const installed = await loadout(sb, ['install', beta, '--agent', 'github-copilot', '--scope', scope, '--native', '--yes', '--json'], {env, cwd})
+      expect(installed.status, installed.stdout + installed.stderr).toBe(0)
+    }
+    const userCopies = join(sb.home, '.local', 'share', 'loadout', 'plugins', 'direct', 'beta')
+    for (const cwd of [a, b, elsewhere, b, a]) {
+      const listed = await vendor('github-copilot', sb, ['plugin', 'list', '--json'], cwd)
+      const markets = (jsonAfter(listed.out, '[') as Array<{name: string; marketplace: string}>).filter((p) => p.name === 'beta').map((p) => p.marketplace)
+      // the user scope's marketplace, and the project's own (a name of its own: src/core/ops/install/native-name.ts)
+      expect(markets.sort(), cwd).toEqual(
+        cwd === elsewhere ? ['loadout-direct-beta'] : ['loadout-direct-beta', expect.stringMatching(/^loadout-direct-beta-[0-9a-f]{8}$/)],
+      )
+      const run = await vendor('github-copilot', sb, ['mcp', 'list', '--json'], cwd)
+      const servers = jsonAfter(run.out, '{').mcpServers as Record<string, {env?: Record<string, string>}>
+      // of two servers with one name Copilot keeps one: the project's, run from the project's copy
+      expect(dirname(servers['beta-srv']?.env?.CLAUDE_PLUGIN_ROOT ?? ''), cwd).toBe(
+        cwd === elsewhere ? userCopies : join(cwd, '.loadout', 'plugins', 'beta@direct'),
+      )
+    }
+  })
+
   it.each(['user', 'project'] as const)('%s scope: both plugins are live, skills namespaced; uninstall restores the settings file', async (scope) => {
     const sb = sandbox()
     expect(await gitInit(sb.project)).toBe(0)
