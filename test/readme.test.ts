@@ -76,7 +76,9 @@ describe('renderAgentTable', () => {
     expect(gemini[8]).toBe('project `.gemini/commands`<br>user `{gemini}/commands`<br>format `gemini-toml`')
     const copilot = cells(rowOf(table, 'github-copilot')!)
     expect(copilot[8]).toBe('project `.github/prompts`<br>format `copilot-prompt`')
-    expect(cells(rowOf(table, 'opencode')!)[8]).toContain('(unconfirmed)')
+    expect(cells(rowOf(table, 'opencode')!)[8]).toBe(
+      'project `.opencode/commands`<br>project `.opencode/command`<br>user `{config}/commands`<br>user `{config}/command`',
+    )
     expect(copilot[6]).toBe(
       'project `.github/mcp.json` key `mcpServers` (trusted workspace only)<br>project `.mcp.json` key `mcpServers` (trusted workspace only)<br>user `{copilot}/mcp-config.json` key `mcpServers`',
     )

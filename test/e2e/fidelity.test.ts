@@ -291,7 +291,7 @@ describe('slash commands, written for every agent that has them', () => {
     const h = sb.home
     const source = readFileSync(join(work, 'market/plugins/hookify/commands/hookify.md'), 'utf8')
     expect(existsSync(join(h, '.codex/prompts')), 'Codex reads no custom prompts since 0.117').toBe(false)
-    for (const file of ['.claude/commands/hookify.md', '.cursor/commands/hookify.md', '.config/opencode/command/hookify.md']) {
+    for (const file of ['.claude/commands/hookify.md', '.cursor/commands/hookify.md', '.config/opencode/commands/hookify.md']) {
       expect(readFileSync(join(h, file), 'utf8'), file).toBe(source)
     }
     expect(readFileSync(join(h, '.gemini/commands/hookify.toml'), 'utf8')).toBe(
@@ -301,7 +301,7 @@ describe('slash commands, written for every agent that has them', () => {
     expect(verify.status, verify.stdout).toBe(0)
     const removed = await loadout(sb, ['uninstall', 'hookify@fidelity', '--scope', 'user', '--yes', '--json'])
     expect(removed.status, removed.stderr).toBe(0)
-    for (const file of ['.claude/commands/hookify.md', '.cursor/commands', '.codex/prompts', '.config/opencode/command', '.gemini/commands'])
+    for (const file of ['.claude/commands/hookify.md', '.cursor/commands', '.codex/prompts', '.config/opencode/commands', '.gemini/commands'])
       expect(existsSync(join(h, file)), file).toBe(false)
   })
 

@@ -71,9 +71,27 @@ describe('a project-scope slash command leaves the project usable', () => {
         const removed = await loadout(sb, ['uninstall', plugin, '--scope', 'project', '--yes', '--json'])
         expect(removed.status, removed.stdout + removed.stderr).toBe(0)
       }
-      for (const folder of ['.claude/commands', '.cursor/commands', '.gemini/commands', '.github/prompts', '.opencode/command']) {
+      for (const folder of ['.claude/commands', '.cursor/commands', '.gemini/commands', '.github/prompts', '.opencode/commands']) {
         expect(existsSync(join(sb.project, folder)), folder).toBe(false)
       }
     },
   )
+})
+
+describe('OpenCode reads commands/ and the older command/: a name in either is taken', () => {
+  it('the user’s own .opencode/command/review.md is refused as one in .opencode/commands would be; --prefix writes slash-review', async () => {
+    const sb = sandbox({git: true})
+    expect((await loadout(sb, ['marketplace', 'add', market, '--scope', 'user', '--json'])).status).toBe(0)
+    const mine = join(sb.project, '.opencode', 'command', 'review.md')
+    mkdirSync(dirname(mine), {recursive: true})
+    writeFileSync(mine, '---\ndescription: my own review\n---\n\nMine.\n')
+    const refused = await loadout(sb, ['install', 'slash@cmds', '--agent', 'opencode', '--scope', 'project', '--yes', '--json'])
+    expect(refused.status, refused.stdout).toBe(5)
+    expect(JSON.parse(refused.stdout).error).toMatchObject({code: 'command-taken'})
+    expect(existsSync(join(sb.project, '.opencode', 'commands'))).toBe(false)
+    const prefixed = await loadout(sb, ['install', 'slash@cmds', '--agent', 'opencode', '--scope', 'project', '--prefix', '--yes', '--json'])
+    expect(prefixed.status, prefixed.stdout + prefixed.stderr).toBe(0)
+    expect(readdirSync(join(sb.project, '.opencode', 'commands'))).toEqual(['slash-review.md'])
+    expect(readFileSync(mine, 'utf8')).toContain('Mine.')
+  })
 })

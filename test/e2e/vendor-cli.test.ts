@@ -123,7 +123,7 @@ describe.concurrent('what the agents’ own CLIs load from what loadout wrote', 
     expect(complaints(skills.out), skills.out).toEqual([])
   })
 
-  it.each(['user', 'project'] as const)('OpenCode (%s): MCP servers connect, with one from mcp add; the subagent is listed', async (scope) => {
+  it.each(['user', 'project'] as const)('OpenCode (%s): MCP servers connect, with one from mcp add; the subagent and the command are listed', async (scope) => {
     const {sb} = await installKit('opencode', scope)
     const server = join(sb.dir, 'stand-in.js')
     writeFileSync(server, STAND_IN)
@@ -139,6 +139,12 @@ describe.concurrent('what the agents’ own CLIs load from what loadout wrote', 
     const agents = await vendor('opencode', sb, ['agent', 'list'])
     expect(agents.out).toMatch(/^reviewer \(subagent\)$/m)
     expect(complaints(agents.out), agents.out).toEqual([])
+    // the slash command, from the folder OpenCode documents (it reads the older command/ too)
+    const commands = join(scope === 'user' ? join(sb.home, '.config', 'opencode') : join(sb.project, '.opencode'), 'commands')
+    expect(readdirSync(commands)).toEqual(['review.md'])
+    const config = await vendor('opencode', sb, ['debug', 'config'])
+    expect(config.status, config.out).toBe(0)
+    expect(JSON.parse(config.out.slice(config.out.indexOf('{'))).command).toEqual({review: {description: 'Review the diff', template: 'Review $ARGUMENTS.'}})
   })
 
   it.each(['user', 'project'] as const)('Copilot CLI (%s): copilot mcp list --json lists both servers; the skill is listed', async (scope) => {

@@ -332,6 +332,16 @@ export const skillFoldersRead = (target: AgentTarget, input: Pick<PlanInput, 'co
       .map((l) => resolveLocation(target, l, input.env, input.context.projectRoot).absolute),
   )
 
+/** The other folders of `section` the agent reads in the scope (OpenCode: `commands/` and the older `command/`), absolute: a name there is taken too. */
+const otherFoldersRead = (target: AgentTarget, section: 'subagents' | 'commands', input: PlanInput, written: ResolvedLocation): string[] => [
+  ...new Set(
+    (target[section]?.locations ?? [])
+      .filter((l) => l.scope === input.context.scope)
+      .map((l) => resolveLocation(target, l, input.env, input.context.projectRoot).absolute)
+      .filter((folder) => folder !== written.absolute),
+  ),
+]
+
 const planSkills = (input: PlanInput, target: AgentTarget, plan: TargetPlan) => {
   const {model, id} = input
   if (model.skills.length === 0) return
@@ -385,9 +395,11 @@ const planSubagents = (input: PlanInput, target: AgentTarget, plan: TargetPlan) 
     if (!target.subagents || !location) continue
     const text = substitutePluginVars({frontmatter: agent.frontmatter, body: agent.body}, varsOf(input, target)) as Pick<typeof agent, 'frontmatter' | 'body'>
     const format = target.subagents.format
-    const name = placePart(input, target, plan, {kind: 'subagent', name: agent.name, component}, (n) => [
-      join(location.absolute, renderSubagent({...agent, ...text}, format, {name: n}).path),
-    ])
+    const others = otherFoldersRead(target, 'subagents', input, location)
+    const name = placePart(input, target, plan, {kind: 'subagent', name: agent.name, component}, (n) => {
+      const file = renderSubagent({...agent, ...text}, format, {name: n}).path
+      return [join(location.absolute, file), ...others.map((folder) => join(folder, file))]
+    })
     const rendered = renderSubagent({...agent, ...text}, format, {name})
     // hooks (and the like) in a subagent's frontmatter would run unasked: stripped, and said so
     for (const field of riskyFieldsOf(agent.frontmatter)) {
@@ -546,9 +558,11 @@ const planCommands = (input: PlanInput, target: AgentTarget, plan: TargetPlan) =
     if (!target.commands || !location) continue
     const text = readContainedText(command.file, {root: input.model.root, file: command.file, maxBytes: MAX_MARKDOWN_BYTES})
     const format = target.commands.format
-    const name = placePart(input, target, plan, {kind: 'command', name: command.name, component}, (n) => [
-      join(location.absolute, renderCommand(n, text, format).path),
-    ])
+    const others = otherFoldersRead(target, 'commands', input, location)
+    const name = placePart(input, target, plan, {kind: 'command', name: command.name, component}, (n) => {
+      const file = renderCommand(n, text, format).path
+      return [join(location.absolute, file), ...others.map((folder) => join(folder, file))]
+    })
     const rendered = renderCommand(name, text, format)
     const dest = join(location.absolute, rendered.path)
     assertNoLinksBelow(location.root, dest)
