@@ -101,10 +101,11 @@ describe('renderAgentTable', () => {
     expect(characteroid[6]).toContain('(unconfirmed)')
     const codex = cells(rowOf(table, 'codex')!)
     expect(codex[2]).toBe('confirmed')
-    expect(codex[5]).toContain('`.codex/agents` (unconfirmed)')
+    expect(codex[5]).toBe('project `.codex/agents` (trusted workspace only)<br>user `{codex}/agents`<br>format `codex-agent-toml`')
     expect(codex[7]).toContain('(unconfirmed)')
     expect(codex[4]).not.toContain('unconfirmed')
     expect(codex[6]).not.toContain('unconfirmed')
+    expect(codex[5]).not.toContain('unconfirmed')
     expect(rowOf(table, 'claude-code')).not.toContain('unconfirmed')
   })
 

@@ -314,9 +314,9 @@ describe.concurrent('agents create refusals', () => {
     const before = snapshot(sb.dir)
     const [some, none, list] = await Promise.all([
       loadout(sb, ['agents', 'create', 'partial', '--agent', 'claude-code,universal', '--dry-run', '--json']),
-      // codex keeps subagents in the project only
-      loadout(sb, ['agents', 'create', 'nowhere', '--agent', 'codex,universal', '--scope', 'user', '--json']),
-      loadout(sb, ['agents', 'list', '--agent', 'universal,codex', '--scope', 'user', '--json']),
+      // cursor keeps subagents in the project only
+      loadout(sb, ['agents', 'create', 'nowhere', '--agent', 'cursor,universal', '--scope', 'user', '--json']),
+      loadout(sb, ['agents', 'list', '--agent', 'universal,cursor', '--scope', 'user', '--json']),
     ])
     expect(some.status, some.stdout).toBe(0)
     expect(some.json<CreatedSubagent>().skipped).toEqual([{agent: 'universal', reason: expect.stringMatching(/has no project-scope subagents folder$/)}])
@@ -325,10 +325,13 @@ describe.concurrent('agents create refusals', () => {
     const error = jsonError(none)
     expect(error.code).toBe('no-subagent-target')
     expect(error.suggestions).toEqual(
-      expect.arrayContaining([expect.stringMatching(/^Codex.* has no user-scope subagents folder$/), 'Universal (.agents) has no user-scope subagents folder']),
+      expect.arrayContaining([
+        expect.stringMatching(/^Cursor.* has no user-scope subagents folder$/),
+        'Universal (.agents) has no user-scope subagents folder',
+      ]),
     )
     expect(list.status, list.stderr).toBe(0)
-    expect(list.json<SubagentsListResult>()).toMatchObject({folders: [], subagents: [], skipped: [{agent: 'universal'}, {agent: 'codex'}]})
+    expect(list.json<SubagentsListResult>()).toMatchObject({folders: [], subagents: [], skipped: [{agent: 'universal'}, {agent: 'cursor'}]})
     expect(changes(before, snapshot(sb.dir))).toEqual([])
   })
 

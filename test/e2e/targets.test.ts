@@ -41,7 +41,8 @@ describe('loadout targets', () => {
     expect(claude.paths).toContainEqual(expect.objectContaining({section: 'mcp', scope: 'user', path: join(sb.home, '.claude.json'), key: 'mcpServers'}))
     expect(targets.find((t) => t.id === 'characteroid')!.confidence).toBe('unconfirmed')
     const codexAgents = targets.find((t) => t.id === 'codex')!.paths.filter((p) => p.section === 'subagents')
-    expect(codexAgents.every((p) => p.confidence === 'unconfirmed')).toBe(true)
+    // outside a project, the user scope's folder only
+    expect(codexAgents.map((p) => [p.scope, p.path, p.confidence])).toEqual([['user', join(sb.home, '.codex', 'agents'), 'confirmed']])
   })
 
   it('follows CLAUDE_CONFIG_DIR and XDG_CONFIG_HOME, and shows project paths under the project root', async () => {

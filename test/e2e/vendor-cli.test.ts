@@ -88,25 +88,33 @@ describe.concurrent('what the agents’ own CLIs load from what loadout wrote', 
     expect((await vendor('claude-code', sb, ['mcp', 'list'])).out).not.toContain('kit-')
   })
 
-  it.each(['user', 'project'] as const)('Codex (%s): codex mcp list --json lists the server; no custom prompts are written', async (scope) => {
-    const {sb, output} = await installKit('codex', scope)
-    if (scope === 'project') {
-      const config = join(sb.home, '.codex', 'config.toml')
-      mkdirSync(dirname(config), {recursive: true})
-      writeFileSync(config, `[projects.${JSON.stringify(sb.project)}]\ntrust_level = "trusted"\n`)
-    }
-    const list = await vendor('codex', sb, ['mcp', 'list', '--json'])
-    expect(list.status, list.out).toBe(0)
-    const servers = JSON.parse(list.out.slice(list.out.indexOf('[')))
-    const plain = servers.find((s: any) => s.name === 'kit-plain')
-    expect(plain, list.out).toMatchObject({enabled: true, transport: {type: 'stdio', command: 'node'}})
-    expect(plain.transport.args[0]).toMatch(scope === 'user' ? /^\/.*\/server\/index\.js$/ : /^\.loadout\/plugins\/.*\/server\/index\.js$/)
-    expect(complaints(list.out), list.out).toEqual([])
-    expect(existsSync(join(sb.home, '.codex', 'prompts'))).toBe(false)
-    if (scope === 'user') expect(output).toMatch(/not written: command review: .*custom prompts .* removed/)
-    await uninstallKit(sb, scope)
-    expect((await vendor('codex', sb, ['mcp', 'list', '--json'])).out).not.toContain('kit-')
-  })
+  it.each(['user', 'project'] as const)(
+    'Codex (%s): codex mcp list --json lists the server; the subagent and skill reach the model; no custom prompts are written',
+    async (scope) => {
+      const {sb, output} = await installKit('codex', scope)
+      if (scope === 'project') {
+        const config = join(sb.home, '.codex', 'config.toml')
+        mkdirSync(dirname(config), {recursive: true})
+        writeFileSync(config, `[projects.${JSON.stringify(sb.project)}]\ntrust_level = "trusted"\n`)
+      }
+      const list = await vendor('codex', sb, ['mcp', 'list', '--json'])
+      expect(list.status, list.out).toBe(0)
+      const servers = JSON.parse(list.out.slice(list.out.indexOf('[')))
+      const plain = servers.find((s: any) => s.name === 'kit-plain')
+      expect(plain, list.out).toMatchObject({enabled: true, transport: {type: 'stdio', command: 'node'}})
+      expect(plain.transport.args[0]).toMatch(scope === 'user' ? /^\/.*\/server\/index\.js$/ : /^\.loadout\/plugins\/.*\/server\/index\.js$/)
+      expect(complaints(list.out), list.out).toEqual([])
+      expect(existsSync(join(sb.home, '.codex', 'prompts'))).toBe(false)
+      if (scope === 'user') expect(output).toMatch(/not written: command review: .*custom prompts .* removed/)
+      // what the model is shown: the skill, and the subagent as one of its custom agents
+      const prompt = await vendor('codex', sb, ['debug', 'prompt-input'])
+      expect(prompt.status, prompt.out).toBe(0)
+      expect(prompt.out).toContain('reviewer: {\\nReviews code.\\n}')
+      expect(prompt.out).toMatch(/tidy: Use when tidying\. \(file: /)
+      await uninstallKit(sb, scope)
+      expect((await vendor('codex', sb, ['mcp', 'list', '--json'])).out).not.toContain('kit-')
+    },
+  )
 
   it.each(['user', 'project'] as const)('Gemini CLI (%s): MCP servers connect; the skill and subagent load without an error', async (scope) => {
     const {sb} = await installKit('gemini-cli', scope)

@@ -241,12 +241,12 @@ describe('renderSubagent', () => {
     expect(readMarkdown(renderSubagent(agent(REVIEWER), 'cursor-agent-md').content).fields).not.toHaveProperty('model')
   })
 
-  it('codex-agent-toml: name, description, developer_instructions = the body exactly; marked unconfirmed', () => {
+  it('codex-agent-toml: name, description, developer_instructions = the body exactly', () => {
     const body = 'You are "strict".\nPaths like C:\\temp\\x and \\n stay literal.\r\nTabs\tstay. Quotes """ and ""\u0001"\n\u2028end"'
     const out = renderSubagent(agent({...REVIEWER, description: 'Line one\nline "two"'}, body), 'codex-agent-toml')
     expect(out.path).toBe('code-reviewer.toml')
     expect(readToml(out.content)).toEqual({name: 'code-reviewer', description: 'Line one\nline "two"', developer_instructions: body})
-    expect(out.notes.join('\n')).toMatch(/unconfirmed/)
+    expect(out.notes.join('\n')).not.toMatch(/unconfirmed/)
   })
 
   it.skipIf(!python)('codex-agent-toml reads back the same with Python tomllib', () => {

@@ -338,7 +338,7 @@ const geminiName = (name: string, notes: string[]): string => {
  * | `opencode-agent-md` | `<n>.md` | description, mode: subagent, model (provider/model), tools (map) |
  * | `cursor-agent-md` | `<n>.md` | name, description, model |
  * | `gemini-agent-md` | `<n>.md` | name (lower-case slug), description, tools (Gemini names, YAML list), model, max_turns |
- * | `codex-agent-toml` | `<n>.toml` | name, description, developer_instructions = the prompt (unconfirmed format) |
+ * | `codex-agent-toml` | `<n>.toml` | name, description, developer_instructions = the prompt (confirmed with Codex 0.171.0's `codex debug prompt-input`) |
  *
  * The body follows the closing `---` unchanged. A missing description is taken from the first prose
  * line of the prompt. `hooks`, `mcpServers` and `permissionMode` are never written: they would run
@@ -492,7 +492,6 @@ const writeGemini = ({name, description, tools, model, body, notes, frontmatter}
 
 const writeCodex = (read: ReadSubagent): WrittenSubagent => {
   noteToolsDropped(read)
-  read.notes.push('Codex subagent files (.codex/agents/<name>.toml with name, description, developer_instructions) are an unconfirmed format')
   const {name, description, body} = read
   const content = [`name = ${tomlString(name)}`, `description = ${tomlString(description)}`, `developer_instructions = ${tomlMultilineString(body)}`, ''].join(
     '\n',
