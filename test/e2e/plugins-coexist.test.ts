@@ -33,7 +33,7 @@ const install = (sb: Sandbox, scope: Scope, roots: string[], extra: string[] = [
 
 /** Where the parts land, written out by hand from TARGETS.md: codex reads subagents only in a project. */
 const PLACES = {
-  user: {skills: '.agents/skills', subagents: {deepagents: '.deepagents/agent/agents'} as Record<string, string>},
+  user: {skills: '.agents/skills', subagents: {codex: '.codex/agents', deepagents: '.deepagents/agent/agents'} as Record<string, string>},
   project: {skills: '.agents/skills', subagents: {codex: '.codex/agents', deepagents: '.deepagents/agents'} as Record<string, string>},
 }
 const rootOf = (sb: Sandbox, scope: Scope) => (scope === 'user' ? sb.home : sb.project)

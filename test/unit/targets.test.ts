@@ -362,7 +362,6 @@ describe('confidence', () => {
   })
 
   it.each([
-    ['codex', 'subagents'],
     ['codex', 'hooks'],
     ['cursor', 'subagents'],
   ] as const)('marks %s %s unconfirmed while the agent itself is confirmed', (id, section) => {
@@ -376,6 +375,7 @@ describe('confidence', () => {
     for (const [id, section] of [
       ['codex', 'skills'],
       ['codex', 'mcp'],
+      ['codex', 'subagents'],
       ['claude-code', 'skills'],
       ['claude-code', 'subagents'],
       ['cst-agent', 'skills'],
