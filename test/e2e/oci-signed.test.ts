@@ -60,6 +60,15 @@ const repoAndDigest = (reference: string): {repository: string; digest: string} 
   return {repository: match[1]!, digest: match[2]!}
 }
 
+/** The catalog pushed with `marketplace push` to `repository:tag`, its plugins, and its own reference pinned by digest. */
+let catalogReference: string
+const pushCatalog = async (folder: string, target: string): Promise<{plugins: Array<{name: string; reference: string}>; pinned: string}> => {
+  const pushed = await loadout(work, ['marketplace', 'push', folder, `oci://${registry.host}/${target}`, '--json'], env())
+  expect(pushed.status, pushed.stdout + pushed.stderr).toBe(0)
+  const {plugins, repository, digest} = pushed.json<{plugins: Array<{name: string; reference: string}>; repository: string; digest: string}>()
+  return {plugins, pinned: `oci://${registry.host}/${repository}@${digest}`}
+}
+
 /** Signs the manifest bytes of `reference` as `subject` and attaches the bundle with `loadout plugin attach`. */
 const signAndAttach = async (reference: string, subject: string) => {
   const {repository, digest} = repoAndDigest(reference)
@@ -89,9 +98,9 @@ beforeAll(async () => {
       plugins: ['kit', 'impostor', 'bare'].map((name) => ({name, source: `./plugins/${name}`, version: '1.0.0'})),
     }),
   )
-  const pushed = await loadout(work, ['marketplace', 'push', market, `oci://${registry.host}/acme/signed:latest`, '--json'], env())
-  expect(pushed.status, pushed.stdout + pushed.stderr).toBe(0)
-  references = Object.fromEntries(pushed.json<{plugins: Array<{name: string; reference: string}>}>().plugins.map((p) => [p.name, p.reference]))
+  const pushed = await pushCatalog(market, 'acme/signed:latest')
+  references = Object.fromEntries(pushed.plugins.map((p) => [p.name, p.reference]))
+  catalogReference = pushed.pinned
 }, 120_000)
 
 afterAll(async () => {
@@ -128,6 +137,8 @@ describe('Sigstore bundles attached to OCI artifacts (referrers tag schema)', ()
     let author: Sandbox
     beforeAll(async () => {
       await signAndAttach(references.impostor!, MALLORY)
+      // the catalog itself is signed too: under pinned identities its artifact must be
+      await signAndAttach(catalogReference, SUBJECT)
       author = sandbox({git: true})
       dockerLogin(author)
       const added = await loadout(
@@ -136,6 +147,7 @@ describe('Sigstore bundles attached to OCI artifacts (referrers tag schema)', ()
         env(),
       )
       expect(added.status, added.stdout + added.stderr).toBe(0)
+      expect(added.json()).toMatchObject({name: 'signed-oci', signer: {format: 'sigstore', fingerprint: `${ISSUER}=${SUBJECT}`}})
     }, 60_000)
     const install = (sb: Sandbox, name: string) =>
       loadout(sb, ['install', `${name}@signed-oci`, '--agent', 'codex', '--scope', 'project', '--yes', '--json'], env())
@@ -210,6 +222,58 @@ describe('Sigstore bundles attached to OCI artifacts (referrers tag schema)', ()
       expect(refused.status, refused.stdout + refused.stderr).toBe(7)
       expect(jsonError(refused).code).toBe('unsigned-source')
       expect(jsonError(refused).message).toContain(digest)
+    }, 120_000)
+  })
+
+  describe('the catalog artifact of a marketplace added with --signed-by-identity is checked too', () => {
+    const add = (sb: Sandbox, repository: string) =>
+      loadout(sb, ['marketplace', 'add', `oci://${registry.host}/${repository}:latest`, '--signed-by-identity', `${ISSUER}=${SUBJECT}`, '--json'], env())
+    const listed = async (sb: Sandbox) => (await loadout(sb, ['marketplace', 'list', '--json'], env())).json<Array<{name: string}>>()
+
+    it('one with no bundle attached is refused (exit 7), naming its digest, and nothing is added', async () => {
+      const {pinned} = await pushCatalog(join(work.dir, 'market'), 'acme/unsigned-catalog:latest')
+      const sb = sandbox({git: true})
+      dockerLogin(sb)
+      const refused = await add(sb, 'acme/unsigned-catalog')
+      expect(refused.status, refused.stdout + refused.stderr).toBe(7)
+      expect(jsonError(refused).code).toBe('unsigned-source')
+      expect(jsonError(refused).message).toContain(repoAndDigest(pinned).digest)
+      expect(JSON.stringify(await listed(sb))).not.toContain('signed-oci')
+    }, 60_000)
+
+    it('one signed by another identity is refused (exit 7), naming who signed it', async () => {
+      const {pinned} = await pushCatalog(join(work.dir, 'market'), 'acme/mallory-catalog:latest')
+      await signAndAttach(pinned, MALLORY)
+      const sb = sandbox({git: true})
+      dockerLogin(sb)
+      const refused = await add(sb, 'acme/mallory-catalog')
+      expect(refused.status, refused.stdout + refused.stderr).toBe(7)
+      expect(jsonError(refused).code).toBe('untrusted-identity')
+      expect(jsonError(refused).message).toContain('mallory/kit')
+      expect(JSON.stringify(await listed(sb))).not.toContain('signed-oci')
+    }, 60_000)
+
+    it('marketplace update checks each new catalog: a signed one is taken, an unsigned one refused (exit 7) and the last good one kept', async () => {
+      const folder = join(work.dir, 'moving-market')
+      cpSync(join(work.dir, 'market'), folder, {recursive: true})
+      await signAndAttach((await pushCatalog(folder, 'acme/moving:latest')).pinned, SUBJECT)
+      const sb = sandbox({git: true})
+      dockerLogin(sb)
+      expect((await add(sb, 'acme/moving')).status).toBe(0)
+      const catalogFile = join(folder, '.claude-plugin', 'marketplace.json')
+      const rewrite = (description: string) => writeFileSync(catalogFile, JSON.stringify({...JSON.parse(readFileSync(catalogFile, 'utf8')), description}))
+      rewrite('Second edition.')
+      await signAndAttach((await pushCatalog(folder, 'acme/moving:latest')).pinned, SUBJECT)
+      const updated = await loadout(sb, ['marketplace', 'update', 'signed-oci', '--json'], env())
+      expect(updated.status, updated.stdout + updated.stderr).toBe(0)
+      const info = async () => (await loadout(sb, ['marketplace', 'info', 'signed-oci', '--json'], env())).json<{description?: string}>()
+      expect((await info()).description).toBe('Second edition.')
+      rewrite('Third edition, unsigned.')
+      const {pinned} = await pushCatalog(folder, 'acme/moving:latest')
+      const refused = await loadout(sb, ['marketplace', 'update', 'signed-oci', '--json'], env())
+      expect(refused.status, refused.stdout + refused.stderr).toBe(7)
+      expect(refused.stdout + refused.stderr).toContain(repoAndDigest(pinned).digest)
+      expect((await info()).description).toBe('Second edition.')
     }, 120_000)
   })
 

@@ -11,6 +11,8 @@ import type {CatalogRead} from '../../model/marketplace.js'
 
 export const MAX_CATALOG_BYTES = 32 * 1024 * 1024
 
+import type {SignerSeen} from '../../model/signing.js'
+
 export interface FetchedCatalog {
   origin: 'git' | 'local' | 'url'
   /** how messages name the catalog: the URL (redacted) for a download, else the file */
@@ -26,6 +28,8 @@ export interface FetchedCatalog {
   subdir?: string
   /** what happened: a new clone, an incremental fetch, a download, or reuse of the cache */
   action: 'cloned' | 'fetched' | 'downloaded' | 'not-modified' | 'cached' | 'local'
+  /** a catalog pulled from an OCI registry under pinned identities: who signed it */
+  signer?: SignerSeen
 }
 
 export const readCatalogFile = (fetched: FetchedCatalog, displayName?: string): CatalogRead => {

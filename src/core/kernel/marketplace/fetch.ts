@@ -18,6 +18,7 @@ import type {Source} from '../../model/source.js'
 import {problem} from '../../model/problems.js'
 import {MAX_CATALOG_BYTES, readCatalogFile, type FetchedCatalog} from './catalog-file.js'
 import type {CatalogRead} from '../../model/marketplace.js'
+import type {SignerSeen, SigstoreIdentity} from '../../model/signing.js'
 
 export const CATALOG_PATHS = ['.claude-plugin/marketplace.json', '.agents/plugins/marketplace.json'] as const
 export {readCatalogFile} from './catalog-file.js'
@@ -30,6 +31,11 @@ export interface FetchOptions {
   /** what was fetched last time, for conditional requests and "keep the last good copy" */
   previous?: {commit?: string; etag?: string; lastModified?: string; catalogFile: string; root?: string}
   onProgress?: (message: string) => void
+  /**
+   * the Sigstore identities the marketplace pins (`--signed-by-identity`): a catalog pushed to an OCI
+   * registry must carry a bundle, attached to its manifest, that verifies to one of them
+   */
+  identities?: readonly SigstoreIdentity[]
 }
 
 export type {FetchedCatalog} from './catalog-file.js'
@@ -140,6 +146,13 @@ const fetchUrl = async (source: Extract<Source, {kind: 'catalog-url'}>, options:
   return {origin: 'url', label: redactUrl(source.url), catalogFile: staged, action: 'downloaded', ...newMeta}
 }
 
+/** Who signed the catalog artifact at `digest`: a bundle attached to it must verify to one of `identities` (exit 7 otherwise). */
+const catalogSigner = async (ref: string, digest: string, identities: readonly SigstoreIdentity[], env: Environment): Promise<SignerSeen> => {
+  const {verifyOciSignature} = await import('../sources/oci-signature.js')
+  const identity = await verifyOciSignature(ref, digest, identities, {env, cacheDir: loadoutPaths(env).cache, label: `marketplace ${ref}`})
+  return {format: 'sigstore', fingerprint: `${identity.issuer}=${identity.subject}`}
+}
+
 /** A catalog pushed to an OCI registry (`marketplace push`): its JSON layer, staged like a downloaded catalog. */
 const fetchOciCatalogSource = async (source: Extract<Source, {kind: 'oci'}>, options: FetchOptions): Promise<FetchedCatalog> => {
   const {env} = options
@@ -151,11 +164,13 @@ const fetchOciCatalogSource = async (source: Extract<Source, {kind: 'oci'}>, opt
   }
   options.onProgress?.(`pulling ${source.ref}`)
   const {fetchOciCatalog} = await import('../sources/kinds/oci.js')
-  const {bytes} = await fetchOciCatalog(source.ref, env, MAX_CATALOG_BYTES)
+  const {bytes, digest} = await fetchOciCatalog(source.ref, env, MAX_CATALOG_BYTES)
+  // checked before anything is written: the bundle signs the manifest the catalog's layer was read through
+  const signer = options.identities?.length ? await catalogSigner(source.ref, digest, options.identities, env) : undefined
   mkdirSync(dir, {recursive: true})
   const staged = join(dir, `.catalog-${randomBytes(4).toString('hex')}.json`)
   writeFileSync(staged, bytes)
-  return {origin: 'url', label: source.ref, catalogFile: staged, action: 'downloaded'}
+  return {origin: 'url', label: source.ref, catalogFile: staged, action: 'downloaded', ...(signer ? {signer} : {})}
 }
 
 const fetchLocal = (source: Extract<Source, {kind: 'local'}>): FetchedCatalog => {

@@ -168,8 +168,9 @@ export const addMarketplace = async (input: AddMarketplaceInput): Promise<Market
       ...(input.ref ? {ref: input.ref} : {}),
       ...(input.sparse ? {sparse: input.sparse} : {}),
       ...(input.onProgress ? {onProgress: input.onProgress} : {}),
+      ...(identities.length > 0 ? {identities} : {}),
     })
-    let signer: SignerSeen | undefined
+    let signer: SignerSeen | undefined = fetched.signer
     const read = readFetchedCatalog(fetched)
     const name = input.name ?? read.catalog.name
     try {

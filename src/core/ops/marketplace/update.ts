@@ -4,6 +4,7 @@ import {withStateLock} from '../../kernel/state/transaction.js'
 import {admitMarketplace, admitSigning} from '../../kernel/policy/gate.js'
 import type {SignerSeen} from '../../model/signing.js'
 import {verifyMirrorPin} from '../../kernel/sources/git-signature.js'
+import {hasCommits} from '../../kernel/sources/signable.js'
 import type {ScopeContext} from '../../kernel/env/scope.js'
 import type {Catalog, DroppedEntry} from '../../model/marketplace.js'
 import {commitDownload, discardDownload, fetchCatalogSource, gitUrlOf, pruneTrees, readFetchedCatalog} from '../../kernel/marketplace/fetch.js'
@@ -75,13 +76,17 @@ const updateOne = async (
   try {
     admitMarketplace(record.source, record.name, env, projectRoot, record.input)
     const keys = record.signedBy ?? []
-    admitSigning({source: record.source}, record.name, keys.length > 0, env, projectRoot, `marketplace ${record.name}`)
+    const identities = record.signedByIdentity ?? []
+    // as at `marketplace add`: identities stand for a source with no commits to sign (an OCI catalog is checked against them)
+    const trusted = keys.length > 0 || (identities.length > 0 && !hasCommits(record.source))
+    admitSigning({source: record.source}, record.name, trusted, env, projectRoot, `marketplace ${record.name}`)
     const fetched = await fetchCatalogSource(record.source, {
       env,
       offline,
       ...(record.ref ? {ref: record.ref} : {}),
       ...(record.sparse ? {sparse: record.sparse} : {}),
       ...(onProgress ? {onProgress} : {}),
+      ...(identities.length > 0 ? {identities} : {}),
     })
     if (fetched.action === 'not-modified') {
       return {
@@ -89,7 +94,7 @@ const updateOne = async (
         record: {...record, updatedAt: now},
       }
     }
-    let signer: SignerSeen | undefined
+    let signer: SignerSeen | undefined = fetched.signer
     try {
       if (keys.length > 0)
         signer = await verifyMirrorPin(

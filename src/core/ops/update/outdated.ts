@@ -114,6 +114,7 @@ class Remotes {
         offline: false,
         ...(market.ref ? {ref: market.ref} : {}),
         ...(market.sparse ? {sparse: market.sparse} : {}),
+        ...(market.signedByIdentity?.length ? {identities: market.signedByIdentity} : {}),
       })
       const file = fetched.action === 'not-modified' ? {...fetched, catalogFile: market.catalogFile} : fetched
       const {catalog} = readCatalogFile(file)
