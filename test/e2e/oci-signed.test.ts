@@ -6,7 +6,7 @@
  * A catalog pushed with `marketplace push` is added with --signed-by-identity; its plugins install
  * only when a bundle attached to their manifest verifies to that identity.
  */
-import {cpSync, mkdirSync, readFileSync, writeFileSync} from 'node:fs'
+import {cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
 import {request} from 'node:https'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
@@ -158,6 +158,28 @@ describe('Sigstore bundles attached to OCI artifacts (referrers tag schema)', ()
       expect(done.json()).toMatchObject({plugin: 'kit@signed-oci', signer: `${ISSUER}=${SUBJECT}`})
       const lock = JSON.parse(readFileSync(join(author.project, 'loadout.lock'), 'utf8')) as {installs: Array<{signer?: string}>}
       expect(lock.installs.map((r) => r.signer)).toEqual([`${ISSUER}=${SUBJECT}`])
+    }, 60_000)
+
+    it('--offline installs it again from the cache, its kept bundle verified anew; with no kept bundle it is refused, naming why', async () => {
+      const removed = await loadout(author, ['uninstall', 'kit@signed-oci', '--scope', 'project', '--yes', '--json'], env())
+      expect(removed.status, removed.stdout + removed.stderr).toBe(0)
+      // without the test CA any request to the registry would fail: the offline run makes none
+      const offline = {env: {LOADOUT_SIGSTORE_TRUSTED_ROOT: sigstore.trustedRoot, NODE_EXTRA_CA_CERTS: ''}}
+      const args = ['install', 'kit@signed-oci', '--agent', 'codex', '--scope', 'project', '--yes', '--offline', '--json']
+      const again = await loadout(author, args, offline)
+      expect(again.status, again.stdout + again.stderr).toBe(0)
+      expect(again.json()).toMatchObject({plugin: 'kit@signed-oci', signer: `${ISSUER}=${SUBJECT}`})
+      const kept = join(author.home, '.cache', 'loadout', 'oci-signatures')
+      const [file] = readdirSync(kept)
+      expect(file).toBe(`${repoAndDigest(references.kit!).digest.slice('sha256:'.length)}.json`)
+
+      expect((await loadout(author, ['uninstall', 'kit@signed-oci', '--scope', 'project', '--yes', '--json'], env())).status).toBe(0)
+      rmSync(kept, {recursive: true})
+      const refused = await loadout(author, args, offline)
+      expect(refused.status, refused.stdout + refused.stderr).toBe(6)
+      expect(jsonError(refused)).toMatchObject({code: 'offline-not-cached', message: expect.stringContaining('no verified signature')})
+      // back as it was for the tests below
+      expect((await install(author, 'kit')).status).toBe(0)
     }, 60_000)
 
     it('a bundle by another identity is refused (exit 7), naming the digest and the identity seen; nothing is written', async () => {

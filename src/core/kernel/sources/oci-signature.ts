@@ -13,6 +13,10 @@ import {EXIT, isLoadoutError, LoadoutError} from '../../model/errors.js'
 import type {SigstoreIdentity} from '../../model/signing.js'
 import {isSigstoreBundleType, MANIFEST_MEDIA_TYPE, SIGSTORE_BUNDLE_ARTIFACT_TYPE, type ReferrerManifest} from '../oci/media-types.js'
 import {formatOciReference, parseOciReference} from '../oci/reference.js'
+import {createHash} from '../crypto/node-crypto.js'
+import {readJsonFile, writeJsonFile} from '../fs/json.js'
+import {mkdirSync} from 'node:fs'
+import {join} from 'node:path'
 
 /** at most this many bundles are tried: a registry listing thousands cannot make loadout fetch them all */
 const MAX_BUNDLES_TRIED = 16
@@ -44,6 +48,38 @@ const bundleOf = (bytes: Buffer, digest: string): ReferrerManifest['layers'][num
   return (Array.isArray(manifest.layers) ? manifest.layers : []).find((l) => isSigstoreBundleType(l?.mediaType))
 }
 
+/**
+ * A bundle that verified is kept with the manifest bytes it signs (`<cache>/oci-signatures/<hex>.json`),
+ * so that `--offline` checks it again without the registry: read back, the manifest must still hash to
+ * the digest, and the bundle is verified as it was the first time.
+ */
+const keptFile = (cacheDir: string, digest: string): string => join(cacheDir, 'oci-signatures', `${digest.replace(/^sha256:/, '')}.json`)
+
+const keepVerified = (cacheDir: string, digest: string, manifest: Buffer, bundle: unknown): void => {
+  try {
+    mkdirSync(join(cacheDir, 'oci-signatures'), {recursive: true})
+    writeJsonFile(keptFile(cacheDir, digest), {manifest: manifest.toString('base64'), bundle})
+  } catch {
+    // a cache that cannot be written: the next --offline run says the signature is not cached
+  }
+}
+
+const verifyKept = async (
+  shown: string,
+  digest: string,
+  identities: readonly SigstoreIdentity[],
+  options: {env: Environment; cacheDir: string; label: string; offline?: boolean},
+): Promise<SigstoreIdentity> => {
+  const {verifySigstoreBundle} = await import('./sigstore.js')
+  const kept = readJsonFile<{manifest?: unknown; bundle?: unknown} | undefined>(keptFile(options.cacheDir, digest), undefined)
+  const manifest = typeof kept?.manifest === 'string' ? Buffer.from(kept.manifest, 'base64') : undefined
+  if (!manifest || `sha256:${createHash('sha256').update(manifest).digest('hex')}` !== digest)
+    throw new LoadoutError('offline-not-cached', EXIT.network, `offline, and no verified signature of ${shown} is in the cache`, {
+      suggestions: ['run once without --offline to check its signature'],
+    })
+  return verifySigstoreBundle(kept!.bundle, manifest, identities, {...options, label: `${options.label} (${shown})`})
+}
+
 /** A later failure replaces an earlier one only when it says more: an identity seen beats a bundle that did not verify. */
 const rank = (error: LoadoutError): number => (error.code === 'untrusted-identity' ? 2 : 1)
 
@@ -56,11 +92,12 @@ export const verifyOciSignature = async (
   refText: string,
   digest: string,
   identities: readonly SigstoreIdentity[],
-  options: {env: Environment; cacheDir: string; label: string},
+  options: {env: Environment; cacheDir: string; label: string; offline?: boolean},
 ): Promise<SigstoreIdentity> => {
   const {OciClient, listReferrers, verifySigstoreBundle, MAX_BUNDLE_BYTES} = await ociLibraries()
   const ref = parseOciReference(refText)
   const shown = pinnedText(refText, digest)
+  if (options.offline) return verifyKept(shown, digest, identities, options)
   const client = new OciClient(ref.registry, options.env)
   const subject = await client.getManifest(ref.repository, digest)
   const {via, manifests} = await listReferrers(client, ref.repository, digest)
@@ -80,7 +117,9 @@ export const verifyOciSignature = async (
           `${options.label}: the Sigstore bundle ${referrer.digest} attached to ${shown} is not JSON`,
         )
       }
-      return await verifySigstoreBundle(bundle, subject.bytes, identities, {...options, label: `${options.label} (${shown})`})
+      const identity = await verifySigstoreBundle(bundle, subject.bytes, identities, {...options, label: `${options.label} (${shown})`})
+      keepVerified(options.cacheDir, digest, subject.bytes, bundle)
+      return identity
     } catch (error) {
       if (!isLoadoutError(error) || error.exitStatus !== EXIT.integrity) throw error
       if (!failure || rank(error) > rank(failure)) failure = error

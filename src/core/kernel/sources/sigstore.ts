@@ -57,7 +57,7 @@ export const parseIdentity = (text: string): SigstoreIdentity | undefined => {
   return {issuer, subject}
 }
 
-const trustedRoot = async (env: Environment, cacheDir: string): Promise<unknown> => {
+const trustedRoot = async (env: Environment, cacheDir: string, offline = false): Promise<unknown> => {
   const file = env.vars.LOADOUT_SIGSTORE_TRUSTED_ROOT
   if (file) {
     try {
@@ -70,6 +70,11 @@ const trustedRoot = async (env: Environment, cacheDir: string): Promise<unknown>
       )
     }
   }
+  // the public root is refreshed with TUF at each check, a request --offline never makes
+  if (offline)
+    throw new LoadoutError('offline-not-cached', EXIT.network, "offline, and Sigstore's public trusted root is checked with TUF over the network", {
+      suggestions: ['run once without --offline, or name a trusted root file with LOADOUT_SIGSTORE_TRUSTED_ROOT'],
+    })
   return publicTrustedRoot(env, cacheDir)
 }
 
@@ -88,11 +93,11 @@ export const fetchBundle = async (url: string, env: Environment): Promise<unknow
 const verifiedSigner = async (
   bundleJson: unknown,
   artifact: Buffer | undefined,
-  options: {env: Environment; cacheDir: string},
+  options: {env: Environment; cacheDir: string; offline?: boolean},
   refusal: (message: string) => LoadoutError,
 ): Promise<SigstoreIdentity> => {
   const lib = libraries()
-  const root = lib.specs.TrustedRoot.fromJSON(await trustedRoot(options.env, options.cacheDir))
+  const root = lib.specs.TrustedRoot.fromJSON(await trustedRoot(options.env, options.cacheDir, options.offline))
   const verifier = new lib.verify.Verifier(lib.verify.toTrustMaterial(root), {
     ctlogThreshold: root.ctlogs.length > 0 ? 1 : 0,
     tlogThreshold: 1,
@@ -131,7 +136,7 @@ export const verifySigstoreBundle = async (
   bundleJson: unknown,
   artifact: Buffer,
   identities: readonly SigstoreIdentity[],
-  options: {env: Environment; cacheDir: string; label: string},
+  options: {env: Environment; cacheDir: string; label: string; offline?: boolean},
 ): Promise<SigstoreIdentity> => {
   const seen = await verifiedSigner(bundleJson, artifact, options, (why) =>
     refused('sigstore-bundle-invalid', `${options.label}: its Sigstore bundle does not verify (${why})`, identities, {}),

@@ -136,7 +136,7 @@ export const configurePlugin = async (input: string, options: ConfigureOptions):
       ...(first.artifact ? {artifact: first.artifact} : {}),
       integrity: first.integrity,
     }
-    const prepared = await prepareFetched(resolved, fetched, {env, context})
+    const prepared = await prepareFetched(resolved, fetched, {env, context, offline: false})
     const targets = pickTargets(
       mine.map((r) => r.target),
       await loadTargets(),

@@ -165,10 +165,10 @@ export const prepareResolved = async (
 export const prepareFetched = async (
   resolved: ResolvedPlugin,
   fetched: FetchedPlugin,
-  options: Pick<InstallOptions, 'env' | 'context' | 'skills' | 'allowHiddenText'>,
+  options: Pick<InstallOptions, 'env' | 'context' | 'skills' | 'allowHiddenText' | 'offline'>,
 ): Promise<Prepared> => {
   checkPluginProvenance(resolved, fetched, options.env, options.context.projectRoot)
-  const signer = await checkPluginSignature(resolved, fetched, options.env, options.context.projectRoot)
+  const signer = await checkPluginSignature(resolved, fetched, options.env, options.context.projectRoot, options.offline)
   if (signer) fetched = {...fetched, signer}
   const read = readFetched(resolved, fetched, options.env)
   let model = read.model

@@ -49,11 +49,12 @@ const checkOciBundle = async (
   identities: readonly SigstoreIdentity[],
   env: Environment,
   what: string,
+  offline: boolean,
 ): Promise<SignerSeen> => {
   const {verifyOciSignature} = await import('../../kernel/sources/oci-signature.js')
   const digest = fetched.artifact?.integrity ?? spec.integrity
   if (!digest) throw new LoadoutError('unsigned-source', EXIT.integrity, `${what}: no manifest digest to check a signature against`)
-  const identity = await verifyOciSignature(spec.ref, digest, identities, {env, cacheDir: loadoutPaths(env).cache, label: what})
+  const identity = await verifyOciSignature(spec.ref, digest, identities, {env, cacheDir: loadoutPaths(env).cache, label: what, offline})
   return {format: 'sigstore', fingerprint: `${identity.issuer}=${identity.subject}`}
 }
 
@@ -69,6 +70,7 @@ export const checkPluginSignature = async (
   fetched: FetchedPlugin,
   env: Environment,
   projectRoot: string,
+  offline = false,
 ): Promise<SignerSeen | undefined> => {
   // a plugin whose marketplace is gone (configure of an installed one) has no keys left to check against
   const known = resolved.marketplace === DIRECT ? [] : knownMarketplaces(env, projectRoot).filter((m) => m.name === resolved.marketplace)
@@ -80,7 +82,7 @@ export const checkPluginSignature = async (
   const bundleChecked = (isArchiveSpec(spec) || isOciSpec(spec)) && identities.length > 0
   admitSigning({spec}, resolved.marketplace, keys.length > 0 || bundleChecked, env, projectRoot, what)
   if (bundleChecked && isArchiveSpec(spec)) return checkArchiveBundle(spec, fetched, identities, env, what)
-  if (bundleChecked && isOciSpec(spec)) return checkOciBundle(spec, fetched, identities, env, what)
+  if (bundleChecked && isOciSpec(spec)) return checkOciBundle(spec, fetched, identities, env, what, offline)
   if (keys.length === 0 && (identities.length === 0 || isGitSpec(spec))) return undefined
   const at = gitCommitOf(spec, fetched.commit)
   if (!at)

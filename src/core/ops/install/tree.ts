@@ -76,6 +76,7 @@ const prepare = async (
   return prepareFetched(resolved, fetched, {
     env: options.env,
     context: options.context,
+    offline: options.offline,
     ...(options.allowHiddenText ? {allowHiddenText: true} : {}),
     ...(skills ? {skills} : {}),
   })
