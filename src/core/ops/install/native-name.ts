@@ -1,4 +1,4 @@
-import {randomBytes} from 'node:crypto'
+import {randomBytes} from '../../kernel/crypto/node-crypto.js'
 import type {ScopeContext} from '../../kernel/env/scope.js'
 import type {InstallRecord} from '../../kernel/state/records.js'
 import {nativeMarketplaceName} from '../../kernel/writers/claude-marketplace.js'
