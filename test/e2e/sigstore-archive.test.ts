@@ -5,6 +5,7 @@
  * archive whose bundle verifies to it installs, recording the identity; a bundle naming another
  * identity, a bundle over other bytes, and an entry without a bundle are refused (exit 7).
  */
+import {createHash} from 'node:crypto'
 import {existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
@@ -41,11 +42,19 @@ beforeAll(async () => {
   mkdirSync(join(work, 'ca'))
   sigstore = makeTestSigstore(join(work, 'ca'))
   const entries: Array<Record<string, unknown>> = []
-  const publish = async (name: string, bundle?: (bytes: Buffer) => object) => {
+  const publish = async (name: string, bundle?: (bytes: Buffer) => object, pinned = false) => {
     const bytes = await archive(name)
     server.file(`/${name}.tar.gz`, bytes)
     if (bundle) server.json(`/${name}.sigstore.json`, bundle(bytes))
-    entries.push({name, source: {source: 'archive', url: server.url(`/${name}.tar.gz`), ...(bundle ? {sigstore: server.url(`/${name}.sigstore.json`)} : {})}})
+    entries.push({
+      name,
+      source: {
+        source: 'archive',
+        url: server.url(`/${name}.tar.gz`),
+        ...(pinned ? {sha256: createHash('sha256').update(bytes).digest('hex')} : {}),
+        ...(bundle ? {sigstore: server.url(`/${name}.sigstore.json`)} : {}),
+      },
+    })
   }
   await publish('tools', (bytes) => sigstore.bundle(bytes, {issuer: ISSUER, subject: SUBJECT}))
   await publish('impostor', (bytes) =>
@@ -53,6 +62,7 @@ beforeAll(async () => {
   )
   await publish('swapped', () => sigstore.bundle(Buffer.from('other bytes'), {issuer: ISSUER, subject: SUBJECT}))
   await publish('bare')
+  await publish('pinned', (bytes) => sigstore.bundle(bytes, {issuer: ISSUER, subject: SUBJECT}), true)
   mkdirSync(join(work, 'market', '.claude-plugin'), {recursive: true})
   writeFileSync(join(work, 'market', '.claude-plugin', 'marketplace.json'), JSON.stringify({name: 'signed', plugins: entries}))
 })
@@ -76,6 +86,25 @@ describe('archives with Sigstore bundles from a test trust root', () => {
     const done = await install('tools')
     expect(done.status, done.stdout + done.stderr).toBe(0)
     expect(done.json()).toMatchObject({plugin: 'tools@signed', signer: `${ISSUER}=${SUBJECT}`})
+  })
+
+  it('--offline installs an archive pinned by sha256 again, its kept bundle verified anew; with none kept it is refused', async () => {
+    expect((await install('pinned')).status).toBe(0)
+    const uninstall = ['uninstall', 'pinned@signed', '--yes', '--json']
+    expect((await run(sb, uninstall)).status).toBe(0)
+    // without the test server's CA any request would fail: the offline run makes none
+    const offline = () =>
+      loadout(sb, ['install', 'pinned@signed', '--agent', 'universal', '--yes', '--offline', '--json'], {
+        env: {LOADOUT_SIGSTORE_TRUSTED_ROOT: sigstore.trustedRoot},
+      })
+    const again = await offline()
+    expect(again.status, again.stdout + again.stderr).toBe(0)
+    expect(again.json()).toMatchObject({plugin: 'pinned@signed', signer: `${ISSUER}=${SUBJECT}`})
+    expect((await run(sb, uninstall)).status).toBe(0)
+    rmSync(join(sb.home, '.cache', 'loadout', 'archive-signatures'), {recursive: true})
+    const refused = await offline()
+    expect(refused.status, refused.stdout + refused.stderr).toBe(6)
+    expect(jsonError(refused)).toMatchObject({code: 'offline-not-cached', message: expect.stringContaining('no verified signature')})
   })
 
   it('a bundle naming another identity is refused (exit 7), naming that identity', async () => {

@@ -14,9 +14,7 @@ import type {SigstoreIdentity} from '../../model/signing.js'
 import {isSigstoreBundleType, MANIFEST_MEDIA_TYPE, SIGSTORE_BUNDLE_ARTIFACT_TYPE, type ReferrerManifest} from '../oci/media-types.js'
 import {formatOciReference, parseOciReference} from '../oci/reference.js'
 import {createHash} from '../crypto/node-crypto.js'
-import {readJsonFile, writeJsonFile} from '../fs/json.js'
-import {mkdirSync} from 'node:fs'
-import {join} from 'node:path'
+import {keepBundle, keptBundle} from './kept-bundles.js'
 
 /** at most this many bundles are tried: a registry listing thousands cannot make loadout fetch them all */
 const MAX_BUNDLES_TRIED = 16
@@ -49,21 +47,9 @@ const bundleOf = (bytes: Buffer, digest: string): ReferrerManifest['layers'][num
 }
 
 /**
- * A bundle that verified is kept with the manifest bytes it signs (`<cache>/oci-signatures/<hex>.json`),
- * so that `--offline` checks it again without the registry: read back, the manifest must still hash to
- * the digest, and the bundle is verified as it was the first time.
+ * Offline, the bundle kept when it verified (kept-bundles.ts) with the manifest bytes it signs: they
+ * must still hash to the digest, and the bundle is verified as it was the first time.
  */
-const keptFile = (cacheDir: string, digest: string): string => join(cacheDir, 'oci-signatures', `${digest.replace(/^sha256:/, '')}.json`)
-
-const keepVerified = (cacheDir: string, digest: string, manifest: Buffer, bundle: unknown): void => {
-  try {
-    mkdirSync(join(cacheDir, 'oci-signatures'), {recursive: true})
-    writeJsonFile(keptFile(cacheDir, digest), {manifest: manifest.toString('base64'), bundle})
-  } catch {
-    // a cache that cannot be written: the next --offline run says the signature is not cached
-  }
-}
-
 const verifyKept = async (
   shown: string,
   digest: string,
@@ -71,7 +57,7 @@ const verifyKept = async (
   options: {env: Environment; cacheDir: string; label: string; offline?: boolean},
 ): Promise<SigstoreIdentity> => {
   const {verifySigstoreBundle} = await import('./sigstore.js')
-  const kept = readJsonFile<{manifest?: unknown; bundle?: unknown} | undefined>(keptFile(options.cacheDir, digest), undefined)
+  const kept = keptBundle(options.cacheDir, 'oci-signatures', digest.replace(/^sha256:/, ''))
   const manifest = typeof kept?.manifest === 'string' ? Buffer.from(kept.manifest, 'base64') : undefined
   if (!manifest || `sha256:${createHash('sha256').update(manifest).digest('hex')}` !== digest)
     throw new LoadoutError('offline-not-cached', EXIT.network, `offline, and no verified signature of ${shown} is in the cache`, {
@@ -118,7 +104,7 @@ export const verifyOciSignature = async (
         )
       }
       const identity = await verifySigstoreBundle(bundle, subject.bytes, identities, {...options, label: `${options.label} (${shown})`})
-      keepVerified(options.cacheDir, digest, subject.bytes, bundle)
+      keepBundle(options.cacheDir, 'oci-signatures', digest.replace(/^sha256:/, ''), {manifest: subject.bytes.toString('base64'), bundle})
       return identity
     } catch (error) {
       if (!isLoadoutError(error) || error.exitStatus !== EXIT.integrity) throw error

@@ -7,6 +7,8 @@ import type {PluginFetchSpec} from '../../model/source.js'
 import {EXIT, LoadoutError} from '../../model/errors.js'
 import type {SignerSeen, SigstoreIdentity} from '../../model/signing.js'
 import {readFileSync} from 'node:fs'
+import {createHash} from '../../kernel/crypto/node-crypto.js'
+import {keepBundle, keptBundle} from '../../kernel/sources/kept-bundles.js'
 import {loadoutPaths} from '../../kernel/env/environment.js'
 import type {FetchedPlugin} from './fetch-plugin.js'
 
@@ -23,6 +25,7 @@ const checkArchiveBundle = async (
   identities: readonly SigstoreIdentity[],
   env: Environment,
   what: string,
+  offline: boolean,
 ): Promise<SignerSeen> => {
   if (!spec.sigstore)
     throw new LoadoutError('unsigned-source', EXIT.integrity, `${what}: its catalog entry names no Sigstore bundle, and its marketplace requires one`, {
@@ -33,12 +36,17 @@ const checkArchiveBundle = async (
     import('../../kernel/sources/sigstore.js'),
     import('../../kernel/sources/archive.js'),
   ])
-  const bundle = await fetchBundle(spec.sigstore, env)
-  const identity = await verifySigstoreBundle(bundle, readFileSync(keptArchiveFile(fetched.root)), identities, {
-    env,
-    cacheDir: loadoutPaths(env).cache,
-    label: what,
-  })
+  const bytes = readFileSync(keptArchiveFile(fetched.root))
+  const cacheDir = loadoutPaths(env).cache
+  // offline, the bundle kept when these bytes last verified (keyed by their sha256): no request is made
+  const hex = createHash('sha256').update(bytes).digest('hex')
+  const bundle = offline ? keptBundle(cacheDir, 'archive-signatures', hex)?.bundle : await fetchBundle(spec.sigstore, env)
+  if (bundle === undefined)
+    throw new LoadoutError('offline-not-cached', EXIT.network, `offline, and no verified signature of ${what} is in the cache`, {
+      suggestions: ['run once without --offline to check its signature'],
+    })
+  const identity = await verifySigstoreBundle(bundle, bytes, identities, {env, cacheDir, label: what, offline})
+  if (!offline) keepBundle(cacheDir, 'archive-signatures', hex, {bundle})
   return {format: 'sigstore', fingerprint: `${identity.issuer}=${identity.subject}`}
 }
 
@@ -81,7 +89,7 @@ export const checkPluginSignature = async (
   const spec = resolved.fetch
   const bundleChecked = (isArchiveSpec(spec) || isOciSpec(spec)) && identities.length > 0
   admitSigning({spec}, resolved.marketplace, keys.length > 0 || bundleChecked, env, projectRoot, what)
-  if (bundleChecked && isArchiveSpec(spec)) return checkArchiveBundle(spec, fetched, identities, env, what)
+  if (bundleChecked && isArchiveSpec(spec)) return checkArchiveBundle(spec, fetched, identities, env, what, offline)
   if (bundleChecked && isOciSpec(spec)) return checkOciBundle(spec, fetched, identities, env, what, offline)
   if (keys.length === 0 && (identities.length === 0 || isGitSpec(spec))) return undefined
   const at = gitCommitOf(spec, fetched.commit)
