@@ -19,3 +19,6 @@ export interface SignerSeen {
   /** a key's fingerprint; for Sigstore, `<issuer>=<subject>` */
   fingerprint: string
 }
+
+/** The signer a verified Sigstore bundle names, as records keep it. */
+export const sigstoreSigner = (identity: SigstoreIdentity): SignerSeen => ({format: 'sigstore', fingerprint: `${identity.issuer}=${identity.subject}`})

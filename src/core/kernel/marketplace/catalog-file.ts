@@ -5,13 +5,12 @@ import {resolvesInside} from '../fs/contain.js'
 import {readCatalog} from './catalog.js'
 import {parseJsonBounded} from '../json/json-depth.js'
 import type {CatalogRead} from '../../model/marketplace.js'
+import type {SignerSeen} from '../../model/signing.js'
 
 // Reading a catalog file already on disk, apart from the fetchers (fetch.ts), so that `search` and
 // `marketplace info` load no git or HTTP code.
 
 export const MAX_CATALOG_BYTES = 32 * 1024 * 1024
-
-import type {SignerSeen} from '../../model/signing.js'
 
 export interface FetchedCatalog {
   origin: 'git' | 'local' | 'url'

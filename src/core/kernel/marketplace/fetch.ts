@@ -18,7 +18,7 @@ import type {Source} from '../../model/source.js'
 import {problem} from '../../model/problems.js'
 import {MAX_CATALOG_BYTES, readCatalogFile, type FetchedCatalog} from './catalog-file.js'
 import type {CatalogRead} from '../../model/marketplace.js'
-import type {SignerSeen, SigstoreIdentity} from '../../model/signing.js'
+import {sigstoreSigner, type SignerSeen, type SigstoreIdentity} from '../../model/signing.js'
 
 export const CATALOG_PATHS = ['.claude-plugin/marketplace.json', '.agents/plugins/marketplace.json'] as const
 export {readCatalogFile} from './catalog-file.js'
@@ -149,8 +149,7 @@ const fetchUrl = async (source: Extract<Source, {kind: 'catalog-url'}>, options:
 /** Who signed the catalog artifact at `digest`: a bundle attached to it must verify to one of `identities` (exit 7 otherwise). */
 const catalogSigner = async (ref: string, digest: string, identities: readonly SigstoreIdentity[], env: Environment): Promise<SignerSeen> => {
   const {verifyOciSignature} = await import('../sources/oci-signature.js')
-  const identity = await verifyOciSignature(ref, digest, identities, {env, cacheDir: loadoutPaths(env).cache, label: `marketplace ${ref}`})
-  return {format: 'sigstore', fingerprint: `${identity.issuer}=${identity.subject}`}
+  return sigstoreSigner(await verifyOciSignature(ref, digest, identities, {env, cacheDir: loadoutPaths(env).cache, label: `marketplace ${ref}`}))
 }
 
 /** A catalog pushed to an OCI registry (`marketplace push`): its JSON layer, staged like a downloaded catalog. */

@@ -1,5 +1,6 @@
 import {mkdirSync} from 'node:fs'
 import {join} from 'node:path'
+import {EXIT, LoadoutError} from '../../model/errors.js'
 import {readJsonFile, writeJsonFile} from '../fs/json.js'
 
 /**
@@ -26,3 +27,9 @@ export const keptBundle = (cacheDir: string, kind: 'oci-signatures' | 'archive-s
   const kept = readJsonFile<unknown>(keptFile(cacheDir, kind, hex), undefined)
   return kept !== null && typeof kept === 'object' && !Array.isArray(kept) ? (kept as Record<string, unknown>) : undefined
 }
+
+/** Offline, with no bundle kept for `what` (or none that still fits the bytes it signs). */
+export const noKeptSignature = (what: string): LoadoutError =>
+  new LoadoutError('offline-not-cached', EXIT.network, `offline, and no verified signature of ${what} is in the cache`, {
+    suggestions: ['run once without --offline to check its signature'],
+  })

@@ -13,8 +13,7 @@ import {EXIT, isLoadoutError, LoadoutError} from '../../model/errors.js'
 import type {SigstoreIdentity} from '../../model/signing.js'
 import {isSigstoreBundleType, MANIFEST_MEDIA_TYPE, SIGSTORE_BUNDLE_ARTIFACT_TYPE, type ReferrerManifest} from '../oci/media-types.js'
 import {formatOciReference, parseOciReference} from '../oci/reference.js'
-import {createHash} from '../crypto/node-crypto.js'
-import {keepBundle, keptBundle} from './kept-bundles.js'
+import {keepBundle, keptBundle, noKeptSignature} from './kept-bundles.js'
 
 /** at most this many bundles are tried: a registry listing thousands cannot make loadout fetch them all */
 const MAX_BUNDLES_TRIED = 16
@@ -46,6 +45,9 @@ const bundleOf = (bytes: Buffer, digest: string): ReferrerManifest['layers'][num
   return (Array.isArray(manifest.layers) ? manifest.layers : []).find((l) => isSigstoreBundleType(l?.mediaType))
 }
 
+/** `sha256:<hex>` -> `<hex>`: the name a kept bundle is filed under. */
+const digestHex = (digest: string): string => digest.replace(/^sha256:/, '')
+
 /**
  * Offline, the bundle kept when it verified (kept-bundles.ts) with the manifest bytes it signs: they
  * must still hash to the digest, and the bundle is verified as it was the first time.
@@ -56,13 +58,10 @@ const verifyKept = async (
   identities: readonly SigstoreIdentity[],
   options: {env: Environment; cacheDir: string; label: string; offline?: boolean},
 ): Promise<SigstoreIdentity> => {
-  const {verifySigstoreBundle} = await import('./sigstore.js')
-  const kept = keptBundle(options.cacheDir, 'oci-signatures', digest.replace(/^sha256:/, ''))
+  const [{verifySigstoreBundle}, {sha256Digest}] = await Promise.all([import('./sigstore.js'), import('../oci/client.js')])
+  const kept = keptBundle(options.cacheDir, 'oci-signatures', digestHex(digest))
   const manifest = typeof kept?.manifest === 'string' ? Buffer.from(kept.manifest, 'base64') : undefined
-  if (!manifest || `sha256:${createHash('sha256').update(manifest).digest('hex')}` !== digest)
-    throw new LoadoutError('offline-not-cached', EXIT.network, `offline, and no verified signature of ${shown} is in the cache`, {
-      suggestions: ['run once without --offline to check its signature'],
-    })
+  if (!manifest || sha256Digest(manifest) !== digest) throw noKeptSignature(shown)
   return verifySigstoreBundle(kept!.bundle, manifest, identities, {...options, label: `${options.label} (${shown})`})
 }
 
@@ -104,7 +103,7 @@ export const verifyOciSignature = async (
         )
       }
       const identity = await verifySigstoreBundle(bundle, subject.bytes, identities, {...options, label: `${options.label} (${shown})`})
-      keepBundle(options.cacheDir, 'oci-signatures', digest.replace(/^sha256:/, ''), {manifest: subject.bytes.toString('base64'), bundle})
+      keepBundle(options.cacheDir, 'oci-signatures', digestHex(digest), {manifest: subject.bytes.toString('base64'), bundle})
       return identity
     } catch (error) {
       if (!isLoadoutError(error) || error.exitStatus !== EXIT.integrity) throw error

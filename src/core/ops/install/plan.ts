@@ -324,23 +324,23 @@ const placePart = (
   return prefixed
 }
 
-/** The skills folders an agent reads in the scope: where loadout writes and every other folder it also loads. */
-export const skillFoldersRead = (target: AgentTarget, input: Pick<PlanInput, 'context' | 'env'>): Set<string> =>
+/** The folders of `section` an agent reads in the scope: where loadout writes and every other folder it also loads (OpenCode: `commands/` and `command/`). */
+const foldersRead = (target: AgentTarget, section: 'skills' | 'subagents' | 'commands', input: Pick<PlanInput, 'context' | 'env'>): Set<string> =>
   new Set(
-    (target.skills?.format === 'agent-skills' ? target.skills.locations : [])
+    (target[section]?.locations ?? [])
       .filter((l) => l.scope === input.context.scope)
       .map((l) => resolveLocation(target, l, input.env, input.context.projectRoot).absolute),
   )
 
-/** The other folders of `section` the agent reads in the scope (OpenCode: `commands/` and the older `command/`), absolute: a name there is taken too. */
-const otherFoldersRead = (target: AgentTarget, section: 'subagents' | 'commands', input: PlanInput, written: ResolvedLocation): string[] => [
-  ...new Set(
-    (target[section]?.locations ?? [])
-      .filter((l) => l.scope === input.context.scope)
-      .map((l) => resolveLocation(target, l, input.env, input.context.projectRoot).absolute)
-      .filter((folder) => folder !== written.absolute),
-  ),
-]
+/** The skills folders an agent reads in the scope, when it keeps skills as folders. */
+export const skillFoldersRead = (target: AgentTarget, input: Pick<PlanInput, 'context' | 'env'>): Set<string> =>
+  target.skills?.format === 'agent-skills' ? foldersRead(target, 'skills', input) : new Set()
+
+/** Where a part's file lands (placePart's `placesOf`): in the folder written to, then in each other folder the agent reads, where its name is taken too. */
+const landingPlaces = (folders: ReadonlySet<string>, written: string): ((file: string) => string[]) => {
+  const others = [...folders].filter((folder) => folder !== written)
+  return (file) => [join(written, file), ...others.map((folder) => join(folder, file))]
+}
 
 const planSkills = (input: PlanInput, target: AgentTarget, plan: TargetPlan) => {
   const {model, id} = input
@@ -366,11 +366,7 @@ const planSkills = (input: PlanInput, target: AgentTarget, plan: TargetPlan) => 
       })
       continue
     }
-    const others = [...skillFoldersRead(target, input)].filter((folder) => folder !== location.absolute)
-    const name = placePart(input, target, plan, {kind: 'skill', name: skill.name, component}, (n) => [
-      join(location.absolute, n),
-      ...others.map((folder) => join(folder, n)),
-    ])
+    const name = placePart(input, target, plan, {kind: 'skill', name: skill.name, component}, landingPlaces(skillFoldersRead(target, input), location.absolute))
     const dest = join(location.absolute, name)
     assertNoLinksBelow(location.root, dest)
     refuseConfusable('skill', name, location.absolute, target)
@@ -395,11 +391,10 @@ const planSubagents = (input: PlanInput, target: AgentTarget, plan: TargetPlan) 
     if (!target.subagents || !location) continue
     const text = substitutePluginVars({frontmatter: agent.frontmatter, body: agent.body}, varsOf(input, target)) as Pick<typeof agent, 'frontmatter' | 'body'>
     const format = target.subagents.format
-    const others = otherFoldersRead(target, 'subagents', input, location)
-    const name = placePart(input, target, plan, {kind: 'subagent', name: agent.name, component}, (n) => {
-      const file = renderSubagent({...agent, ...text}, format, {name: n}).path
-      return [join(location.absolute, file), ...others.map((folder) => join(folder, file))]
-    })
+    const placesOf = landingPlaces(foldersRead(target, 'subagents', input), location.absolute)
+    const name = placePart(input, target, plan, {kind: 'subagent', name: agent.name, component}, (n) =>
+      placesOf(renderSubagent({...agent, ...text}, format, {name: n}).path),
+    )
     const rendered = renderSubagent({...agent, ...text}, format, {name})
     // hooks (and the like) in a subagent's frontmatter would run unasked: stripped, and said so
     for (const field of riskyFieldsOf(agent.frontmatter)) {
@@ -558,11 +553,8 @@ const planCommands = (input: PlanInput, target: AgentTarget, plan: TargetPlan) =
     if (!target.commands || !location) continue
     const text = readContainedText(command.file, {root: input.model.root, file: command.file, maxBytes: MAX_MARKDOWN_BYTES})
     const format = target.commands.format
-    const others = otherFoldersRead(target, 'commands', input, location)
-    const name = placePart(input, target, plan, {kind: 'command', name: command.name, component}, (n) => {
-      const file = renderCommand(n, text, format).path
-      return [join(location.absolute, file), ...others.map((folder) => join(folder, file))]
-    })
+    const placesOf = landingPlaces(foldersRead(target, 'commands', input), location.absolute)
+    const name = placePart(input, target, plan, {kind: 'command', name: command.name, component}, (n) => placesOf(renderCommand(n, text, format).path))
     const rendered = renderCommand(name, text, format)
     const dest = join(location.absolute, rendered.path)
     assertNoLinksBelow(location.root, dest)

@@ -5,10 +5,10 @@ import {DIRECT, type ResolvedPlugin} from '../../kernel/resolve/resolve.js'
 import {gitCommitOf, gitPinOf, isArchiveSpec, isGitSpec, isNpmSpec, isOciSpec} from '../../kernel/sources/signable.js'
 import type {PluginFetchSpec} from '../../model/source.js'
 import {EXIT, LoadoutError} from '../../model/errors.js'
-import type {SignerSeen, SigstoreIdentity} from '../../model/signing.js'
+import {sigstoreSigner, type SignerSeen, type SigstoreIdentity} from '../../model/signing.js'
 import {readFileSync} from 'node:fs'
 import {createHash} from '../../kernel/crypto/node-crypto.js'
-import {keepBundle, keptBundle} from '../../kernel/sources/kept-bundles.js'
+import {keepBundle, keptBundle, noKeptSignature} from '../../kernel/sources/kept-bundles.js'
 import {loadoutPaths} from '../../kernel/env/environment.js'
 import type {FetchedPlugin} from './fetch-plugin.js'
 
@@ -38,16 +38,13 @@ const checkArchiveBundle = async (
   ])
   const bytes = readFileSync(keptArchiveFile(fetched.root))
   const cacheDir = loadoutPaths(env).cache
-  // offline, the bundle kept when these bytes last verified (keyed by their sha256): no request is made
-  const hex = createHash('sha256').update(bytes).digest('hex')
+  // offline, the bundle kept when these bytes last verified (keyed by their sha256, taken when they were fetched): no request is made
+  const hex = fetched.archiveSha256 ?? createHash('sha256').update(bytes).digest('hex')
   const bundle = offline ? keptBundle(cacheDir, 'archive-signatures', hex)?.bundle : await fetchBundle(spec.sigstore, env)
-  if (bundle === undefined)
-    throw new LoadoutError('offline-not-cached', EXIT.network, `offline, and no verified signature of ${what} is in the cache`, {
-      suggestions: ['run once without --offline to check its signature'],
-    })
+  if (bundle === undefined) throw noKeptSignature(what)
   const identity = await verifySigstoreBundle(bundle, bytes, identities, {env, cacheDir, label: what, offline})
   if (!offline) keepBundle(cacheDir, 'archive-signatures', hex, {bundle})
-  return {format: 'sigstore', fingerprint: `${identity.issuer}=${identity.subject}`}
+  return sigstoreSigner(identity)
 }
 
 /** An OCI artifact under a marketplace that pins Sigstore identities: a bundle attached to its manifest must verify to one of them. */
@@ -62,8 +59,7 @@ const checkOciBundle = async (
   const {verifyOciSignature} = await import('../../kernel/sources/oci-signature.js')
   const digest = fetched.artifact?.integrity ?? spec.integrity
   if (!digest) throw new LoadoutError('unsigned-source', EXIT.integrity, `${what}: no manifest digest to check a signature against`)
-  const identity = await verifyOciSignature(spec.ref, digest, identities, {env, cacheDir: loadoutPaths(env).cache, label: what, offline})
-  return {format: 'sigstore', fingerprint: `${identity.issuer}=${identity.subject}`}
+  return sigstoreSigner(await verifyOciSignature(spec.ref, digest, identities, {env, cacheDir: loadoutPaths(env).cache, label: what, offline}))
 }
 
 /**
