@@ -55,7 +55,17 @@ export interface LoadoutPaths {
   data: string
 }
 
+let lastPaths: {key: string; paths: LoadoutPaths} | undefined
+
+/** loadout's folders for `env` (asked for dozens of times a run: the last answer is kept while what it depends on is the same) */
 export const loadoutPaths = (env: Environment): LoadoutPaths => {
+  const v = env.vars
+  const key = [env.cwd, env.home, v.LOADOUT_HOME, v.LOADOUT_CACHE_DIR, v.LOADOUT_DATA_DIR, v.XDG_CONFIG_HOME, v.XDG_CACHE_HOME, v.XDG_DATA_HOME].join('\0')
+  if (lastPaths?.key !== key) lastPaths = {key, paths: pathsOf(env)}
+  return {...lastPaths.paths}
+}
+
+const pathsOf = (env: Environment): LoadoutPaths => {
   const v = env.vars
   const abs = (p: string) => resolve(env.cwd, expandHome(p, env))
   const config = nonEmpty(v.LOADOUT_HOME) ? abs(v.LOADOUT_HOME!) : join(abs(xdg(v.XDG_CONFIG_HOME) ?? '~/.config'), 'loadout')

@@ -1,6 +1,7 @@
-import {lstatSync, realpathSync, type Stats} from 'node:fs'
-import {dirname, isAbsolute, join, relative, resolve, sep} from 'node:path'
+import {lstatSync, readdirSync, realpathSync, type Dirent, type Stats} from 'node:fs'
+import {basename, dirname, isAbsolute, join, relative, resolve, sep} from 'node:path'
 import {errnoCode, EXIT, LoadoutError} from '../../model/errors.js'
+import {entryPath} from './entry-path.js'
 
 // An absolute POSIX path with no empty, `.` or `..` segment and no trailing `/`: what resolve() returns.
 const RESOLVED_POSIX = /^(?:\/(?!\.\.?(?:\/|$))[^/]+)+$/
@@ -15,6 +16,18 @@ export const isInside = (root: string, path: string): boolean => {
   return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel) && rel.split(sep)[0] !== '..')
 }
 
+/** `resolve(path)`, which a path already resolved is without resolving it again. */
+const resolvedOnce = (path: string): string => (sep === '/' && RESOLVED_POSIX.test(path) ? path : resolve(path))
+
+/** `relative(root, path)`, without resolving either again when both are resolved and `path` is `root` or below it. */
+export const relativeBelow = (root: string, path: string): string => {
+  if (sep === '/' && RESOLVED_POSIX.test(root) && RESOLVED_POSIX.test(path)) {
+    if (path === root) return ''
+    if (path.startsWith(`${root}/`)) return path.slice(root.length + 1)
+  }
+  return relative(root, path)
+}
+
 export const unsafePath = (message: string, suggestion?: string): LoadoutError =>
   new LoadoutError('unsafe-path', EXIT.validation, message, {suggestions: suggestion ? [suggestion] : []})
 
@@ -25,10 +38,11 @@ export const unsafePath = (message: string, suggestion?: string): LoadoutError =
  */
 export const assertNoLinksBelow = (root: string, path: string): void => {
   if (!isInside(root, path)) throw unsafePath(`${path} is outside ${root}`)
-  const parts = relative(resolve(root), resolve(path)).split(sep).filter(Boolean)
-  let current = resolve(root)
+  const base = resolvedOnce(root)
+  const parts = relativeBelow(base, resolvedOnce(path)).split(sep).filter(Boolean)
+  let current = base
   for (const part of parts) {
-    current = join(current, part)
+    current = entryPath(current, part)
     let isLink: boolean
     try {
       isLink = lstatSync(current).isSymbolicLink()
@@ -98,16 +112,17 @@ const realpathOrUndefined = (path: string): string | undefined => {
   }
 }
 
-let reading: {realpaths: Map<string, string | undefined>; lstats: Map<string, Stats | undefined>} | undefined
+let reading: {realpaths: Map<string, string | undefined>; lstats: Map<string, Stats | undefined>; folders: Map<string, Dirent[]>} | undefined
 
 /**
  * Runs `read`, a synchronous read of one tree (a plugin's), with each real path and each `lstat`
  * asked of the system once: every entry's check resolves the root again, and most paths are looked
- * at two to six times (checked, then read, then named). Nothing else runs in this process meanwhile.
+ * at two to six times (checked, then read, then named), and each folder listed once (a skill folder is
+ * walked for the plugin and again for the skill). Nothing else runs in this process meanwhile.
  */
 export const withTreeReadOnce = <T>(read: () => T): T => {
   if (reading) return read()
-  reading = {realpaths: new Map(), lstats: new Map()}
+  reading = {realpaths: new Map(), lstats: new Map(), folders: new Map()}
   try {
     return read()
   } finally {
@@ -120,9 +135,40 @@ export const safeRealpath = (path: string): string | undefined => {
   const known = reading?.realpaths
   if (!known) return realpathOrUndefined(path)
   if (known.has(path)) return known.get(path)
-  const real = realpathOrUndefined(path)
+  const real = realpathBelowKnown(path, known)
   known.set(path, real)
   return real
+}
+
+/**
+ * Within a tree read: the real path of an entry that is no link is its folder's real path and its
+ * name, so the system resolves each folder once instead of every component of every file's path.
+ */
+const realpathBelowKnown = (path: string, known: Map<string, string | undefined>): string | undefined => {
+  const parent = dirname(path)
+  if (sep !== '/' || parent === path || !RESOLVED_POSIX.test(path)) return realpathOrUndefined(path)
+  let stat: Stats | undefined
+  try {
+    stat = lstatIfAny(path)
+  } catch {
+    return undefined
+  }
+  if (stat === undefined) return undefined
+  if (stat.isSymbolicLink()) return realpathOrUndefined(path)
+  if (!known.has(parent)) known.set(parent, realpathOrUndefined(parent))
+  const realParent = known.get(parent)
+  if (realParent === undefined) return realpathOrUndefined(path)
+  return `${realParent === '/' ? '' : realParent}/${basename(path)}`
+}
+
+/** The entries of the folder `dir` (with their types; in the order the system gives them). Failures throw. */
+export const listFolder = (dir: string): readonly Dirent[] => {
+  const known = reading?.folders
+  const listed = known?.get(dir)
+  if (listed) return listed
+  const entries = readdirSync(dir, {withFileTypes: true})
+  known?.set(dir, entries)
+  return entries
 }
 
 /** What `lstat` says of `path`, or undefined when there is nothing there (ENOENT, ENOTDIR); other failures throw. */

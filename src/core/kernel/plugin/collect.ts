@@ -3,9 +3,9 @@
  * and command files, hooks and MCP files. Every folder entry is checked to stay inside the plugin
  * root before anything behind it is read, and a name used twice is an error naming both places.
  */
-import {readdirSync} from 'node:fs'
-import {basename, dirname, extname, join} from 'node:path'
-import {safeRealpath} from '../fs/contain.js'
+import {basename, dirname, extname, join, normalize} from 'node:path'
+import {listFolder, safeRealpath} from '../fs/contain.js'
+import {entryPath} from '../fs/entry-path.js'
 import {readSkillDir, SKILL_FILE} from '../skills/read.js'
 import {checkSkillName} from '../skills/name.js'
 import {stableStringify} from '../fs/json.js'
@@ -67,12 +67,15 @@ const staysInside = (path: string, origin: Origin, ctx: CollectContext): boolean
 const folderEntries = (dir: string, origin: Origin, ctx: CollectContext): string[] => {
   let names: string[]
   try {
-    names = readdirSync(dir).sort()
+    names = listFolder(dir)
+      .map((entry) => entry.name)
+      .sort()
   } catch (error) {
     ctx.report.error('path-unreadable', `cannot read the folder ${shown(ctx.root, dir)}: ${String(error)}`, whereOf(origin))
     return []
   }
-  return names.map((name) => join(dir, name)).filter((path) => staysInside(path, origin, ctx))
+  const from = normalize(dir)
+  return names.map((name) => entryPath(from, name)).filter((path) => staysInside(path, origin, ctx))
 }
 
 const missing = (declared: DeclaredPath, ctx: CollectContext): void =>
@@ -130,7 +133,26 @@ export const readSkill = (dir: string, dialect: SkillDialect, report: PluginRepo
     if (found.file && !report.leadsThroughOutsideLink(found.file)) report.addFatal({...found, code: 'link-outside-skill'})
   }
   const usable = onDisk.name !== undefined && checkSkillName(onDisk.name) === undefined
-  return {kind: 'skill', name: usable ? onDisk.name! : basename(dir), dir}
+  const skill: SkillComponent = {kind: 'skill', name: usable ? onDisk.name! : basename(dir), dir}
+  asRead.set(skill, {...(onDisk.frontmatter ? {frontmatter: onDisk.frontmatter} : {}), ...(onDisk.fallback ? {} : {description: onDisk.description})})
+  return skill
+}
+
+/** A SKILL.md's frontmatter and its description by the specification's rules (no dialect's fallback). */
+export interface SkillAsRead {
+  frontmatter?: Record<string, unknown>
+  description?: string
+}
+
+/** What readSkill read for each skill it made: consent and the budget then need not read and parse SKILL.md again (the same bytes). */
+const asRead = new WeakMap<SkillComponent, SkillAsRead>()
+
+/** The frontmatter and description of `skill`: as its reading kept them, else read from its folder now. */
+export const skillAsRead = (skill: SkillComponent): SkillAsRead => {
+  const kept = asRead.get(skill)
+  if (kept) return kept
+  const onDisk = readSkillDir(skill.dir)
+  return {...(onDisk.frontmatter ? {frontmatter: onDisk.frontmatter} : {}), description: onDisk.description}
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -4,10 +4,10 @@
  * path stays inside the plugin root), and a walk finds every symbolic link that leads out. Nothing
  * here follows a link to read what is behind it.
  */
-import {closeSync, constants, fstatSync, openSync, readdirSync, readlinkSync, type Dirent} from 'node:fs'
+import {closeSync, constants, fstatSync, openSync, readlinkSync, type Dirent} from 'node:fs'
 import {basename, dirname, isAbsolute, normalize, relative, resolve, sep} from 'node:path'
 import {errnoCode, isLoadoutError, validationFailed, type LoadoutError} from '../../model/errors.js'
-import {isInside, lstatIfAny, safeRealpath} from '../fs/contain.js'
+import {isInside, listFolder, lstatIfAny, relativeBelow, safeRealpath} from '../fs/contain.js'
 import {entryPath} from '../fs/entry-path.js'
 import {problem, type Problem} from '../../model/problems.js'
 import {readOpenFile} from '../fs/read.js'
@@ -85,16 +85,13 @@ export const checkPathText = (raw: unknown, ctx: ManifestPathContext): string =>
  * The disk rule: `abs` (lexically inside `root`) must also really be inside it. The deepest part of
  * the path that exists is resolved; a link to outside, or a dangling link aimed outside, is refused.
  */
-export const checkResolvesInside = (abs: string, root: string, origin: PathOrigin, label = relative(root, abs) || '.'): string => {
+export const checkResolvesInside = (abs: string, root: string, origin: PathOrigin, label?: string): string => {
   const realRoot = safeRealpath(root) ?? resolve(root)
-  if (!isInside(resolve(root), abs)) throw ruleBroken('path-outside-root', `path ${JSON.stringify(label)} is outside the plugin root`, origin)
+  const shown = () => JSON.stringify(label ?? (relative(root, abs) || '.'))
+  if (!isInside(root, abs)) throw ruleBroken('path-outside-root', `path ${shown()} is outside the plugin root`, origin)
   const target = outsideTarget(abs, realRoot)
   if (target !== undefined) {
-    throw ruleBroken(
-      'path-outside-root',
-      `path ${JSON.stringify(label)} resolves through a symbolic link to ${target}, outside the plugin root; it is not read`,
-      origin,
-    )
+    throw ruleBroken('path-outside-root', `path ${shown()} resolves through a symbolic link to ${target}, outside the plugin root; it is not read`, origin)
   }
   return abs
 }
@@ -173,16 +170,16 @@ export const linksOutside = (dir: string, root: string, options: LinkWalkOptions
   if (!start?.isDirectory()) return []
   let seen = 0
   const walk = (current: string): boolean => {
-    let entries: Dirent[]
+    let entries: readonly Dirent[]
     try {
-      entries = readdirSync(current, {withFileTypes: true})
+      entries = listFolder(current)
     } catch (error) {
       problems.push(
         problem('error', 'path-unreadable', `cannot read the folder ${relative(root, current) || '.'}: ${errnoCode(error) ?? String(error)}`, {file: current}),
       )
       return true
     }
-    for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+    for (const entry of [...entries].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
       if (++seen > MAX_TREE_ENTRIES) {
         problems.push(problem('error', 'plugin-too-many-files', `the plugin has more than ${MAX_TREE_ENTRIES} files and folders`, {file: root}))
         return false
@@ -251,7 +248,7 @@ export interface ContainedReadOptions extends PathOrigin {
  * valid UTF-8. The size is checked on the open descriptor before a byte is read.
  */
 export const readContainedText = (abs: string, options: ContainedReadOptions): string => {
-  const shown = relative(options.root, abs) || basename(abs)
+  const shown = relativeBelow(options.root, abs) || basename(abs)
   if (lstatIfAny(abs) === undefined) throw ruleBroken('path-missing', `${shown} does not exist`, options)
   checkResolvesInside(abs, options.root, options, shown)
   let fd: number

@@ -1,7 +1,8 @@
 import {closeSync, fstatSync, lstatSync, openSync, readdirSync} from 'node:fs'
-import {join, normalize, relative, sep} from 'node:path'
+import {join, normalize, sep} from 'node:path'
 import {validationFailed} from '../../model/errors.js'
 import {entryPath} from '../fs/entry-path.js'
+import {relativeBelow} from '../fs/contain.js'
 import {rememberRead, readOnceBytes} from '../fs/read-once.js'
 import {readOpenFile} from '../fs/read.js'
 import {MANIFEST_FILES} from './manifest-formats/index.js'
@@ -61,8 +62,12 @@ export const scanFile = (file: string, textOnly = false): HiddenTextFinding[] =>
 }
 
 /** Every file below `dir` whose name passes `keep`, at any depth, without following links. */
-export const filesBelow = (dir: string, keep: (name: string) => boolean = () => true): string[] => {
+export const filesBelow = (dir: string, keep: (name: string) => boolean = () => true): string[] => walkFiles(dir, keep).files
+
+/** The files below `dir` (sorted), and every folder the walk entered (links are not entered). */
+const walkFiles = (dir: string, keep: (name: string) => boolean = () => true): {files: string[]; folders: Set<string>} => {
   const found: string[] = []
+  const folders = new Set<string>()
   const pending = [normalize(dir)]
   while (pending.length > 0) {
     const current = pending.pop()!
@@ -72,13 +77,20 @@ export const filesBelow = (dir: string, keep: (name: string) => boolean = () => 
     } catch {
       continue
     }
+    folders.add(current)
     for (const e of entries) {
       const full = entryPath(current, e.name)
       if (e.isDirectory()) pending.push(full)
       else if (e.isFile() && keep(e.name)) found.push(full)
     }
   }
-  return found.sort()
+  return {files: found.sort(), folders}
+}
+
+/** A file's path relative to `root`, `/`-separated. */
+const relativeShown = (root: string): ((file: string) => string) => {
+  const base = normalize(root)
+  return (file) => relativeBelow(base, file).split(sep).join('/')
 }
 
 export const isMarkdown = (name: string): boolean => /\.(?:md|mdc|markdown)$/i.test(name)
@@ -95,13 +107,19 @@ const exists = (path: string): boolean => {
  * The files of a plugin that agents read as instructions: every file of each skill (its Markdown, and
  * the scripts and references it points the agent to), subagents, commands, manifests.
  */
-export const agentReadFiles = (model: PluginModel): string[] => {
+export const agentReadFiles = (model: PluginModel, tree?: {files: string[]; folders: Set<string>}): string[] => {
   const manifests = MANIFEST_FILES.filter((f) => !f.shared)
     .map((f) => join(model.root, f.path))
     .filter(exists)
+  // a skill folder the plugin's own walk entered (no link on its way): its files are that walk's
+  const skillFiles = (dir: string): string[] => {
+    const start = normalize(dir)
+    if (!tree?.folders.has(start)) return filesBelow(dir)
+    return tree.files.filter((f) => f.startsWith(`${start}${sep}`))
+  }
   return [
     ...new Set([
-      ...model.skills.flatMap((s) => filesBelow(s.dir)),
+      ...model.skills.flatMap((s) => skillFiles(s.dir)),
       ...model.subagents.map((s) => s.file),
       ...model.commands.map((c) => c.file),
       ...manifests,
@@ -113,14 +131,18 @@ export const agentReadFiles = (model: PluginModel): string[] => {
 export const formatFinding = (f: HiddenTextFinding): string => `${f.file}:${f.line}:${f.column} ${f.codePoint} ${f.name}`
 
 /** Hidden characters in the names of files (a bidi control can make `run.sh` of `hs.nur`), relative to `root`. */
-export const hiddenInNames = (files: readonly string[], root: string): HiddenTextFinding[] =>
-  files.flatMap((file) => findHiddenText(relative(root, file).split(sep).join('/')).map((f) => ({...f, file, line: 0, name: `${f.name} IN THE FILE NAME`})))
+export const hiddenInNames = (files: readonly string[], root: string): HiddenTextFinding[] => {
+  const shown = relativeShown(root)
+  return files.flatMap((file) => findHiddenText(shown(file)).map((f) => ({...f, file, line: 0, name: `${f.name} IN THE FILE NAME`})))
+}
 
 /** Refuses a plugin whose agent-read text hides characters (`--allow-hidden-text` skips this). */
 export const refuseHiddenText = (model: PluginModel, id: string): void => {
-  const findings = [...hiddenInNames(filesBelow(model.root), model.root), ...agentReadFiles(model).flatMap((file) => scanFile(file, !isMarkdown(file)))].map(
-    (f) => ({...f, file: relative(model.root, f.file).split(sep).join('/')}),
-  )
+  const tree = walkFiles(model.root)
+  const findings = [...hiddenInNames(tree.files, model.root), ...agentReadFiles(model, tree).flatMap((file) => scanFile(file, !isMarkdown(file)))].map((f) => ({
+    ...f,
+    file: relativeShown(model.root)(f.file),
+  }))
   if (findings.length === 0) return
   const large = findings.filter((f) => f.tooLarge).map((f) => f.file)
   if (large.length > 0)

@@ -9,7 +9,7 @@ import type {Scope} from '../../kernel/env/scope.js'
 import {openStatMemo, type StatMemo} from '../../kernel/fs/stat-memo.js'
 import {namingEntry} from '../../kernel/plugin/manifests.js'
 import {inspectPlugin} from '../../kernel/plugin/read.js'
-import {readSkillDir} from '../../kernel/skills/read.js'
+import {skillAsRead} from '../../kernel/plugin/collect.js'
 import type {InstallRecord} from '../../kernel/state/records.js'
 import type {AgentTarget} from '../../kernel/targets/types.js'
 import {recordedForm} from '../install/form.js'
@@ -70,7 +70,7 @@ const isCopyParts = (value: unknown): value is CopyParts => {
 const partsOfCopy = (model: Pick<PluginModel, 'name' | 'skills' | 'commands' | 'subagents'>): CopyParts => ({
   plugin: model.name,
   parts: [
-    ...model.skills.map((s) => ({kind: 'skill' as const, name: s.name, path: s.dir, description: readSkillDir(s.dir).description})),
+    ...model.skills.map((s) => ({kind: 'skill' as const, name: s.name, path: s.dir, description: skillAsRead(s).description})),
     ...model.commands.map((c) => ({kind: 'command' as const, name: c.name, path: c.file, description: commandDescription(c.file)})),
     ...model.subagents.map((a) => ({kind: 'subagent' as const, name: a.name, path: a.file, description: text(a.frontmatter.description)})),
   ],

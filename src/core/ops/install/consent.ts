@@ -5,10 +5,10 @@ import {loadoutPaths, type Environment} from '../../kernel/env/environment.js'
 import {stableStringify, readJsonFile, writeJsonFile} from '../../kernel/fs/json.js'
 import {hookCommandsForConsent, renderHooks, type HookConsent} from '../../kernel/writers/hooks.js'
 import {describeMcpForConsent, type McpConsent} from '../../kernel/writers/mcp.js'
-import type {HookEvents, PluginModel} from '../../model/plugin.js'
+import type {HookEvents, PluginModel, SkillComponent} from '../../model/plugin.js'
 import type {AgentTarget} from '../../kernel/targets/types.js'
 import type {TargetPlan} from './plan.js'
-import {readSkillDir} from '../../kernel/skills/read.js'
+import {skillAsRead} from '../../kernel/plugin/collect.js'
 import {MODE_EXECUTABLE} from '../../kernel/fs/integrity.js'
 import type {PluginFiles} from './plugin-copy.js'
 import {readLspServers} from '../../kernel/plugin/lsp-servers.js'
@@ -43,8 +43,8 @@ export interface ConsentSummary {
   fingerprint: string
 }
 
-const skillHooksOf = (component: string, dir: string): ConsentItem[] => {
-  const hooks = readSkillDir(dir).frontmatter?.hooks
+const skillHooksOf = (component: string, skill: SkillComponent): ConsentItem[] => {
+  const hooks = skillAsRead(skill).frontmatter?.hooks
   return hooks === undefined || hooks === null ? [] : [{kind: 'skill-hooks', component, hooks}]
 }
 
@@ -88,7 +88,7 @@ export const consentSummary = (id: string, model: PluginModel, tree: PluginFiles
   summarize(
     [
       ...model.hooks.flatMap((h) => hookItems(`${id}/hooks/${h.name}`, h.events)),
-      ...model.skills.flatMap((s) => skillHooksOf(`${id}/skills/${s.name}`, s.dir)),
+      ...model.skills.flatMap((s) => skillHooksOf(`${id}/skills/${s.name}`, s)),
       ...model.mcpServers.map((m) => mcpItem(id, m)),
       ...toolItems(id, model),
       ...lspItems(id, model),
@@ -129,7 +129,7 @@ export const consentFromPlans = (
     ...hooks,
     ...model.skills.flatMap((s) => {
       const component = `${id}/skill/${s.name}`
-      return written(component) ? skillHooksOf(`${id}/skills/${writtenAs(component, s.name)}`, s.dir) : []
+      return written(component) ? skillHooksOf(`${id}/skills/${writtenAs(component, s.name)}`, s) : []
     }),
     ...model.mcpServers.filter((m) => written(`${id}/mcp/${m.name}`)).map((m) => mcpItem(id, m)),
     ...(plans.some((p) => writes(p, `${id}/plugin/${model.name}`)) ? toolItems(id, model) : []),
