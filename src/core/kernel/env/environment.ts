@@ -1,11 +1,15 @@
-import {homedir} from 'node:os'
+import {lazyRequire} from './lazy.js'
 import {join, resolve} from 'node:path'
 import {isTerminal} from './terminal.js'
+
+/** node:os, loaded only when HOME is unset (most runs never need it) */
+const nodeOs = lazyRequire<typeof import('node:os')>('node:os')
 
 /**
  * Everything loadout reads from the process (variables, home, working directory, terminal) comes in
  * through one Environment, so the library is testable against a temporary HOME.
  */
+
 export interface Environment {
   vars: Readonly<Record<string, string | undefined>>
   home: string
@@ -21,7 +25,7 @@ export interface Environment {
 
 export const environmentFromProcess = (): Environment => ({
   vars: process.env,
-  home: process.env.HOME || homedir(),
+  home: process.env.HOME || nodeOs().homedir(),
   cwd: process.cwd(),
   platform: process.platform,
   // asked only where a command may prompt; by descriptor, since making process.stdout or process.stdin

@@ -1,11 +1,27 @@
-import {lstatSync} from 'node:fs'
+import {lstatSync, rmSync, unlinkSync} from 'node:fs'
+import {errnoCode} from '../../model/errors.js'
 
 /** Whether anything is at `path`, a link (even a dangling one) included: the name is looked at, never followed. */
 export const entryExists = (path: string): boolean => {
   try {
-    lstatSync(path)
-    return true
+    return lstatSync(path, {throwIfNoEntry: false}) !== undefined
   } catch {
     return false
+  }
+}
+
+/**
+ * Removes whatever is at `path`, a folder with all it holds, as `rmSync(path, {recursive: true,
+ * force: true})` does; nothing there is no error. A file or link is unlinked and an absent path only
+ * looked at: Node loads its recursive remover at a run's first rmSync, which most runs never need.
+ */
+export const removeEntry = (path: string): void => {
+  const stat = lstatSync(path, {throwIfNoEntry: false})
+  if (stat === undefined) return
+  if (stat.isDirectory()) return rmSync(path, {recursive: true, force: true})
+  try {
+    unlinkSync(path)
+  } catch (error) {
+    if (errnoCode(error) !== 'ENOENT') throw error
   }
 }

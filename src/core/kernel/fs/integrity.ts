@@ -4,16 +4,19 @@
  * string is not.
  */
 import {createHash} from '../crypto/node-crypto.js'
-import {closeSync, constants, createReadStream, fstatSync, openSync, readdirSync, readFileSync, readlinkSync} from 'node:fs'
+import {closeSync, constants, createReadStream, fstatSync, openSync, readdirSync, readFileSync, readlinkSync, readSync} from 'node:fs'
 import {normalize} from 'node:path'
 import {errnoCode, EXIT, LoadoutError} from '../../model/errors.js'
 import {entryPath} from './entry-path.js'
 import {rememberRead, readOnceBytes} from './read-once.js'
+import {readOpenFile} from './read.js'
 
 /** Git's file modes: the only modes the tree hash knows, so umask and group bits never matter. */
 export const MODE_FILE = '100644'
 export const MODE_EXECUTABLE = '100755'
 export const MODE_SYMLINK = '120000'
+
+const oneByte = Buffer.alloc(1)
 
 /** Files up to this size are read whole; larger ones are streamed through the hash. */
 const READ_WHOLE_LIMIT = 8 * 1024 * 1024
@@ -33,7 +36,9 @@ const hashFd = async (fd: number, path: string): Promise<{hash: string; executab
   if (!stat.isFile()) throw new LoadoutError('not-a-file', EXIT.validation, `${path} is not a regular file`)
   const executable = (stat.mode & 0o100) !== 0
   if (stat.size <= READ_WHOLE_LIMIT) {
-    const bytes = readFileSync(fd)
+    // the size fstat gave, then one byte more to see the end: a file that grew meanwhile is read whole
+    let bytes = readOpenFile(fd, stat.size)
+    if (bytes.length === stat.size && readSync(fd, oneByte, 0, 1, stat.size) !== 0) bytes = readFileSync(fd)
     const hash = sha256Hex(bytes)
     if (bytes.length === stat.size) rememberRead(path, bytes, stat, hash)
     return {hash, executable}

@@ -1,6 +1,7 @@
 import {randomBytes} from '../crypto/node-crypto.js'
 import {closeSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync, writeFileSync, writeSync} from 'node:fs'
 import {basename, dirname, join} from 'node:path'
+import {removeEntry} from './exists.js'
 import {errnoCode, EXIT, explainIoError, LoadoutError} from '../../model/errors.js'
 import {assertNoLinksBelow} from './contain.js'
 import {failpoint} from '../env/failpoint.js'
@@ -76,7 +77,7 @@ const stagedRename = (path: string, write: (tmp: string) => void): void => {
     renameSync(tmp, path)
     failpoint('write.renamed')
   } catch (error) {
-    rmSync(tmp, {force: true})
+    removeEntry(tmp)
     throw explainIoError(error, path)
   }
 }
@@ -108,10 +109,10 @@ export const swapDirectoryIn = (staging: string, destination: string, replace: b
     failpoint('swap.in')
   } catch (error) {
     if (aside) renameSync(aside, destination)
-    rmSync(staging, {recursive: true, force: true})
+    removeEntry(staging)
     throw error
   }
-  if (aside) rmSync(aside, {recursive: true, force: true})
+  if (aside) removeEntry(aside)
 }
 
 /**

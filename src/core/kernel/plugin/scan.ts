@@ -115,7 +115,8 @@ export const agentReadFiles = (model: PluginModel, tree?: {files: string[]; fold
   const skillFiles = (dir: string): string[] => {
     const start = normalize(dir)
     if (!tree?.folders.has(start)) return filesBelow(dir)
-    return tree.files.filter((f) => f.startsWith(`${start}${sep}`))
+    const below = `${start}${sep}`
+    return tree.files.filter((f) => f.startsWith(below))
   }
   return [
     ...new Set([

@@ -1,5 +1,5 @@
 import {randomBytes} from '../crypto/node-crypto.js'
-import {mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync} from 'node:fs'
+import {mkdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, unlinkSync, writeFileSync} from 'node:fs'
 import {dirname, join} from 'node:path'
 import {failpoint} from '../env/failpoint.js'
 import {errnoCode, EXIT, explainIoError, LoadoutError} from '../../model/errors.js'
@@ -97,7 +97,8 @@ export const acquireLock = async (lockDir: string, waitMs = 30_000): Promise<Loc
   } catch (error) {
     throw explainIoError(error, dirname(lockDir))
   }
-  const owner: LockOwner = {pid: process.pid, token: randomBytes(8).toString('hex'), ...(processStart(process.pid) ? {start: processStart(process.pid)!} : {})}
+  const start = processStart(process.pid)
+  const owner: LockOwner = {pid: process.pid, token: randomBytes(8).toString('hex'), ...(start ? {start} : {})}
   const deadline = Date.now() + waitMs
   for (;;) {
     let made = false
@@ -142,8 +143,18 @@ export const acquireLock = async (lockDir: string, waitMs = 30_000): Promise<Loc
     owner,
     release() {
       // only our own lock: one taken over from us (we looked dead) is not ours to remove
-      if (readOwner(lockDir)?.token === owner.token) rmSync(lockDir, {recursive: true, force: true})
+      if (readOwner(lockDir)?.token === owner.token) removeLockDir(lockDir)
     },
+  }
+}
+
+/** Removes a lock folder: its owner file and the folder, or (something else left in it) all of it. */
+const removeLockDir = (lockDir: string): void => {
+  try {
+    unlinkSync(join(lockDir, 'owner.json'))
+    rmdirSync(lockDir)
+  } catch {
+    rmSync(lockDir, {recursive: true, force: true})
   }
 }
 

@@ -55,6 +55,7 @@ import {dirname, isAbsolute, join, normalize} from 'node:path'
 import {journalFile, loadoutPaths, type Environment} from '../env/environment.js'
 import {explainIoError, isLoadoutError} from '../../model/errors.js'
 import {isInside} from '../fs/contain.js'
+import {removeEntry} from '../fs/exists.js'
 import {acquireLock, lockHolder, type LockOwner} from './mutex.js'
 import {assertWritableFile, removeEntries, TEMP_NAME, tmpName} from '../fs/write.js'
 import {hasMarketplacesLeftover, isMarketplacesLeftover, marketplacesFile, stateLockDir} from './marketplaces.js'
@@ -272,8 +273,8 @@ const sweep = (entries: readonly Entry[]): void => {
 }
 
 const dropJournal = (env: Environment): void => {
-  rmSync(keptDir(env), {recursive: true, force: true})
-  rmSync(journalFile(env), {force: true})
+  removeEntry(keptDir(env))
+  removeEntry(journalFile(env))
 }
 
 /** Rolls back, newest step first; every step is tried, the first failure is thrown after. */
@@ -297,7 +298,7 @@ export const recoverPending = (env: Environment): Recovery | undefined => {
   removeEntries(dirname(marketplacesFile(env)), isMarketplacesLeftover(env))
   const entries = readEntries(env)
   if (!entries) {
-    rmSync(keptDir(env), {recursive: true, force: true})
+    removeEntry(keptDir(env))
     return undefined
   }
   const begin = entries.find((e) => e.t === 'begin')

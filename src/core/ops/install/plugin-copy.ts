@@ -8,6 +8,7 @@ import {existsSync, mkdirSync, readdirSync, renameSync, rmSync} from 'node:fs'
 import {basename, dirname, join} from 'node:path'
 import {EXIT, LoadoutError} from '../../model/errors.js'
 import {copyTree} from '../../kernel/fs/copy.js'
+import {removeEntry} from '../../kernel/fs/exists.js'
 import {readOnceTreeMoved} from '../../kernel/fs/read-once.js'
 import {readJsonFile, writeJsonFile} from '../../kernel/fs/json.js'
 import type {Guard} from '../../kernel/state/transaction.js'
@@ -86,7 +87,7 @@ export const materializeCopy = async (from: string, to: string, expected: Plugin
     return
   }
   const staging = `${to}.stage-${process.pid}`
-  rmSync(staging, {recursive: true, force: true})
+  removeEntry(staging)
   try {
     // the bytes written are the bytes hashed: the copy's integrity needs no second read of it
     const copied = integrityOf(entriesOf(copyTree(from, staging)))
@@ -107,7 +108,7 @@ export const materializeCopy = async (from: string, to: string, expected: Plugin
     rmSync(aside, {recursive: true, force: true})
     writeList(to, expected)
   } finally {
-    rmSync(staging, {recursive: true, force: true})
+    removeEntry(staging)
   }
 }
 
