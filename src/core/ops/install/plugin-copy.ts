@@ -4,13 +4,14 @@
  * name the file that changed; the list is trusted only when it hashes to the integrity in the
  * install record (state.json), which the list itself cannot change.
  */
-import {existsSync, mkdirSync, readdirSync, renameSync, rmSync} from 'node:fs'
+import {existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync} from 'node:fs'
 import {basename, dirname, join} from 'node:path'
 import {EXIT, LoadoutError} from '../../model/errors.js'
 import {copyTree} from '../../kernel/fs/copy.js'
 import {removeEntry} from '../../kernel/fs/exists.js'
 import {readOnceTreeMoved} from '../../kernel/fs/read-once.js'
-import {readJsonFile, writeJsonFile} from '../../kernel/fs/json.js'
+import {readJsonFile, stableStringify} from '../../kernel/fs/json.js'
+import {writeFileAtomic} from '../../kernel/fs/write.js'
 import type {Guard} from '../../kernel/state/transaction.js'
 import {integrityOf, MODE_EXECUTABLE, MODE_FILE, MODE_SYMLINK, sortEntries, treeEntries, type TreeEntry} from '../../kernel/fs/integrity.js'
 import type {CopiedFile} from '../../kernel/fs/copy.js'
@@ -39,8 +40,20 @@ export const pluginFiles = async (root: string): Promise<PluginFiles> => {
 }
 
 const writeList = (root: string, files: PluginFiles): void => {
-  mkdirSync(dirname(listFile(root)), {recursive: true})
-  writeJsonFile(listFile(root), files)
+  const file = listFile(root)
+  const text = stableStringify(files)
+  // a reinstall of the same revision finds the list it wrote before: written again only when it differs
+  if (readTextIfAny(file) === text) return
+  mkdirSync(dirname(file), {recursive: true})
+  writeFileAtomic(file, text)
+}
+
+const readTextIfAny = (file: string): string | undefined => {
+  try {
+    return readFileSync(file, 'utf8')
+  } catch {
+    return undefined
+  }
 }
 
 /** The tree entries of a copy as it was written, in the order `integrityOf` wants (UTF-8 bytes of the paths). */
