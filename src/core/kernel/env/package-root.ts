@@ -1,6 +1,5 @@
 import {existsSync, readFileSync} from 'node:fs'
 import {dirname, join} from 'node:path'
-import {fileURLToPath} from 'node:url'
 
 /**
  * The installed package's root: the nearest folder above this module that holds the shipped
@@ -14,7 +13,7 @@ const findPackageRoot = (from: string): string => {
   }
 }
 
-export const PACKAGE_ROOT = findPackageRoot(dirname(fileURLToPath(import.meta.url)))
+export const PACKAGE_ROOT = findPackageRoot(import.meta.dirname)
 export const REGISTRY_DIR = join(PACKAGE_ROOT, 'registry')
 export const TEMPLATES_DIR = join(PACKAGE_ROOT, 'templates')
 
