@@ -351,6 +351,33 @@ const installWarmFloor = workFloorOf(
   },
 )
 
+/**
+ * install-warm's program: loadout loads the install command (the pack of its code, with V8's code cache),
+ * parses its arguments, reads the agents' registry and the marketplace's catalog, and stops there, the
+ * plugin asked for being in no catalog. Not a target: it splits install-warm's figure into what loading
+ * loadout costs and what the install's own work (fetch from the cache, checks, consent, plan, journal,
+ * writes) adds, each against the same floor in the same run.
+ */
+const installWarmProgram = (() => {
+  const warm = networkScenarios.find((s) => s.name === 'install-warm')
+  return {
+    ...warm,
+    name: 'install-warm-program',
+    description:
+      "what loading loadout costs in `install-warm`: `loadout install nosuch@acme … --offline` loads the install command's code, " +
+      'reads its arguments, the agents and the catalog, and stops (no such plugin); against the same floor',
+    target: undefined,
+    // it fails by design (no such plugin): its check asks for that failure
+    command: (ctx) => ({...loadout(ctx, 'install', 'nosuch@acme', '--agent', 'claude-code', '--scope', 'user', '--yes', '--offline'), allowFailure: true}),
+    check(ctx, {command, baseline}) {
+      if (command.status !== 3 || !/not in marketplace/.test(command.stderr)) {
+        throw new Error(`install nosuch@acme exited ${command.status}: ${command.stderr.trim().split('\n')[0] ?? ''}`)
+      }
+      expectStatusZero('baseline', baseline)
+    },
+  }
+})()
+
 export const scenarios = [
   {
     name: 'version',
@@ -484,5 +511,6 @@ export const scenarios = [
   ...networkScenarios,
   installColdFloor,
   installWarmFloor,
+  installWarmProgram,
   ...scaleScenarios,
 ]
