@@ -147,6 +147,12 @@ export interface SkillAsRead {
 /** What readSkill read for each skill it made: consent and the budget then need not read and parse SKILL.md again (the same bytes). */
 const asRead = new WeakMap<SkillComponent, SkillAsRead>()
 
+/** `copy` holds the same SKILL.md as `skill` (a copy of its folder this run made and checked): what was read of one is the other's. */
+export const sameSkillAsRead = (skill: SkillComponent, copy: SkillComponent): void => {
+  const kept = asRead.get(skill)
+  if (kept) asRead.set(copy, kept)
+}
+
 /** The frontmatter and description of `skill`: as its reading kept them, else read from its folder now. */
 export const skillAsRead = (skill: SkillComponent): SkillAsRead => {
   const kept = asRead.get(skill)

@@ -8,6 +8,7 @@
  */
 import {sep} from 'node:path'
 import type {PluginModel} from '../../model/plugin.js'
+import {sameSkillAsRead} from '../../kernel/plugin/collect.js'
 
 const made = new Map<string, {integrity: string; view: PluginModel}>()
 
@@ -37,6 +38,8 @@ export const madeCopyParts = (root: string, integrity: string | undefined): Pick
   if (!copy || copy.integrity !== integrity) return undefined
   const {view} = copy
   const skills = moveAll(view.skills, 'dir', view.root, root)
+  // the copy holds the bytes the view was read from (the same integrity): its skills read as the view's did
+  skills?.forEach((skill, i) => sameSkillAsRead(view.skills[i]!, skill))
   const commands = moveAll(view.commands, 'file', view.root, root)
   const subagents = moveAll(view.subagents, 'file', view.root, root)
   return skills && commands && subagents ? {name: view.name, skills, commands, subagents} : undefined
