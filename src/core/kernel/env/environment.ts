@@ -9,7 +9,6 @@ const nodeOs = lazyRequire<typeof import('node:os')>('node:os')
  * Everything loadout reads from the process (variables, home, working directory, terminal) comes in
  * through one Environment, so the library is testable against a temporary HOME.
  */
-
 export interface Environment {
   vars: Readonly<Record<string, string | undefined>>
   home: string
