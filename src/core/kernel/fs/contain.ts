@@ -6,22 +6,24 @@ import {entryPath} from './entry-path.js'
 // An absolute POSIX path with no empty, `.` or `..` segment and no trailing `/`: what resolve() returns.
 const RESOLVED_POSIX = /^(?:\/(?!\.\.?(?:\/|$))[^/]+)+$/
 
+/** Whether `path` is such a path on a POSIX system: what resolve() would give back unchanged. */
+const isResolved = (path: string): boolean => sep === '/' && RESOLVED_POSIX.test(path)
+
 /** True when `path` is `root` or lies below it (lexically; no links are followed). */
 export const isInside = (root: string, path: string): boolean => {
   // both resolved already (real paths, and joins below them): the same answer without resolving them
   // again; a first segment starting with `..` is outside, as the relative path's test below has it
-  if (sep === '/' && RESOLVED_POSIX.test(root) && RESOLVED_POSIX.test(path))
-    return path === root || (path.startsWith(`${root}/`) && !path.startsWith('..', root.length + 1))
+  if (isResolved(root) && isResolved(path)) return path === root || (path.startsWith(`${root}/`) && !path.startsWith('..', root.length + 1))
   const rel = relative(resolve(root), resolve(path))
   return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel) && rel.split(sep)[0] !== '..')
 }
 
 /** `resolve(path)`, which a path already resolved is without resolving it again. */
-const resolvedOnce = (path: string): string => (sep === '/' && RESOLVED_POSIX.test(path) ? path : resolve(path))
+const resolvedOnce = (path: string): string => (isResolved(path) ? path : resolve(path))
 
 /** `relative(root, path)`, without resolving either again when both are resolved and `path` is `root` or below it. */
 export const relativeBelow = (root: string, path: string): string => {
-  if (sep === '/' && RESOLVED_POSIX.test(root) && RESOLVED_POSIX.test(path)) {
+  if (isResolved(root) && isResolved(path)) {
     if (path === root) return ''
     if (path.startsWith(`${root}/`)) return path.slice(root.length + 1)
   }
@@ -146,7 +148,7 @@ export const safeRealpath = (path: string): string | undefined => {
  */
 const realpathBelowKnown = (path: string, known: Map<string, string | undefined>): string | undefined => {
   const parent = dirname(path)
-  if (sep !== '/' || parent === path || !RESOLVED_POSIX.test(path)) return realpathOrUndefined(path)
+  if (parent === path || !isResolved(path)) return realpathOrUndefined(path)
   let stat: Stats | undefined
   try {
     stat = lstatIfAny(path)

@@ -6,7 +6,7 @@
 import {basename, dirname, extname, join, normalize} from 'node:path'
 import {listFolder, safeRealpath} from '../fs/contain.js'
 import {entryPath} from '../fs/entry-path.js'
-import {readSkillDir, SKILL_FILE} from '../skills/read.js'
+import {readSkillDir, SKILL_FILE, type SkillOnDisk} from '../skills/read.js'
 import {checkSkillName} from '../skills/name.js'
 import {stableStringify} from '../fs/json.js'
 import type {SkillDialect} from '../targets/types.js'
@@ -134,7 +134,7 @@ export const readSkill = (dir: string, dialect: SkillDialect, report: PluginRepo
   }
   const usable = onDisk.name !== undefined && checkSkillName(onDisk.name) === undefined
   const skill: SkillComponent = {kind: 'skill', name: usable ? onDisk.name! : basename(dir), dir}
-  asRead.set(skill, {...(onDisk.frontmatter ? {frontmatter: onDisk.frontmatter} : {}), ...(onDisk.fallback ? {} : {description: onDisk.description})})
+  asRead.set(skill, asReadOf(onDisk))
   return skill
 }
 
@@ -143,6 +143,12 @@ export interface SkillAsRead {
   frontmatter?: Record<string, unknown>
   description?: string
 }
+
+/** The part of a reading kept: a dialect's fallback description (cst-agent's first line) is not the specification's. */
+const asReadOf = (onDisk: SkillOnDisk): SkillAsRead => ({
+  ...(onDisk.frontmatter ? {frontmatter: onDisk.frontmatter} : {}),
+  ...(onDisk.fallback ? {} : {description: onDisk.description}),
+})
 
 /** What readSkill read for each skill it made: consent and the budget then need not read and parse SKILL.md again (the same bytes). */
 const asRead = new WeakMap<SkillComponent, SkillAsRead>()
@@ -154,12 +160,7 @@ export const sameSkillAsRead = (skill: SkillComponent, copy: SkillComponent): vo
 }
 
 /** The frontmatter and description of `skill`: as its reading kept them, else read from its folder now. */
-export const skillAsRead = (skill: SkillComponent): SkillAsRead => {
-  const kept = asRead.get(skill)
-  if (kept) return kept
-  const onDisk = readSkillDir(skill.dir)
-  return {...(onDisk.frontmatter ? {frontmatter: onDisk.frontmatter} : {}), description: onDisk.description}
-}
+export const skillAsRead = (skill: SkillComponent): SkillAsRead => asRead.get(skill) ?? asReadOf(readSkillDir(skill.dir))
 
 // ---------------------------------------------------------------------------------------------
 // Subagents and commands: Markdown files, named one by one or as a folder of *.md

@@ -140,9 +140,10 @@ export const hiddenInNames = (files: readonly string[], root: string): HiddenTex
 /** Refuses a plugin whose agent-read text hides characters (`--allow-hidden-text` skips this). */
 export const refuseHiddenText = (model: PluginModel, id: string): void => {
   const tree = walkFiles(model.root)
+  const shown = relativeShown(model.root)
   const findings = [...hiddenInNames(tree.files, model.root), ...agentReadFiles(model, tree).flatMap((file) => scanFile(file, !isMarkdown(file)))].map((f) => ({
     ...f,
-    file: relativeShown(model.root)(f.file),
+    file: shown(f.file),
   }))
   if (findings.length === 0) return
   const large = findings.filter((f) => f.tooLarge).map((f) => f.file)
