@@ -236,6 +236,8 @@ export interface PendingInstall {
   userConfig: Awaited<ReturnType<typeof ensureUserConfig>>
   /** the parts each chosen agent leaves out, by agent id */
   disabled: Record<string, DisabledParts>
+  /** the plan consent was built from, and the records it was made on */
+  planned: Planned & {on: readonly InstallRecord[]}
 }
 
 /**
@@ -328,7 +330,8 @@ export const preflightInstall = async (prepared: Prepared, options: InstallOptio
     ...(options.askUserConfig ? {ask: options.askUserConfig} : {}),
   })
   const basis: PlanBasis = {prepared, options, dirs, userConfig, disabled}
-  const {plans} = planFor(basis, all)
+  const planned = planFor(basis, all)
+  const {plans} = planned
   const summary = consentOf(basis, plans)
   let approvedBy: InstallResult['consent']['approvedBy'] = 'not-needed'
   if (summary.items.length > 0) {
@@ -351,7 +354,7 @@ export const preflightInstall = async (prepared: Prepared, options: InstallOptio
     }
   }
   const consent = {items: summary.items, files: summary.files, fingerprint: summary.fingerprint, approvedBy}
-  const pending: PendingInstall = {prepared, options, base, summary, consent, dirs, userConfig, disabled}
+  const pending: PendingInstall = {prepared, options, base, summary, consent, dirs, userConfig, disabled, planned: {...planned, on: all}}
   if (options.dryRun) {
     refuseNothingWritten(id, plans, options, model.problems)
     return {done: {...base, status: 'planned', plans, consent}}
@@ -362,7 +365,14 @@ export const preflightInstall = async (prepared: Prepared, options: InstallOptio
 /** The form asked for: `--skill` picks skills out of the plugin, which only loose parts can do. */
 const askedForm = (options: InstallOptions): FormChoice | undefined => options.form ?? (options.skills ? 'loose' : undefined)
 
-const planFor = (p: PlanBasis, all: readonly InstallRecord[]) => {
+interface Planned {
+  existing: InstallRecord[]
+  others: InstallRecord[]
+  plans: TargetPlan[]
+  marketplace: PlanInput['marketplace']
+}
+
+const planFor = (p: PlanBasis, all: readonly InstallRecord[]): Planned => {
   const {options, prepared, dirs, userConfig} = p
   const existing = existingRecords(all, prepared.id, options)
   const others = all.filter((r) => !existing.includes(r))
@@ -434,10 +444,13 @@ export const applyInTransaction = async (
   ) {
     return {result: {...base, status: 'already-installed', plans: [], consent: {...consent, approvedBy: 'not-needed'}}, records: [...current], changed: false}
   }
-  const {existing, others: before, plans, marketplace} = planFor(p, current)
+  // the records read under the lock are the very ones read before it (the state file unchanged, no run recovered): the plan made
+  // on them stands, and so does what consent showed of it
+  const unchanged = !tx.recovered && sameRecords(current, p.planned.on)
+  const {existing, others: before, plans, marketplace} = unchanged ? p.planned : planFor(p, current)
   refuseNothingWritten(id, plans, options, model.problems)
   // what is written now must be what was approved: another run may have changed what this one renames or skips
-  if (consentOf(p, plans).fingerprint !== summary.fingerprint) {
+  if (!unchanged && consentOf(p, plans).fingerprint !== summary.fingerprint) {
     throw conflict('consent-changed', `what ${id} runs changed while it was being installed (another loadout run wrote meanwhile); nothing was written`, {
       suggestions: [`run it again: loadout install ${id}`],
     })
@@ -491,6 +504,9 @@ export const applyInTransaction = async (
   if (context.scope === 'project') pruneProjectCopies(context.projectRoot, id, after, tx)
   return {result: {...base, status: 'installed', plans, consent}, records: after, changed: true}
 }
+
+/** The same record objects in the same order: records.ts gives back the objects it parsed while the file it read is unchanged. */
+const sameRecords = (a: readonly InstallRecord[], b: readonly InstallRecord[]): boolean => a.length === b.length && a.every((r, i) => r === b[i])
 
 const withDisabled = (record: InstallRecord, parts: DisabledParts | undefined): InstallRecord =>
   noParts(parts) ? record : {...record, disabledParts: normalParts(parts)}
