@@ -58,11 +58,14 @@ export const fileSha256 = async (path: string): Promise<string> => {
   }
 }
 
-/** One hashed entry of a tree: its `/`-separated path, git mode and content (or link target) hash. */
+/**
+ * One hashed entry of a tree: its `/`-separated path, git mode and content (or link target) hash. Made
+ * with its keys in sorted order, as the kept file list holds them: stableStringify then copies none.
+ */
 export interface TreeEntry {
-  path: string
-  mode: typeof MODE_FILE | typeof MODE_EXECUTABLE | typeof MODE_SYMLINK
   hash: string
+  mode: typeof MODE_FILE | typeof MODE_EXECUTABLE | typeof MODE_SYMLINK
+  path: string
 }
 
 /** Names never part of a tree: git's own data, at any depth (a nested `.git` is a submodule's). */
@@ -80,12 +83,12 @@ export const treeEntries = async (root: string): Promise<TreeEntry[]> => {
       const path = rel === '' ? dirent.name : `${rel}/${dirent.name}`
       const full = entryPath(dir, dirent.name)
       if (dirent.isDirectory()) await walk(path, full)
-      else if (dirent.isSymbolicLink()) entries.push({path, mode: MODE_SYMLINK, hash: sha256Hex(readlinkSync(full, {encoding: 'buffer'}))})
+      else if (dirent.isSymbolicLink()) entries.push({hash: sha256Hex(readlinkSync(full, {encoding: 'buffer'})), mode: MODE_SYMLINK, path})
       else if (dirent.isFile()) {
         const known = readOnceBytes(full)
         if (known) {
           known.sha256 ??= sha256Hex(known.bytes)
-          entries.push({path, mode: known.mode & 0o100 ? MODE_EXECUTABLE : MODE_FILE, hash: known.sha256})
+          entries.push({hash: known.sha256, mode: known.mode & 0o100 ? MODE_EXECUTABLE : MODE_FILE, path})
           continue
         }
         let fd: number
@@ -100,7 +103,7 @@ export const treeEntries = async (root: string): Promise<TreeEntry[]> => {
         }
         try {
           const {hash, executable} = await hashFd(fd, full)
-          entries.push({path, mode: executable ? MODE_EXECUTABLE : MODE_FILE, hash})
+          entries.push({hash, mode: executable ? MODE_EXECUTABLE : MODE_FILE, path})
         } finally {
           closeSync(fd)
         }

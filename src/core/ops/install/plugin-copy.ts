@@ -59,7 +59,7 @@ const readTextIfAny = (file: string): string | undefined => {
 /** The tree entries of a copy as it was written, in the order `integrityOf` wants (UTF-8 bytes of the paths). */
 export const entriesOf = (copied: readonly CopiedFile[]): TreeEntry[] =>
   sortEntries(
-    copied.map((c): TreeEntry => ({path: c.path, mode: c.mode === 0o120000 ? MODE_SYMLINK : c.mode & 0o100 ? MODE_EXECUTABLE : MODE_FILE, hash: c.sha256})),
+    copied.map((c): TreeEntry => ({hash: c.sha256, mode: c.mode === 0o120000 ? MODE_SYMLINK : c.mode & 0o100 ? MODE_EXECUTABLE : MODE_FILE, path: c.path})),
   )
 
 const integrityAt = async (root: string): Promise<string | undefined> => {
