@@ -68,11 +68,29 @@ export const parsePolicyFile = (text: string, path: string): PolicyFile => {
   return value as PolicyFile
 }
 
+/**
+ * The policy each environment (one per command) read, by the files it names: a run judges every
+ * request, source and plugin by the same files, read once (an install asked five times, three opens each).
+ */
+const readFor = new WeakMap<Environment, Map<string, Policy>>()
+
 /** The effective policy for commands run in `projectRoot`. */
 export const loadPolicy = (env: Environment, projectRoot: string): Policy => {
+  const files = policyFiles(env, projectRoot)
+  const key = files.map((f) => f.path).join('\0')
+  let read = readFor.get(env)
+  if (!read) readFor.set(env, (read = new Map()))
+  const known = read.get(key)
+  if (known) return known
+  const policy = readPolicy(files)
+  read.set(key, policy)
+  return policy
+}
+
+const readPolicy = (named: ReturnType<typeof policyFiles>): Policy => {
   const files: PolicySourceFile[] = []
   let policy = emptyPolicy()
-  for (const {level, path} of policyFiles(env, projectRoot)) {
+  for (const {level, path} of named) {
     const text = readBounded(path)
     files.push({level, path, present: text !== undefined})
     if (text !== undefined) policy = mergePolicy(policy, parsePolicyFile(text, path), path)
