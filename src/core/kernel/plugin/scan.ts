@@ -1,8 +1,8 @@
-import {closeSync, fstatSync, lstatSync, openSync, readdirSync} from 'node:fs'
+import {closeSync, fstatSync, lstatSync, openSync} from 'node:fs'
 import {join, normalize, sep} from 'node:path'
 import {validationFailed} from '../../model/errors.js'
 import {entryPath} from '../fs/entry-path.js'
-import {relativeBelow} from '../fs/contain.js'
+import {listFolder, relativeBelow} from '../fs/contain.js'
 import {rememberRead, readOnceBytes} from '../fs/read-once.js'
 import {readOpenFile} from '../fs/read.js'
 import {MANIFEST_FILES} from './manifest-formats/index.js'
@@ -73,7 +73,7 @@ const walkFiles = (dir: string, keep: (name: string) => boolean = () => true): {
     const current = pending.pop()!
     let entries
     try {
-      entries = readdirSync(current, {withFileTypes: true})
+      entries = listFolder(current)
     } catch {
       continue
     }

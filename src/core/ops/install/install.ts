@@ -6,6 +6,7 @@ import {projectManifestFile} from '../../kernel/state/marketplaces.js'
 import {installView, readForInstall} from '../../kernel/plugin/leniency.js'
 import {namingEntry} from '../../kernel/plugin/manifests.js'
 import {inspectPlugin} from '../../kernel/plugin/read.js'
+import {withTreeReadOnce} from '../../kernel/fs/contain.js'
 import type {DisabledParts, PluginModel} from '../../model/plugin.js'
 import {admitPluginModel, admitPluginSource} from '../../kernel/policy/gate.js'
 import type {Problem} from '../../model/problems.js'
@@ -170,11 +171,14 @@ export const prepareFetched = async (
   checkPluginProvenance(resolved, fetched, options.env, options.context.projectRoot)
   const signer = await checkPluginSignature(resolved, fetched, options.env, options.context.projectRoot, options.offline)
   if (signer) fetched = {...fetched, signer}
-  const read = readFetched(resolved, fetched, options.env)
-  let model = read.model
-  if (options.skills && options.skills.length > 0) model = pickSkills(model, options.skills)
-  const id = resolved.marketplace === DIRECT ? `${model.name}@${DIRECT}` : resolved.id
-  admitPluginModel(model, id, {env: options.env, projectRoot: options.context.projectRoot, ...(options.allowHiddenText ? {allowHiddenText: true} : {})})
+  // one read of the tree: the hidden-text scan walks the folders the reading listed
+  const {read, model, id} = withTreeReadOnce(() => {
+    const read = readFetched(resolved, fetched, options.env)
+    const model = options.skills && options.skills.length > 0 ? pickSkills(read.model, options.skills) : read.model
+    const id = resolved.marketplace === DIRECT ? `${model.name}@${DIRECT}` : resolved.id
+    admitPluginModel(model, id, {env: options.env, projectRoot: options.context.projectRoot, ...(options.allowHiddenText ? {allowHiddenText: true} : {})})
+    return {read, model, id}
+  })
   // the fetch hashed the same folder file by file already, unless the plugin is a folder inside it
   const files = fetched.files && model.root === fetched.root ? fetched.files : await pluginFiles(model.root)
   return {resolved, fetched, model, id, files, ...(read.copyView && read.copyView.root === model.root ? {copyView: read.copyView} : {})}
