@@ -9,14 +9,11 @@ import {normalize} from 'node:path'
 import {errnoCode, EXIT, LoadoutError} from '../../model/errors.js'
 import {entryPath} from './entry-path.js'
 import {rememberRead, readOnceBytes} from './read-once.js'
-import {readOpenFile} from './read.js'
 
 /** Git's file modes: the only modes the tree hash knows, so umask and group bits never matter. */
 export const MODE_FILE = '100644'
 export const MODE_EXECUTABLE = '100755'
 export const MODE_SYMLINK = '120000'
-
-const oneByte = Buffer.alloc(1)
 
 /** Files up to this size are read whole; larger ones are streamed through the hash. */
 const READ_WHOLE_LIMIT = 8 * 1024 * 1024
@@ -25,6 +22,16 @@ const sha256Hex = (data: string | Buffer): string => createHash('sha256').update
 
 /** Opens a file for reading without following a link in its last component. */
 const openNoFollow = (path: string): number => openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW)
+
+/**
+ * The bytes of an open file whose fstat gave `size`, in one read that asks a byte more (a regular
+ * file's read gives fewer than asked only at its end). Any other count, a file that grew or shrank
+ * meanwhile (or a read that stopped short), is read again whole.
+ */
+const readAsSized = (fd: number, size: number): Buffer => {
+  const buffer = Buffer.allocUnsafe(size + 1)
+  return readSync(fd, buffer, 0, size + 1, 0) === size ? buffer.subarray(0, size) : readFileSync(fd)
+}
 
 /**
  * Hashes an open file; returns its hash and whether its owner may execute it (git's rule). A small
@@ -36,9 +43,7 @@ const hashFd = async (fd: number, path: string): Promise<{hash: string; executab
   if (!stat.isFile()) throw new LoadoutError('not-a-file', EXIT.validation, `${path} is not a regular file`)
   const executable = (stat.mode & 0o100) !== 0
   if (stat.size <= READ_WHOLE_LIMIT) {
-    // the size fstat gave, then one byte more to see the end: a file that grew meanwhile is read whole
-    let bytes = readOpenFile(fd, stat.size)
-    if (bytes.length === stat.size && readSync(fd, oneByte, 0, 1, stat.size) !== 0) bytes = readFileSync(fd)
+    const bytes = readAsSized(fd, stat.size)
     const hash = sha256Hex(bytes)
     if (bytes.length === stat.size) rememberRead(path, bytes, stat, hash)
     return {hash, executable}
