@@ -58,15 +58,21 @@ const commonJs = (input, dir, output) => ({
   logLevel: 'warn',
   output: {dir, format: 'cjs', chunkFileNames: '[name]-[hash].cjs', dynamicImportInCjs: false, ...output},
 })
-const {output} = await build(
-  commonJs(join(root, 'dist', 'ui', 'fast', 'run.js'), fastDir, {
+// The bundle is CommonJS: its modules are given a require (src/ui/fast/load-bundle.ts), which takes the
+// place of the one kernel/env/node-require.ts makes with node:module (whose loading starts Node's ES
+// module loader)
+const NODE_REQUIRE = join(root, 'dist', 'core', 'kernel', 'env', 'node-require.js')
+const ownRequire = {name: 'own-require', load: (id) => (id === NODE_REQUIRE ? 'export const nodeRequire = require\n' : undefined)}
+const {output} = await build({
+  ...commonJs(join(root, 'dist', 'ui', 'fast', 'run.js'), fastDir, {
     entryFileNames: 'run.cjs',
     // the bundled packages in one chunk, named for them (the tests' module trace looks for it)
     codeSplitting: {groups: [{name: 'vendor-simple-git', test: /[\\/]node_modules[\\/]/}]},
     comments: false,
     minify: {compress: false, mangle: true, codegen: {removeWhitespace: true}},
   }),
-)
+  plugins: [ownRequire],
+})
 const chunks = new Map(output.filter((file) => file.type === 'chunk').map((chunk) => [chunk.fileName, chunk]))
 
 // The licences of the packages the bundle holds (MIT all: their notices go with every copy)

@@ -27,7 +27,7 @@ const fast = async () =>
   /^[a-z]/.test(args[0] ?? '') &&
   !process.env.LOADOUT_NO_FAST &&
   (await require('../dist/start/load-bundle.cjs')
-    .loadBundle(join(root, 'dist', 'fast', 'run.cjs'), args)
+    .loadBundle(join(root, 'dist', 'fast', 'run.cjs'), args, require)
     .runFast(args))
 // `update --auto` with nothing due (a SessionStart hook's every run): one file read, no request
 const idleAutoUpdate = () => args[0] === 'update' && require('../dist/start/auto-idle.cjs').answerIdleAutoUpdate(args)

@@ -39,7 +39,7 @@ const makeBundle = (): string => {
 
 const run = (bundle: string, argv: readonly string[] = []): string => {
   const entry = JSON.stringify(join(bundle, 'run.cjs'))
-  const script = `const {loadBundle} = await import(${JSON.stringify(LOADER)}); console.log(loadBundle(${entry}, ${JSON.stringify(argv)}).run())`
+  const script = `const {loadBundle} = await import(${JSON.stringify(LOADER)}); const {createRequire} = await import('node:module'); console.log(loadBundle(${entry}, ${JSON.stringify(argv)}, createRequire(${entry})).run())`
   const result = spawnSync(process.execPath, ['--input-type=module', '-e', script], {encoding: 'utf8'})
   expect(result.stderr).toBe('')
   expect(result.status).toBe(0)
@@ -187,7 +187,7 @@ describe('the loader of the fast path', () => {
       for (const pack of packs) {
         const words = pack.replace('.pack', '').replace('-', ' ')
         const entry = JSON.stringify(join(copy, 'fast', 'run.cjs'))
-        const script = `const {loadBundle} = await import(${JSON.stringify(LOADER)}); await loadBundle(${entry}, ${JSON.stringify(words.split(' '))}).FAST_COMMANDS[${JSON.stringify(words)}]()`
+        const script = `const {loadBundle} = await import(${JSON.stringify(LOADER)}); const {createRequire} = await import('node:module'); await loadBundle(${entry}, ${JSON.stringify(words.split(' '))}, createRequire(${entry})).FAST_COMMANDS[${JSON.stringify(words)}]()`
         const result = spawnSync(process.execPath, ['--input-type=module', '-e', script], {encoding: 'utf8'})
         expect(result.stderr).toBe('')
         expect(result.status).toBe(0)

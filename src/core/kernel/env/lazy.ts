@@ -1,4 +1,4 @@
-import {createRequire} from 'node:module'
+import {nodeRequire} from './node-require.js'
 
 /** A value made on first need and kept: for what costs a run to make though most runs never use it. */
 export const lazy = <T>(make: () => T): (() => T) => {
@@ -11,4 +11,4 @@ export const lazy = <T>(make: () => T): (() => T) => {
  * instance an import would give. An ESM import of a CommonJS package is scanned for its export names
  * on every run that imports it, used or not.
  */
-export const lazyRequire = <T>(specifier: string): (() => T) => lazy(() => createRequire(import.meta.url)(specifier) as T)
+export const lazyRequire = <T>(specifier: string): (() => T) => lazy(() => nodeRequire(specifier) as T)

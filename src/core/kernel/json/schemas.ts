@@ -1,10 +1,10 @@
-import {createRequire} from 'node:module'
 import {join} from 'node:path'
 import {PACKAGE_ROOT} from '../env/package-root.js'
+import {nodeRequire} from '../env/node-require.js'
 
 // required, not imported: an ESM import of a CommonJS file first scans it for its export names,
 // which costs more than loading it (the read-only commands load agent-target on every run)
-const require = createRequire(import.meta.url)
+const require = nodeRequire
 
 /** A validator compiled at build time by ajv standalone (see bin/build.mjs). */
 export interface CompiledValidator {

@@ -6,7 +6,7 @@
  * rules that cross fields (unknown fields, the other transport's fields, the URL) are here.
  * The caller enforces the 10 MB size cap before reading the text.
  */
-import {createRequire} from 'node:module'
+import {nodeRequire} from '../env/node-require.js'
 import {join} from 'node:path'
 import {parseDocument} from 'yaml'
 import {PACKAGE_ROOT} from '../env/package-root.js'
@@ -15,7 +15,7 @@ import {problem, type Problem} from '../../model/problems.js'
 import type {CompiledValidator} from '../json/schemas.js'
 import {checkSkillName} from '../skills/name.js'
 
-const requireCjs = createRequire(import.meta.url)
+const requireCjs = nodeRequire
 const validators = new Map<string, CompiledValidator>()
 
 /** The compiled schema, loaded synchronously (the standalone validators are CommonJS). */

@@ -1,10 +1,10 @@
 import {closeSync, fstatSync, openSync, constants} from 'node:fs'
-import {createRequire} from 'node:module'
 import {join} from 'node:path'
 import {loadoutPaths, type Environment} from '../env/environment.js'
 import {EXIT, errnoCode, LoadoutError} from '../../model/errors.js'
 import {readOpenFile} from '../fs/read.js'
 import {PACKAGE_ROOT} from '../env/package-root.js'
+import {nodeRequire} from '../env/node-require.js'
 import type {CompiledValidator} from '../json/schemas.js'
 import {describeSchemaErrors} from '../json/schemas.js'
 import {mergePolicy} from './merge.js'
@@ -50,7 +50,7 @@ let validator: CompiledValidator | undefined
 /** The compiled schema, loaded synchronously so that the install pipeline stays synchronous. */
 const policyValidator = (): CompiledValidator => {
   if (!validator) {
-    const mod = createRequire(import.meta.url)(join(PACKAGE_ROOT, 'dist', 'schemas', 'policy.cjs')) as CompiledValidator & {default?: CompiledValidator}
+    const mod = nodeRequire(join(PACKAGE_ROOT, 'dist', 'schemas', 'policy.cjs')) as CompiledValidator & {default?: CompiledValidator}
     validator = mod.default ?? mod
   }
   return validator

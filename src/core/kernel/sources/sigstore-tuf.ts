@@ -7,7 +7,7 @@
  */
 import {existsSync, mkdirSync, writeFileSync} from 'node:fs'
 import {readFile} from 'node:fs/promises'
-import {createRequire} from 'node:module'
+import {nodeRequire} from '../env/node-require.js'
 import {join} from 'node:path'
 import {Readable} from 'node:stream'
 import type {Environment} from '../env/environment.js'
@@ -23,7 +23,7 @@ type TufJs = typeof import('tuf-js')
 type TufErrors = {DownloadHTTPError: new (message: string, statusCode: number) => Error}
 
 const load = (): {tuf: TufJs; errors: TufErrors; seeds: Record<string, {'root.json': string; targets: Record<string, string>}>} => {
-  const require = createRequire(import.meta.url)
+  const require = nodeRequire
   return {
     tuf: require('tuf-js') as TufJs,
     // tuf-js stops walking the root chain on this error's 403/404, so a missing `N.root.json` must throw it

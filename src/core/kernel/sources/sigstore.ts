@@ -1,5 +1,5 @@
 import {readFileSync} from 'node:fs'
-import {createRequire} from 'node:module'
+import {nodeRequire} from '../env/node-require.js'
 import type {Environment} from '../env/environment.js'
 import {EXIT, LoadoutError} from '../../model/errors.js'
 import type {SigstoreIdentity} from '../../model/signing.js'
@@ -28,7 +28,7 @@ type Libraries = {
 let loaded: Libraries | undefined
 const libraries = (): Libraries => {
   if (loaded) return loaded
-  const require = createRequire(import.meta.url)
+  const require = nodeRequire
   loaded = {
     verify: require('@sigstore/verify') as Libraries['verify'],
     bundle: require('@sigstore/bundle') as Libraries['bundle'],
