@@ -63,6 +63,23 @@ const commonJs = (input, dir, output) => ({
 // module loader)
 const NODE_REQUIRE = join(root, 'dist', 'core', 'kernel', 'env', 'node-require.js')
 const ownRequire = {name: 'own-require', load: (id) => (id === NODE_REQUIRE ? 'export const nodeRequire = require\n' : undefined)}
+// Its modules' node:path is node:path with the four calls kernel/fs/path-fast.ts answers faster (the same
+// answers, tested against node:path), which imports node:path itself; the bundled packages keep theirs
+const PATH_FAST = join(root, 'dist', 'core', 'kernel', 'fs', 'path-fast.js')
+const FAST_NODE_PATH = '\0fast-node-path'
+/** the rest of node:path that the modules import (one missing fails the build) */
+const NODE_PATH_NAMES = ['basename', 'delimiter', 'dirname', 'extname', 'format', 'isAbsolute', 'parse', 'posix', 'sep', 'toNamespacedPath', 'win32']
+const DIST = join(root, 'dist')
+const fastPathFor = (id, importer) => id === 'node:path' && importer?.startsWith(DIST) && importer !== PATH_FAST
+const fastPath = {
+  name: 'fast-path',
+  resolveId: (id, importer) => (fastPathFor(id, importer) ? FAST_NODE_PATH : undefined),
+  // named one by one, as constants: a name re-exported with `export *` is a getter at every use
+  load: (id) =>
+    id === FAST_NODE_PATH
+      ? `import * as nodePath from 'node:path'\n${NODE_PATH_NAMES.map((name) => `export const ${name} = nodePath.${name}\n`).join('')}export {join, normalize, relative, resolve} from ${JSON.stringify(PATH_FAST)}\n`
+      : undefined,
+}
 const {output} = await build({
   ...commonJs(join(root, 'dist', 'ui', 'fast', 'run.js'), fastDir, {
     entryFileNames: 'run.cjs',
@@ -71,7 +88,8 @@ const {output} = await build({
     comments: false,
     minify: {compress: false, mangle: true, codegen: {removeWhitespace: true}},
   }),
-  plugins: [ownRequire],
+  external: (id, importer) => !fastPathFor(id, importer) && commonJs().external(id),
+  plugins: [ownRequire, fastPath],
 })
 const chunks = new Map(output.filter((file) => file.type === 'chunk').map((chunk) => [chunk.fileName, chunk]))
 
@@ -94,7 +112,46 @@ const asciiOnly = (name, text) =>
     if (match.length > 1) throw new Error(`bin/build.mjs: ${name} has a non-ASCII character after a backslash; escape it in the source`)
     return `\\u${match.charCodeAt(0).toString(16).padStart(4, '0')}`
   })
-const ascii = new Map([...chunks.keys()].map((name) => [name, asciiOnly(name, readFileSync(join(fastDir, name), 'utf8'))]))
+// A chunk's exports are getters (live bindings: `Object.defineProperty(exports, "a", {get: () => x})`), one
+// closure each and a call at every use from another chunk: ~500 in the install pack (a warm install ~4 ms
+// and ~150 page faults more). Where the binding can never change, a plain property does the same: all are
+// set at the chunk's end (checked), after its top level ran, and a binding is fixed unless it is a `let` or
+// `var` of the chunk's top level (what a lazily initialised module's bindings are); those, and the
+// packages' chunks, keep their getters.
+const {parseAst} = await import('rolldown/parseAst')
+const EXPORT_GETTER = /Object\.defineProperty\(exports,"([A-Za-z_$][\w$]*)",\{enumerable:true,get:function\(\)\{return ([A-Za-z_$][\w$]*)\}\}\)/g
+/** The names a chunk's top level declares with `let` or `var` (a `var` in a top-level block or loop included). */
+const changeableNames = (code) => {
+  const names = new Set()
+  const addPattern = (node) => {
+    if (!node) return
+    if (node.type === 'Identifier') names.add(node.name)
+    else if (node.type === 'ObjectPattern') for (const p of node.properties) addPattern(p.type === 'RestElement' ? p.argument : p.value)
+    else if (node.type === 'ArrayPattern') for (const e of node.elements) addPattern(e?.type === 'RestElement' ? e.argument : e)
+    else if (node.type === 'AssignmentPattern') addPattern(node.left)
+  }
+  const visit = (node, top) => {
+    if (!node || typeof node.type !== 'string') return
+    if (/Function|Class/.test(node.type)) return
+    if (node.type === 'VariableDeclaration' && (node.kind === 'var' || (node.kind === 'let' && top))) for (const d of node.declarations) addPattern(d.id)
+    for (const value of Object.values(node)) {
+      if (Array.isArray(value)) for (const child of value) visit(child, false)
+      else if (value && typeof value === 'object') visit(value, false)
+    }
+  }
+  for (const statement of parseAst(code).body) visit(statement, true)
+  return names
+}
+const plainExports = (name, code) => {
+  if (chunks.get(name).moduleIds.some((id) => id.includes('/node_modules/') || id.startsWith('\0rolldown'))) return code
+  const first = code.search(EXPORT_GETTER)
+  if (first < 0) return code
+  if (!/^[\s;]*$/.test(code.slice(first).replace(EXPORT_GETTER, '')))
+    throw new Error(`bin/build.mjs: ${name} sets its exports before its end; its getters cannot become plain properties`)
+  const changeable = changeableNames(code)
+  return code.replace(EXPORT_GETTER, (getter, exported, local) => (changeable.has(local) ? getter : `exports.${exported}=${local}`))
+}
+const ascii = new Map([...chunks.keys()].map((name) => [name, plainExports(name, asciiOnly(name, readFileSync(join(fastDir, name), 'utf8')))]))
 for (const [name, text] of ascii) writeFileSync(join(fastDir, name), text)
 
 // A pack per hot command: every chunk it loads before it runs (the entry's and the command's static

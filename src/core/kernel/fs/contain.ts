@@ -45,15 +45,15 @@ export const assertNoLinksBelow = (root: string, path: string): void => {
   let current = base
   for (const part of parts) {
     current = entryPath(current, part)
-    let isLink: boolean
+    let found: Stats | undefined
     try {
-      isLink = lstatSync(current).isSymbolicLink()
+      found = lstatSync(current, {throwIfNoEntry: false})
     } catch (error) {
-      if (errnoCode(error) === 'ENOENT') return
       if (errnoCode(error) === 'ENOTDIR') throw unsafePath(`${dirname(current)} is not a folder`, 'move that file away, or choose another --scope or --agent')
       throw error
     }
-    if (isLink) {
+    if (found === undefined) return
+    if (found.isSymbolicLink()) {
       throw unsafePath(
         `refusing to write through the symbolic link ${current} (it points to ${safeRealpath(current) ?? 'a missing target'})`,
         'replace the link with a real folder, or choose another --scope or --agent',
@@ -179,7 +179,8 @@ export const lstatIfAny = (path: string): Stats | undefined => {
   if (known?.has(path)) return known.get(path)
   let stat: Stats | undefined
   try {
-    stat = lstatSync(path)
+    // a missing path answers undefined rather than throwing: an error's stack costs more than the call
+    stat = lstatSync(path, {throwIfNoEntry: false})
   } catch (error) {
     if (errnoCode(error) !== 'ENOENT' && errnoCode(error) !== 'ENOTDIR') throw error
   }

@@ -1,10 +1,23 @@
-import {lstatSync, rmSync, unlinkSync} from 'node:fs'
+import {lstatSync, rmSync, statSync, unlinkSync} from 'node:fs'
 import {errnoCode} from '../../model/errors.js'
 
 /** Whether anything is at `path`, a link (even a dangling one) included: the name is looked at, never followed. */
 export const entryExists = (path: string): boolean => {
   try {
     return lstatSync(path, {throwIfNoEntry: false}) !== undefined
+  } catch {
+    return false
+  }
+}
+
+/**
+ * Whether nothing is at `path` (ENOENT), following links: asked before reading a file that is often
+ * absent, whose failed open would throw (an error's stack costs more than the question). Any other
+ * failure answers false, so that the read itself says what is wrong.
+ */
+export const surelyMissing = (path: string): boolean => {
+  try {
+    return statSync(path, {throwIfNoEntry: false}) === undefined
   } catch {
     return false
   }

@@ -1,6 +1,7 @@
 import {readFileSync} from 'node:fs'
 import {errnoCode, validationFailed} from '../../model/errors.js'
 import {writeFileAtomic} from './write.js'
+import {surelyMissing} from './exists.js'
 
 /** JSON with object keys sorted at every level, two-space indented, ending in a newline. */
 export const stableStringify = (value: unknown): string => `${JSON.stringify(inOrder(value), null, 2)}\n`
@@ -52,6 +53,7 @@ const inOrder = (v: unknown): unknown => {
 
 /** Reads a JSON file of loadout's own; a missing file is `fallback`, a broken one a clear error. */
 export const readJsonFile = <T>(path: string, fallback: T): T => {
+  if (surelyMissing(path)) return fallback
   let text: string
   try {
     text = readFileSync(path, 'utf8')

@@ -26,6 +26,7 @@ import {dirname, join} from 'node:path'
 import {loadoutPaths, type Environment} from '../env/environment.js'
 import {PACKAGE_ROOT, packageVersion} from '../env/package-root.js'
 import {tmpName} from './write.js'
+import {surelyMissing} from './exists.js'
 import {fileSha256Sync} from './integrity.js'
 
 /** Fewer SKILL.md files than this are read without a memo. */
@@ -76,6 +77,7 @@ const headerOf = (name: string, body: string): string => `${JSON.stringify({memo
 /** The entries of a memo file, or none when it is missing, of another build or damaged. */
 const readEntries = (file: string, name: string): Record<string, unknown> => {
   let fd: number | undefined
+  if (surelyMissing(file)) return {}
   try {
     fd = openSync(file, 'r')
     if (fstatSync(fd).size > MAX_MEMO_BYTES) return {}

@@ -97,7 +97,7 @@ export const isMarkdown = (name: string): boolean => /\.(?:md|mdc|markdown)$/i.t
 
 const exists = (path: string): boolean => {
   try {
-    return lstatSync(path).isFile()
+    return lstatSync(path, {throwIfNoEntry: false})?.isFile() ?? false
   } catch {
     return false
   }

@@ -1,4 +1,5 @@
 import {closeSync, fstatSync, openSync, constants} from 'node:fs'
+import {surelyMissing} from '../fs/exists.js'
 import {join} from 'node:path'
 import {loadoutPaths, type Environment} from '../env/environment.js'
 import {EXIT, errnoCode, LoadoutError} from '../../model/errors.js'
@@ -29,6 +30,8 @@ const broken = (path: string, why: string) =>
 /** The file's text, or undefined when there is none; anything else unreadable fails closed. */
 const readBounded = (path: string): string | undefined => {
   let fd: number
+  // most of the three policy files are absent: asked, not thrown (ENOENT only; anything else is opened and fails closed)
+  if (surelyMissing(path)) return undefined
   try {
     // O_NONBLOCK: a FIFO (or a device) named as the policy must not hang the command until a writer appears
     fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK)

@@ -227,7 +227,25 @@ const readBytes = (fd: number, size: number): Buffer => {
   }
 }
 
+/** The file's metadata by its path: undefined when it is not there or cannot be asked (as an open that fails, it reads as no records). */
+const statByPath = (file: string): BigIntStats | undefined => {
+  try {
+    return statSync(file, {bigint: true, throwIfNoEntry: false})
+  } catch {
+    return undefined
+  }
+}
+
 const readState = (file: string, scope?: Scope): InstallState => {
+  // a missing file, or one as this run read it last, needs no open: an open of a missing file throws,
+  // and an install asks for the user state and the project's lock several times
+  const seen = statByPath(file)
+  if (seen === undefined) {
+    lastRead.delete(file)
+    return {installs: []}
+  }
+  const unchanged = seen && lastRead.get(file)
+  if (unchanged && unchanged.identity === identityOf(seen)) return {installs: [...unchanged.installs]}
   let fd: number
   try {
     fd = openSync(file, 'r')

@@ -55,7 +55,7 @@ import {dirname, isAbsolute, join, normalize} from 'node:path'
 import {journalFile, loadoutPaths, type Environment} from '../env/environment.js'
 import {explainIoError, isLoadoutError} from '../../model/errors.js'
 import {isInside} from '../fs/contain.js'
-import {removeEntry} from '../fs/exists.js'
+import {removeEntry, surelyMissing} from '../fs/exists.js'
 import {acquireLock, lockHolder, type LockOwner} from './mutex.js'
 import {assertWritableFile, removeEntries, TEMP_NAME, tmpName} from '../fs/write.js'
 import {hasMarketplacesLeftover, isMarketplacesLeftover, marketplacesFile, stateLockDir} from './marketplaces.js'
@@ -140,6 +140,8 @@ const validEntry = (e: Record<string, unknown>, kept: string): Entry | undefined
 
 const readEntries = (env: Environment): Entry[] | undefined => {
   let text: string
+  // no journal is the usual case: asked, not thrown
+  if (surelyMissing(journalFile(env))) return undefined
   try {
     text = readFileSync(journalFile(env), 'utf8')
   } catch {

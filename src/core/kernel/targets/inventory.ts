@@ -24,7 +24,9 @@ export const openLoadFolder = (path: string, noun: 'skills' | 'subagents', linkN
   const problems: Problem[] = []
   let linkTarget: string | undefined
   try {
-    if (lstatSync(path).isSymbolicLink()) {
+    const stat = lstatSync(path, {throwIfNoEntry: false})
+    if (stat === undefined) return {exists: false, problems, entries: []}
+    if (stat.isSymbolicLink()) {
       linkTarget = safeRealpath(path) ?? 'a missing target'
       problems.push(problem('warning', `${noun}-folder-link`, `the ${noun} folder is a symbolic link to ${linkTarget}; ${linkNote}`, {file: path}))
     }

@@ -1,4 +1,5 @@
 import {readdirSync, readFileSync, statSync} from 'node:fs'
+import {surelyMissing} from '../../kernel/fs/exists.js'
 import {basename, join, relative} from 'node:path'
 import type {Environment} from '../../kernel/env/environment.js'
 import type {Scope, ScopeContext} from '../../kernel/env/scope.js'
@@ -45,6 +46,8 @@ const commandFiles = (dir: string, pattern: RegExp): string[] => {
   const out: string[] = []
   const walk = (folder: string, depth: number) => {
     let entries
+    // most agents' command folders do not exist: asked, not thrown
+    if (surelyMissing(folder)) return
     try {
       entries = readdirSync(folder, {withFileTypes: true})
     } catch {
