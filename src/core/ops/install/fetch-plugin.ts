@@ -5,7 +5,7 @@ import {EXIT, LoadoutError, notFound} from '../../model/errors.js'
 import {cachedTree, gitCacheDir, hasCommit, resolveCommit, updateMirror} from '../../kernel/sources/git.js'
 import {gitContext} from '../../kernel/sources/git-process.js'
 import {resolvesInside} from '../../kernel/fs/contain.js'
-import {pluginFiles, type PluginFiles} from './plugin-copy.js'
+import {intactCopy, pluginFiles, type PluginFiles} from './plugin-copy.js'
 import {redactUrl} from '../../kernel/sources/redact.js'
 import {localGitCommit} from './local-commit.js'
 import type {PluginFetchSpec} from '../../kernel/resolve/resolve.js'
@@ -36,7 +36,12 @@ export interface FetchedPlugin {
 const offlineMiss = (label: string) =>
   new LoadoutError('offline-not-cached', EXIT.network, `offline, and ${label} is not in the cache`, {suggestions: ['run once without --offline to fetch it']})
 
-const fetchGitPlugin = async (spec: Spec<'git'>, env: Environment, offline: boolean): Promise<FetchedPlugin> => {
+export interface FetchOptions {
+  /** where the installed copy of this plugin at `commit` would be: read instead of the cache while intact (plugin-copy.ts `intactCopy`) */
+  keptCopyAt?: (commit: string) => string
+}
+
+const fetchGitPlugin = async (spec: Spec<'git'>, env: Environment, offline: boolean, options: FetchOptions): Promise<FetchedPlugin> => {
   const cache = loadoutPaths(env).cache
   const base = gitCacheDir(cache, spec.url)
   const mirror = join(base, 'mirror')
@@ -49,6 +54,9 @@ const fetchGitPlugin = async (spec: Spec<'git'>, env: Environment, offline: bool
     await updateMirror(context, spec.url, mirror, {partial: Boolean(spec.path)})
   }
   const commit = await resolveCommit(context, mirror, spec.sha ?? spec.ref, spec.url)
+  const kept = options.keptCopyAt?.(commit)
+  const intact = kept === undefined ? undefined : await intactCopy(kept)
+  if (kept !== undefined && intact) return {root: kept, commit, integrity: intact.integrity, files: intact}
   const tree = await cachedTree(context, base, commit, spec.path ? [spec.path] : undefined)
   const root = spec.path ? join(tree, spec.path) : tree
   if (!existsSync(root) || !resolvesInside(tree, root))
@@ -126,7 +134,7 @@ const fetchOciPlugin = async (spec: Spec<'oci'>, env: Environment, offline: bool
 }
 
 /** One fetcher per kind of plugin location (the table's keys are `PluginFetchSpec`'s kinds). */
-const fetchers: {[K in PluginFetchSpec['kind']]: (spec: Spec<K>, env: Environment, offline: boolean) => Promise<FetchedPlugin>} = {
+const fetchers: {[K in PluginFetchSpec['kind']]: (spec: Spec<K>, env: Environment, offline: boolean, options: FetchOptions) => Promise<FetchedPlugin>} = {
   folder: fetchFolder,
   git: fetchGitPlugin,
   archive: fetchArchivePlugin,
@@ -135,5 +143,10 @@ const fetchers: {[K in PluginFetchSpec['kind']]: (spec: Spec<K>, env: Environmen
 }
 
 /** Brings a plugin's files to a local folder: a cached git tree, an extracted archive, or a folder. */
-export const fetchPlugin = async (spec: PluginFetchSpec, env: Environment, offline: boolean): Promise<FetchedPlugin> =>
-  (fetchers[spec.kind] as (spec: PluginFetchSpec, env: Environment, offline: boolean) => Promise<FetchedPlugin>)(spec, env, offline)
+export const fetchPlugin = async (spec: PluginFetchSpec, env: Environment, offline: boolean, options: FetchOptions = {}): Promise<FetchedPlugin> =>
+  (fetchers[spec.kind] as (spec: PluginFetchSpec, env: Environment, offline: boolean, options: FetchOptions) => Promise<FetchedPlugin>)(
+    spec,
+    env,
+    offline,
+    options,
+  )

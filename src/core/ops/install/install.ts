@@ -151,6 +151,21 @@ export const preparePlugin = async (
   options: Pick<InstallOptions, 'env' | 'context' | 'offline' | 'skills' | 'allowHiddenText' | 'onProgress'>,
 ): Promise<Prepared> => prepareResolved((await resolveForInstall(spec, options.env, options.context.projectRoot)).resolved, options)
 
+/**
+ * Fetches a plugin to install. A plugin of a marketplace installed for the user keeps its copy under
+ * loadout's data folder by revision: when the copy of the revision the fetch resolves to is still as it
+ * was made, it is read instead of the cached tree (plugin-copy.ts `intactCopy`).
+ */
+export const fetchForInstall = (resolved: ResolvedPlugin, options: Pick<InstallOptions, 'env' | 'context' | 'offline'>): Promise<FetchedPlugin> =>
+  fetchPlugin(
+    resolved.fetch,
+    options.env,
+    options.offline,
+    options.context.scope === 'user' && resolved.marketplace !== DIRECT
+      ? {keptCopyAt: (commit) => installedDirs(options.env, options.context, resolved.id, {commit, integrity: ''}).root}
+      : {},
+  )
+
 /** Fetch and read what is resolved already. */
 export const prepareResolved = async (
   resolved: ResolvedPlugin,
@@ -158,7 +173,7 @@ export const prepareResolved = async (
 ): Promise<Prepared> => {
   admitPluginSource(resolved, options.env, options.context.projectRoot)
   options.onProgress?.(`fetching ${resolved.fetch.label}`)
-  const fetched = await fetchPlugin(resolved.fetch, options.env, options.offline)
+  const fetched = await fetchForInstall(resolved, options)
   return prepareFetched(resolved, fetched, options)
 }
 

@@ -39,6 +39,29 @@ export const pluginFiles = async (root: string): Promise<PluginFiles> => {
   return {integrity: integrityOf(entries), entries}
 }
 
+/**
+ * The files of the copy at `root` when they are still exactly those its file list says it was made
+ * with: a copy is only ever made of files that were hashed and shown, so an install of the same
+ * revision can read it instead of the cached tree it came from (one tree hashed instead of two; under
+ * the lock the copy is checked again, from the bytes this run read while they are still the same files:
+ * kernel/fs/read-once.ts). No list, a changed file, a copy being replaced: undefined.
+ */
+export const intactCopy = async (root: string): Promise<PluginFiles | undefined> => {
+  let list: PluginFiles | undefined
+  try {
+    list = readJsonFile<PluginFiles | undefined>(listFile(root), undefined)
+  } catch {
+    return undefined
+  }
+  if (typeof list?.integrity !== 'string' || !existsSync(root)) return undefined
+  try {
+    const files = await pluginFiles(root)
+    return files.integrity === list.integrity ? files : undefined
+  } catch {
+    return undefined
+  }
+}
+
 const writeList = (root: string, files: PluginFiles): void => {
   const file = listFile(root)
   const text = stableStringify(files)
@@ -71,11 +94,6 @@ const integrityAt = async (root: string): Promise<string | undefined> => {
 }
 
 /**
- * Makes `to` a copy of `from` whose files are exactly `expected`. A copy already there is kept only
- * when it still hashes to that (someone may have edited it); otherwise it is replaced. A source that
- * changed since it was hashed (and shown for consent) is refused: what runs is what was approved.
- */
-/**
  * Journals what a copy into `to` will create (the outermost missing folder of the copy and of its
  * file list), so that a rolled-back install leaves no installed copy behind.
  */
@@ -87,6 +105,11 @@ export const journalCopy = (guard: Guard, to: string): void => {
   }
 }
 
+/**
+ * Makes `to` a copy of `from` whose files are exactly `expected`. A copy already there is kept only
+ * when it still hashes to that (someone may have edited it); otherwise it is replaced. A source that
+ * changed since it was hashed (and shown for consent) is refused: what runs is what was approved.
+ */
 export const materializeCopy = async (from: string, to: string, expected: PluginFiles): Promise<void> => {
   // called under the lock: a staging or set-aside copy beside `to` is a killed run's, and goes
   const parent = dirname(to)

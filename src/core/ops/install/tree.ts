@@ -8,11 +8,11 @@ import {conflict, needsConsent, usageError, validationFailed} from '../../model/
 import {findMarketplace} from '../../kernel/marketplace/known.js'
 import {readInstallRecords} from '../../kernel/state/records.js'
 import {isApproved, type ConsentSummary} from './consent.js'
-import {fetchPlugin} from './fetch-plugin.js'
 import {
   consentFor,
   existingRecords,
   isCurrent,
+  fetchForInstall,
   prepareFetched,
   refusePackOnly,
   resolveForInstall,
@@ -72,7 +72,7 @@ const prepare = async (
 ): Promise<Prepared> => {
   admitPluginSource(resolved, options.env, options.context.projectRoot)
   options.onProgress?.(`fetching ${resolved.fetch.label}`)
-  const fetched = await fetchPlugin(resolved.fetch, options.env, options.offline)
+  const fetched = await fetchForInstall(resolved, options)
   return prepareFetched(resolved, fetched, {
     env: options.env,
     context: options.context,
