@@ -13,7 +13,7 @@ import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import type {Sandbox} from '../support/cli.js'
 import {startGitHttpsServer, type GitHttpsServer} from '../support/git-http.js'
-import {makeServedRepo, type FileMap} from '../support/git-repos.js'
+import {commitFiles, makeServedRepo, syncServedRepo, type FileMap} from '../support/git-repos.js'
 import {jsonError, loadout, sandboxes} from './helpers.js'
 
 const SKILL = '---\nname: tidy\ndescription: Use when the code needs tidying.\n---\n\nTidy the code.\n'
@@ -33,6 +33,18 @@ const MARKET: FileMap = {
 
 let work: string
 let server: GitHttpsServer
+/** acme/two: a marketplace whose kit is one folder of acme/mono, at one pinned commit of it */
+let two: {repo: string; bare: string}
+let monoSha: string
+const TIDY_B = SKILL.replace('Tidy the code.', 'Tidy the code, the other way.')
+const gitUrl = (name: string) => `${server.origin}/git/${name}.git`
+const twoCatalog = (path: string): FileMap => ({
+  '.claude-plugin/marketplace.json': JSON.stringify({
+    name: 'two',
+    owner: {name: 'Acme'},
+    plugins: [{name: 'kit', source: {source: 'git-subdir', url: gitUrl('acme/mono'), path, sha: monoSha}}],
+  }),
+})
 const sandbox = sandboxes()
 
 const run = (sb: Sandbox, args: string[]) =>
@@ -44,14 +56,14 @@ const ok = async (sb: Sandbox, args: string[]) => {
   return result
 }
 
-/** The copies of kit@acme under loadout's data folder: `…/plugins/acme/kit/<revision>`. */
-const keptCopies = (home: string): string[] => {
+/** The copies of kit@`market` under loadout's data folder: `…/plugins/<market>/kit/<revision>`. */
+const keptCopies = (home: string, market = 'acme'): string[] => {
   const found: string[] = []
   const walk = (dir: string, depth: number) => {
     for (const entry of readdirSync(dir, {withFileTypes: true})) {
       if (!entry.isDirectory()) continue
       const full = join(dir, entry.name)
-      if (/\/plugins\/acme\/kit$/.test(dir) && /^[0-9a-f]{16}$/.test(entry.name)) found.push(full)
+      if (dir.endsWith(`/plugins/${market}/kit`) && /^[0-9a-f]{16}$/.test(entry.name)) found.push(full)
       else if (depth < 6) walk(full, depth + 1)
     }
   }
@@ -89,8 +101,14 @@ beforeAll(() => {
   mkdirSync(root)
   makeServedRepo(join(work, 'src'), root, 'acme/kit', KIT)
   makeServedRepo(join(work, 'src'), root, 'acme/market', MARKET)
+  // one commit, two folders that are both a plugin named kit, each with its own SKILL.md
+  monoSha = makeServedRepo(join(work, 'src'), root, 'acme/mono', {
+    ...Object.fromEntries(Object.entries(KIT).map(([path, text]) => [`a/${path}`, text])),
+    ...Object.fromEntries(Object.entries(KIT).map(([path, text]) => [`b/${path}`, path === 'skills/tidy/SKILL.md' ? TIDY_B : text])),
+  }).sha
   return startGitHttpsServer({root}).then((started) => {
     server = started
+    two = makeServedRepo(join(work, 'src'), root, 'acme/two', twoCatalog('a'))
   })
 })
 
@@ -136,6 +154,26 @@ describe('reinstalling a revision whose copy was kept', () => {
       await verifiedClean(sb)
     })
   }
+
+  it('reads no copy made from another folder of the same commit: the marketplace moved kit from a/ to b/', {timeout: 60_000}, async () => {
+    const sb = sandbox()
+    await ok(sb, ['marketplace', 'add', 'acme/two', '--scope', 'user'])
+    await ok(sb, ['install', 'kit@two', '--agent', 'claude-code', '--scope', 'user', '--yes'])
+    // the copy the installed plugin runs from, named by the pinned commit
+    const copy = keptCopies(sb.home, 'two')[0]!
+    const skill = join(copy, 'skills', 'tidy', 'SKILL.md')
+    expect(readFileSync(skill, 'utf8')).toBe(SKILL)
+    await ok(sb, ['uninstall', 'kit@two', '--scope', 'user', '--yes'])
+    expect(existsSync(skill)).toBe(true)
+    // the same pinned commit, the other folder: the kept copy (named by that commit) holds a/
+    commitFiles(two.repo, twoCatalog('b'), 'kit is b/ now')
+    syncServedRepo(two.bare)
+    await ok(sb, ['marketplace', 'update', 'two'])
+    await ok(sb, ['install', 'kit@two', '--agent', 'claude-code', '--scope', 'user', '--yes'])
+    expect(keptCopies(sb.home, 'two')).toEqual([copy])
+    expect(readFileSync(skill, 'utf8')).toBe(TIDY_B)
+    await verifiedClean(sb)
+  })
 
   it(
     'checks the copy again under the lock: one changed after it was read and shown is refused, and the next install makes it again',

@@ -1,5 +1,5 @@
 import {existsSync, statSync} from 'node:fs'
-import {join} from 'node:path'
+import {basename, join} from 'node:path'
 import {loadoutPaths, type Environment} from '../../kernel/env/environment.js'
 import {EXIT, LoadoutError, notFound} from '../../model/errors.js'
 import {cachedTree, gitCacheDir, hasCommit, resolveCommit, updateMirror} from '../../kernel/sources/git.js'
@@ -31,13 +31,19 @@ export interface FetchedPlugin {
   signer?: SignerSeen
   /** the files of `root`, when they were hashed file by file here (their integrity is `integrity`) */
   files?: PluginFiles
+  /**
+   * what `root` holds, named by where it comes from, when that fixes its files: a repository (by its
+   * cache folder's hash of the URL, no credentials), the commit and the folder in it. A copy made of
+   * `root` keeps it, to be read again for the same origin (plugin-copy.ts `intactCopy`)
+   */
+  origin?: string
 }
 
 const offlineMiss = (label: string) =>
   new LoadoutError('offline-not-cached', EXIT.network, `offline, and ${label} is not in the cache`, {suggestions: ['run once without --offline to fetch it']})
 
 export interface FetchOptions {
-  /** where the installed copy of this plugin at `commit` would be: read instead of the cache while intact (plugin-copy.ts `intactCopy`) */
+  /** where the installed copy of this plugin at `commit` would be: read instead of the cache while made from the same origin and intact (plugin-copy.ts `intactCopy`) */
   keptCopyAt?: (commit: string) => string
 }
 
@@ -54,15 +60,16 @@ const fetchGitPlugin = async (spec: Spec<'git'>, env: Environment, offline: bool
     await updateMirror(context, spec.url, mirror, {partial: Boolean(spec.path)})
   }
   const commit = await resolveCommit(context, mirror, spec.sha ?? spec.ref, spec.url)
+  const origin = `git:${basename(base)}@${commit}:${spec.path ?? ''}`
   const kept = options.keptCopyAt?.(commit)
-  const intact = kept === undefined ? undefined : await intactCopy(kept)
-  if (kept !== undefined && intact) return {root: kept, commit, integrity: intact.integrity, files: intact}
+  const intact = kept === undefined ? undefined : await intactCopy(kept, origin)
+  if (kept !== undefined && intact) return {root: kept, commit, integrity: intact.integrity, files: intact, origin}
   const tree = await cachedTree(context, base, commit, spec.path ? [spec.path] : undefined)
   const root = spec.path ? join(tree, spec.path) : tree
   if (!existsSync(root) || !resolvesInside(tree, root))
     throw notFound('path-not-found', `${spec.path} is not a folder of ${redactUrl(spec.url)} at ${commit.slice(0, 12)}`)
   const files = await pluginFiles(root)
-  return {root, commit, integrity: files.integrity, files}
+  return {root, commit, integrity: files.integrity, files, origin}
 }
 
 type Spec<K extends PluginFetchSpec['kind']> = Extract<PluginFetchSpec, {kind: K}>

@@ -483,7 +483,8 @@ export const applyInTransaction = async (
   if (context.scope === 'project') await placeProjectCopy(context.projectRoot, model.root, dirs.root, fetched.integrity)
   else {
     journalCopy(tx, dirs.root)
-    await materializeCopy(model.root, dirs.root, prepared.files)
+    // the copy keeps where its files came from when it holds the whole fetched folder: read again only for that origin
+    await materializeCopy(model.root, dirs.root, prepared.files, model.root === fetched.root ? fetched.origin : undefined)
     // made (or kept) to hold exactly the files read
     if (prepared.copyView) copyMade(dirs.root, prepared.files.integrity, prepared.copyView)
   }

@@ -33,6 +33,9 @@ export interface PluginFiles {
   entries: TreeEntry[]
 }
 
+/** A copy's file list as kept: its files, and what they were copied from when that names them (FetchedPlugin's `origin`). */
+type KeptList = PluginFiles & {origin?: string}
+
 /** The files of a plugin folder, as consent shows them and the copy must match. */
 export const pluginFiles = async (root: string): Promise<PluginFiles> => {
   const entries = await treeEntries(root)
@@ -40,20 +43,22 @@ export const pluginFiles = async (root: string): Promise<PluginFiles> => {
 }
 
 /**
- * The files of the copy at `root` when they are still exactly those its file list says it was made
- * with: a copy is only ever made of files that were hashed and shown, so an install of the same
- * revision can read it instead of the cached tree it came from (one tree hashed instead of two; under
- * the lock the copy is checked again, from the bytes this run read while they are still the same files:
- * kernel/fs/read-once.ts). No list, a changed file, a copy being replaced: undefined.
+ * The files of the copy at `root` when it was made from `origin` and they are still exactly those its
+ * file list says it was made with: a copy is only ever made of files that were hashed and shown, so an
+ * install of the same files can read it instead of the cached tree it came from (one tree hashed
+ * instead of two; under the lock the copy is checked again, from the bytes this run read while they are
+ * still the same files: kernel/fs/read-once.ts). The copy's folder is named by the commit alone, which
+ * does not say which folder of the repository it holds: hence the origin. No list, another origin, a
+ * changed file, a copy being replaced: undefined.
  */
-export const intactCopy = async (root: string): Promise<PluginFiles | undefined> => {
-  let list: PluginFiles | undefined
+export const intactCopy = async (root: string, origin: string): Promise<PluginFiles | undefined> => {
+  let list: KeptList | undefined
   try {
-    list = readJsonFile<PluginFiles | undefined>(listFile(root), undefined)
+    list = readJsonFile<KeptList | undefined>(listFile(root), undefined)
   } catch {
     return undefined
   }
-  if (typeof list?.integrity !== 'string' || !existsSync(root)) return undefined
+  if (typeof list?.integrity !== 'string' || list.origin !== origin) return undefined
   try {
     const files = await pluginFiles(root)
     return files.integrity === list.integrity ? files : undefined
@@ -62,9 +67,9 @@ export const intactCopy = async (root: string): Promise<PluginFiles | undefined>
   }
 }
 
-const writeList = (root: string, files: PluginFiles): void => {
+const writeList = (root: string, files: PluginFiles, origin: string | undefined): void => {
   const file = listFile(root)
-  const text = stableStringify(files)
+  const text = stableStringify(origin === undefined ? files : ({...files, origin} satisfies KeptList))
   // a reinstall of the same revision finds the list it wrote before: written again only when it differs
   if (readTextIfAny(file) === text) return
   mkdirSync(dirname(file), {recursive: true})
@@ -110,7 +115,7 @@ export const journalCopy = (guard: Guard, to: string): void => {
  * when it still hashes to that (someone may have edited it); otherwise it is replaced. A source that
  * changed since it was hashed (and shown for consent) is refused: what runs is what was approved.
  */
-export const materializeCopy = async (from: string, to: string, expected: PluginFiles): Promise<void> => {
+export const materializeCopy = async (from: string, to: string, expected: PluginFiles, origin: string | undefined): Promise<void> => {
   // called under the lock: a staging or set-aside copy beside `to` is a killed run's, and goes
   const parent = dirname(to)
   if (existsSync(parent)) {
@@ -119,7 +124,7 @@ export const materializeCopy = async (from: string, to: string, expected: Plugin
     }
   }
   if (existsSync(to) && (await integrityAt(to)) === expected.integrity) {
-    writeList(to, expected)
+    writeList(to, expected, origin)
     return
   }
   const staging = `${to}.stage-${process.pid}`
@@ -142,7 +147,7 @@ export const materializeCopy = async (from: string, to: string, expected: Plugin
     renameSync(staging, to)
     readOnceTreeMoved(staging, to)
     rmSync(aside, {recursive: true, force: true})
-    writeList(to, expected)
+    writeList(to, expected, origin)
   } finally {
     removeEntry(staging)
   }
