@@ -6,8 +6,9 @@ import {surelyMissing} from './exists.js'
 /** JSON with object keys sorted at every level, two-space indented, ending in a newline. */
 export const stableStringify = (value: unknown): string => `${JSON.stringify(inOrder(value), null, 2)}\n`
 
-/** The same order on one line: no indentation, no newline. */
-export const sortedJson = (value: unknown): string => JSON.stringify(inOrder(value))
+
+/** `first`'s keys in its order, then `rest`'s sorted at every level (`rest` holds none of `first`'s keys), on one line. */
+export const sortedJsonAfter = (first: Record<string, unknown>, rest: object): string => JSON.stringify({...first, ...(inOrder(rest) as object)})
 
 // An array index ("0", "10"): a plain object holds those first, ascending, whatever order they were added in.
 const isIndex = (key: string): boolean => String(Number(key) >>> 0) === key && key !== '4294967295'

@@ -5,7 +5,8 @@ import type {TomlEditUndo} from '../agent-config/toml-edit.js'
 import type {Environment} from '../env/environment.js'
 import {loadoutPaths} from '../env/environment.js'
 import {validationFailed} from '../../model/errors.js'
-import {sortedJson, writeJsonFile} from '../fs/json.js'
+import {sortedJsonAfter, writeJsonFile} from '../fs/json.js'
+import {HeldLines, heldInOrder, heldOf, heldRecord, jsonText, mayHold, skimLines, writtenAsLoadout} from './held-lines.js'
 import {writePiecesAtomic} from '../fs/write.js'
 import type {DisabledParts, HookEvents} from '../../model/plugin.js'
 import type {Scope} from '../env/scope.js'
@@ -126,19 +127,20 @@ const withDefaults = (parsed: Record<string, unknown>): InstallRecord => {
 }
 
 /**
- * The user state is written one record per line, keys sorted:
+ * The user state is written one record per line, its plugin and target first, the other keys sorted:
  *
  *   {"installs":[
- *   {"commit":"…","components":[…],…,"target":"codex"},
+ *   {"plugin":"…","target":"codex","commit":"…","components":[…],…},
  *   {…}
  *   ],"version":1}
  *
  * still one JSON document (what older loadout, `jq` and people read), so that each record's line can be
  * kept with the record read from it or written as it: a change that leaves most records as they were
  * (one plugin uninstalled among 1,000) writes their lines again as they were, and serialises only the
- * records it made anew. A line read is kept as its place in the bytes read, each decoded alone to be
- * parsed: the file is never decoded whole (1 MB for 1,000 records, a page fault every 4 KB of it), and
- * the lines of records left as they were are written back from those bytes, neighbours in one piece.
+ * records it made anew. A line read is kept as its place in the bytes read, held unparsed until more
+ * than its record's plugin and target is asked (held-lines.ts): the file is never decoded whole (1 MB
+ * for 1,000 records, a page fault every 4 KB of it), and the lines of records left as they were are
+ * written back from those bytes, neighbours in one piece.
  * Records are never changed in place (a changed record is a new object), so a record holding a line is
  * the record that line says. A state written otherwise (indented, as before issue 27, or by hand) is
  * read whole and written in lines from then on.
@@ -158,12 +160,21 @@ type Line = string | {readonly bytes: Buffer; readonly start: number; readonly e
 interface Reading {
   readonly identity: string
   readonly installs: readonly InstallRecord[]
-  /** every folder its records list as created, made when first asked */
-  created?: ReadonlySet<string>
+  /** whether any of its records lists a folder as created, by folder, as asked */
+  created?: Map<string, boolean>
 }
 
-/** The line each record of the user state was read from or written as, and the reading that holds it. */
+/**
+ * The line each record of the user state was read from or written as, and the reading that holds it;
+ * a record held as its line (held-lines.ts) holds both itself.
+ */
 const lineOf = new WeakMap<InstallRecord, {line: Line; reading: Reading}>()
+
+/** The reading whose records a record is among with its line, if it has one. */
+const readingOf = (record: InstallRecord): Reading | undefined => {
+  const held = heldOf(record)
+  return held && held.index >= 0 ? (held.reading as Reading) : lineOf.get(record)?.reading
+}
 
 /**
  * The records last read from each state file, kept while the file is the same one: one command asks
@@ -177,12 +188,12 @@ const lastRead = new Map<string, Reading>()
 const identityOf = (s: BigIntStats): string => `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`
 
 /**
- * The records of a state in lines, each parsed alone with its place in `bytes`, or undefined for any
- * other text (then it is parsed whole). A line holds no raw newline, so the text is exactly HEAD, the
- * lines joined by BETWEEN, and TAIL: each line parsing as an object is the whole text parsing as the
- * same records. Those bytes (a comma, a newline) are never part of a longer UTF-8 sequence.
+ * Where each record's line lies in `bytes` (its first byte, and the one after its last), or undefined
+ * for any other text (then it is parsed whole). A line holds no raw newline, so the text is exactly
+ * HEAD, the lines joined by BETWEEN, and TAIL: each line parsing as an object is the whole text parsing
+ * as the same records. Those bytes (a comma, a newline) are never part of a longer UTF-8 sequence.
  */
-const recordLines = (bytes: Buffer): {records: Array<Record<string, unknown>>; lines: Line[]} | undefined => {
+const recordSpans = (bytes: Buffer): {starts: number[]; ends: number[]} | undefined => {
   const bodyEnd = bytes.length - TAIL_BYTES.length
   if (
     bodyEnd < HEAD_BYTES.length ||
@@ -190,26 +201,86 @@ const recordLines = (bytes: Buffer): {records: Array<Record<string, unknown>>; l
     bytes.compare(TAIL_BYTES, 0, TAIL_BYTES.length, bodyEnd) !== 0
   )
     return undefined
-  const records: Array<Record<string, unknown>> = []
-  const lines: Line[] = []
-  if (bodyEnd === HEAD_BYTES.length) return {records, lines}
+  const starts: number[] = []
+  const ends: number[] = []
+  if (bodyEnd === HEAD_BYTES.length) return {starts, ends}
+  for (let start = HEAD_BYTES.length; ;) {
+    // the line ends at the comma before the next newline, or at the tail's newline for the last one
+    const newline = bytes.indexOf(NEWLINE, start)
+    const last = newline < 0 || newline >= bodyEnd
+    const end = last ? bodyEnd : newline - 1
+    if (!last && (end < start || bytes[end] !== COMMA)) return undefined
+    starts.push(start)
+    ends.push(end)
+    if (last) return {starts, ends}
+    start = newline + 1
+  }
+}
+
+/** A line parsed: the object it holds, or undefined when it holds anything else. */
+const parseLine = (bytes: Buffer, start: number, end: number): Record<string, unknown> | undefined => {
   try {
-    for (let start = HEAD_BYTES.length; ;) {
-      // the line ends at the comma before the next newline, or at the tail's newline for the last one
-      const newline = bytes.indexOf(NEWLINE, start)
-      const last = newline < 0 || newline >= bodyEnd
-      const end = last ? bodyEnd : newline - 1
-      if (!last && (end < start || bytes[end] !== COMMA)) return undefined
-      const value: unknown = JSON.parse(bytes.toString('utf8', start, end))
-      if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined
-      records.push(value as Record<string, unknown>)
-      lines.push({bytes, start, end})
-      if (last) return {records, lines}
-      start = newline + 1
-    }
+    const value: unknown = JSON.parse(bytes.toString('utf8', start, end))
+    return value === null || typeof value !== 'object' || Array.isArray(value) ? undefined : (value as Record<string, unknown>)
   } catch {
     return undefined
   }
+}
+
+/** The fields a record may lack with no default: a held line without the key has none (held-lines.ts). */
+const OPTIONAL_FIELDS: ReadonlySet<string> = new Set([
+  'version',
+  'commit',
+  'signer',
+  'archiveSha256',
+  'artifact',
+  'dependencyOf',
+  'autoInstalled',
+  'range',
+  'pluginRoot',
+  'pluginRootIntegrity',
+  'form',
+  'marketplace',
+  'disabledParts',
+  'consent',
+  'trees',
+])
+
+/**
+ * The records of a state in lines, into `reading`: each line loadout wrote held unparsed
+ * (held-lines.ts), any other parsed now; false when one is no object (the text is then parsed whole).
+ * A line parsed now keeps its place when it begins as loadout writes them; a line of the order before
+ * the plugin and target went first does not, and its record is written anew.
+ */
+const readLines = (file: string, bytes: Buffer, spans: {starts: number[]; ends: number[]}, reading: Reading, scope?: Scope): boolean => {
+  const {starts, ends} = spans
+  const parseHeld = (index: number): InstallRecord => {
+    const parsed = parseLine(bytes, starts[index]!, ends[index]!)
+    const {plugin, target} = reading.installs[index]!
+    if (!parsed || parsed.plugin !== plugin || parsed.target !== target)
+      throw validationFailed('state-not-json', `${file} is not valid JSON (the record of ${plugin} for ${target}, line ${index + 2}); fix or remove it`)
+    const record = withDefaults(parsed)
+    if (scope) record.scope = scope
+    return record
+  }
+  const lines = new HeldLines(bytes, starts, ends, parseHeld, OPTIONAL_FIELDS)
+  const {plugins, targets} = skimLines(lines)
+  const installs = reading.installs as InstallRecord[]
+  for (let i = 0; i < starts.length; i++) {
+    const plugin = plugins[i]
+    if (plugin !== undefined && scope) {
+      installs.push(heldRecord(plugin, targets[i]!, scope, i, lines, reading))
+      continue
+    }
+    const parsed = parseLine(bytes, starts[i]!, ends[i]!)
+    if (!parsed) return false
+    const record = withDefaults(parsed)
+    // the scope is the file's: set in place, where a record written by loadout already holds it
+    if (scope) record.scope = scope
+    installs.push(record)
+    if (writtenAsLoadout(lines, i)) lineOf.set(record, {line: {bytes, start: starts[i]!, end: ends[i]!}, reading})
+  }
+  return true
 }
 
 /**
@@ -266,34 +337,74 @@ const readState = (file: string, scope?: Scope): InstallState => {
   } finally {
     closeSync(fd)
   }
-  const split = recordLines(bytes)
-  let parsed: unknown[]
-  if (split) parsed = split.records
-  else {
+  const spans = recordSpans(bytes)
+  const reading: Reading = {identity, installs: []}
+  if (!spans || !readLines(file, bytes, spans, reading, scope)) {
     let data: {installs?: unknown}
     try {
       data = JSON.parse(bytes.toString('utf8')) as typeof data
     } catch (error) {
       throw validationFailed('state-not-json', `${file} is not valid JSON (${(error as Error).message}); fix or remove it`)
     }
-    parsed = Array.isArray(data?.installs) ? (data.installs as unknown[]) : []
+    const parsed = Array.isArray(data?.installs) ? (data.installs as unknown[]) : []
+    const installs = reading.installs as InstallRecord[]
+    installs.length = 0
+    for (const r of parsed) {
+      const record = withDefaults(r as Record<string, unknown>)
+      if (scope) record.scope = scope
+      installs.push(record)
+    }
   }
-  const installs: InstallRecord[] = parsed.map((r) => {
-    const record = withDefaults(r as Record<string, unknown>)
-    // the scope is the file's: set in place, where a record written by loadout already holds it
-    if (scope) record.scope = scope
-    return record
-  })
-  const reading: Reading = {identity, installs}
-  if (split) for (let i = 0; i < installs.length; i++) lineOf.set(installs[i]!, {line: split.lines[i]!, reading})
   lastRead.set(file, reading)
-  return {installs: [...installs]}
+  return {installs: [...reading.installs]}
+}
+
+/** A record's line: its plugin and target first, where held-lines.ts reads them, the rest sorted. */
+const recordJson = (record: InstallRecord): string => {
+  const {plugin, target, ...rest} = record
+  return sortedJsonAfter({plugin, target}, rest)
 }
 
 /** Writes the user state in lines (see HEAD): a record read back or written before keeps its line. */
 const writeUserState = (file: string, records: readonly InstallRecord[]): void => {
-  const lines = records.map((r) => lineOf.get(r)?.line ?? sortedJson(r))
-  writePiecesAtomic(file, statePieces(lines))
+  // the lines serialised anew, kept as the lines of their records once written
+  const written = new Array<string | undefined>(records.length)
+  const pieces: Array<string | Uint8Array> = [HEAD]
+  // lines that lay next to each other in the bytes read go as one piece, the BETWEEN there with them
+  let run: Buffer | undefined
+  let runStart = 0
+  let runEnd = 0
+  const endRun = () => {
+    if (run) pieces.push(run.subarray(runStart, runEnd))
+    run = undefined
+  }
+  for (let i = 0; i < records.length; i++) {
+    const record = records[i]!
+    const held = heldOf(record)
+    let bytes: Buffer | undefined
+    let start = 0
+    let end = 0
+    if (held && held.index >= 0) {
+      bytes = held.lines.bytes
+      start = held.lines.starts[held.index]!
+      end = held.lines.ends[held.index]!
+    } else {
+      const line = lineOf.get(record)?.line
+      if (typeof line === 'object') ({bytes, start, end} = line)
+      else written[i] = line ?? recordJson(record)
+    }
+    if (bytes && run === bytes && start === runEnd + BETWEEN.length) {
+      runEnd = end
+      continue
+    }
+    endRun()
+    if (i > 0) pieces.push(BETWEEN)
+    if (bytes) [run, runStart, runEnd] = [bytes, start, end]
+    else pieces.push(written[i]!)
+  }
+  endRun()
+  pieces.push(TAIL)
+  writePiecesAtomic(file, pieces)
   // read back, this file gives these records: kept as its reading (under the lock, no other run writes it)
   let identity: string
   try {
@@ -302,32 +413,13 @@ const writeUserState = (file: string, records: readonly InstallRecord[]): void =
     return
   }
   const reading: Reading = {identity, installs: records}
-  for (let i = 0; i < records.length; i++) lineOf.set(records[i]!, {line: lines[i]!, reading})
+  for (let i = 0; i < records.length; i++) {
+    const record = records[i]!
+    const held = heldOf(record)
+    if (held && held.index >= 0) held.reading = reading
+    else lineOf.set(record, {line: written[i] ?? lineOf.get(record)!.line, reading})
+  }
   lastRead.set(file, reading)
-}
-
-/** HEAD, the lines joined by BETWEEN, and TAIL: lines that lay next to each other in the bytes read go as one piece, the BETWEEN there with them. */
-const statePieces = (lines: readonly Line[]): Array<string | Uint8Array> => {
-  const pieces: Array<string | Uint8Array> = [HEAD]
-  let run: {bytes: Buffer; start: number; end: number} | undefined
-  const endRun = () => {
-    if (run) pieces.push(run.bytes.subarray(run.start, run.end))
-    run = undefined
-  }
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i]!
-    if (typeof line !== 'string' && run?.bytes === line.bytes && line.start === run.end + BETWEEN.length) {
-      run.end = line.end
-      continue
-    }
-    endRun()
-    if (i > 0) pieces.push(BETWEEN)
-    if (typeof line === 'string') pieces.push(line)
-    else run = {...line}
-  }
-  endRun()
-  pieces.push(TAIL)
-  return pieces
 }
 
 /** Every install record of the user state and of the project's lock, paths absolute. */
@@ -375,8 +467,10 @@ export const compareIds = (a: string, b: string): number => {
 const byRecord = (a: InstallRecord, b: InstallRecord): number => compareIds(a.plugin, b.plugin) || compareIds(a.target, b.target)
 
 const sortRecords = (records: readonly InstallRecord[]): readonly InstallRecord[] => {
-  // records read back are in order already (a change removes some or adds a few): one pass says so
-  for (let i = 1; i < records.length; i++) if (byRecord(records[i - 1]!, records[i]!) > 0) return [...records].sort(byRecord)
+  // records read back are in order already (a change removes some or adds a few): one pass says so,
+  // where two held lines that lay in this order in the file they were read from are taken as they lay
+  for (let i = 1; i < records.length; i++)
+    if (!heldInOrder(records[i - 1]!, records[i]!) && byRecord(records[i - 1]!, records[i]!) > 0) return [...records].sort(byRecord)
   return records
 }
 
@@ -394,7 +488,7 @@ const isSorted = (list: readonly string[]): boolean => {
 const shareCreatedDirs = (records: readonly InstallRecord[]): readonly InstallRecord[] => {
   const settled = settledRecords(records)
   if (settled === 'all') return records
-  const created = createdIn(records)
+  const created = createdAmong(records)
   // the created folders at or above each folder, remembered: the files of one skill share their parents
   const above = new Map<string, readonly string[]>()
   const createdAtOrAbove = (dir: string): readonly string[] => {
@@ -430,22 +524,29 @@ const shareCreatedDirs = (records: readonly InstallRecord[]): readonly InstallRe
 const settledRecords = (records: readonly InstallRecord[]): 'all' | ((r: InstallRecord) => boolean) => {
   let reading: Reading | undefined
   const fresh: InstallRecord[] = []
-  for (const r of records) {
-    const line = lineOf.get(r)
-    if (!line) fresh.push(r)
-    else if (!reading) reading = line.reading
-    else if (line.reading !== reading) return () => false
+  // by index: a for-of makes an iterator result a step until V8 optimises the loop (see below)
+  for (let i = 0; i < records.length; i++) {
+    const of = readingOf(records[i]!)
+    if (!of) fresh.push(records[i]!)
+    else if (!reading) reading = of
+    else if (of !== reading) return () => false
   }
   if (!reading) return () => false
   if (fresh.length === 0) return 'all'
-  const held = (reading.created ??= createdIn(reading.installs))
+  const held = (reading.created ??= new Map())
+  const heldCreated = (dir: string): boolean => {
+    let found = held.get(dir)
+    if (found === undefined) held.set(dir, (found = createdBy(reading.installs, dir)))
+    return found
+  }
   const anew = new Set<string>()
-  for (const r of fresh) for (const d of r.dirs) if (!held.has(d)) anew.add(d)
+  for (const r of fresh) for (const d of r.dirs) if (!heldCreated(d)) anew.add(d)
   if (anew.size > 0) {
     const prefixes = [...anew].map((d) => (d.endsWith(sep) ? d : `${d}${sep}`))
-    if (records.some((r) => lineOf.has(r) && sharesBelow(r, prefixes))) return () => false
+    const texts = prefixes.map((p) => jsonText(p, true))
+    if (records.some((r) => readingOf(r) !== undefined && sharesBelow(r, prefixes, texts))) return () => false
   }
-  return (r) => lineOf.has(r)
+  return (r) => readingOf(r) !== undefined
 }
 
 // The two walks below run over every record of a write (1,000 records, 3,000 folders) and are indexed
@@ -453,7 +554,9 @@ const settledRecords = (records: readonly InstallRecord[]): 'all' | ((r: Install
 // per step, ~1 MB over 1,000 records, which costs an install among them a scavenge of the young heap.
 
 /** Whether a path the record shares folders for (a file, a folder, a config file) lies below a folder of `prefixes` (each ending in a separator). */
-const sharesBelow = (record: InstallRecord, prefixes: readonly string[]): boolean => {
+const sharesBelow = (record: InstallRecord, prefixes: readonly string[], texts: readonly string[]): boolean => {
+  // a record held unparsed whose line holds no string beginning with a prefix (`texts`, as JSON) has no path below it
+  if (!texts.some((text) => mayHold(record, text))) return false
   const {files, dirs, config} = record
   for (let i = 0; i < files.length; i++) if (startsWithAny(files[i]!.path, prefixes)) return true
   for (let i = 0; i < dirs.length; i++) if (startsWithAny(dirs[i]!, prefixes)) return true
@@ -466,13 +569,23 @@ const startsWithAny = (path: string, prefixes: readonly string[]): boolean => {
   return false
 }
 
-const createdIn = (records: readonly InstallRecord[]): Set<string> => {
-  const created = new Set<string>()
-  for (let i = 0; i < records.length; i++) {
-    const {dirs} = records[i]!
-    for (let j = 0; j < dirs.length; j++) created.add(dirs[j]!)
+/** Whether any of the records lists `dir` as created; a record held unparsed whose line does not hold it is passed over. */
+const createdBy = (records: readonly InstallRecord[], dir: string): boolean => {
+  const text = jsonText(dir)
+  for (let i = 0; i < records.length; i++) if (mayHold(records[i]!, text) && records[i]!.dirs.includes(dir)) return true
+  return false
+}
+
+/** Which folders the records list as created, asked folder by folder (memoised): not every record's folders walked. */
+const createdAmong = (records: readonly InstallRecord[]): {has(dir: string): boolean} => {
+  const known = new Map<string, boolean>()
+  return {
+    has: (dir) => {
+      let found = known.get(dir)
+      if (found === undefined) known.set(dir, (found = createdBy(records, dir)))
+      return found
+    },
   }
-  return created
 }
 
 /**
@@ -570,18 +683,42 @@ export const ownershipFrom = (records: readonly InstallRecord[]): Ownership => {
  * removing them asks about.
  */
 export const pathsRecordedBy = (records: readonly InstallRecord[], among?: readonly InstallRecord[]): Set<string> => {
-  const asked = among && pathsOf(among)
   const paths = new Set<string>()
+  if (among) {
+    for (const [folder, group] of byFolder(pathsOf(among))) {
+      // a folder below which no record holds a path passes its paths over, records held unparsed unparsed
+      // a folder below which no record holds a path: its paths passed over at once (a plugin's files lie
+      // in a few folders of its own), the records held unparsed unparsed
+      const below = folder && jsonText(folder.endsWith(sep) ? folder : `${folder}${sep}`, true)
+      if (below && !records.some((r) => mayHold(r, below))) continue
+      for (const path of group) {
+        const text = jsonText(path)
+        if (records.some((r) => mayHold(r, text) && recordsPath(r, path))) paths.add(path)
+      }
+    }
+    return paths
+  }
   // by index, as sharesBelow: every record's paths
   for (let i = 0; i < records.length; i++) {
     const {files, dirs} = records[i]!
-    for (let j = 0; j < files.length; j++) {
-      const path = files[j]!.path
-      if (!asked || asked.has(path)) paths.add(path)
-    }
-    for (let j = 0; j < dirs.length; j++) if (!asked || asked.has(dirs[j]!)) paths.add(dirs[j]!)
+    for (let j = 0; j < files.length; j++) paths.add(files[j]!.path)
+    for (let j = 0; j < dirs.length; j++) paths.add(dirs[j]!)
   }
   return paths
+}
+
+const recordsPath = (record: InstallRecord, path: string): boolean => record.dirs.includes(path) || record.files.some((f) => f.path === path)
+
+const byFolder = (paths: Iterable<string>): Map<string, string[]> => {
+  const groups = new Map<string, string[]>()
+  for (const path of paths) {
+    // a relative path (a state edited by hand) is asked of every record
+    const folder = isAbsolute(path) ? dirname(path) : ''
+    const group = groups.get(folder)
+    if (group) group.push(path)
+    else groups.set(folder, [path])
+  }
+  return groups
 }
 
 /** Every path a removal of these records looks up in pathsRecordedBy's answer: files, folders and trees. */

@@ -1,6 +1,7 @@
 import {existsSync, readFileSync} from 'node:fs'
 import {getJsonMember, type JsonEditUndo} from '../../kernel/agent-config/json-edit.js'
 import {jsonEqual} from '../../kernel/json/equal.js'
+import {jsonText, mayHold} from '../../kernel/state/held-lines.js'
 import type {InstallRecord, RecordedConfigEdit} from '../../kernel/state/records.js'
 
 /**
@@ -15,8 +16,10 @@ export const inheritCreated = (removed: readonly InstallRecord[], remaining: rea
   const goneIn = new Map<string, RecordedConfigEdit[]>()
   for (const r of removed) for (const edit of r.config) goneIn.set(edit.file, [...(goneIn.get(edit.file) ?? []), edit])
   if (goneIn.size === 0) return [...remaining]
+  const files = [...goneIn.keys()].map((file) => jsonText(file))
   return remaining.map((record) => {
-    if (!record.config.some((edit) => goneIn.has(edit.file))) return record
+    // a record held unparsed whose line names none of those files has no edit there (held-lines.ts)
+    if (!files.some((text) => mayHold(record, text)) || !record.config.some((edit) => goneIn.has(edit.file))) return record
     let changed = false
     const config = record.config.map((edit) => {
       let next = edit
