@@ -2,7 +2,7 @@ import type {TreeInstallResult} from '../../core/ops/install/tree.js'
 import type {DeclaredInstall} from '../../core/ops/project/declared.js'
 import type {InstallResult} from '../../core/ops/install/install.js'
 import {resolveScope, type ScopeContext} from '../../core/kernel/env/scope.js'
-import type {Environment} from '../../core/kernel/env/environment.js'
+import {environmentWith, type Environment} from '../../core/kernel/env/environment.js'
 import {note, type CommandIo} from '../command-io.js'
 import {usageError} from '../../core/model/errors.js'
 import {splitList} from '../../core/kernel/targets/registry.js'
@@ -97,7 +97,8 @@ const warnOverBudget = async (
 export const install = sharedCommand(
   spec,
   async ({flags, argv}, io): Promise<InstallOutput> => {
-    const {env} = io
+    // a few records among many are read whole: the others are held as their lines
+    const env = environmentWith(io.env, {holdRecordLines: true})
     if (flags.loose && flags.native) throw usageError('flags-exclusive', '--loose and --native ask for two different forms: pass one of them')
     const first = argv[0]
     const context = resolveScope(first === undefined ? 'project' : flags.scope, env)

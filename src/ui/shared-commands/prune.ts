@@ -2,6 +2,7 @@ import {EXIT, LoadoutError} from '../../core/model/errors.js'
 import {removeDependencies, unneededDependencies, type PruneResult} from '../../core/ops/install/prune.js'
 import {resolveScope} from '../../core/kernel/env/scope.js'
 import {readInstallRecords} from '../../core/kernel/state/records.js'
+import {environmentWith} from '../../core/kernel/env/environment.js'
 import {DRY_RUN_FLAG, SCOPE_FLAG, YES_FLAG} from '../command-spec.js'
 import {confirmOrFail} from '../prompt.js'
 import {sharedCommand} from './types.js'
@@ -16,7 +17,8 @@ const spec = {
 } as const
 
 export const prune = sharedCommand(spec, async ({flags}, io): Promise<PruneResult> => {
-  const {env} = io
+  // a few records among many are read whole: the others are held as their lines
+  const env = environmentWith(io.env, {holdRecordLines: true})
   const context = resolveScope(flags.scope, env)
   const ids = unneededDependencies(readInstallRecords(env, context.projectRoot), context.scope)
   if (ids.length > 0 && !flags['dry-run']) {

@@ -3,6 +3,7 @@ import {recordsFor, removeInstalled, type RemovalResult} from '../../core/ops/in
 import {removeDependencies, unneededDependencies, type PruneResult} from '../../core/ops/install/prune.js'
 import {resolveScope} from '../../core/kernel/env/scope.js'
 import {readInstallRecords} from '../../core/kernel/state/records.js'
+import {environmentWith} from '../../core/kernel/env/environment.js'
 import {agentIds} from '../agent-ids.js'
 import {WRITER_FLAGS} from '../command-spec.js'
 import {confirmOrFail} from '../prompt.js'
@@ -19,7 +20,8 @@ const spec = {
 } as const
 
 export const uninstall = sharedCommand(spec, async ({flags, argv}, io): Promise<RemovalResult & {dependencies?: PruneResult}> => {
-  const {env} = io
+  // a few records among many are read whole: the others are held as their lines
+  const env = environmentWith(io.env, {holdRecordLines: true})
   const plugin = argv[0]!
   const context = resolveScope(flags.scope, env)
   const agents = agentIds(flags.agent)

@@ -20,6 +20,12 @@ export interface Environment {
    * policy's `sources`, attached by the commands; see kernel/policy/gate.ts). Throws to refuse.
    */
   judgeUrl?: (url: URL) => void
+  /**
+   * The user state's records held as their lines, parsed when more than their plugin and target is
+   * asked (kernel/state/held-lines.ts): for the commands that read the bodies of a few records among
+   * many (install, uninstall), attached by them; any other reads every record parsed.
+   */
+  holdRecordLines?: boolean
 }
 
 export const environmentFromProcess = (): Environment => ({

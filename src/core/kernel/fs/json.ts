@@ -6,7 +6,6 @@ import {surelyMissing} from './exists.js'
 /** JSON with object keys sorted at every level, two-space indented, ending in a newline. */
 export const stableStringify = (value: unknown): string => `${JSON.stringify(inOrder(value), null, 2)}\n`
 
-
 /** `first`'s keys in its order, then `rest`'s sorted at every level (`rest` holds none of `first`'s keys), on one line. */
 export const sortedJsonAfter = (first: Record<string, unknown>, rest: object): string => JSON.stringify({...first, ...(inOrder(rest) as object)})
 

@@ -252,7 +252,14 @@ const OPTIONAL_FIELDS: ReadonlySet<string> = new Set([
  * A line parsed now keeps its place when it begins as loadout writes them; a line of the order before
  * the plugin and target went first does not, and its record is written anew.
  */
-const readLines = (file: string, bytes: Buffer, spans: {starts: number[]; ends: number[]}, reading: Reading, scope?: Scope): boolean => {
+const readLines = (
+  file: string,
+  bytes: Buffer,
+  spans: {starts: number[]; ends: number[]},
+  reading: Reading,
+  scope: Scope | undefined,
+  hold: boolean,
+): boolean => {
   const {starts, ends} = spans
   const parseHeld = (index: number): InstallRecord => {
     const parsed = parseLine(bytes, starts[index]!, ends[index]!)
@@ -264,12 +271,12 @@ const readLines = (file: string, bytes: Buffer, spans: {starts: number[]; ends: 
     return record
   }
   const lines = new HeldLines(bytes, starts, ends, parseHeld, OPTIONAL_FIELDS)
-  const {plugins, targets} = skimLines(lines)
+  const {plugins, targets} = hold && scope ? skimLines(lines) : {plugins: [], targets: []}
   const installs = reading.installs as InstallRecord[]
   for (let i = 0; i < starts.length; i++) {
     const plugin = plugins[i]
-    if (plugin !== undefined && scope) {
-      installs.push(heldRecord(plugin, targets[i]!, scope, i, lines, reading))
+    if (plugin !== undefined) {
+      installs.push(heldRecord(plugin, targets[i]!, scope!, i, lines, reading))
       continue
     }
     const parsed = parseLine(bytes, starts[i]!, ends[i]!)
@@ -307,7 +314,8 @@ const statByPath = (file: string): BigIntStats | undefined => {
   }
 }
 
-const readState = (file: string, scope?: Scope): InstallState => {
+/** The records of a state file; `hold`: the user state's lines held unparsed (Environment.holdRecordLines). */
+const readState = (file: string, scope?: Scope, hold = false): InstallState => {
   // a missing file, or one as this run read it last, needs no open: an open of a missing file throws,
   // and an install asks for the user state and the project's lock several times
   const seen = statByPath(file)
@@ -339,7 +347,7 @@ const readState = (file: string, scope?: Scope): InstallState => {
   }
   const spans = recordSpans(bytes)
   const reading: Reading = {identity, installs: []}
-  if (!spans || !readLines(file, bytes, spans, reading, scope)) {
+  if (!spans || !readLines(file, bytes, spans, reading, scope, hold)) {
     let data: {installs?: unknown}
     try {
       data = JSON.parse(bytes.toString('utf8')) as typeof data
@@ -427,7 +435,7 @@ export const readInstallRecords = (env: Environment, projectRoot: string): Insta
   const locked = readState(projectLockFile(projectRoot)).installs
   checkLockRecords(projectRoot, locked)
   return [
-    ...readState(userStateFile(env), 'user').installs,
+    ...readState(userStateFile(env), 'user', env.holdRecordLines === true).installs,
     ...locked.map((r) => mapPaths({...r, scope: 'project' as const}, (p) => toAbsolute(projectRoot, p))),
   ]
 }
