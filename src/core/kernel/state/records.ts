@@ -160,8 +160,8 @@ type Line = string | {readonly bytes: Buffer; readonly start: number; readonly e
 interface Reading {
   readonly identity: string
   readonly installs: readonly InstallRecord[]
-  /** whether any of its records lists a folder as created, by folder, as asked */
-  created?: Map<string, boolean>
+  /** which folders its records list as created, asked folder by folder */
+  created?: {has(dir: string): boolean}
 }
 
 /**
@@ -217,6 +217,13 @@ const recordSpans = (bytes: Buffer): {starts: number[]; ends: number[]} | undefi
   }
 }
 
+/** A record as parsed from the file: the fields it lacks filled, its scope the file's (set in place: nothing else holds it yet). */
+const fileRecord = (parsed: Record<string, unknown>, scope: Scope | undefined): InstallRecord => {
+  const record = withDefaults(parsed)
+  if (scope) record.scope = scope
+  return record
+}
+
 /** A line parsed: the object it holds, or undefined when it holds anything else. */
 const parseLine = (bytes: Buffer, start: number, end: number): Record<string, unknown> | undefined => {
   try {
@@ -266,9 +273,7 @@ const readLines = (
     const {plugin, target} = reading.installs[index]!
     if (!parsed || parsed.plugin !== plugin || parsed.target !== target)
       throw validationFailed('state-not-json', `${file} is not valid JSON (the record of ${plugin} for ${target}, line ${index + 2}); fix or remove it`)
-    const record = withDefaults(parsed)
-    if (scope) record.scope = scope
-    return record
+    return fileRecord(parsed, scope)
   }
   const lines = new HeldLines(bytes, starts, ends, parseHeld, OPTIONAL_FIELDS)
   const {plugins, targets} = hold && scope ? skimLines(lines) : {plugins: [], targets: []}
@@ -281,9 +286,7 @@ const readLines = (
     }
     const parsed = parseLine(bytes, starts[i]!, ends[i]!)
     if (!parsed) return false
-    const record = withDefaults(parsed)
-    // the scope is the file's: set in place, where a record written by loadout already holds it
-    if (scope) record.scope = scope
+    const record = fileRecord(parsed, scope)
     installs.push(record)
     if (writtenAsLoadout(lines, i)) lineOf.set(record, {line: {bytes, start: starts[i]!, end: ends[i]!}, reading})
   }
@@ -357,11 +360,7 @@ const readState = (file: string, scope?: Scope, hold = false): InstallState => {
     const parsed = Array.isArray(data?.installs) ? (data.installs as unknown[]) : []
     const installs = reading.installs as InstallRecord[]
     installs.length = 0
-    for (const r of parsed) {
-      const record = withDefaults(r as Record<string, unknown>)
-      if (scope) record.scope = scope
-      installs.push(record)
-    }
+    for (const r of parsed) installs.push(fileRecord(r as Record<string, unknown>, scope))
   }
   lastRead.set(file, reading)
   return {installs: [...reading.installs]}
@@ -541,14 +540,9 @@ const settledRecords = (records: readonly InstallRecord[]): 'all' | ((r: Install
   }
   if (!reading) return () => false
   if (fresh.length === 0) return 'all'
-  const held = (reading.created ??= new Map())
-  const heldCreated = (dir: string): boolean => {
-    let found = held.get(dir)
-    if (found === undefined) held.set(dir, (found = createdBy(reading.installs, dir)))
-    return found
-  }
+  const held = (reading.created ??= createdAmong(reading.installs))
   const anew = new Set<string>()
-  for (const r of fresh) for (const d of r.dirs) if (!heldCreated(d)) anew.add(d)
+  for (const r of fresh) for (const d of r.dirs) if (!held.has(d)) anew.add(d)
   if (anew.size > 0) {
     const prefixes = [...anew].map((d) => (d.endsWith(sep) ? d : `${d}${sep}`))
     const texts = prefixes.map((p) => jsonText(p, true))
